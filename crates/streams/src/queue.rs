@@ -1,0 +1,144 @@
+//! Queue-with-sizes ([spec §8.1](https://streams.spec.whatwg.org/#queue-with-sizes)).
+//!
+//! `[[queue]]` and `[[queueTotalSize]]` as one Rust value: O(1) enqueue and dequeue on a ring
+//! buffer, and the spec's floating-point bookkeeping (the total can drift below zero through
+//! rounding and is clamped back to 0 on dequeue).
+
+use std::collections::VecDeque;
+
+use boa_engine::{JsResult, JsValue};
+use boa_gc::{Finalize, Trace};
+
+use crate::webidl::range_error;
+
+/// A value with its size, the queue's element.
+#[derive(Debug, Clone, Trace, Finalize)]
+pub struct ValueWithSize {
+    pub value: JsValue,
+    #[unsafe_ignore_trace]
+    pub size: f64,
+}
+
+/// `[[queue]]` + `[[queueTotalSize]]`.
+#[derive(Debug, Default, Trace, Finalize)]
+pub struct QueueWithSizes {
+    queue: VecDeque<ValueWithSize>,
+    #[unsafe_ignore_trace]
+    total_size: f64,
+}
+
+impl QueueWithSizes {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `[[queueTotalSize]]`.
+    pub fn total_size(&self) -> f64 {
+        self.total_size
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Whether the queue is empty.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// [DequeueValue](https://streams.spec.whatwg.org/#dequeue-value)
+    pub fn dequeue_value(&mut self) -> Option<JsValue> {
+        // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
+        // 2. Assert: container.[[queue]] is not empty.
+        // 3. Let valueWithSize be container.[[queue]][0].
+        // 4. Remove valueWithSize from container.[[queue]].
+        let vws = self.queue.pop_front()?;
+        // 5. Set container.[[queueTotalSize]] to container.[[queueTotalSize]] − valueWithSize's size.
+        self.total_size -= vws.size;
+        // 6. If container.[[queueTotalSize]] < 0, set container.[[queueTotalSize]] to 0. (This
+        //    can occur due to rounding errors.)
+        if self.total_size < 0.0 {
+            self.total_size = 0.0;
+        }
+        // 7. Return valueWithSize's value.
+        Some(vws.value)
+    }
+
+    /// [EnqueueValueWithSize](https://streams.spec.whatwg.org/#enqueue-value-with-size)
+    pub fn enqueue_value_with_size(&mut self, value: JsValue, size: f64) -> JsResult<()> {
+        // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
+        // 2. If ! IsNonNegativeNumber(size) is false, throw a RangeError exception.
+        // 3. If size is +∞, throw a RangeError exception.
+        if !(size >= 0.0) || size == f64::INFINITY {
+            return Err(range_error(
+                "The size of a chunk must be a finite, non-negative number",
+            ));
+        }
+        // 4. Append a new value-with-size with value value and size size to container.[[queue]].
+        self.queue.push_back(ValueWithSize { value, size });
+        // 5. Set container.[[queueTotalSize]] to container.[[queueTotalSize]] + size.
+        self.total_size += size;
+        Ok(())
+    }
+
+    /// [PeekQueueValue](https://streams.spec.whatwg.org/#peek-queue-value)
+    pub fn peek_queue_value(&self) -> Option<&JsValue> {
+        // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
+        // 2. Assert: container.[[queue]] is not empty.
+        // 3. Let valueWithSize be container.[[queue]][0].
+        // 4. Return valueWithSize's value.
+        self.queue.front().map(|v| &v.value)
+    }
+
+    /// [ResetQueue](https://streams.spec.whatwg.org/#reset-queue)
+    pub fn reset_queue(&mut self) {
+        // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
+        // 2. Set container.[[queue]] to a new empty list.
+        self.queue = VecDeque::new();
+        // 3. Set container.[[queueTotalSize]] to 0.
+        self.total_size = 0.0;
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn total_size_never_negative_after_rounding() {
+        let mut q = QueueWithSizes::new();
+        q.enqueue_value_with_size(JsValue::from(1), 0.1).unwrap();
+        q.enqueue_value_with_size(JsValue::from(2), 0.2).unwrap();
+        q.dequeue_value().unwrap();
+        q.dequeue_value().unwrap();
+        assert!(q.total_size() >= 0.0);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn rejects_bad_sizes() {
+        let mut q = QueueWithSizes::new();
+        assert!(q.enqueue_value_with_size(JsValue::undefined(), -1.0).is_err());
+        assert!(q.enqueue_value_with_size(JsValue::undefined(), f64::NAN).is_err());
+        assert!(q.enqueue_value_with_size(JsValue::undefined(), f64::INFINITY).is_err());
+        assert!(q.is_empty());
+        assert_eq!(q.total_size(), 0.0);
+    }
+
+    #[test]
+    fn fifo_order_with_sizes() {
+        let mut q = QueueWithSizes::new();
+        for i in 0..100 {
+            q.enqueue_value_with_size(JsValue::from(i), 2.0).unwrap();
+        }
+        assert_eq!(q.total_size(), 200.0);
+        assert_eq!(q.peek_queue_value(), Some(&JsValue::from(0)));
+        for i in 0..100 {
+            assert_eq!(q.dequeue_value(), Some(JsValue::from(i)));
+        }
+        assert_eq!(q.dequeue_value(), None);
+    }
+}
