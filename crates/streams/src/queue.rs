@@ -63,7 +63,7 @@ impl QueueWithSizes {
             self.total_size = 0.0;
         }
         // 7. Return valueWithSize's value.
-        Some(vws.value)
+        Some(vws.value.clone())
     }
 
     /// [EnqueueValueWithSize](https://streams.spec.whatwg.org/#enqueue-value-with-size)

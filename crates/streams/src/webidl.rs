@@ -283,14 +283,14 @@ impl PromiseCapability {
 pub fn promise_resolved_with(value: JsValue, ctx: &mut Context) -> JsObject {
     let p = PromiseCapability::new(ctx);
     p.resolve(value, ctx);
-    p.promise
+    p.promise.clone()
 }
 
 /// "A promise rejected with `reason`".
 pub fn promise_rejected_with(reason: JsValue, ctx: &mut Context) -> JsObject {
     let p = PromiseCapability::new(ctx);
     p.reject(reason, ctx);
-    p.promise
+    p.promise.clone()
 }
 
 /// Turn a `JsResult` of a promise-returning method into the promise: an exception becomes a
