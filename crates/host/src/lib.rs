@@ -36,9 +36,15 @@ impl Default for HostOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostError {
     /// An exception escaped a script or a job (task or microtask).
-    Uncaught { message: String, stack: Option<String> },
+    Uncaught {
+        message: String,
+        stack: Option<String>,
+    },
     /// A rejected promise had no handler at the end of the checkpoint in which it was rejected.
-    UnhandledRejection { message: String, stack: Option<String> },
+    UnhandledRejection {
+        message: String,
+        stack: Option<String>,
+    },
 }
 
 /// Why `run_event_loop` returned.

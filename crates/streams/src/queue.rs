@@ -71,7 +71,7 @@ impl QueueWithSizes {
         // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
         // 2. If ! IsNonNegativeNumber(size) is false, throw a RangeError exception.
         // 3. If size is +∞, throw a RangeError exception.
-        if !(size >= 0.0) || size == f64::INFINITY {
+        if size.is_nan() || size < 0.0 || size == f64::INFINITY {
             return Err(range_error(
                 "The size of a chunk must be a finite, non-negative number",
             ));
@@ -102,7 +102,6 @@ impl QueueWithSizes {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,9 +120,15 @@ mod tests {
     #[test]
     fn rejects_bad_sizes() {
         let mut q = QueueWithSizes::new();
-        assert!(q.enqueue_value_with_size(JsValue::undefined(), -1.0).is_err());
-        assert!(q.enqueue_value_with_size(JsValue::undefined(), f64::NAN).is_err());
-        assert!(q.enqueue_value_with_size(JsValue::undefined(), f64::INFINITY).is_err());
+        assert!(q
+            .enqueue_value_with_size(JsValue::undefined(), -1.0)
+            .is_err());
+        assert!(q
+            .enqueue_value_with_size(JsValue::undefined(), f64::NAN)
+            .is_err());
+        assert!(q
+            .enqueue_value_with_size(JsValue::undefined(), f64::INFINITY)
+            .is_err());
         assert!(q.is_empty());
         assert_eq!(q.total_size(), 0.0);
     }

@@ -9,6 +9,7 @@
 //! - `Symbol.toStringTag` is a non-writable, non-enumerable, configurable string;
 //! - the global binding is writable + configurable, not enumerable ([`INTERFACE_ATTRIBUTES`]).
 
+use boa_engine::object::builtins::JsFunction;
 use boa_engine::{
     class::ClassBuilder,
     object::{builtins::JsPromise, FunctionObjectBuilder, JsObject},
@@ -17,7 +18,6 @@ use boa_engine::{
     Context, JsError, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
     NativeObject,
 };
-use boa_engine::object::builtins::JsFunction;
 
 /// Attributes of an interface's global binding: `{writable: true, enumerable: false,
 /// configurable: true}`. Use as `Class::ATTRIBUTES`.
@@ -141,7 +141,8 @@ pub fn range_error(message: impl Into<String>) -> JsError {
 
 /// Convert a `JsError` into the JS value that is thrown / used as a rejection reason.
 pub fn error_value(err: JsError, ctx: &mut Context) -> JsValue {
-    err.into_opaque(ctx).unwrap_or_else(|_| JsValue::undefined())
+    err.into_opaque(ctx)
+        .unwrap_or_else(|_| JsValue::undefined())
 }
 
 /// The argument at `index`, or `undefined`.
@@ -263,9 +264,7 @@ impl PromiseCapability {
     /// "Resolve p with v". Can run user code (`Get(v, "then")`).
     pub fn resolve(&self, value: JsValue, ctx: &mut Context) {
         // The resolving functions never throw; a throwing `then` getter rejects instead.
-        let _ = self
-            .resolve
-            .call(&JsValue::undefined(), &[value], ctx);
+        let _ = self.resolve.call(&JsValue::undefined(), &[value], ctx);
     }
 
     /// "Reject p with r".
@@ -386,4 +385,3 @@ pub fn key(name: &str) -> PropertyKey {
 pub fn undefined() -> JsValue {
     JsValue::undefined()
 }
-
