@@ -12,6 +12,7 @@ use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use boa_engine::builtins::error::Error as ErrorData;
+use boa_engine::builtins::promise::PromiseState;
 use boa_engine::builtins::promise::{OperationType, Promise};
 use boa_engine::context::time::JsInstant;
 use boa_engine::context::HostHooks;
@@ -20,7 +21,6 @@ use boa_engine::job::{
 };
 use boa_engine::object::builtins::JsPromise;
 use boa_engine::object::JsObject;
-use boa_engine::builtins::promise::PromiseState;
 use boa_engine::{js_string, Context, JsError, JsResult, JsValue};
 
 use crate::clock::VirtualClock;

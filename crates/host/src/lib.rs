@@ -70,8 +70,7 @@ use boa_engine::object::builtins::JsArray;
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
 use boa_engine::{
-    js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction,
-    Source,
+    js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
 };
 use boa_runtime::extensions::{
     Base64Extension, ConsoleExtension, EncodingExtension, MicrotaskExtension,
@@ -306,7 +305,10 @@ impl Drop for Host {
 }
 
 fn set_script_args(context: &mut Context, args: &[String]) -> JsResult<()> {
-    let array = JsArray::from_iter(args.iter().map(|a| JsString::from(a.as_str()).into()), context);
+    let array = JsArray::from_iter(
+        args.iter().map(|a| JsString::from(a.as_str()).into()),
+        context,
+    );
     context.register_global_property(
         js_string!("scriptArgs"),
         array,
