@@ -202,7 +202,7 @@ pub(crate) struct EventLoop {
     /// FinalizationRegistry cleanup jobs not started yet.
     cleanup_jobs: RefCell<Vec<NativeAsyncJob>>,
     virtual_clock: Option<Rc<VirtualClock>>,
-    /// Set while `run_loop` or a checkpoint runs (HTML's "performing a microtask checkpoint").
+    /// Set while `run_loop` or `run_microtasks` runs (so a re-entrant call does nothing).
     running: Cell<bool>,
 }
 
@@ -235,10 +235,20 @@ impl EventLoop {
         drop((microtasks, tasks, async_jobs, cleanup_jobs));
     }
 
+    /// `Host::run_microtasks`: a checkpoint, unless one (or the loop) is already running
+    /// (HTML: "if the event loop's performing a microtask checkpoint is true, return").
+    pub(crate) fn run_microtasks(&self, context: &mut Context) {
+        if self.running.replace(true) {
+            return;
+        }
+        self.checkpoint(context, None);
+        self.running.set(false);
+    }
+
     /// Perform a microtask checkpoint: run microtasks until the queue is empty, report the
     /// promises that stayed rejected without a handler, clear the kept-alive WeakRef targets.
     /// Returns `false` if the deadline passed first (remaining microtasks stay queued).
-    pub(crate) fn checkpoint(&self, context: &mut Context, deadline: Option<Instant>) -> bool {
+    fn checkpoint(&self, context: &mut Context, deadline: Option<Instant>) -> bool {
         let mut since_check = 0u32;
         loop {
             let next = self.microtasks.borrow_mut().pop_front();

@@ -259,7 +259,7 @@ impl Host {
 
     /// Perform a microtask checkpoint only (drain the microtask queue, report rejections).
     pub fn run_microtasks(&mut self) {
-        self.event_loop.checkpoint(&mut self.context, None);
+        self.event_loop.run_microtasks(&mut self.context);
     }
 
     /// Run the event loop until idle or until `deadline` (wall-clock) passes. Microtasks are

@@ -385,3 +385,78 @@ fn run_with_large_stack_reports_panics() {
     let result = run_with_large_stack(|| -> i32 { panic!("deliberate") });
     assert_eq!(result, Err("deliberate".to_owned()));
 }
+
+#[test]
+fn finalization_registry_callbacks_run_and_do_not_keep_the_loop_alive() {
+    let mut h = Host::new(HostOptions {
+        expose_gc: true,
+        virtual_time: true,
+        print_errors: false,
+    })
+    .expect("host");
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        var registry = new FinalizationRegistry((held) => log.push("cleaned " + held));
+        (() => { registry.register({ some: "object" }, "x"); })();
+        setTimeout(() => gc(), 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "cleaned x");
+    assert!(h.take_errors().is_empty());
+}
+
+/// A future that is pending once (waking itself), then ready.
+struct YieldOnce(bool);
+
+impl std::future::Future for YieldOnce {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.0 {
+            std::task::Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    }
+}
+
+#[test]
+fn native_async_jobs_run_and_their_errors_are_reported() {
+    use boa_streams_host::boa_engine::job::NativeAsyncJob;
+    use boa_streams_host::boa_engine::{JsNativeError, JsValue, Source};
+
+    let mut h = host(true);
+    eval(&mut h, "var log = [];");
+    h.context().enqueue_job(
+        NativeAsyncJob::new(async |context| {
+            YieldOnce(false).await;
+            let mut context = context.borrow_mut();
+            context.eval(Source::from_bytes(
+                "log.push('async done'); Promise.resolve().then(() => log.push('its microtask'));",
+            ))?;
+            Ok(JsValue::undefined())
+        })
+        .into(),
+    );
+    h.context().enqueue_job(
+        NativeAsyncJob::new(async |_| {
+            YieldOnce(false).await;
+            Err(JsNativeError::typ().with_message("async boom").into())
+        })
+        .into(),
+    );
+    assert!(h.has_pending_work(), "an async job is pending work");
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "async done,its microtask");
+    assert_eq!(
+        messages(&h.take_errors()),
+        ["uncaught TypeError: async boom"]
+    );
+}
