@@ -17,9 +17,13 @@
 //!   callback (unless cleared), cancelled timers are dropped.
 //! * **Async jobs** (`NativeAsyncJob`, and `FinalizationRegistry` cleanups which Boa also
 //!   models as futures) are polled by [`Host::run_event_loop`] when their waker fires. A
-//!   pending `NativeAsyncJob` keeps the loop alive, a pending cleanup does not.
+//!   pending `NativeAsyncJob` keeps the loop alive, a pending cleanup does not. (Boa ties a
+//!   started future to the context borrow of that call, so one still pending when
+//!   `run_event_loop` returns is dropped; not-yet-started ones stay queued.)
 //! * An exception thrown by any job is recorded as [`HostError::Uncaught`] (and printed when
-//!   [`HostOptions::print_errors`]); the loop goes on and nothing queued is lost.
+//!   [`HostOptions::print_errors`]); the loop goes on and nothing queued is lost. An
+//!   exception from the script itself is returned by `eval_*`; pass it to
+//!   [`Host::report_exception`] to record it the same way.
 //! * After every checkpoint, promises rejected without a handler during it (and not handled
 //!   before its end) are reported as [`HostError::UnhandledRejection`] (HTML's
 //!   "about-to-be-notified rejected promises list", fed by Boa's
