@@ -116,11 +116,30 @@ pub(crate) fn describe(value: &JsValue, context: &mut Context) -> (String, Optio
     };
     let stack = value
         .as_object()
-        .filter(|o| o.is::<ErrorData>())
+        .filter(|o| is_error_like(o, context))
         .and_then(|o| o.get(js_string!("stack"), context).ok())
         .and_then(|v| v.as_string())
         .map(|s| s.to_std_string_escaped().trim_end().to_owned());
     (message, stack)
+}
+
+/// An Error instance, or an object inheriting from `Error.prototype` (a `DOMException`, an
+/// instance of a subclass). Reads prototype slots only: no user code runs.
+fn is_error_like(object: &JsObject, context: &Context) -> bool {
+    if object.is::<ErrorData>() {
+        return true;
+    }
+    let error_prototype = context.intrinsics().constructors().error().prototype();
+    let mut current = object.prototype();
+    // Bounded walk (prototype chains are acyclic, but stay defensive).
+    for _ in 0..10_000 {
+        match current {
+            Some(proto) if proto == error_prototype => return true,
+            Some(proto) => current = proto.prototype(),
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The host hooks: only the rejection tracker differs from Boa's defaults.

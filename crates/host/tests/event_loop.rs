@@ -219,6 +219,41 @@ fn unhandled_rejection_is_reported_but_not_one_handled_in_the_same_checkpoint() 
 }
 
 #[test]
+fn rejection_stack_comes_from_error_like_reasons_only() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        const fake = Object.create(Error.prototype, {
+            stack: { value: "fake stack" },
+            toString: { value: () => "fake error" },
+        });
+        Promise.reject(fake);
+        Promise.reject({ stack: "not an error", toString() { return "plain"; } });
+        Promise.reject(Symbol("sym"));
+        "#,
+    );
+    h.run_microtasks();
+    assert_eq!(
+        h.take_errors(),
+        [
+            HostError::UnhandledRejection {
+                message: "fake error".into(),
+                stack: Some("fake stack".into())
+            },
+            HostError::UnhandledRejection {
+                message: "plain".into(),
+                stack: None
+            },
+            HostError::UnhandledRejection {
+                message: "Symbol(sym)".into(),
+                stack: None
+            },
+        ]
+    );
+}
+
+#[test]
 fn rejection_handled_only_in_a_later_task_is_reported_once() {
     let mut h = host(true);
     eval(
