@@ -34,6 +34,7 @@ mod completion;
 mod controller;
 mod from;
 mod iterator;
+mod pipe;
 mod reader;
 mod tee;
 #[cfg(test)]
@@ -304,6 +305,13 @@ impl Class for ReadableStream {
                 }
             }),
         );
+        webidl::operation(
+            class,
+            "pipeThrough",
+            1,
+            NativeFunction::from_fn_ptr(pipe::pipe_through),
+        );
+        webidl::operation(class, "pipeTo", 1, NativeFunction::from_fn_ptr(pipe::pipe_to));
         webidl::operation(
             class,
             "tee",
