@@ -16,6 +16,7 @@ mod event_target;
 mod exception;
 
 pub use abort::{AbortControllerData, AbortSignalInterface};
+pub(crate) use event::prototype_from_new_target;
 pub use event::{CustomEventInterface, EventData};
 pub use event_target::EventTargetData;
 pub use exception::DomException;
