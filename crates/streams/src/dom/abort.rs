@@ -199,7 +199,10 @@ fn run_abort_steps(signal: &JsObject, context: &mut Context) -> JsResult<()> {
     let Ok(event) = event.downcast::<event::EventData>() else {
         return Ok(());
     };
-    event_target::dispatch(&event, signal, context)?;
+    let Ok(data) = signal.clone().downcast::<EventTargetData>() else {
+        return Ok(());
+    };
+    event_target::dispatch(&event, &event_target::Target::own(data), context)?;
     Ok(())
 }
 

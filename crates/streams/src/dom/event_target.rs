@@ -88,8 +88,48 @@ impl EventTargetData {
     }
 }
 
-fn this_target(this: &JsValue) -> JsResult<JsObject<EventTargetData>> {
-    webidl::brand::<EventTargetData>(this, "EventTarget")
+/// An event target as dispatch sees it: the object script sees (`object`: `this`,
+/// `event.target`) and the object holding its listeners (`data`). They differ only for the
+/// global object, whose listeners live in a hidden holder (the global object's native data
+/// belongs to the engine).
+#[derive(Clone)]
+pub(crate) struct Target {
+    pub object: JsObject,
+    pub data: JsObject<EventTargetData>,
+}
+
+impl Target {
+    /// A target that holds its own listeners.
+    pub(crate) fn own(data: JsObject<EventTargetData>) -> Self {
+        Self {
+            object: data.clone().upcast(),
+            data,
+        }
+    }
+}
+
+/// The EventTarget `this`: an object implementing EventTarget, or the global object (also
+/// when `this` is undefined or null, as for operations on a `[Global]` interface's chain).
+fn this_target(this: &JsValue, context: &mut Context) -> JsResult<Target> {
+    if let Some(o) = this.as_object() {
+        if let Ok(data) = o.clone().downcast::<EventTargetData>() {
+            return Ok(Target::own(data));
+        }
+    }
+    let global = context.global_object();
+    let is_global = match this.as_object() {
+        Some(o) => JsObject::equals(&o, &global),
+        None => this.is_null_or_undefined(),
+    };
+    if is_global {
+        if let Some(data) = super::global_target_data(context) {
+            return Ok(Target {
+                object: global,
+                data,
+            });
+        }
+    }
+    Err(webidl::type_error("'this' is not an EventTarget object"))
 }
 
 /// Flattened `(AddEventListenerOptions or boolean)` / `(EventListenerOptions or boolean)`.
@@ -212,7 +252,7 @@ pub(crate) fn remove_an_event_listener(target: &JsObject, listener: &Gc<Listener
 /// target with no parent, no shadow tree and no activation behavior.
 pub(crate) fn dispatch(
     event: &JsObject<EventData>,
-    target: &JsObject,
+    target: &Target,
     context: &mut Context,
 ) -> JsResult<bool> {
     // 1. Set event's dispatch flag.
@@ -255,25 +295,22 @@ enum Phase {
 
 /// [invoke](https://dom.spec.whatwg.org/#concept-event-listener-invoke) for the single path
 /// struct.
-fn invoke(event: &JsObject<EventData>, target: &JsObject, phase: Phase, context: &mut Context) {
+fn invoke(event: &JsObject<EventData>, target: &Target, phase: Phase, context: &mut Context) {
     // 1. Set event's target to the shadow-adjusted target of the last struct in event's path
     //    that is either struct or preceding struct, whose shadow-adjusted target is non-null.
     // 4. If event's stop propagation flag is set, then return.
     // 5. Initialize event's currentTarget attribute to struct's invocation target.
     {
         let data = event.borrow();
-        data.data().set_target(Some(target.clone()));
+        data.data().set_target(Some(target.object.clone()));
         if data.data().flags().stop_propagation {
             return;
         }
-        data.data().set_current_target(Some(target.clone()));
+        data.data().set_current_target(Some(target.object.clone()));
     }
     // 6. Let listeners be a clone of event's currentTarget attribute value's event listener
     //    list.
-    let listeners: Vec<Gc<Listener>> = match target.downcast_ref::<EventTargetData>() {
-        Some(t) => t.listeners.borrow().clone(),
-        None => return,
-    };
+    let listeners: Vec<Gc<Listener>> = target.data.borrow().data().listeners.borrow().clone();
     // 7. Let found be the result of running inner invoke with event, listeners, phase.
     // 8. (Legacy event type renaming only applies to trusted animation/transition events.)
     inner_invoke(event, target, &listeners, phase, context);
@@ -282,7 +319,7 @@ fn invoke(event: &JsObject<EventData>, target: &JsObject, phase: Phase, context:
 /// [inner invoke](https://dom.spec.whatwg.org/#concept-event-listener-inner-invoke)
 fn inner_invoke(
     event: &JsObject<EventData>,
-    current_target: &JsObject,
+    current_target: &Target,
     listeners: &[Gc<Listener>],
     phase: Phase,
     context: &mut Context,
@@ -312,7 +349,7 @@ fn inner_invoke(
         // 2.5 If listener's once is true, then remove an event listener given event's
         //     currentTarget attribute value and listener.
         if listener.once {
-            remove_an_event_listener(current_target, listener);
+            remove_an_event_listener(&current_target.data.clone().upcast(), listener);
         }
         // 2.6-2.8 (window.event is not exposed.) If listener's passive is true, then set
         //     event's in passive listener flag.
@@ -344,13 +381,13 @@ fn inner_invoke(
 fn call_listener(
     listener: &Listener,
     event: &JsObject<EventData>,
-    current_target: &JsObject,
+    current_target: &Target,
     context: &mut Context,
 ) {
     let event_value: JsValue = event.clone().upcast().into();
     let result = match &listener.callback {
         ListenerCallback::Js(callback) => {
-            call_user_object_operation(callback, event_value, current_target, context)
+            call_user_object_operation(callback, event_value, &current_target.object, context)
         }
         ListenerCallback::Handler => {
             event_handler_processing(&listener.event_type, event, current_target, context)
@@ -387,19 +424,18 @@ fn call_user_object_operation(
 fn event_handler_processing(
     event_type: &JsString,
     event: &JsObject<EventData>,
-    current_target: &JsObject,
+    current_target: &Target,
     context: &mut Context,
 ) -> JsResult<()> {
     // 1. Let callback be the result of getting the current value of the event handler.
-    let callback = current_target
-        .downcast_ref::<EventTargetData>()
-        .and_then(|t| {
-            t.handlers
-                .borrow()
-                .iter()
-                .find(|h| &h.event_type == event_type)
-                .and_then(|h| h.value.clone())
-        });
+    let callback = {
+        let data = current_target.data.borrow();
+        let handlers = data.data().handlers.borrow();
+        handlers
+            .iter()
+            .find(|h| &h.event_type == event_type)
+            .and_then(|h| h.value.clone())
+    };
     // 2. If callback is null, then return.
     let Some(callback) = callback else {
         return Ok(());
@@ -411,7 +447,7 @@ fn event_handler_processing(
         return Ok(());
     }
     let event_value: JsValue = event.clone().upcast().into();
-    let result = callback.call(&current_target.clone().into(), &[event_value], context)?;
+    let result = callback.call(&current_target.object.clone().into(), &[event_value], context)?;
     // 5. Process return value: if it is false, set the canceled flag.
     if result.as_boolean() == Some(false) {
         event.borrow().data().set_canceled_flag();
@@ -507,7 +543,7 @@ impl Class for EventTargetData {
             "addEventListener",
             2,
             NativeFunction::from_fn_ptr(|this, args, context| {
-                let target = this_target(this)?;
+                let target = this_target(this, context)?;
                 if args.len() < 2 {
                     return Err(webidl::type_error(format!(
                         "addEventListener: 2 arguments required, but only {} present",
@@ -526,7 +562,7 @@ impl Class for EventTargetData {
                     return Ok(JsValue::undefined());
                 };
                 add_an_event_listener(
-                    &target,
+                    &target.data,
                     Listener {
                         event_type,
                         callback: ListenerCallback::Js(callback),
@@ -545,7 +581,7 @@ impl Class for EventTargetData {
             "removeEventListener",
             2,
             NativeFunction::from_fn_ptr(|this, args, context| {
-                let target = this_target(this)?;
+                let target = this_target(this, context)?;
                 if args.len() < 2 {
                     return Err(webidl::type_error(format!(
                         "removeEventListener: 2 arguments required, but only {} present",
@@ -563,7 +599,7 @@ impl Class for EventTargetData {
                 //    type, callback is callback, and capture is capture, then remove an event
                 //    listener with this and that event listener.
                 let found = {
-                    let data = target.borrow();
+                    let data = target.data.borrow();
                     let list = data.data().listeners.borrow();
                     list.iter()
                         .find(|l| {
@@ -574,7 +610,7 @@ impl Class for EventTargetData {
                         .cloned()
                 };
                 if let Some(listener) = found {
-                    remove_an_event_listener(&target.upcast(), &listener);
+                    remove_an_event_listener(&target.data.upcast(), &listener);
                 }
                 Ok(JsValue::undefined())
             }),
@@ -584,7 +620,7 @@ impl Class for EventTargetData {
             "dispatchEvent",
             1,
             NativeFunction::from_fn_ptr(|this, args, context| {
-                let target = this_target(this)?;
+                let target = this_target(this, context)?;
                 if args.is_empty() {
                     return Err(webidl::type_error(
                         "dispatchEvent: 1 argument required, but only 0 present",
@@ -609,7 +645,7 @@ impl Class for EventTargetData {
                 // 2. Initialize event's isTrusted attribute to false.
                 event.borrow().data().update(|f| f.is_trusted = false);
                 // 3. Return the result of dispatching event to this.
-                let result = dispatch(&event, &target.upcast(), context)?;
+                let result = dispatch(&event, &target, context)?;
                 Ok(result.into())
             }),
         );

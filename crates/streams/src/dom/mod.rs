@@ -26,6 +26,18 @@ pub use exception::DomException;
 pub(crate) struct DomRealm {
     /// The `[LegacyUnforgeable]` `isTrusted` getter shared by the realm's events.
     pub(crate) is_trusted_getter: JsFunction,
+    /// The listeners of the realm's global object (which is an EventTarget, as a worker's
+    /// global is; its own native data belongs to the engine).
+    pub(crate) global_target: JsObject<EventTargetData>,
+}
+
+/// The listener holder of the current realm's global object.
+pub(crate) fn global_target_data(context: &Context) -> Option<JsObject<EventTargetData>> {
+    context
+        .realm()
+        .host_defined()
+        .get::<DomRealm>()
+        .map(|r| r.global_target.clone())
 }
 
 thread_local! {
@@ -50,15 +62,33 @@ pub(crate) fn report_exception(error: JsError, context: &mut Context) {
 
 /// Register `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`,
 /// `AbortSignal`.
+///
+/// The global object becomes an EventTarget, as a worker's global is: `EventTarget`'s
+/// methods accept it (and `undefined`/`null` as `this`), and if its prototype is still
+/// `%Object.prototype%` it is set to `EventTarget.prototype`, so `addEventListener(...)`,
+/// `globalThis.dispatchEvent(...)` work.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     let getter = event::is_trusted_getter(context);
+    let global_target = JsObject::new(context.root_shape(), None, EventTargetData::new());
     context.realm().host_defined_mut().insert(DomRealm {
         is_trusted_getter: getter,
+        global_target,
     });
     exception::register(context)?;
     event::register(context)?;
     event_target::register(context)?;
     abort::register(context)?;
+
+    let global = context.global_object();
+    let object_proto = context.intrinsics().constructors().object().prototype();
+    if global
+        .prototype()
+        .is_some_and(|p| JsObject::equals(&p, &object_proto))
+    {
+        if let Some(target) = context.get_global_class::<EventTargetData>() {
+            global.set_prototype(Some(target.prototype()));
+        }
+    }
     Ok(())
 }
 
