@@ -186,13 +186,6 @@ impl ReadableStream {
         self.reader.borrow().clone()
     }
 
-    fn default_controller(&self) -> Option<JsObject<ReadableStreamDefaultController>> {
-        match &*self.controller.borrow() {
-            Some(StreamController::Default(c)) => Some(c.clone()),
-            None => None,
-        }
-    }
-
     fn default_reader(&self) -> Option<JsObject<ReadableStreamDefaultReader>> {
         match &*self.reader.borrow() {
             Some(StreamReader::Default(r)) => Some(r.clone()),
@@ -525,7 +518,7 @@ pub(crate) fn readable_stream_fulfill_read_request(
 }
 
 /// [ReadableStreamGetNumReadRequests](https://streams.spec.whatwg.org/#readable-stream-get-num-read-requests)
-pub(crate) fn readable_stream_get_num_read_requests(stream: &JsObject<ReadableStream>) -> usize {
+pub fn readable_stream_get_num_read_requests(stream: &JsObject<ReadableStream>) -> usize {
     // 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
     // 2. Return stream.[[reader]].[[readRequests]]'s size.
     with_stream(stream, ReadableStream::default_reader)
@@ -533,7 +526,7 @@ pub(crate) fn readable_stream_get_num_read_requests(stream: &JsObject<ReadableSt
 }
 
 /// [ReadableStreamHasDefaultReader](https://streams.spec.whatwg.org/#readable-stream-has-default-reader)
-pub(crate) fn readable_stream_has_default_reader(stream: &JsObject<ReadableStream>) -> bool {
+pub fn readable_stream_has_default_reader(stream: &JsObject<ReadableStream>) -> bool {
     // 1. Let reader be stream.[[reader]].
     // 2. If reader is undefined, return false.
     // 3. If reader implements ReadableStreamDefaultReader, return true.
