@@ -61,8 +61,8 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::webidl::{
-    arg, attribute, illegal_constructor, operation, promise_from_result,
-    promise_rejected_with, to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    arg, attribute, illegal_constructor, operation, promise_from_result, promise_rejected_with,
+    to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `WritableStream`, `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.
@@ -204,8 +204,10 @@ impl Class for WritableStream {
                         ));
                     }
                     // 2. Return ! WritableStreamAbort(this, reason).
-                    Ok(writable_stream_abort(&s, arg(args, 0), AbortWaiter::Js, ctx)
-                        .map_or_else(JsValue::undefined, JsValue::from))
+                    Ok(
+                        writable_stream_abort(&s, arg(args, 0), AbortWaiter::Js, ctx)
+                            .map_or_else(JsValue::undefined, JsValue::from),
+                    )
                 })();
                 Ok(promise_from_result(result, ctx))
             }),
@@ -249,8 +251,10 @@ impl Class for WritableStream {
                 let s = WritableStream::this_slots(this)?;
                 // 1. Return ? AcquireWritableStreamDefaultWriter(this).
                 let writer = acquire_writable_stream_default_writer(&s, ctx)?;
-                let obj =
-                    WritableStreamDefaultWriter::from_data(WritableStreamDefaultWriter { writer }, ctx)?;
+                let obj = WritableStreamDefaultWriter::from_data(
+                    WritableStreamDefaultWriter { writer },
+                    ctx,
+                )?;
                 Ok(obj.into())
             }),
         );
@@ -536,7 +540,12 @@ impl Class for WritableStreamDefaultWriter {
         let proto = prototype_from_new_target::<Self>(new_target, ctx)?;
         // 1. Perform ? SetUpWritableStreamDefaultWriter(this, stream).
         let writer = set_up_writable_stream_default_writer(&stream, ctx)?;
-        Ok(JsObject::new(ctx.root_shape(), proto, WritableStreamDefaultWriter { writer }).upcast())
+        Ok(JsObject::new(
+            ctx.root_shape(),
+            proto,
+            WritableStreamDefaultWriter { writer },
+        )
+        .upcast())
     }
 }
 

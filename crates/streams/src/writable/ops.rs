@@ -179,7 +179,10 @@ impl WriterSlots {
 }
 
 fn type_error_value(message: &str, ctx: &mut Context) -> JsValue {
-    error_value(JsNativeError::typ().with_message(message.to_owned()).into(), ctx)
+    error_value(
+        JsNativeError::typ().with_message(message.to_owned()).into(),
+        ctx,
+    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -839,8 +842,7 @@ pub fn writable_stream_default_writer_close_with_error_propagation(
     let state = stream.state();
     // 4. If ! WritableStreamCloseQueuedOrInFlight(stream) is true or state is "closed", return
     //    a promise resolved with undefined.
-    if writable_stream_close_queued_or_in_flight(&stream) || state == WritableStreamState::Closed
-    {
+    if writable_stream_close_queued_or_in_flight(&stream) || state == WritableStreamState::Closed {
         completion.resolve(ctx);
         return;
     }
@@ -923,9 +925,7 @@ pub fn writable_stream_default_writer_ready_state(writer: &WriterRef) -> super::
 }
 
 /// The writer's `[[closedPromise]]` state, from Rust.
-pub fn writable_stream_default_writer_closed_state(
-    writer: &WriterRef,
-) -> super::sink::SlotState {
+pub fn writable_stream_default_writer_closed_state(writer: &WriterRef) -> super::sink::SlotState {
     writer.closed_promise.borrow().state()
 }
 
@@ -1013,8 +1013,7 @@ pub fn writable_stream_default_writer_write(
     // 8. If ! WritableStreamCloseQueuedOrInFlight(stream) is true or state is "closed", return
     //    a promise rejected with a TypeError exception indicating that the stream is closing
     //    or closed.
-    if writable_stream_close_queued_or_in_flight(&stream) || state == WritableStreamState::Closed
-    {
+    if writable_stream_close_queued_or_in_flight(&stream) || state == WritableStreamState::Closed {
         let e = type_error_value("The stream is closing or closed", ctx);
         completion.reject(e, ctx);
         return;
@@ -1285,7 +1284,9 @@ pub fn writable_stream_default_controller_process_close(
         |_, stream, ctx| writable_stream_finish_in_flight_close(stream, ctx),
         // 8. Upon rejection of sinkClosePromise with reason reason,
         //    1. Perform ! WritableStreamFinishInFlightCloseWithError(stream, reason).
-        |reason, stream, ctx| writable_stream_finish_in_flight_close_with_error(stream, reason, ctx),
+        |reason, stream, ctx| {
+            writable_stream_finish_in_flight_close_with_error(stream, reason, ctx)
+        },
         ctx,
     );
 }

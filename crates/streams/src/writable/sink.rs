@@ -180,7 +180,6 @@ impl PromiseSlot {
 
     /// "Resolve p with undefined" (no-op unless pending). Returns what must be settled; the
     /// caller settles it with [`SlotSettlement::run`] after releasing its borrow.
-    #[must_use]
     pub fn resolve(&mut self) -> SlotSettlement {
         if !self.is_pending() {
             return SlotSettlement::None;
@@ -196,7 +195,6 @@ impl PromiseSlot {
     }
 
     /// "Reject p with reason" and set [[PromiseIsHandled]] (no-op unless pending).
-    #[must_use]
     pub fn reject(&mut self, reason: JsValue) -> SlotSettlement {
         if !self.is_pending() {
             return SlotSettlement::None;
@@ -214,8 +212,7 @@ impl PromiseSlot {
     /// Replace the slot by a new one; Rust waiters of a pending slot move to a new pending one.
     pub fn replace(&mut self, new: Self) {
         let old = std::mem::replace(self, new);
-        if let (Self::Pending { waiters: old_w, .. }, Self::Pending { waiters, .. }) = (old, self)
-        {
+        if let (Self::Pending { waiters: old_w, .. }, Self::Pending { waiters, .. }) = (old, self) {
             waiters.extend(old_w);
         }
     }
@@ -296,12 +293,12 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
     ctx: &mut Context,
 ) {
     match result {
-        SinkResult::Settled(r) if crate::fast_paths() => enqueue_microtask(ctx, move |ctx| {
-            match r {
+        SinkResult::Settled(r) if crate::fast_paths() => {
+            enqueue_microtask(ctx, move |ctx| match r {
                 Ok(()) => on_fulfilled(JsValue::undefined(), &captures, ctx),
                 Err(e) => on_rejected(e, &captures, ctx),
-            }
-        }),
+            })
+        }
         SinkResult::Settled(Ok(())) => {
             let p = promise_resolved_with(JsValue::undefined(), ctx);
             react(&p, captures, on_fulfilled, on_rejected, ctx);
@@ -347,7 +344,10 @@ pub(crate) fn promise_resolve(value: JsObject, ctx: &mut Context) -> JsResult<Js
     if JsPromise::from_object(value.clone()).is_ok() {
         let ctor = value.get(JsString::from("constructor"), ctx)?;
         let intrinsic = ctx.intrinsics().constructors().promise().constructor();
-        if ctor.as_object().is_some_and(|c| JsObject::equals(&c, &intrinsic)) {
+        if ctor
+            .as_object()
+            .is_some_and(|c| JsObject::equals(&c, &intrinsic))
+        {
             return Ok(value);
         }
     }
