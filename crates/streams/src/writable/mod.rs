@@ -43,20 +43,19 @@
 
 mod ops;
 mod sink;
-mod strategy_shim;
 #[cfg(test)]
 mod tests;
 
+pub use crate::strategies::SizeAlgorithm;
 pub use ops::*;
 pub use sink::{
     Completion, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot, SinkAlgorithms,
     SinkResult, SlotState,
 };
-pub use strategy_shim::SizeAlgorithm;
 
 use boa_engine::{
     class::{Class, ClassBuilder},
-    Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsNativeError, JsObject, JsResult, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Gc, Trace};
 
@@ -71,23 +70,6 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     context.register_global_class::<WritableStreamDefaultWriter>()?;
     context.register_global_class::<WritableStreamDefaultController>()?;
     Ok(())
-}
-
-/// GetPrototypeFromConstructor(newTarget, defaultProto of `T`).
-// NOTE: when newTarget.prototype is not an object the spec falls back to the default
-// prototype of newTarget's realm; this uses the current realm's (same unless cross-realm).
-fn prototype_from_new_target<T: Class>(
-    new_target: &JsValue,
-    ctx: &mut Context,
-) -> JsResult<JsObject> {
-    if let Some(c) = new_target.as_object() {
-        if let Some(p) = c.get(JsString::from("prototype"), ctx)?.as_object() {
-            return Ok(p);
-        }
-    }
-    ctx.get_global_class::<T>()
-        .map(|c| c.prototype())
-        .ok_or_else(|| type_error(format!("{} is not registered", T::NAME)))
 }
 
 fn require_new(new_target: &JsValue, name: &str) -> JsResult<()> {
@@ -281,8 +263,8 @@ impl Class for WritableStream {
                 None => return Err(type_error("underlyingSink must be an object")),
             }
         };
-        let strategy = strategy_shim::QueuingStrategy::from_value(&arg(args, 1), ctx)?;
-        let proto = prototype_from_new_target::<Self>(new_target, ctx)?;
+        let strategy = crate::strategies::QueuingStrategy::from_value(&arg(args, 1), ctx)?;
+        let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
         let slots = initialize_writable_stream();
         let this = JsObject::new(
             ctx.root_shape(),
@@ -313,9 +295,9 @@ impl Class for WritableStream {
         }
         // 4. Perform ! InitializeWritableStream(this). (Done when the slots were created.)
         // 5. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
-        let size_algorithm = strategy_shim::extract_size_algorithm(&strategy);
+        let size_algorithm = crate::strategies::extract_size_algorithm(&strategy, ctx);
         // 6. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
-        let high_water_mark = strategy_shim::extract_high_water_mark(&strategy, 1.0)?;
+        let high_water_mark = crate::strategies::extract_high_water_mark(&strategy, 1.0)?;
         // 7. Perform ? SetUpWritableStreamDefaultControllerFromUnderlyingSink(this,
         //    underlyingSink, underlyingSinkDict, highWaterMark, sizeAlgorithm).
         set_up_writable_stream_default_controller_from_underlying_sink(
@@ -537,7 +519,7 @@ impl Class for WritableStreamDefaultWriter {
                 "WritableStreamDefaultWriter constructor requires a WritableStream",
             ));
         };
-        let proto = prototype_from_new_target::<Self>(new_target, ctx)?;
+        let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
         // 1. Perform ? SetUpWritableStreamDefaultWriter(this, stream).
         let writer = set_up_writable_stream_default_writer(&stream, ctx)?;
         Ok(JsObject::new(

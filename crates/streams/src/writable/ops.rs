@@ -15,8 +15,8 @@ use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 use super::sink::{
     upon_settlement, Completion, NativeCompletion, PromiseSlot, SinkAlgorithms, SinkResult,
 };
-use super::strategy_shim::SizeAlgorithm;
 use crate::queue::QueueWithSizes;
+use crate::strategies::SizeAlgorithm;
 use crate::webidl::{error_value, promise_resolved_with, PromiseCapability};
 
 /// A handle to a writable stream's (and its controller's) internal slots.

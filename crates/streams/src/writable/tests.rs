@@ -315,7 +315,7 @@ fn native_sink_and_native_completions() {
             chunks: chunks.clone(),
         }),
         1.0,
-        SizeAlgorithm::One,
+        SizeAlgorithm::ReturnOne,
         &mut ctx,
     )
     .unwrap();
@@ -431,5 +431,45 @@ fn constructor_reads_sink_members_in_lexicographic_order() {
     assert_eq!(
         eval_string(&mut ctx, "log.join()"),
         "highWaterMark,size,abort,close,start,type,write,RangeError,TypeError"
+    );
+}
+
+#[test]
+fn controller_signal_is_created_lazily_and_aborts_with_the_reason() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var log = [];
+        // Read eagerly: the listener runs synchronously inside abort().
+        let c1;
+        const ws1 = new WritableStream({ start(c) { c1 = c; } });
+        const s1 = c1.signal;
+        log.push('same:' + (c1.signal === s1) + ':' + (s1 instanceof AbortSignal));
+        s1.addEventListener('abort', () => log.push('abort-event:' + s1.reason));
+        ws1.abort('r1');
+        log.push('after-abort1');
+        // Never read before abort: the signal is created aborted, with an AbortError reason
+        // for an undefined abort reason.
+        let c2;
+        const ws2 = new WritableStream({
+          start(c) { c2 = c; },
+          abort(r) {
+            log.push('sink-abort:' + r + ':' + c2.signal.aborted + ':' + c2.signal.reason.name);
+          },
+        });
+        ws2.abort();
+        // Errors do not signal abort.
+        let c3;
+        new WritableStream({ start(c) { c3 = c; } }).getWriter();
+        c3.error(new Error('x'));
+        log.push('errored-signal:' + c3.signal.aborted);
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(
+        eval_string(&mut ctx, "log.join()"),
+        "same:true:true,abort-event:r1,after-abort1,errored-signal:false,\
+         sink-abort:undefined:true:AbortError"
     );
 }
