@@ -10,7 +10,7 @@
 //! - [`PromiseSlot`]: a JS-visible promise slot (`writer.closed`, `writer.ready`) whose JS
 //!   promise is only allocated when script asks for it.
 
-use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsResult, JsString, JsValue};
+use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::webidl::{
@@ -311,19 +311,19 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
     }
 }
 
-/// The result of invoking a callback whose return type is `Promise<undefined>` (WebIDL
-/// "invoke" + conversion to a promise type: `PromiseResolve(%Promise%, V)`; an exception
-/// becomes a rejected promise).
+/// The result of invoking a callback whose return type is `Promise<undefined>`: WebIDL
+/// "invoke" converts the return value to the promise type
+/// ([js-promise](https://webidl.spec.whatwg.org/#js-promise): a new promise resolved with it,
+/// never the value itself), and an exception becomes a rejected promise.
+///
+/// A non-object result settles the new promise at once with no observable step, so it is
+/// reported as already settled (the fast path reacts to it in a microtask, or through a promise
+/// when the fast paths are off).
 pub(crate) fn promise_callback_result(result: JsResult<JsValue>, ctx: &mut Context) -> SinkResult {
     match result {
         Err(e) => SinkResult::Settled(Err(error_value(e, ctx))),
-        Ok(v) => match v.as_object() {
-            None => SinkResult::Settled(Ok(())),
-            Some(o) => match promise_resolve(o.clone(), ctx) {
-                Ok(p) => SinkResult::Promise(p),
-                Err(e) => SinkResult::Settled(Err(error_value(e, ctx))),
-            },
-        },
+        Ok(v) if v.is_object() => SinkResult::Promise(promise_resolved_with(v, ctx)),
+        Ok(_) => SinkResult::Settled(Ok(())),
     }
 }
 
@@ -334,24 +334,6 @@ pub(crate) fn any_result(value: JsValue, ctx: &mut Context) -> SinkResult {
     } else {
         SinkResult::Settled(Ok(()))
     }
-}
-
-/// [PromiseResolve](https://tc39.es/ecma262/#sec-promise-resolve)(%Promise%, `value`) for an
-/// object: the promise itself if it is a native promise whose `constructor` is %Promise%,
-/// otherwise a new promise resolved with it. Unlike `JsPromise::resolve`, a throwing
-/// `constructor` getter is returned as an error instead of an engine panic.
-pub(crate) fn promise_resolve(value: JsObject, ctx: &mut Context) -> JsResult<JsObject> {
-    if JsPromise::from_object(value.clone()).is_ok() {
-        let ctor = value.get(JsString::from("constructor"), ctx)?;
-        let intrinsic = ctx.intrinsics().constructors().promise().constructor();
-        if ctor
-            .as_object()
-            .is_some_and(|c| JsObject::equals(&c, &intrinsic))
-        {
-            return Ok(value);
-        }
-    }
-    Ok(promise_resolved_with(value.into(), ctx))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -155,6 +155,36 @@ fn sync_sink_settles_at_the_reaction_position() {
 }
 
 #[test]
+fn returned_promise_is_converted_to_a_new_promise() {
+    // WebIDL converts a callback's return value to `Promise<undefined>` by resolving a *new*
+    // promise with it (https://webidl.spec.whatwg.org/#js-promise): a returned native promise
+    // costs the two thenable-resolution ticks before the stream reacts.
+    for fast in [true, false] {
+        crate::set_fast_paths(fast);
+        let mut ctx = context();
+        eval(
+            &mut ctx,
+            r#"
+            var log = [];
+            const w = new WritableStream({
+              write() { log.push('write'); return Promise.resolve(); },
+            }).getWriter();
+            w.write('a').then(() => log.push('written'));
+            let p = Promise.resolve();
+            for (let i = 1; i <= 6; i++) p = p.then(() => log.push('t' + i));
+        "#,
+        );
+        ctx.run_jobs().unwrap();
+        crate::set_fast_paths(true);
+        assert_eq!(
+            eval_string(&mut ctx, "log.join()"),
+            "write,t1,t2,t3,t4,written,t5,t6",
+            "fast paths {fast}"
+        );
+    }
+}
+
+#[test]
 fn released_writer_with_pending_ready_rejects() {
     let mut ctx = context();
     eval(
