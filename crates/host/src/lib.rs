@@ -2,12 +2,90 @@
 //! rejection reporting, and the streams and DOM globals.
 //!
 //! CONTRACT: the WPT runner (`wpt/`), the benches and the CLI build on exactly this API.
-//! Bodies marked `todo!` are being written (issue 2); signatures are fixed.
+//!
+//! # The event loop
+//!
+//! [`Host`] installs its own Boa `JobExecutor`, because Boa's default one runs due timers
+//! before queued promise jobs and drops every queue when one job throws. Ours follows HTML:
+//!
+//! * **Microtasks** (`PromiseJob`: promise reactions, `await` continuations,
+//!   `queueMicrotask`, native jobs of boa_streams) form one FIFO queue. A *microtask
+//!   checkpoint* drains it completely, including microtasks queued meanwhile.
+//! * **Tasks** are timers (`setTimeout`/`setInterval`, Boa's `TimeoutJob`/`IntervalJob`) and
+//!   `GenericJob`s (due at once), ordered by due time, then by insertion. One task runs, then a
+//!   checkpoint. No task runs while a microtask is queued. An interval re-arms after its
+//!   callback (unless cleared), cancelled timers are dropped.
+//! * **Async jobs** (`NativeAsyncJob`, and `FinalizationRegistry` cleanups which Boa also
+//!   models as futures) are polled by [`Host::run_event_loop`] when their waker fires. A
+//!   pending `NativeAsyncJob` keeps the loop alive, a pending cleanup does not. (Boa ties a
+//!   started future to the context borrow of that call, so one still pending when
+//!   `run_event_loop` returns is dropped; not-yet-started ones stay queued.)
+//! * An exception thrown by any job is recorded as [`HostError::Uncaught`] (and printed when
+//!   [`HostOptions::print_errors`]); the loop goes on and nothing queued is lost. An
+//!   exception from the script itself is returned by `eval_*`; pass it to
+//!   [`Host::report_exception`] to record it the same way.
+//! * After every checkpoint, promises rejected without a handler during it (and not handled
+//!   before its end) are reported as [`HostError::UnhandledRejection`] (HTML's
+//!   "about-to-be-notified rejected promises list", fed by Boa's
+//!   `HostHooks::promise_rejection_tracker`), then `Context::clear_kept_objects` runs.
+//! * With [`HostOptions::virtual_time`] the context gets a virtual clock: when nothing but
+//!   timers is pending, the loop moves the clock to the next due timer instead of sleeping.
+//!   `performance.now()` and `Date.now()` follow that clock (a busy-wait on `Date.now()` never
+//!   ends in that mode).
+//!
+//! # Embedding
+//!
+//! ```no_run
+//! use boa_streams_host::{run_with_large_stack, Host, HostOptions, LoopOutcome};
+//!
+//! let errors = run_with_large_stack(|| {
+//!     let mut host = Host::new(HostOptions::default()).expect("host");
+//!     if let Err(e) = host.eval_source("setTimeout(() => console.log('hi'), 10)", "main.js") {
+//!         host.report_exception(e); // an exception from the script itself
+//!     }
+//!     assert_eq!(host.run_event_loop(None), LoopOutcome::Idle);
+//!     host.take_errors()
+//! })
+//! .expect("no engine panic");
+//! std::process::exit(boa_streams_host::exit_code::for_errors(&errors));
+//! ```
+//!
+//! `eval_source`/`eval_file` never run jobs: call [`Host::run_microtasks`] for a checkpoint
+//! or [`Host::run_event_loop`] for everything. `Context::run_jobs` on [`Host::context`] runs
+//! the same loop (no deadline). Build and use the host on one thread; prefer
+//! [`run_with_large_stack`], which also lets [`Host::new`] raise Boa's recursion limits.
+//!
+//! # Globals
+//!
+//! boa_runtime's `console`, `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
+//! `queueMicrotask`, `TextEncoder`/`TextDecoder`, `structuredClone`, `atob`/`btoa`
+//! (boa_runtime's `AbortController` is *not* installed: boa_streams provides its own); then
+//! `self` (= `globalThis`), `performance.now()` / `performance.timeOrigin`, `scriptArgs` (an
+//! array of strings, empty unless [`Host::set_script_args`] is called), `gc()` when
+//! [`HostOptions::expose_gc`], and everything `boa_streams::register` installs.
 
+use std::cell::Cell;
 use std::path::Path;
+use std::rc::Rc;
 
 pub use boa_engine;
-use boa_engine::{Context, JsResult, JsValue};
+use boa_engine::context::time::JsInstant;
+use boa_engine::object::builtins::JsArray;
+use boa_engine::object::ObjectInitializer;
+use boa_engine::property::Attribute;
+use boa_engine::{
+    js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
+};
+use boa_runtime::extensions::{
+    Base64Extension, ConsoleExtension, EncodingExtension, MicrotaskExtension,
+    StructuredCloneExtension, TimeoutExtension,
+};
+
+mod clock;
+mod event_loop;
+
+use clock::VirtualClock;
+use event_loop::{EventLoop, Hooks, Shared};
 
 /// What the host installs and how the loop behaves.
 #[derive(Debug, Clone)]
@@ -68,20 +146,96 @@ pub mod exit_code {
     pub const UNHANDLED_REJECTION: i32 = 3;
     /// The engine panicked.
     pub const ENGINE_PANIC: i32 = 70;
+
+    /// The exit code for the errors a run reported: `UNCAUGHT_ERROR` if any error is
+    /// uncaught, else `UNHANDLED_REJECTION` if any is, else `OK`.
+    pub fn for_errors(errors: &[super::HostError]) -> i32 {
+        if errors
+            .iter()
+            .any(|e| matches!(e, super::HostError::Uncaught { .. }))
+        {
+            UNCAUGHT_ERROR
+        } else if errors.is_empty() {
+            OK
+        } else {
+            UNHANDLED_REJECTION
+        }
+    }
 }
+
+/// The stack size [`run_with_large_stack`] gives its thread.
+pub const LARGE_STACK_SIZE: usize = 256 * 1024 * 1024;
+
+/// Boa's recursion limit (JS frames plus host re-entries) on a large-stack thread. Boa's
+/// default (512) is meant for an 8 MiB stack; a deeper JS recursion is an uncatchable engine
+/// error, so raise it where the stack allows.
+pub const LARGE_STACK_RECURSION_LIMIT: usize = 10_000;
+
+/// Boa's VM value-stack limit (slots) on a large-stack thread (default 10 240).
+pub const LARGE_STACK_VALUE_STACK_LIMIT: usize = 1024 * 1024;
+
+thread_local! {
+    /// Set on threads started by `run_with_large_stack`.
+    static ON_LARGE_STACK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// When `performance.now()` counts from (context data).
+struct TimeOrigin(JsInstant);
 
 /// A Boa `Context` set up as the scripting host.
 pub struct Host {
     context: Context,
+    event_loop: Rc<EventLoop>,
+    shared: Rc<Shared>,
 }
 
 impl Host {
     /// Build a context with the host event loop and rejection tracker, boa_runtime's
     /// console, timers, queueMicrotask, TextEncoder/TextDecoder, structuredClone, atob/btoa,
     /// plus `self`, `performance.now()`, `gc()` (if asked) and `boa_streams::register`.
+    ///
+    /// On a thread started by [`run_with_large_stack`] it also raises Boa's recursion and
+    /// value-stack limits ([`LARGE_STACK_RECURSION_LIMIT`]).
     pub fn new(options: HostOptions) -> JsResult<Self> {
-        let _ = options;
-        todo!()
+        let shared = Rc::new(Shared::new(options.print_errors));
+        let virtual_clock = options.virtual_time.then(|| Rc::new(VirtualClock::new()));
+        let event_loop = Rc::new(EventLoop::new(shared.clone(), virtual_clock.clone()));
+        let mut builder = Context::builder()
+            .job_executor(event_loop.clone())
+            .host_hooks(Rc::new(Hooks {
+                shared: shared.clone(),
+            }));
+        if let Some(clock) = virtual_clock {
+            builder = builder.clock(clock);
+        }
+        let mut context = builder.build()?;
+
+        if ON_LARGE_STACK.with(Cell::get) {
+            let limits = context.runtime_limits_mut();
+            limits.set_recursion_limit(LARGE_STACK_RECURSION_LIMIT);
+            limits.set_stack_size_limit(LARGE_STACK_VALUE_STACK_LIMIT);
+        }
+
+        boa_runtime::register_extensions(
+            (
+                ConsoleExtension::default(),
+                TimeoutExtension,
+                MicrotaskExtension,
+                EncodingExtension,
+                StructuredCloneExtension,
+                Base64Extension,
+            ),
+            None,
+            &mut context,
+        )?;
+        register_host_globals(&mut context, &options)?;
+        boa_streams::register(&mut context)?;
+
+        Ok(Self {
+            context,
+            event_loop,
+            shared,
+        })
     }
 
     /// The underlying context.
@@ -92,32 +246,121 @@ impl Host {
     /// Evaluate a classic script. Does not run jobs. An exception is returned (and not
     /// recorded in `take_errors`).
     pub fn eval_source(&mut self, source: &str, name: &str) -> JsResult<JsValue> {
-        let _ = (source, name);
-        todo!()
+        let source = Source::from_bytes(source).with_path(Path::new(name));
+        self.context.eval(source)
     }
 
     /// Read and evaluate a file as a classic script (see `eval_source`).
     pub fn eval_file(&mut self, path: &Path) -> JsResult<JsValue> {
-        let _ = path;
-        todo!()
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            JsError::from(
+                JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
+            )
+        })?;
+        let name = path.to_string_lossy();
+        self.eval_source(&text, &name)
     }
 
     /// Perform a microtask checkpoint only (drain the microtask queue, report rejections).
     pub fn run_microtasks(&mut self) {
-        todo!()
+        self.event_loop.run_microtasks(&mut self.context);
     }
 
     /// Run the event loop until idle or until `deadline` (wall-clock) passes. Microtasks are
     /// drained after every task; exceptions in jobs are recorded and the loop goes on.
+    ///
+    /// Async jobs (`NativeAsyncJob`, `FinalizationRegistry` cleanups) only make progress
+    /// inside this call; one still pending when it returns is dropped, because Boa ties such
+    /// a future to the borrow of the context made for this call. (So a `FinalizationRegistry`
+    /// callback only runs within the `run_event_loop` call its registry was created before.)
     pub fn run_event_loop(&mut self, deadline: Option<std::time::Instant>) -> LoopOutcome {
-        let _ = deadline;
-        todo!()
+        self.event_loop.run_loop(&mut self.context, deadline)
     }
 
     /// Errors reported since the last call (uncaught errors, unhandled rejections), in order.
     pub fn take_errors(&mut self) -> Vec<HostError> {
-        todo!()
+        std::mem::take(&mut *self.shared.errors.borrow_mut())
     }
+
+    /// Record (and print, when `print_errors`) an exception as [`HostError::Uncaught`]: for
+    /// an exception that `eval_source`/`eval_file` returned, as HTML "report the exception".
+    pub fn report_exception(&mut self, error: JsError) {
+        self.shared.report_exception(error, &mut self.context);
+    }
+
+    /// Set the global `scriptArgs` (an array of strings; `boa-streams FILE a b` gives
+    /// `["a", "b"]`).
+    pub fn set_script_args(&mut self, args: &[String]) -> JsResult<()> {
+        set_script_args(&mut self.context, args)
+    }
+
+    /// Is any microtask, timer or async job pending (FinalizationRegistry cleanups aside)?
+    pub fn has_pending_work(&self) -> bool {
+        self.event_loop.has_pending_work()
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        // Release the JS handles held by queued jobs before the context goes.
+        self.event_loop.clear();
+        self.shared.clear();
+    }
+}
+
+fn set_script_args(context: &mut Context, args: &[String]) -> JsResult<()> {
+    let array = JsArray::from_iter(
+        args.iter().map(|a| JsString::from(a.as_str()).into()),
+        context,
+    );
+    context.register_global_property(
+        js_string!("scriptArgs"),
+        array,
+        Attribute::WRITABLE | Attribute::CONFIGURABLE,
+    )
+}
+
+/// `self`, `performance`, `scriptArgs`, `gc`.
+fn register_host_globals(context: &mut Context, options: &HostOptions) -> JsResult<()> {
+    // `self`: the global object ([Replaceable] in HTML, hence writable).
+    let global = context.global_object();
+    context.register_global_property(js_string!("self"), global, Attribute::all())?;
+
+    // `performance.now()` counts milliseconds from host creation on the context's clock (so
+    // it follows virtual time); `performance.timeOrigin` is the Unix time of that origin.
+    let origin = context.clock().now();
+    let time_origin = context.clock().system_time_millis() as f64;
+    context.insert_data(TimeOrigin(origin));
+    let now = NativeFunction::from_fn_ptr(|_, _, context| {
+        let origin = context
+            .get_data::<TimeOrigin>()
+            .map_or_else(|| context.clock().now(), |o| o.0);
+        let elapsed = context.clock().now() - origin;
+        Ok(JsValue::from(elapsed.as_nanos() as f64 / 1_000_000.0))
+    });
+    let performance = ObjectInitializer::new(context)
+        .function(now, js_string!("now"), 0)
+        .property(
+            js_string!("timeOrigin"),
+            time_origin,
+            Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
+        )
+        .build();
+    context.register_global_property(js_string!("performance"), performance, Attribute::all())?;
+
+    set_script_args(context, &[])?;
+
+    if options.expose_gc {
+        context.register_global_callable(
+            js_string!("gc"),
+            0,
+            NativeFunction::from_fn_ptr(|_, _, _| {
+                boa_gc::force_collect();
+                Ok(JsValue::undefined())
+            }),
+        )?;
+    }
+    Ok(())
 }
 
 /// Run `f` on a thread with a large stack (256 MiB), catching a panic. `Err` carries the
@@ -127,6 +370,26 @@ where
     F: FnOnce() -> R + Send + 'static,
     R: Send + 'static,
 {
-    let _ = f;
-    todo!()
+    let handle = std::thread::Builder::new()
+        .name("boa-streams-main".into())
+        .stack_size(LARGE_STACK_SIZE)
+        .spawn(move || {
+            ON_LARGE_STACK.with(|flag| flag.set(true));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        })
+        .map_err(|e| format!("cannot start a thread with a {LARGE_STACK_SIZE}-byte stack: {e}"))?;
+    match handle.join() {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(payload)) | Err(payload) => Err(panic_message(payload.as_ref())),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "engine panic (non-string payload)".to_owned()
+    }
 }

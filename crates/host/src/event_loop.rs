@@ -1,0 +1,507 @@
+//! The HTML-style event loop (a Boa `JobExecutor`) and the promise rejection tracker.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll, Wake, Waker};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+use boa_engine::builtins::error::Error as ErrorData;
+use boa_engine::builtins::promise::PromiseState;
+use boa_engine::builtins::promise::{OperationType, Promise};
+use boa_engine::context::time::JsInstant;
+use boa_engine::context::HostHooks;
+use boa_engine::job::{
+    GenericJob, IntervalJob, Job, JobExecutor, NativeAsyncJob, PromiseJob, TimeoutJob,
+};
+use boa_engine::object::builtins::JsPromise;
+use boa_engine::object::JsObject;
+use boa_engine::{js_string, Context, JsError, JsResult, JsValue};
+
+use crate::clock::VirtualClock;
+use crate::{HostError, LoopOutcome};
+
+/// How many microtasks run between two deadline checks.
+const DEADLINE_CHECK_INTERVAL: u32 = 1024;
+
+/// State shared by the event loop, the host hooks and the `Host`.
+#[derive(Default)]
+pub(crate) struct Shared {
+    pub(crate) print_errors: bool,
+    /// Errors reported since the last `Host::take_errors`.
+    pub(crate) errors: RefCell<Vec<HostError>>,
+    /// HTML's "about-to-be-notified rejected promises list".
+    about_to_be_notified: RefCell<Vec<JsObject<Promise>>>,
+}
+
+impl Shared {
+    pub(crate) fn new(print_errors: bool) -> Self {
+        Self {
+            print_errors,
+            ..Self::default()
+        }
+    }
+
+    fn record(&self, error: HostError) {
+        if self.print_errors {
+            eprintln!("{}", error);
+        }
+        self.errors.borrow_mut().push(error);
+    }
+
+    /// Report an exception that escaped a script or a job.
+    pub(crate) fn report_exception(&self, error: JsError, context: &mut Context) {
+        let (message, stack) = match error.into_opaque(context) {
+            Ok(value) => describe(&value, context),
+            // An engine error (runtime limit, ...) has no JS value.
+            Err(error) => (error.to_string(), None),
+        };
+        self.record(HostError::Uncaught { message, stack });
+    }
+
+    /// HTML "notify about rejected promises", done synchronously at the end of a microtask
+    /// checkpoint: every promise still in the list is unhandled (a `Handle` operation removes
+    /// it), so report it.
+    fn notify_about_rejected_promises(&self, context: &mut Context) {
+        let list = std::mem::take(&mut *self.about_to_be_notified.borrow_mut());
+        for promise in list {
+            let Ok(promise) = JsPromise::from_object(promise.upcast()) else {
+                continue;
+            };
+            let PromiseState::Rejected(reason) = promise.state() else {
+                continue;
+            };
+            let (message, stack) = describe(&reason, context);
+            self.record(HostError::UnhandledRejection { message, stack });
+        }
+    }
+
+    fn has_pending_rejections(&self) -> bool {
+        !self.about_to_be_notified.borrow().is_empty()
+    }
+
+    pub(crate) fn clear(&self) {
+        let list = std::mem::take(&mut *self.about_to_be_notified.borrow_mut());
+        drop(list);
+    }
+}
+
+impl std::fmt::Display for HostError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (prefix, message, stack) = match self {
+            HostError::Uncaught { message, stack } => ("Uncaught", message, stack),
+            HostError::UnhandledRejection { message, stack } => {
+                ("Unhandled promise rejection:", message, stack)
+            }
+        };
+        write!(f, "{prefix} {message}")?;
+        if let Some(stack) = stack.as_deref().filter(|s| !s.is_empty()) {
+            write!(f, "\n{stack}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `String(value)` (falling back to a debug display when that throws) and `value.stack` when
+/// `value` is an Error object.
+pub(crate) fn describe(value: &JsValue, context: &mut Context) -> (String, Option<String>) {
+    let message = match value.to_string(context) {
+        Ok(s) => s.to_std_string_escaped(),
+        Err(_) => value.display().to_string(),
+    };
+    let stack = value
+        .as_object()
+        .filter(|o| is_error_like(o, context))
+        .and_then(|o| o.get(js_string!("stack"), context).ok())
+        .and_then(|v| v.as_string())
+        .map(|s| s.to_std_string_escaped().trim_end().to_owned());
+    (message, stack)
+}
+
+/// An Error instance, or an object inheriting from `Error.prototype` (a `DOMException`, an
+/// instance of a subclass). Reads prototype slots only: no user code runs.
+fn is_error_like(object: &JsObject, context: &Context) -> bool {
+    if object.is::<ErrorData>() {
+        return true;
+    }
+    let error_prototype = context.intrinsics().constructors().error().prototype();
+    let mut current = object.prototype();
+    // Bounded walk (prototype chains are acyclic, but stay defensive).
+    for _ in 0..10_000 {
+        match current {
+            Some(proto) if proto == error_prototype => return true,
+            Some(proto) => current = proto.prototype(),
+            None => return false,
+        }
+    }
+    false
+}
+
+/// The host hooks: only the rejection tracker differs from Boa's defaults.
+pub(crate) struct Hooks {
+    pub(crate) shared: Rc<Shared>,
+}
+
+impl HostHooks for Hooks {
+    fn promise_rejection_tracker(
+        &self,
+        promise: &JsObject<Promise>,
+        operation: OperationType,
+        _context: &mut Context,
+    ) {
+        let mut list = self.shared.about_to_be_notified.borrow_mut();
+        match operation {
+            // HTML: append promise to the about-to-be-notified rejected promises list.
+            OperationType::Reject => list.push(promise.clone()),
+            // HTML: if the list contains promise, remove it. (There is no
+            // `rejectionhandled` event to fire for an already-notified one.)
+            OperationType::Handle => {
+                if let Some(i) = list.iter().rposition(|p| p == promise) {
+                    list.remove(i);
+                }
+            }
+        }
+    }
+}
+
+/// A task of the event loop (timers and generic jobs).
+enum Task {
+    Timeout(TimeoutJob),
+    Interval(IntervalJob),
+    Generic(GenericJob),
+}
+
+impl Task {
+    fn cancelled(&self) -> bool {
+        match self {
+            Task::Timeout(t) => t.cancelled(),
+            Task::Interval(i) => i.cancelled(),
+            Task::Generic(_) => false,
+        }
+    }
+}
+
+type RunningFuture<'a> = Box<dyn Future<Output = JsResult<JsValue>> + Unpin + 'a>;
+
+/// The waker given to async jobs: it flags the loop and unparks its thread.
+struct LoopWaker {
+    woken: AtomicBool,
+    thread: Thread,
+}
+
+impl Wake for LoopWaker {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.woken.store(true, Ordering::SeqCst);
+        self.thread.unpark();
+    }
+}
+
+/// The host's `JobExecutor`: an HTML-style event loop.
+///
+/// * `PromiseJob`s form the microtask queue (FIFO), drained completely at every checkpoint;
+/// * `TimeoutJob`/`IntervalJob`/`GenericJob` are tasks keyed by (due time, insertion number);
+///   a `GenericJob` is due at once;
+/// * `NativeAsyncJob`s (and `FinalizationRegistry` cleanups) are futures polled by
+///   `run_event_loop` when woken.
+pub(crate) struct EventLoop {
+    shared: Rc<Shared>,
+    microtasks: RefCell<VecDeque<PromiseJob>>,
+    tasks: RefCell<BTreeMap<(JsInstant, u64), Task>>,
+    next_seq: Cell<u64>,
+    /// Async jobs not started yet.
+    async_jobs: RefCell<Vec<NativeAsyncJob>>,
+    /// FinalizationRegistry cleanup jobs not started yet.
+    cleanup_jobs: RefCell<Vec<NativeAsyncJob>>,
+    virtual_clock: Option<Rc<VirtualClock>>,
+    /// Set while `run_loop` or `run_microtasks` runs (so a re-entrant call does nothing).
+    running: Cell<bool>,
+}
+
+impl EventLoop {
+    pub(crate) fn new(shared: Rc<Shared>, virtual_clock: Option<Rc<VirtualClock>>) -> Self {
+        Self {
+            shared,
+            microtasks: RefCell::default(),
+            tasks: RefCell::default(),
+            next_seq: Cell::new(0),
+            async_jobs: RefCell::default(),
+            cleanup_jobs: RefCell::default(),
+            virtual_clock,
+            running: Cell::new(false),
+        }
+    }
+
+    fn insert_task(&self, due: JsInstant, task: Task) {
+        let seq = self.next_seq.get();
+        self.next_seq.set(seq.wrapping_add(1));
+        self.tasks.borrow_mut().insert((due, seq), task);
+    }
+
+    /// Drop every queued job (used when the host is dropped).
+    pub(crate) fn clear(&self) {
+        let microtasks = std::mem::take(&mut *self.microtasks.borrow_mut());
+        let tasks = std::mem::take(&mut *self.tasks.borrow_mut());
+        let async_jobs = std::mem::take(&mut *self.async_jobs.borrow_mut());
+        let cleanup_jobs = std::mem::take(&mut *self.cleanup_jobs.borrow_mut());
+        drop((microtasks, tasks, async_jobs, cleanup_jobs));
+    }
+
+    /// `Host::run_microtasks`: a checkpoint, unless one (or the loop) is already running
+    /// (HTML: "if the event loop's performing a microtask checkpoint is true, return").
+    pub(crate) fn run_microtasks(&self, context: &mut Context) {
+        if self.running.replace(true) {
+            return;
+        }
+        self.checkpoint(context, None);
+        self.running.set(false);
+    }
+
+    /// Perform a microtask checkpoint: run microtasks until the queue is empty, report the
+    /// promises that stayed rejected without a handler, clear the kept-alive WeakRef targets.
+    /// Returns `false` if the deadline passed first (remaining microtasks stay queued).
+    fn checkpoint(&self, context: &mut Context, deadline: Option<Instant>) -> bool {
+        let mut since_check = 0u32;
+        loop {
+            let next = self.microtasks.borrow_mut().pop_front();
+            match next {
+                Some(job) => {
+                    if let Err(error) = job.call(context) {
+                        self.shared.report_exception(error, context);
+                    }
+                    if let Some(deadline) = deadline {
+                        since_check += 1;
+                        if since_check >= DEADLINE_CHECK_INTERVAL {
+                            since_check = 0;
+                            if Instant::now() >= deadline {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                None => {
+                    if !self.shared.has_pending_rejections() {
+                        break;
+                    }
+                    // Describing a reason may run user code (toString), which may queue
+                    // microtasks: loop until both are empty.
+                    self.shared.notify_about_rejected_promises(context);
+                }
+            }
+        }
+        context.clear_kept_objects();
+        true
+    }
+
+    /// Remove cancelled timers from the front and return the next due time.
+    fn next_due(&self) -> Option<JsInstant> {
+        let mut tasks = self.tasks.borrow_mut();
+        loop {
+            let entry = tasks.first_entry()?;
+            if entry.get().cancelled() {
+                drop(entry.remove());
+                continue;
+            }
+            return Some(entry.key().0);
+        }
+    }
+
+    /// Take the first task if it is due at `now`.
+    fn pop_due(&self, now: JsInstant) -> Option<Task> {
+        let mut tasks = self.tasks.borrow_mut();
+        loop {
+            let entry = tasks.first_entry()?;
+            if entry.get().cancelled() {
+                drop(entry.remove());
+                continue;
+            }
+            if entry.key().0 > now {
+                return None;
+            }
+            return Some(entry.remove());
+        }
+    }
+
+    fn run_task(&self, task: Task, context: &mut Context) {
+        let result = match task {
+            Task::Timeout(job) => job.call(context),
+            Task::Generic(job) => job.call(context),
+            Task::Interval(job) => {
+                let result = job.call(context);
+                // HTML re-runs the timer initialization steps after the callback; a
+                // cancelled interval (clearInterval in its own callback) is dropped.
+                if !job.cancelled() {
+                    let due = context.clock().now() + job.interval();
+                    self.insert_task(due, Task::Interval(job));
+                }
+                result
+            }
+        };
+        if let Err(error) = result {
+            self.shared.report_exception(error, context);
+        }
+    }
+
+    /// Is any work (apart from FinalizationRegistry cleanups) pending?
+    pub(crate) fn has_pending_work(&self) -> bool {
+        !self.microtasks.borrow().is_empty()
+            || !self.async_jobs.borrow().is_empty()
+            || self.next_due().is_some()
+    }
+
+    /// Run the event loop until idle or until `deadline` passes.
+    pub(crate) fn run_loop(&self, context: &mut Context, deadline: Option<Instant>) -> LoopOutcome {
+        if self.running.replace(true) {
+            // Re-entrant call (a native function calling `Context::run_jobs`): the outer loop
+            // will get to the queued work.
+            return LoopOutcome::Idle;
+        }
+        let outcome = self.run_loop_inner(&RefCell::new(context), deadline);
+        self.running.set(false);
+        outcome
+    }
+
+    fn run_loop_inner(
+        &self,
+        context: &RefCell<&mut Context>,
+        deadline: Option<Instant>,
+    ) -> LoopOutcome {
+        let waker = Arc::new(LoopWaker {
+            woken: AtomicBool::new(true),
+            thread: std::thread::current(),
+        });
+        let task_waker = Waker::from(waker.clone());
+        // (future, is a FinalizationRegistry cleanup)
+        let mut running: Vec<(RunningFuture<'_>, bool)> = Vec::new();
+        let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
+
+        loop {
+            // 1. Microtask checkpoint.
+            if !self.checkpoint(&mut context.borrow_mut(), deadline) {
+                return LoopOutcome::DeadlineReached;
+            }
+
+            // 2. Start new async jobs and poll the woken ones (a task).
+            let new_async = std::mem::take(&mut *self.async_jobs.borrow_mut());
+            let new_cleanup = std::mem::take(&mut *self.cleanup_jobs.borrow_mut());
+            let started = !new_async.is_empty() || !new_cleanup.is_empty();
+            for job in new_async {
+                running.push((Box::new(job.call(context)), false));
+            }
+            for job in new_cleanup {
+                running.push((Box::new(job.call(context)), true));
+            }
+            if started || waker.woken.swap(false, Ordering::SeqCst) {
+                let mut cx = TaskContext::from_waker(&task_waker);
+                let mut completed = false;
+                let mut i = 0;
+                while i < running.len() {
+                    let poll = match running.get_mut(i) {
+                        Some((future, _)) => Pin::new(future).poll(&mut cx),
+                        None => break,
+                    };
+                    match poll {
+                        Poll::Pending => i += 1,
+                        Poll::Ready(result) => {
+                            completed = true;
+                            drop(running.swap_remove(i));
+                            if let Err(error) = result {
+                                self.shared
+                                    .report_exception(error, &mut context.borrow_mut());
+                            }
+                        }
+                    }
+                }
+                if completed || self.has_microtasks() {
+                    continue;
+                }
+            }
+
+            if past(deadline) {
+                return if self.has_pending_work() || running.iter().any(|(_, fr)| !fr) {
+                    LoopOutcome::DeadlineReached
+                } else {
+                    LoopOutcome::Idle
+                };
+            }
+
+            // 3. Run one due task.
+            let now = context.borrow().clock().now();
+            if let Some(task) = self.pop_due(now) {
+                self.run_task(task, &mut context.borrow_mut());
+                continue;
+            }
+
+            // 4. Nothing to do now: idle, or wait for the next timer / a wake-up.
+            let live_async = running.iter().any(|(_, fr)| !fr);
+            let next_due = self.next_due();
+            if next_due.is_none() && !live_async && !self.has_microtasks() {
+                if self.async_jobs.borrow().is_empty() && self.cleanup_jobs.borrow().is_empty() {
+                    return LoopOutcome::Idle;
+                }
+                continue;
+            }
+            if waker.woken.load(Ordering::SeqCst) {
+                continue;
+            }
+            if let (Some(clock), Some(due)) = (&self.virtual_clock, next_due) {
+                // Virtual time: jump to the next timer instead of sleeping.
+                clock.advance_to(due);
+                continue;
+            }
+            let mut wait: Option<Duration> = next_due.map(|due| (due - now).into());
+            if let Some(deadline) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                wait = Some(wait.map_or(left, |w| w.min(left)));
+            }
+            match wait {
+                Some(wait) => std::thread::park_timeout(wait),
+                None => std::thread::park(),
+            }
+        }
+    }
+
+    fn has_microtasks(&self) -> bool {
+        !self.microtasks.borrow().is_empty()
+    }
+}
+
+impl JobExecutor for EventLoop {
+    fn enqueue_job(self: Rc<Self>, job: Job, context: &mut Context) {
+        match job {
+            Job::PromiseJob(job) => self.microtasks.borrow_mut().push_back(job),
+            Job::TimeoutJob(job) => {
+                let due = context.clock().now() + job.timeout();
+                self.insert_task(due, Task::Timeout(job));
+            }
+            Job::IntervalJob(job) => {
+                let due = context.clock().now() + job.interval();
+                self.insert_task(due, Task::Interval(job));
+            }
+            Job::GenericJob(job) => {
+                let due = context.clock().now();
+                self.insert_task(due, Task::Generic(job));
+            }
+            Job::AsyncJob(job) => self.async_jobs.borrow_mut().push(job),
+            Job::FinalizationRegistryCleanupJob(job) => self.cleanup_jobs.borrow_mut().push(job),
+            // `Job` is non-exhaustive: a kind added by a later Boa cannot be run by this loop;
+            // say so rather than drop it silently.
+            _ => self.shared.record(HostError::Uncaught {
+                message: "boa_streams_host: a job of an unsupported kind was dropped".into(),
+                stack: None,
+            }),
+        }
+    }
+
+    fn run_jobs(self: Rc<Self>, context: &mut Context) -> JsResult<()> {
+        self.run_loop(context, None);
+        Ok(())
+    }
+}

@@ -1,0 +1,497 @@
+//! Event loop ordering, error reporting, rejection tracking, virtual time, host globals.
+
+use std::time::{Duration, Instant};
+
+use boa_streams_host::{run_with_large_stack, Host, HostError, HostOptions, LoopOutcome};
+
+fn host(virtual_time: bool) -> Host {
+    Host::new(HostOptions {
+        expose_gc: false,
+        virtual_time,
+        print_errors: false,
+    })
+    .expect("host")
+}
+
+/// Evaluate `source` (which must not throw).
+fn eval(host: &mut Host, source: &str) {
+    if let Err(e) = host.eval_source(source, "test.js") {
+        panic!("script threw: {e}");
+    }
+}
+
+/// Evaluate `expr` and convert the result to a Rust string.
+fn string(host: &mut Host, expr: &str) -> String {
+    let value = host.eval_source(expr, "read.js").expect("read back");
+    value
+        .to_string(host.context())
+        .expect("to string")
+        .to_std_string_escaped()
+}
+
+fn log(host: &mut Host) -> String {
+    string(host, "log.join(',')")
+}
+
+fn run_to_idle(host: &mut Host) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    assert_eq!(host.run_event_loop(Some(deadline)), LoopOutcome::Idle);
+}
+
+fn messages(errors: &[HostError]) -> Vec<String> {
+    errors
+        .iter()
+        .map(|e| match e {
+            HostError::Uncaught { message, .. } => format!("uncaught {message}"),
+            HostError::UnhandledRejection { message, .. } => format!("rejection {message}"),
+        })
+        .collect()
+}
+
+#[test]
+fn timeout_runs_after_all_microtasks() {
+    for virtual_time in [false, true] {
+        let mut h = host(virtual_time);
+        eval(
+            &mut h,
+            r#"
+            var log = [];
+            setTimeout(() => log.push("timeout"), 0);
+            Promise.resolve().then(() => {
+                log.push("p1");
+                // p2 is queued by p1's reaction, after qm.
+                Promise.resolve().then(() => log.push("p2"));
+            });
+            queueMicrotask(() => log.push("qm"));
+            "#,
+        );
+        assert_eq!(log(&mut h), "", "eval must not run jobs");
+        run_to_idle(&mut h);
+        assert_eq!(log(&mut h), "p1,qm,p2,timeout");
+        assert!(h.take_errors().is_empty());
+    }
+}
+
+#[test]
+fn microtasks_queued_by_a_task_run_before_the_next_task() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        setTimeout(() => { log.push("A"); Promise.resolve().then(() => log.push("A-micro")); }, 0);
+        setTimeout(() => log.push("B"), 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "A,A-micro,B");
+}
+
+#[test]
+fn run_microtasks_is_a_checkpoint_only() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        setTimeout(() => log.push("timeout"), 0);
+        queueMicrotask(() => { log.push("m1"); queueMicrotask(() => log.push("m2")); });
+        "#,
+    );
+    h.run_microtasks();
+    assert_eq!(log(&mut h), "m1,m2");
+    assert!(h.has_pending_work());
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "m1,m2,timeout");
+    assert!(!h.has_pending_work());
+}
+
+#[test]
+fn throwing_jobs_are_reported_and_nothing_is_lost() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        queueMicrotask(() => { log.push("a"); throw new Error("microtask boom"); });
+        queueMicrotask(() => log.push("b"));
+        Promise.resolve().then(() => log.push("c"));
+        setTimeout(() => { log.push("t1"); throw new RangeError("task boom"); }, 0);
+        setTimeout(() => log.push("t2"), 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "a,b,c,t1,t2");
+    let errors = h.take_errors();
+    assert_eq!(
+        messages(&errors),
+        [
+            "uncaught Error: microtask boom",
+            "uncaught RangeError: task boom"
+        ]
+    );
+    match errors.first() {
+        Some(HostError::Uncaught {
+            stack: Some(stack), ..
+        }) => {
+            assert!(stack.contains("test.js"), "stack: {stack}")
+        }
+        other => panic!("expected an uncaught error with a stack, got {other:?}"),
+    }
+    assert!(h.take_errors().is_empty(), "take_errors drains");
+}
+
+#[test]
+fn timers_order_by_due_time_then_insertion() {
+    for virtual_time in [true, false] {
+        let mut h = host(virtual_time);
+        eval(
+            &mut h,
+            r#"
+            var log = [];
+            setTimeout(() => log.push("c30"), 30);
+            setTimeout(() => log.push("a10"), 10);
+            setTimeout(() => log.push("b10"), 10);
+            setTimeout(() => log.push("z0"), 0);
+            setTimeout(() => log.push("d10"), 10);
+            setTimeout(() => log.push("neg"), -5);
+            "#,
+        );
+        run_to_idle(&mut h);
+        assert_eq!(log(&mut h), "z0,neg,a10,b10,d10,c30");
+    }
+}
+
+#[test]
+fn intervals_rearm_and_cleared_timers_are_dropped() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        let n = 0;
+        const id = setInterval(() => { n++; log.push("i" + n); if (n === 3) clearInterval(id); }, 5);
+        setTimeout(() => log.push("t12"), 12);
+        const never = setTimeout(() => log.push("never"), 1);
+        clearTimeout(never);
+        const late = setTimeout(() => log.push("late"), 100000);
+        setTimeout(() => clearTimeout(late), 20);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "i1,i2,t12,i3");
+    assert_eq!(
+        string(&mut h, "String(Math.round(performance.now()))"),
+        "20",
+        "the virtual clock must not have jumped to the cleared 100 s timer"
+    );
+}
+
+#[test]
+fn unhandled_rejection_is_reported_but_not_one_handled_in_the_same_checkpoint() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        const unhandled = Promise.reject(new Error("nobody handles me"));
+        const handledLater = Promise.reject(new Error("handled later"));
+        queueMicrotask(() => handledLater.catch(() => {}));
+        Promise.resolve().then(() => { throw new TypeError("from a reaction"); });
+        "#,
+    );
+    h.run_microtasks();
+    let errors = h.take_errors();
+    assert_eq!(
+        messages(&errors),
+        [
+            "rejection Error: nobody handles me",
+            "rejection TypeError: from a reaction"
+        ]
+    );
+    match errors.first() {
+        Some(HostError::UnhandledRejection {
+            stack: Some(stack), ..
+        }) => {
+            assert!(stack.contains("test.js"), "stack: {stack}")
+        }
+        other => panic!("expected a rejection with a stack, got {other:?}"),
+    }
+}
+
+#[test]
+fn rejection_stack_comes_from_error_like_reasons_only() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        const fake = Object.create(Error.prototype, {
+            stack: { value: "fake stack" },
+            toString: { value: () => "fake error" },
+        });
+        Promise.reject(fake);
+        Promise.reject({ stack: "not an error", toString() { return "plain"; } });
+        Promise.reject(Symbol("sym"));
+        "#,
+    );
+    h.run_microtasks();
+    assert_eq!(
+        h.take_errors(),
+        [
+            HostError::UnhandledRejection {
+                message: "fake error".into(),
+                stack: Some("fake stack".into())
+            },
+            HostError::UnhandledRejection {
+                message: "plain".into(),
+                stack: None
+            },
+            HostError::UnhandledRejection {
+                message: "Symbol(sym)".into(),
+                stack: None
+            },
+        ]
+    );
+}
+
+#[test]
+fn rejection_handled_only_in_a_later_task_is_reported_once() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        const p = Promise.reject(42);
+        setTimeout(() => p.catch((v) => log.push("caught " + v)), 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "caught 42");
+    let errors = h.take_errors();
+    assert_eq!(
+        errors,
+        [HostError::UnhandledRejection {
+            message: "42".into(),
+            stack: None
+        }]
+    );
+}
+
+#[test]
+fn virtual_time_skips_waiting() {
+    let mut h = host(true);
+    let start = Instant::now();
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        const t0 = performance.now(), d0 = Date.now();
+        setTimeout(() => {
+            log.push("fired", performance.now() - t0 >= 10000, Date.now() - d0 >= 10000);
+        }, 10000);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "fired,true,true");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "a 10 s timer must not be waited for in virtual time"
+    );
+}
+
+#[test]
+fn deadline_stops_endless_work() {
+    let mut h = host(false);
+    eval(&mut h, "setInterval(() => {}, 1);");
+    let outcome = h.run_event_loop(Some(Instant::now() + Duration::from_millis(30)));
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    assert!(h.has_pending_work());
+
+    let mut h = host(true);
+    eval(
+        &mut h,
+        "var n = 0; (function f() { n++; queueMicrotask(f); })();",
+    );
+    let outcome = h.run_event_loop(Some(Instant::now() + Duration::from_millis(30)));
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    assert_ne!(string(&mut h, "String(n)"), "1");
+}
+
+#[test]
+fn context_run_jobs_uses_the_host_loop() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        setTimeout(() => log.push("timeout"), 0);
+        queueMicrotask(() => { log.push("qm"); throw new Error("x"); });
+        Promise.resolve().then(() => log.push("p"));
+        "#,
+    );
+    h.context().run_jobs().expect("run_jobs");
+    assert_eq!(log(&mut h), "qm,p,timeout");
+    assert_eq!(messages(&h.take_errors()), ["uncaught Error: x"]);
+}
+
+#[test]
+fn report_exception_records_script_errors() {
+    let mut h = host(true);
+    let err = h.eval_source("null.x", "bad.js").expect_err("must throw");
+    assert!(h.take_errors().is_empty(), "eval_source does not record");
+    h.report_exception(err);
+    let errors = h.take_errors();
+    assert_eq!(errors.len(), 1);
+    assert!(
+        matches!(&errors[..], [HostError::Uncaught { message, .. }] if message.starts_with("TypeError")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn gc_exists_only_when_asked() {
+    let mut h = host(true);
+    assert_eq!(string(&mut h, "typeof gc"), "undefined");
+
+    let mut h = Host::new(HostOptions {
+        expose_gc: true,
+        virtual_time: true,
+        print_errors: false,
+    })
+    .expect("host");
+    assert_eq!(string(&mut h, "typeof gc"), "function");
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        var w = (() => new WeakRef({ big: new Array(100).fill(1) }))();
+        // WeakRef targets are kept until the end of the current job's checkpoint.
+        setTimeout(() => { gc(); log.push(w.deref() === undefined ? "collected" : "alive"); }, 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "collected");
+}
+
+#[test]
+fn host_globals() {
+    let mut h = host(false);
+    h.set_script_args(&["a".into(), "b c".into()])
+        .expect("args");
+    assert_eq!(
+        string(
+            &mut h,
+            r#"[self === globalThis, typeof performance.now(), performance.now() >= 0,
+                typeof performance.timeOrigin, JSON.stringify(scriptArgs),
+                typeof console.log, typeof setTimeout, typeof clearInterval, typeof queueMicrotask,
+                typeof TextEncoder, typeof TextDecoder, typeof structuredClone, atob(btoa("hi"))].join()"#
+        ),
+        r#"true,number,true,number,["a","b c"],function,function,function,function,function,function,function,hi"#
+    );
+}
+
+#[test]
+fn large_stack_raises_the_recursion_limit() {
+    let depth = run_with_large_stack(|| {
+        let mut h = host(true);
+        eval(
+            &mut h,
+            "function f(n) { return n === 0 ? 0 : 1 + f(n - 1); } var r = f(5000);",
+        );
+        // Native re-entry up to the limit ends in an engine error, not a stack overflow.
+        let deep = h.eval_source("function g() { [0].forEach(g); } g();", "deep.js");
+        assert!(deep.is_err());
+        string(&mut h, "String(r)")
+    })
+    .expect("no panic");
+    assert_eq!(depth, "5000");
+
+    // On an ordinary thread Boa's default limit stays.
+    let mut h = host(true);
+    assert!(h
+        .eval_source(
+            "function f(n) { return n === 0 ? 0 : 1 + f(n - 1); } f(5000);",
+            "x.js"
+        )
+        .is_err());
+}
+
+#[test]
+fn run_with_large_stack_reports_panics() {
+    let result = run_with_large_stack(|| -> i32 { panic!("deliberate") });
+    assert_eq!(result, Err("deliberate".to_owned()));
+}
+
+#[test]
+fn finalization_registry_callbacks_run_and_do_not_keep_the_loop_alive() {
+    let mut h = Host::new(HostOptions {
+        expose_gc: true,
+        virtual_time: true,
+        print_errors: false,
+    })
+    .expect("host");
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        var registry = new FinalizationRegistry((held) => log.push("cleaned " + held));
+        (() => { registry.register({ some: "object" }, "x"); })();
+        setTimeout(() => gc(), 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "cleaned x");
+    assert!(h.take_errors().is_empty());
+}
+
+/// A future that is pending once (waking itself), then ready.
+struct YieldOnce(bool);
+
+impl std::future::Future for YieldOnce {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.0 {
+            std::task::Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    }
+}
+
+#[test]
+fn native_async_jobs_run_and_their_errors_are_reported() {
+    use boa_streams_host::boa_engine::job::NativeAsyncJob;
+    use boa_streams_host::boa_engine::{JsNativeError, JsValue, Source};
+
+    let mut h = host(true);
+    eval(&mut h, "var log = [];");
+    h.context().enqueue_job(
+        NativeAsyncJob::new(async |context| {
+            YieldOnce(false).await;
+            let mut context = context.borrow_mut();
+            context.eval(Source::from_bytes(
+                "log.push('async done'); Promise.resolve().then(() => log.push('its microtask'));",
+            ))?;
+            Ok(JsValue::undefined())
+        })
+        .into(),
+    );
+    h.context().enqueue_job(
+        NativeAsyncJob::new(async |_| {
+            YieldOnce(false).await;
+            Err(JsNativeError::typ().with_message("async boom").into())
+        })
+        .into(),
+    );
+    assert!(h.has_pending_work(), "an async job is pending work");
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "async done,its microtask");
+    assert_eq!(
+        messages(&h.take_errors()),
+        ["uncaught TypeError: async boom"]
+    );
+}
