@@ -5,49 +5,127 @@
 //! `controller.signal`, pipeTo's `signal` option) build on. Signatures are fixed; bodies are
 //! being written.
 
-use boa_engine::{object::builtins::JsFunction, Context, JsObject, JsResult, JsValue};
+use std::cell::Cell;
 
-/// Register `DOMException`, `Event`, `EventTarget`, `AbortController`, `AbortSignal`.
-pub(crate) fn register(_context: &mut Context) -> JsResult<()> {
+use boa_engine::{object::builtins::JsFunction, Context, JsError, JsObject, JsResult, JsValue};
+use boa_gc::{Finalize, Trace};
+
+mod abort;
+mod event;
+mod event_target;
+mod exception;
+
+pub use abort::{AbortControllerData, AbortSignalInterface};
+pub(crate) use event::prototype_from_new_target;
+pub use event::{CustomEventInterface, EventData};
+pub use event_target::EventTargetData;
+pub use exception::DomException;
+
+/// Per-realm DOM state (in the realm's `host_defined`).
+#[derive(Trace, Finalize, boa_engine::JsData)]
+pub(crate) struct DomRealm {
+    /// The `[LegacyUnforgeable]` `isTrusted` getter shared by the realm's events.
+    pub(crate) is_trusted_getter: JsFunction,
+    /// The listeners of the realm's global object (which is an EventTarget, as a worker's
+    /// global is; its own native data belongs to the engine).
+    pub(crate) global_target: JsObject<EventTargetData>,
+}
+
+/// The listener holder of the current realm's global object.
+pub(crate) fn global_target_data(context: &Context) -> Option<JsObject<EventTargetData>> {
+    context
+        .realm()
+        .host_defined()
+        .get::<DomRealm>()
+        .map(|r| r.global_target.clone())
+}
+
+thread_local! {
+    static EXCEPTION_REPORTER: Cell<Option<fn(JsValue, &mut Context)>> = const { Cell::new(None) };
+}
+
+/// Set the hook that receives exceptions the DOM "reports" (thrown by event listeners and
+/// abort algorithms, which must not propagate to the dispatcher). Thread-local; the default
+/// ignores them.
+pub fn set_exception_reporter(reporter: fn(JsValue, &mut Context)) {
+    EXCEPTION_REPORTER.with(|r| r.set(Some(reporter)));
+}
+
+/// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
+/// through the hook set by [`set_exception_reporter`].
+pub(crate) fn report_exception(error: JsError, context: &mut Context) {
+    let value = crate::webidl::error_value(error, context);
+    if let Some(reporter) = EXCEPTION_REPORTER.with(Cell::get) {
+        reporter(value, context);
+    }
+}
+
+/// Register `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`,
+/// `AbortSignal`.
+///
+/// The global object becomes an EventTarget, as a worker's global is: `EventTarget`'s
+/// methods accept it (and `undefined`/`null` as `this`), and if its prototype is still
+/// `%Object.prototype%` it is set to `EventTarget.prototype`, so `addEventListener(...)`,
+/// `globalThis.dispatchEvent(...)` work.
+pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+    let getter = event::is_trusted_getter(context);
+    let global_target = JsObject::new(context.root_shape(), None, EventTargetData::new());
+    context.realm().host_defined_mut().insert(DomRealm {
+        is_trusted_getter: getter,
+        global_target,
+    });
+    exception::register(context)?;
+    event::register(context)?;
+    event_target::register(context)?;
+    abort::register(context)?;
+
+    let global = context.global_object();
+    let object_proto = context.intrinsics().constructors().object().prototype();
+    if global
+        .prototype()
+        .is_some_and(|p| JsObject::equals(&p, &object_proto))
+    {
+        if let Some(target) = context.get_global_class::<EventTargetData>() {
+            global.set_prototype(Some(target.prototype()));
+        }
+    }
     Ok(())
 }
 
 /// Create a `DOMException` object with `message` and `name` (e.g. "AbortError").
 pub fn create_dom_exception(message: &str, name: &str, context: &mut Context) -> JsResult<JsValue> {
-    let _ = (message, name, context);
-    todo!()
+    Ok(exception::create(message, name, context)?.into())
 }
 
 /// Create a new, non-aborted `AbortSignal` (the one an `AbortController` would own).
 pub fn create_abort_signal(context: &mut Context) -> JsResult<JsObject> {
-    let _ = context;
-    todo!()
+    abort::create_signal(context)
 }
 
 /// Whether `value` is an `AbortSignal` (brand check, no JS runs).
 pub fn is_abort_signal(value: &JsValue) -> bool {
-    let _ = value;
-    todo!()
+    value
+        .as_object()
+        .is_some_and(|o| abort::is_signal_object(&o))
 }
 
 /// `signal`'s aborted flag (false if `signal` is not an AbortSignal).
 pub fn is_aborted(signal: &JsObject) -> bool {
-    let _ = signal;
-    todo!()
+    abort::with_state(signal, |s| s.is_aborted()).unwrap_or(false)
 }
 
 /// `signal`'s abort reason (undefined if not aborted).
 pub fn abort_reason(signal: &JsObject) -> JsValue {
-    let _ = signal;
-    todo!()
+    abort::with_state(signal, |s| s.reason())
+        .flatten()
+        .unwrap_or_default()
 }
 
 /// [signal abort](https://dom.spec.whatwg.org/#abortsignal-signal-abort): sets the reason
 /// (`undefined` → a new "AbortError" DOMException), runs the abort algorithms in order, then
 /// fires `abort` synchronously, then the dependent signals.
 pub fn signal_abort(signal: &JsObject, reason: JsValue, context: &mut Context) -> JsResult<()> {
-    let _ = (signal, reason, context);
-    todo!()
+    abort::signal_abort(signal, reason, context)
 }
 
 /// An abort algorithm's handle, to remove it later.
@@ -58,12 +136,13 @@ pub struct AbortAlgorithmId(pub u64);
 /// called with no arguments (this = undefined) when the signal aborts, before the `abort`
 /// event fires. No-op (returns an id that removes nothing) if already aborted.
 pub fn add_abort_algorithm(signal: &JsObject, algorithm: JsFunction) -> AbortAlgorithmId {
-    let _ = (signal, algorithm);
-    todo!()
+    AbortAlgorithmId(abort::add_algorithm(
+        signal,
+        abort::AbortAlgorithm::Js(algorithm),
+    ))
 }
 
 /// [remove](https://dom.spec.whatwg.org/#abortsignal-remove) an abort algorithm.
 pub fn remove_abort_algorithm(signal: &JsObject, id: AbortAlgorithmId) {
-    let _ = (signal, id);
-    todo!()
+    abort::remove_algorithm(signal, id.0);
 }

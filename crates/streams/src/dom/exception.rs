@@ -1,0 +1,216 @@
+//! [`DOMException`](https://webidl.spec.whatwg.org/#idl-DOMException).
+
+use boa_engine::{
+    class::{Class, ClassBuilder},
+    js_string,
+    property::PropertyDescriptor,
+    Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, Trace};
+
+use crate::webidl;
+
+/// The [error names table](https://webidl.spec.whatwg.org/#dfn-error-names-table): the names
+/// that have a legacy code.
+const LEGACY_CODES: &[(&str, u16)] = &[
+    ("IndexSizeError", 1),
+    ("HierarchyRequestError", 3),
+    ("WrongDocumentError", 4),
+    ("InvalidCharacterError", 5),
+    ("NoModificationAllowedError", 7),
+    ("NotFoundError", 8),
+    ("NotSupportedError", 9),
+    ("InUseAttributeError", 10),
+    ("InvalidStateError", 11),
+    ("SyntaxError", 12),
+    ("InvalidModificationError", 13),
+    ("NamespaceError", 14),
+    ("InvalidAccessError", 15),
+    ("TypeMismatchError", 17),
+    ("SecurityError", 18),
+    ("NetworkError", 19),
+    ("AbortError", 20),
+    ("URLMismatchError", 21),
+    ("QuotaExceededError", 22),
+    ("TimeoutError", 23),
+    ("InvalidNodeTypeError", 24),
+    ("DataCloneError", 25),
+];
+
+/// The 25 legacy code constants, in value order (1 … 25).
+const CONSTANTS: [&str; 25] = [
+    "INDEX_SIZE_ERR",
+    "DOMSTRING_SIZE_ERR",
+    "HIERARCHY_REQUEST_ERR",
+    "WRONG_DOCUMENT_ERR",
+    "INVALID_CHARACTER_ERR",
+    "NO_DATA_ALLOWED_ERR",
+    "NO_MODIFICATION_ALLOWED_ERR",
+    "NOT_FOUND_ERR",
+    "NOT_SUPPORTED_ERR",
+    "INUSE_ATTRIBUTE_ERR",
+    "INVALID_STATE_ERR",
+    "SYNTAX_ERR",
+    "INVALID_MODIFICATION_ERR",
+    "NAMESPACE_ERR",
+    "INVALID_ACCESS_ERR",
+    "VALIDATION_ERR",
+    "TYPE_MISMATCH_ERR",
+    "SECURITY_ERR",
+    "NETWORK_ERR",
+    "ABORT_ERR",
+    "URL_MISMATCH_ERR",
+    "QUOTA_EXCEEDED_ERR",
+    "TIMEOUT_ERR",
+    "INVALID_NODE_TYPE_ERR",
+    "DATA_CLONE_ERR",
+];
+
+/// The legacy code of an error name (0 when it has none).
+pub(crate) fn legacy_code(name: &JsString) -> u16 {
+    let name = name.to_std_string_escaped();
+    LEGACY_CODES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(0, |(_, code)| *code)
+}
+
+/// A `DOMException` object's internal slots: name and message (immutable after creation).
+#[derive(Debug, Trace, Finalize, JsData)]
+pub struct DomException {
+    name: JsString,
+    message: JsString,
+}
+
+impl DomException {
+    /// The exception's name.
+    pub fn name(&self) -> &JsString {
+        &self.name
+    }
+
+    /// The exception's message.
+    pub fn message(&self) -> &JsString {
+        &self.message
+    }
+}
+
+impl Class for DomException {
+    const NAME: &'static str = "DOMException";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: boa_engine::property::Attribute = webidl::INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        webidl::attribute(
+            class,
+            "name",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let name = e.borrow().data().name.clone();
+                Ok(name.into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "message",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let message = e.borrow().data().message.clone();
+                Ok(message.into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "code",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let code = legacy_code(&e.borrow().data().name);
+                Ok(JsValue::from(code))
+            }),
+            None,
+        );
+        for (i, name) in CONSTANTS.iter().enumerate() {
+            webidl::constant(class, name, JsValue::from(i as u32 + 1));
+        }
+        webidl::to_string_tag(class, "DOMException");
+        Ok(())
+    }
+
+    /// `new DOMException(message = "", name = "Error")`.
+    fn data_constructor(
+        _new_target: &JsValue,
+        args: &[JsValue],
+        context: &mut Context,
+    ) -> JsResult<Self> {
+        let message = match args.first() {
+            None => js_string!(),
+            Some(v) if v.is_undefined() => js_string!(),
+            Some(v) => webidl::to_dom_string(v, context)?,
+        };
+        let name = match args.get(1) {
+            None => js_string!("Error"),
+            Some(v) if v.is_undefined() => js_string!("Error"),
+            Some(v) => webidl::to_dom_string(v, context)?,
+        };
+        Ok(Self { name, message })
+    }
+
+    fn object_constructor(
+        instance: &JsObject<Self>,
+        _args: &[JsValue],
+        context: &mut Context,
+    ) -> JsResult<()> {
+        define_stack(&instance.clone().upcast(), context)
+    }
+}
+
+/// Give `object` an own `stack` data property like the ones native errors carry (a
+/// `DOMException` is not an ECMAScript error object, so `Error.prototype.stack` returns
+/// `undefined` for it).
+// NOTE: the stack is taken from a throwaway `Error` created by the engine at this point; its
+// text is implementation-defined, like every `stack`.
+fn define_stack(object: &JsObject, context: &mut Context) -> JsResult<()> {
+    let error_ctor = context.intrinsics().constructors().error().constructor();
+    let error = error_ctor.construct(&[], None, context)?;
+    let stack = error.get(js_string!("stack"), context)?;
+    if stack.is_string() {
+        object.define_property_or_throw(
+            js_string!("stack"),
+            PropertyDescriptor::builder()
+                .value(stack)
+                .writable(true)
+                .enumerable(false)
+                .configurable(true),
+            context,
+        )?;
+    }
+    Ok(())
+}
+
+/// Register `DOMException`, its prototype chained to `%Error.prototype%`.
+pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+    context.register_global_class::<DomException>()?;
+    let class = context
+        .get_global_class::<DomException>()
+        .ok_or_else(|| JsNativeError::typ().with_message("DOMException is not registered"))?;
+    let error_proto = context.intrinsics().constructors().error().prototype();
+    class.prototype().set_prototype(Some(error_proto));
+    Ok(())
+}
+
+/// Create a `DOMException` with `message` and `name` in the current realm.
+pub(crate) fn create(message: &str, name: &str, context: &mut Context) -> JsResult<JsObject> {
+    let class = context
+        .get_global_class::<DomException>()
+        .ok_or_else(|| JsNativeError::typ().with_message("DOMException is not registered"))?;
+    let object = JsObject::from_proto_and_data(
+        Some(class.prototype()),
+        DomException {
+            name: JsString::from(name),
+            message: JsString::from(message),
+        },
+    );
+    define_stack(&object, context)?;
+    Ok(object)
+}
