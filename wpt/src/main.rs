@@ -20,6 +20,8 @@
 //! matched their expectation, M mismatches.
 
 mod child;
+#[cfg(test)]
+mod child_tests;
 mod corpus;
 mod discover;
 mod expectations;
