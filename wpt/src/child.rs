@@ -3,7 +3,8 @@
 //! Order, all in one synchronous turn (no job runs in between, so testharness.js's shell
 //! environment sees every test before it decides that loading finished): our prelude
 //! (`GLOBAL`, `META_TITLE`, a `fetch` shim for `/interfaces/*.idl`), `resources/testharness.js`,
-//! our collectors (`add_result_callback` / `add_completion_callback`), each `// META: script=`
+//! our collectors (`add_result_callback` / `add_completion_callback`), for files that load
+//! idlharness.js a `DedicatedWorkerGlobalScope` the global is an instance of, each `// META: script=`
 //! and the test file. Then the event loop runs (virtual time) until idle or the deadline. If
 //! the harness has not completed by then, testharness's `timeout()` completes it: started
 //! tests end TIMEOUT, tests never started NOTRUN, the harness TIMEOUT.
@@ -22,9 +23,9 @@ use crate::results::{truncate, FileResult, HarnessStatus, Subtest, SubtestStatus
 pub const RESULT_MARKER: &str = "@@wpt-runner-result@@ ";
 
 /// Event-loop deadline (wall clock) for a normal file.
-pub const LOOP_DEADLINE: Duration = Duration::from_secs(20);
+pub const LOOP_DEADLINE: Duration = Duration::from_secs(30);
 /// Event-loop deadline for `// META: timeout=long`.
-pub const LONG_LOOP_DEADLINE: Duration = Duration::from_secs(60);
+pub const LONG_LOOP_DEADLINE: Duration = Duration::from_secs(90);
 
 const MAX_MESSAGE: usize = 2000;
 
@@ -174,6 +175,22 @@ pub const GLUE: &str = r#"(function (g) {
 })(globalThis);
 "#;
 
+/// For files that load idlharness.js: make the global a dedicated worker scope for
+/// idlharness's exposure checks (`exposed_in`), which otherwise reject a global whose
+/// prototype is not `Object.prototype`. Evaluated after testharness.js, so testharness
+/// keeps its shell environment.
+pub const IDL_SCOPE: &str = r#"(function (g) {
+  "use strict";
+  function DedicatedWorkerGlobalScope() { throw new TypeError("Illegal constructor"); }
+  Object.defineProperty(DedicatedWorkerGlobalScope, Symbol.hasInstance, {
+    value: function (v) { return v === g; },
+  });
+  Object.defineProperty(g, "DedicatedWorkerGlobalScope", {
+    value: DedicatedWorkerGlobalScope, writable: true, configurable: true, enumerable: false,
+  });
+})(globalThis);
+"#;
+
 fn read_corpus_file(corpus: &Path, rel: &str) -> Result<String, String> {
     std::fs::read_to_string(corpus.join(rel)).map_err(|e| format!("cannot read {rel}: {e}"))
 }
@@ -242,6 +259,16 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
     if let Err(e) = host.eval_source(GLUE, "wpt-runner-glue.js") {
         let msg = describe(e, &mut host);
         return error_result(rel, format!("runner glue failed: {msg}"));
+    }
+    if meta
+        .scripts
+        .iter()
+        .any(|s| resolve_script(rel, s).as_deref() == Some("resources/idlharness.js"))
+    {
+        if let Err(e) = host.eval_source(IDL_SCOPE, "wpt-runner-idl-scope.js") {
+            let msg = describe(e, &mut host);
+            errors.push(format!("runner idl scope failed: {msg}"));
+        }
     }
     for script in &meta.scripts {
         let Some(path) = resolve_script(rel, script) else {

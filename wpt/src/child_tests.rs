@@ -138,7 +138,7 @@ promise_test(t => new Promise(resolve => t.step_timeout(resolve, 100000)), "a lo
     let r = c.run("d/meta.any.js");
     assert_eq!(r.harness, HarnessStatus::Ok, "{r:?}");
     // The unnamed test takes the META title; a 100 s timer fires on virtual time, well
-    // before the 20 s wall-clock deadline.
+    // before the 30 s wall-clock deadline.
     assert_eq!(
         statuses(&r),
         vec![

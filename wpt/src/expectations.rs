@@ -1,15 +1,16 @@
 //! `wpt/expectations.json`: what each file is expected to do, and comparing a run with it.
 //!
-//! Format (keys sorted, two-space indent, one entry per file that ran):
+//! Format (keys sorted, one line per subtest, one entry per file that ran; `--update` writes
+//! it, hand edits of `reason` and `note` are kept):
 //!
 //! ```json
 //! {
 //!   "files": {
 //!     "streams/piping/abort.any.js": {
 //!       "min_subtests": 57,
-//!       "harness": { "status": "ERROR", "reason": "not-implemented-yet", "note": "" },
+//!       "harness": {"status":"ERROR","reason":"not-implemented-yet","note":""},
 //!       "failing": {
-//!         "a subtest name": { "status": "FAIL", "reason": "engine-bug", "note": "why" }
+//!         "a subtest name": {"status":"FAIL","reason":"engine-bug","note":"why"}
 //!       }
 //!     }
 //!   }
@@ -89,11 +90,34 @@ impl Expectations {
         serde_json::from_str(text).map_err(|e| e.to_string())
     }
 
-    /// Pretty JSON with sorted keys and a final newline (stable, diff-friendly).
+    /// Stable, diff-friendly JSON: keys sorted, one line per subtest entry, a final newline.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".to_owned());
-        s.push('\n');
-        s
+        fn compact<T: Serialize>(v: &T) -> String {
+            serde_json::to_string(v).unwrap_or_else(|_| "null".to_owned())
+        }
+        let mut out = String::from("{\n  \"files\": {");
+        for (i, (path, entry)) in self.files.iter().enumerate() {
+            out.push_str(if i == 0 { "\n" } else { ",\n" });
+            out.push_str(&format!("    {}: {{\n", compact(path)));
+            out.push_str(&format!("      \"min_subtests\": {}", entry.min_subtests));
+            if let Some(h) = &entry.harness {
+                out.push_str(&format!(",\n      \"harness\": {}", compact(h)));
+            }
+            if !entry.failing.is_empty() {
+                out.push_str(",\n      \"failing\": {");
+                for (j, (name, e)) in entry.failing.iter().enumerate() {
+                    out.push_str(if j == 0 { "\n" } else { ",\n" });
+                    out.push_str(&format!("        {}: {}", compact(name), compact(e)));
+                }
+                out.push_str("\n      }");
+            }
+            out.push_str("\n    }");
+        }
+        if !self.files.is_empty() {
+            out.push_str("\n  ");
+        }
+        out.push_str("}\n}\n");
+        out
     }
 }
 
@@ -652,6 +676,17 @@ mod tests {
             Some(HarnessStatus::Crash)
         );
         assert_eq!(compare(&new, &[crashed], &all).mismatches, vec![]);
+    }
+
+    #[test]
+    fn json_layout_is_one_line_per_subtest() {
+        assert_eq!(Expectations::default().to_json(), "{\n  \"files\": {}\n}\n");
+        let text = base().to_json();
+        assert_eq!(
+            text,
+            "{\n  \"files\": {\n    \"a.any.js\": {\n      \"min_subtests\": 3,\n      \"failing\": {\n        \"b\": {\"status\":\"FAIL\",\"reason\":\"engine-bug\",\"note\":\"boa issue\"}\n      }\n    }\n  }\n}\n"
+        );
+        assert_eq!(Expectations::from_json(&text).unwrap(), base());
     }
 
     #[test]
