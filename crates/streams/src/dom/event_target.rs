@@ -447,7 +447,11 @@ fn event_handler_processing(
         return Ok(());
     }
     let event_value: JsValue = event.clone().upcast().into();
-    let result = callback.call(&current_target.object.clone().into(), &[event_value], context)?;
+    let result = callback.call(
+        &current_target.object.clone().into(),
+        &[event_value],
+        context,
+    )?;
     // 5. Process return value: if it is false, set the canceled flag.
     if result.as_boolean() == Some(false) {
         event.borrow().data().set_canceled_flag();

@@ -7,7 +7,10 @@
 
 use std::cell::Cell;
 
-use boa_engine::{object::builtins::JsFunction, Context, JsError, JsObject, JsResult, JsValue};
+use boa_engine::{
+    object::builtins::JsFunction, property::PropertyDescriptor, Context, JsError, JsObject,
+    JsResult, JsString, JsValue,
+};
 use boa_gc::{Finalize, Trace};
 
 mod abort;
@@ -64,9 +67,10 @@ pub(crate) fn report_exception(error: JsError, context: &mut Context) {
 /// `AbortSignal`.
 ///
 /// The global object becomes an EventTarget, as a worker's global is: `EventTarget`'s
-/// methods accept it (and `undefined`/`null` as `this`), and if its prototype is still
-/// `%Object.prototype%` it is set to `EventTarget.prototype`, so `addEventListener(...)`,
-/// `globalThis.dispatchEvent(...)` work.
+/// methods accept it (and `undefined`/`null` as `this`), and it gets own
+/// `addEventListener`, `removeEventListener` and `dispatchEvent` properties (the functions of
+/// `EventTarget.prototype`), so `addEventListener(...)` and `globalThis.dispatchEvent(...)`
+/// work.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     let getter = event::is_trusted_getter(context);
     let global_target = JsObject::new(context.root_shape(), None, EventTargetData::new());
@@ -79,14 +83,24 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     event_target::register(context)?;
     abort::register(context)?;
 
+    // The global object's EventTarget operations: the very functions of
+    // `EventTarget.prototype`, as own properties (its prototype chain stays untouched: test
+    // harnesses identify a shell / ShadowRealm global by `Object.prototype` being its
+    // prototype).
     let global = context.global_object();
-    let object_proto = context.intrinsics().constructors().object().prototype();
-    if global
-        .prototype()
-        .is_some_and(|p| JsObject::equals(&p, &object_proto))
-    {
-        if let Some(target) = context.get_global_class::<EventTargetData>() {
-            global.set_prototype(Some(target.prototype()));
+    if let Some(target) = context.get_global_class::<EventTargetData>() {
+        let proto = target.prototype();
+        for name in ["addEventListener", "removeEventListener", "dispatchEvent"] {
+            let f = proto.get(JsString::from(name), context)?;
+            global.define_property_or_throw(
+                JsString::from(name),
+                PropertyDescriptor::builder()
+                    .value(f)
+                    .writable(true)
+                    .enumerable(true)
+                    .configurable(true),
+                context,
+            )?;
         }
     }
     Ok(())
