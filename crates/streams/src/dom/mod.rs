@@ -43,14 +43,17 @@ pub(crate) fn global_target_data(context: &Context) -> Option<JsObject<EventTarg
         .map(|r| r.global_target.clone())
 }
 
+/// The host hook that receives reported exceptions.
+pub type ExceptionReporter = fn(JsValue, &mut Context);
+
 thread_local! {
-    static EXCEPTION_REPORTER: Cell<Option<fn(JsValue, &mut Context)>> = const { Cell::new(None) };
+    static EXCEPTION_REPORTER: Cell<Option<ExceptionReporter>> = const { Cell::new(None) };
 }
 
 /// Set the hook that receives exceptions the DOM "reports" (thrown by event listeners and
 /// abort algorithms, which must not propagate to the dispatcher). Thread-local; the default
 /// ignores them.
-pub fn set_exception_reporter(reporter: fn(JsValue, &mut Context)) {
+pub fn set_exception_reporter(reporter: ExceptionReporter) {
     EXCEPTION_REPORTER.with(|r| r.set(Some(reporter)));
 }
 
@@ -160,3 +163,6 @@ pub fn add_abort_algorithm(signal: &JsObject, algorithm: JsFunction) -> AbortAlg
 pub fn remove_abort_algorithm(signal: &JsObject, id: AbortAlgorithmId) {
     abort::remove_algorithm(signal, id.0);
 }
+
+#[cfg(test)]
+mod tests;
