@@ -1,9 +1,18 @@
 //! The DOM pieces streams need and Boa lacks: `DOMException`, `Event`, `EventTarget`,
 //! `AbortController`, `AbortSignal`.
 //!
-//! CONTRACT: the Rust API below is what the streams modules (WritableStream's
-//! `controller.signal`, pipeTo's `signal` option) build on. Signatures are fixed; bodies are
-//! being written.
+//! The Rust API below is what the streams modules (WritableStream's `controller.signal`,
+//! pipeTo's `signal` option) build on: [`create_dom_exception`], [`create_abort_signal`],
+//! [`is_abort_signal`], [`is_aborted`], [`abort_reason`], [`signal_abort`],
+//! [`add_abort_algorithm`] / [`remove_abort_algorithm`]. Exceptions the DOM "reports"
+//! (thrown by event listeners) go to the host through [`set_exception_reporter`].
+//!
+//! Also `CustomEvent` (WPT's EventTarget tests use it). The global object is an event target
+//! too (see `register`).
+//!
+//! Layout: `exception.rs` (DOMException), `event.rs` (Event, CustomEvent), `event_target.rs`
+//! (EventTarget, dispatch, event handler attributes), `abort.rs` (AbortSignal,
+//! AbortController).
 
 use std::cell::Cell;
 
@@ -70,7 +79,7 @@ pub(crate) fn report_exception(error: JsError, context: &mut Context) {
 /// `AbortSignal`.
 ///
 /// The global object becomes an EventTarget, as a worker's global is: `EventTarget`'s
-/// methods accept it (and `undefined`/`null` as `this`), and it gets own
+/// methods accept it (and `undefined`/`null` as `this`), and it gets own non-enumerable
 /// `addEventListener`, `removeEventListener` and `dispatchEvent` properties (the functions of
 /// `EventTarget.prototype`), so `addEventListener(...)` and `globalThis.dispatchEvent(...)`
 /// work.
@@ -100,7 +109,7 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
                 PropertyDescriptor::builder()
                     .value(f)
                     .writable(true)
-                    .enumerable(true)
+                    .enumerable(false)
                     .configurable(true),
                 context,
             )?;
