@@ -451,6 +451,8 @@ mod tests {
             "(() => { try { CountQueuingStrategy({ highWaterMark: 1 }); return false } catch (e) { return e instanceof TypeError } })()",
             "(() => { try { Object.getOwnPropertyDescriptor(CountQueuingStrategy.prototype, 'highWaterMark').get.call(new ByteLengthQueuingStrategy({ highWaterMark: 1 })); return false } catch (e) { return e instanceof TypeError } })()",
             "new ByteLengthQueuingStrategy({ highWaterMark: 1 }).size !== new CountQueuingStrategy({ highWaterMark: 1 }).size",
+            "Object.is(new CountQueuingStrategy({ highWaterMark: -0 }).highWaterMark, -0)",
+            "Object.is(new ByteLengthQueuingStrategy({ highWaterMark: '1.5' }).highWaterMark, 1.5)",
         ] {
             assert_eq!(eval(&mut ctx, src), JsValue::from(true), "{src}");
         }

@@ -424,3 +424,31 @@ fn event_shape() {
         })()"#,
     );
 }
+
+#[test]
+fn state_survives_garbage_collection() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"var log = [];
+        (() => {
+            const c = new AbortController();
+            globalThis.keep = c;
+            const dep = AbortSignal.any([c.signal]);
+            // Only reachable through the source signal's dependents and its own listener.
+            dep.addEventListener('abort', { handleEvent: e => log.push('dep:' + (e.target.reason === 'r')) });
+            c.signal.onabort = () => log.push('onabort');
+            const t = new EventTarget();
+            t.addEventListener('x', () => log.push('x'), { signal: c.signal });
+            globalThis.target = t;
+        })();"#,
+    );
+    boa_gc::force_collect();
+    eval(
+        &mut ctx,
+        "target.dispatchEvent(new Event('x')); keep.abort('r');",
+    );
+    boa_gc::force_collect();
+    eval(&mut ctx, "target.dispatchEvent(new Event('x'));");
+    check(&mut ctx, "log.join() === 'x,onabort,dep:true'");
+}
