@@ -169,12 +169,12 @@ impl WriterSlots {
 
     /// The JS `closed` promise (created on first use).
     pub fn closed_promise(&self, ctx: &mut Context) -> JsObject {
-        self.closed_promise.borrow_mut().promise(ctx)
+        PromiseSlot::promise_of(&self.closed_promise, ctx)
     }
 
     /// The JS `ready` promise (created on first use).
     pub fn ready_promise(&self, ctx: &mut Context) -> JsObject {
-        self.ready_promise.borrow_mut().promise(ctx)
+        PromiseSlot::promise_of(&self.ready_promise, ctx)
     }
 }
 

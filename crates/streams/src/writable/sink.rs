@@ -156,26 +156,43 @@ impl PromiseSlot {
         }
     }
 
-    /// The JS promise (created on first use).
-    pub fn promise(&mut self, ctx: &mut Context) -> JsObject {
+    /// The JS promise (created on first use). Runs no user code; when the second value is
+    /// true the caller must [`mark_as_handled`] the promise after releasing its borrow (that
+    /// step can reach user code through Boa's species lookup).
+    pub fn promise(&mut self, ctx: &mut Context) -> (JsObject, bool) {
         match self {
-            Self::Pending { promise, .. } => promise
-                .get_or_insert_with(|| PromiseCapability::new(ctx))
-                .promise
-                .clone(),
-            Self::Fulfilled { promise } => promise
-                .get_or_insert_with(|| promise_resolved_with(JsValue::undefined(), ctx))
-                .clone(),
+            Self::Pending { promise, .. } => (
+                promise
+                    .get_or_insert_with(|| PromiseCapability::new(ctx))
+                    .promise
+                    .clone(),
+                false,
+            ),
+            Self::Fulfilled { promise } => (
+                promise
+                    .get_or_insert_with(|| promise_resolved_with(JsValue::undefined(), ctx))
+                    .clone(),
+                false,
+            ),
             Self::Rejected { reason, promise } => {
                 if let Some(p) = promise {
-                    return p.clone();
+                    return (p.clone(), false);
                 }
                 let p = promise_rejected_with(reason.clone(), ctx);
-                mark_as_handled(&p, ctx);
                 *promise = Some(p.clone());
-                p
+                (p, true)
             }
         }
+    }
+
+    /// The JS promise of the slot in `cell` (created on first use), with no borrow held
+    /// while user code can run.
+    pub fn promise_of(cell: &boa_gc::GcRefCell<Self>, ctx: &mut Context) -> JsObject {
+        let (promise, mark) = cell.borrow_mut().promise(ctx);
+        if mark {
+            mark_as_handled(&promise, ctx);
+        }
+        promise
     }
 
     /// "Resolve p with undefined" (no-op unless pending). Returns what must be settled; the

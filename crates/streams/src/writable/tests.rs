@@ -503,3 +503,41 @@ fn controller_signal_is_created_lazily_and_aborts_with_the_reason() {
          sink-abort:undefined:true:AbortError"
     );
 }
+
+#[test]
+fn reentrant_user_code_from_promise_species_lookup_does_not_panic() {
+    // Boa's `then` (used to mark promises handled and to react) reads
+    // `Promise.prototype.constructor`; a getter there re-enters the writer mid-operation.
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var log = [];
+        let w;
+        let depth = 0;
+        const ws = new WritableStream({ write() { return Promise.resolve(); } });
+        w = ws.getWriter();
+        w.write('a');
+        Object.defineProperty(Promise.prototype, 'constructor', {
+          configurable: true,
+          get() {
+            if (depth++ < 3) {
+              try { w.closed; w.ready; w.desiredSize; w.write('b'); w.releaseLock(); }
+              catch (e) { log.push(e.constructor.name); }
+            }
+            return Promise;
+          },
+        });
+        w.abort('x');
+        w.closed.catch(() => log.push('closed-rejected'));
+        w.ready.catch(() => log.push('ready-rejected'));
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    eval(
+        &mut ctx,
+        "delete Promise.prototype.constructor; Promise.prototype.constructor = Promise;",
+    );
+    assert!(eval_string(&mut ctx, "log.join()").contains("rejected"));
+    assert_eq!(eval_string(&mut ctx, "String(depth > 3)"), "true");
+}
