@@ -549,7 +549,8 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
     //    2. Return.
     // 9. Let abortRequest be stream.[[pendingAbortRequest]].
     // 10. Set stream.[[pendingAbortRequest]] to undefined.
-    let Some(abort_request) = stream.pending_abort_request.borrow_mut().take() else {
+    let abort_request = stream.pending_abort_request.borrow_mut().take();
+    let Some(abort_request) = abort_request else {
         writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
         return;
     };
