@@ -17,8 +17,8 @@
 //! - [`acquire_writable_stream_default_writer`]`(stream) -> WriterRef`.
 //! - [`writable_stream_default_writer_write`]`(writer, chunk, completion)`: the outcome goes to
 //!   a [`Completion`]: `Completion::Promise` (a JS promise capability) or
-//!   `Completion::Native` (a [`NativeCompletion`]: `fn` steps + a traced target object, run as
-//!   a microtask where a reaction to the spec's promise would run; no JS promise allocated).
+//!   `Completion::Native` (a [`NativeCompletion`]: `fn` steps + traced captures, run as a
+//!   microtask where a reaction to the spec's promise would run; no JS promise allocated).
 //! - [`writable_stream_default_writer_close_with_error_propagation`]`(writer, completion)`,
 //!   [`writable_stream_default_writer_close`], [`writable_stream_close`].
 //! - [`writable_stream_abort`]`(stream, reason, AbortWaiter::{Js, Native})`: returns the
@@ -49,8 +49,8 @@ mod tests;
 pub use crate::strategies::SizeAlgorithm;
 pub use ops::*;
 pub use sink::{
-    Completion, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot, SinkAlgorithms,
-    SinkResult, SlotState,
+    Completion, CompletionSteps, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot,
+    SinkAlgorithms, SinkResult, SlotState,
 };
 
 use boa_engine::{

@@ -26,14 +26,28 @@ use crate::webidl::{
 ///
 /// The steps run as a microtask enqueued at the moment the request settles: the position a
 /// reaction registered on the spec's promise (when the request was made) would take.
-#[derive(Clone, Trace, Finalize)]
+#[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-pub struct NativeCompletion {
-    /// The state the steps work on (e.g. a pipe's state object).
-    pub target: JsObject,
-    /// The steps: `Ok(())` for fulfillment, `Err(reason)` for rejection.
+pub struct NativeCompletion(Box<dyn CompletionSteps>);
+
+/// The boxed steps of a [`NativeCompletion`].
+pub trait CompletionSteps: Trace {
+    /// Run the steps: `Ok(())` for fulfillment, `Err(reason)` for rejection.
+    fn run(self: Box<Self>, result: Result<(), JsValue>, ctx: &mut Context);
+}
+
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct FnSteps<C: Trace + 'static> {
+    captures: C,
     #[unsafe_ignore_trace]
-    pub steps: fn(&JsObject, Result<(), JsValue>, &mut Context),
+    steps: fn(&C, Result<(), JsValue>, &mut Context),
+}
+
+impl<C: Trace + 'static> CompletionSteps for FnSteps<C> {
+    fn run(self: Box<Self>, result: Result<(), JsValue>, ctx: &mut Context) {
+        (self.steps)(&self.captures, result, ctx);
+    }
 }
 
 impl std::fmt::Debug for NativeCompletion {
@@ -43,14 +57,22 @@ impl std::fmt::Debug for NativeCompletion {
 }
 
 impl NativeCompletion {
+    /// Steps `steps(&captures, result, ctx)`; `captures` is traced.
+    pub fn new<C: Trace + 'static>(
+        captures: C,
+        steps: fn(&C, Result<(), JsValue>, &mut Context),
+    ) -> Self {
+        Self(Box::new(FnSteps { captures, steps }))
+    }
+
     /// Settle: enqueue the steps as a microtask.
     pub fn settle(self, result: Result<(), JsValue>, ctx: &mut Context) {
-        enqueue_microtask(ctx, move |ctx| (self.steps)(&self.target, result, ctx));
+        enqueue_microtask(ctx, move |ctx| self.0.run(result, ctx));
     }
 }
 
 /// How a write / close request reports its outcome.
-#[derive(Debug, Clone, Trace, Finalize)]
+#[derive(Debug, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub enum Completion {
     /// A JS promise (returned to script).

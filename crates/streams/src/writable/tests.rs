@@ -355,10 +355,7 @@ fn native_sink_and_native_completions() {
     let target = eval(&mut ctx, "var target = { log: [] }; target")
         .as_object()
         .unwrap();
-    let completion = || NativeCompletion {
-        target: target.clone(),
-        steps: record_outcome,
-    };
+    let completion = || NativeCompletion::new(target.clone(), record_outcome);
     writable_stream_default_writer_upon_ready(&writer, completion(), &mut ctx);
     for c in ["a", "b"] {
         writable_stream_default_writer_write(
@@ -421,12 +418,7 @@ fn native_abort_waiters_share_the_outcome() {
     let ws = eval(&mut ctx, "ws");
     let stream = WritableStream::slots_of(&ws).unwrap();
     let target = eval(&mut ctx, "target").as_object().unwrap();
-    let waiter = || {
-        AbortWaiter::Native(NativeCompletion {
-            target: target.clone(),
-            steps: record_outcome,
-        })
-    };
+    let waiter = || AbortWaiter::Native(NativeCompletion::new(target.clone(), record_outcome));
     assert!(writable_stream_abort(&stream, js_string!("r1").into(), waiter(), &mut ctx).is_none());
     assert!(writable_stream_abort(&stream, js_string!("r2").into(), waiter(), &mut ctx).is_none());
     // A JS caller gets one promise for the same request.
