@@ -37,7 +37,9 @@
 //!
 //! Promises script can see (`writer.closed`, `writer.ready`, the results of `write()`,
 //! `close()`, `abort()`) are real JS promises; `closed`/`ready` are materialised on first read
-//! (see [`PromiseSlot`]). Sink results go through [`SinkResult`]: with the fast paths on
+//! (see [`PromiseSlot`]). Sink results go through [`SinkResult`] (settled, a JS promise, or a
+//! `crate::readable::RustPromise`; `From<crate::readable::Completion>` converts the readable
+//! side's promise model, for TransformStream). With the fast paths on
 //! ([`crate::fast_paths`]) a sink method returning a non-object (or throwing) settles through
 //! one native microtask at the exact position of the spec's promise reaction.
 

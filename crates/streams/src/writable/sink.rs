@@ -13,9 +13,10 @@
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
+use crate::readable::RustPromise;
 use crate::webidl::{
     enqueue_microtask, error_value, mark_as_handled, promise_rejected_with, promise_resolved_with,
-    react, PromiseCapability,
+    react, PromiseCapability, StepFn,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -306,13 +307,37 @@ impl SlotSettlement {
 // ---------------------------------------------------------------------------------------
 
 /// The result of a sink algorithm ("a promise" in the spec).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum SinkResult {
     /// Already settled: fulfilled (`Ok`) or rejected (`Err(reason)`). The reaction steps run
     /// as a microtask, exactly where a reaction to an already-settled promise would run.
     Settled(Result<(), JsValue>),
     /// A promise to react to.
     Promise(JsObject),
+    /// A Rust-side promise (e.g. from TransformStream's or a native sink's algorithms); no JS
+    /// promise is allocated to react to it.
+    Rust(Gc<RustPromise>),
+}
+
+impl std::fmt::Debug for SinkResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Settled(r) => f.debug_tuple("SinkResult::Settled").field(r).finish(),
+            Self::Promise(p) => f.debug_tuple("SinkResult::Promise").field(p).finish(),
+            Self::Rust(_) => f.write_str("SinkResult::Rust"),
+        }
+    }
+}
+
+impl From<crate::readable::Completion> for SinkResult {
+    fn from(c: crate::readable::Completion) -> Self {
+        match c {
+            crate::readable::Completion::Fulfilled(_) => Self::Settled(Ok(())),
+            crate::readable::Completion::Rejected(e) => Self::Settled(Err(e)),
+            crate::readable::Completion::Rust(p) => Self::Rust(p),
+            crate::readable::Completion::Js(p) => Self::Promise(p),
+        }
+    }
 }
 
 impl SinkResult {
@@ -347,6 +372,14 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
             react(&p, captures, on_fulfilled, on_rejected, ctx);
         }
         SinkResult::Promise(p) => react(&p, captures, on_fulfilled, on_rejected, ctx),
+        SinkResult::Rust(p) => crate::readable::Completion::Rust(p).upon(
+            (captures, StepFn(on_fulfilled), StepFn(on_rejected)),
+            |(captures, on_fulfilled, on_rejected), settlement, ctx| match settlement {
+                Ok(v) => (on_fulfilled.0)(v, captures, ctx),
+                Err(e) => (on_rejected.0)(e, captures, ctx),
+            },
+            ctx,
+        ),
     }
 }
 

@@ -533,3 +533,55 @@ fn reentrant_user_code_from_promise_species_lookup_does_not_panic() {
     assert!(eval_string(&mut ctx, "log.join()").contains("rejected"));
     assert_eq!(eval_string(&mut ctx, "String(depth > 3)"), "true");
 }
+
+/// A Rust sink whose writes complete when the test settles the returned Rust promise.
+#[derive(Trace, Finalize)]
+struct DeferredSink {
+    pending: Gc<GcRefCell<Vec<Gc<crate::readable::RustPromise>>>>,
+}
+
+impl NativeSink for DeferredSink {
+    fn write(&self, _: JsValue, _: &JsObject, _: &mut Context) -> SinkResult {
+        let p = crate::readable::RustPromise::new();
+        self.pending.borrow_mut().push(p.clone());
+        SinkResult::Rust(p)
+    }
+}
+
+#[test]
+fn native_sink_returning_rust_promises() {
+    let mut ctx = context();
+    let pending = Gc::new(GcRefCell::new(Vec::new()));
+    let (stream_obj, _) = create_writable_stream(
+        SinkAlgorithms::native(DeferredSink {
+            pending: pending.clone(),
+        }),
+        1.0,
+        SizeAlgorithm::ReturnOne,
+        &mut ctx,
+    )
+    .unwrap();
+    ctx.global_object()
+        .set(js_string!("ws"), stream_obj, false, &mut ctx)
+        .unwrap();
+    eval(
+        &mut ctx,
+        r#"
+        var log = [];
+        var w = ws.getWriter();
+        w.write('a').then(() => log.push('a'));
+        w.write('b').then(() => log.push('b'), e => log.push('b:' + e));
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(pending.borrow().len(), 1, "one write in flight");
+    let first = pending.borrow()[0].clone();
+    first.resolve_undefined(&mut ctx);
+    ctx.run_jobs().unwrap();
+    assert_eq!(eval_string(&mut ctx, "log.join()"), "a");
+    let second = pending.borrow()[1].clone();
+    second.settle(Err(js_string!("nope").into()), &mut ctx);
+    ctx.run_jobs().unwrap();
+    assert_eq!(eval_string(&mut ctx, "log.join()"), "a,b:nope");
+    assert_eq!(eval_string(&mut ctx, "String(w.desiredSize)"), "null");
+}
