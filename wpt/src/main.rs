@@ -300,6 +300,16 @@ fn run(args: &Args) -> Result<i32, String> {
 
     if args.update {
         let updated = update(&expectations, &results, &selected);
+        for (path, new) in &updated.files {
+            if let Some(old) = expectations.files.get(path) {
+                if new.min_subtests < old.min_subtests {
+                    println!(
+                        "note: {path}: min_subtests lowered from {} to {}",
+                        old.min_subtests, new.min_subtests
+                    );
+                }
+            }
+        }
         write_file(&args.expectations, &updated.to_json())?;
         let after = compare(&updated, &results, &selected);
         println!(
