@@ -1,8 +1,570 @@
-//! (being written)
+//! Readable streams ([spec §4](https://streams.spec.whatwg.org/#rs)): `ReadableStream`,
+//! `ReadableStreamDefaultReader`, `ReadableStreamDefaultController`, the async iterator,
+//! `tee()` and `ReadableStream.from()` (default, non-byte streams).
+//!
+//! # Internal API for WritableStream / TransformStream / pipeTo
+//!
+//! All functions are named as the spec names them (snake_case) and take typed handles:
+//!
+//! - Streams: [`is_readable_stream_locked`], [`readable_stream_cancel`] (returns a
+//!   [`Completion`]; react to it with [`Completion::upon`], or turn it into a JS promise with
+//!   [`Completion::into_js_promise`] when script sees it), [`readable_stream_close`],
+//!   [`readable_stream_error`], [`ReadableStream::state`], [`ReadableStream::stored_error`],
+//!   [`ReadableStream::controller`].
+//! - Creation: [`create_readable_stream`] with a [`StartAlgorithm`] and a
+//!   [`SourceAlgorithms`] (use [`SourceAlgorithms::Rust`] for TransformStream: a traced state
+//!   value plus `pull`/`cancel` function pointers returning [`Completion`]s;
+//!   [`SourceAlgorithms::Native`] for embedders: a [`NativeSource`] trait object).
+//! - Readers: [`acquire_readable_stream_default_reader`],
+//!   [`readable_stream_default_reader_read`] with a [`ReadRequest`] (pipeTo: use
+//!   [`ReadRequest::Pipe`] with a boxed [`ReadRequestSteps`] whose chunk/close/error steps run
+//!   in Rust), [`readable_stream_default_reader_release`],
+//!   [`readable_stream_reader_generic_cancel`], [`ReadableStreamDefaultReader::closed_promise`].
+//! - Controllers: [`readable_stream_default_controller_close`],
+//!   [`readable_stream_default_controller_enqueue`],
+//!   [`readable_stream_default_controller_error`],
+//!   [`readable_stream_default_controller_get_desired_size`],
+//!   [`readable_stream_default_controller_has_backpressure`],
+//!   [`readable_stream_default_controller_can_close_or_enqueue`].
+//!
+//! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
+//! positions JS promise reactions would take.
 
-use boa_engine::{Context, JsResult};
+mod completion;
+mod controller;
+mod from;
+mod iterator;
+mod pipe;
+mod reader;
+mod tee;
+#[cfg(test)]
+mod tests;
 
-/// Register this module's interfaces.
-pub(crate) fn register(_context: &mut Context) -> JsResult<()> {
+use std::cell::Cell;
+
+use boa_engine::{
+    class::{Class, ClassBuilder},
+    object::builtins::JsArray,
+    property::Attribute,
+    Context, JsData, JsObject, JsResult, JsSymbol, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, GcRefCell, Trace};
+
+pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
+pub use controller::{
+    create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
+    readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
+    readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
+    readable_stream_default_controller_has_backpressure, NativeSource,
+    ReadableStreamDefaultController, RustSource, SizeAlgorithm, SourceAlgorithms, StartAlgorithm,
+};
+pub use reader::{
+    acquire_readable_stream_default_reader, readable_stream_default_reader_read,
+    readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
+    ReadRequestSteps, ReadableStreamDefaultReader,
+};
+
+use crate::webidl::{
+    self, arg, brand, promise_from_result, promise_rejected_with, type_error, Dictionary,
+    INTERFACE_ATTRIBUTES,
+};
+
+/// Register `ReadableStream`, `ReadableStreamDefaultReader`,
+/// `ReadableStreamDefaultController`.
+pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+    context.register_global_class::<ReadableStream>()?;
+    context.register_global_class::<ReadableStreamDefaultReader>()?;
+    context.register_global_class::<ReadableStreamDefaultController>()?;
+    iterator::register(context)?;
     Ok(())
+}
+
+/// `[[state]]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamState {
+    Readable,
+    Closed,
+    Errored,
+}
+
+/// `[[controller]]` (a byte stream controller joins later).
+#[derive(Debug, Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum StreamController {
+    Default(JsObject<ReadableStreamDefaultController>),
+}
+
+/// `[[reader]]` (a BYOB reader joins later).
+#[derive(Debug, Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum StreamReader {
+    Default(JsObject<ReadableStreamDefaultReader>),
+}
+
+/// Arguments converted by the constructor's IDL layer, consumed by its steps.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct PendingInit {
+    underlying_source: Option<JsObject>,
+    high_water_mark: Option<f64>,
+    size: Option<JsObject>,
+}
+
+/// A `ReadableStream` object's internal slots.
+#[derive(Trace, Finalize, JsData)]
+pub struct ReadableStream {
+    #[unsafe_ignore_trace]
+    state: Cell<StreamState>,
+    controller: GcRefCell<Option<StreamController>>,
+    #[unsafe_ignore_trace]
+    disturbed: Cell<bool>,
+    reader: GcRefCell<Option<StreamReader>>,
+    stored_error: GcRefCell<JsValue>,
+    #[unsafe_ignore_trace]
+    detached: Cell<bool>,
+    pending_init: GcRefCell<Option<PendingInit>>,
+}
+
+impl std::fmt::Debug for ReadableStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadableStream")
+            .field("state", &self.state.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReadableStream {
+    /// [InitializeReadableStream](https://streams.spec.whatwg.org/#initialize-readable-stream)
+    fn initialize_readable_stream() -> Self {
+        Self {
+            // 1. Set stream.[[state]] to "readable".
+            state: Cell::new(StreamState::Readable),
+            controller: GcRefCell::new(None),
+            // 2. Set stream.[[reader]] and stream.[[storedError]] to undefined.
+            reader: GcRefCell::new(None),
+            stored_error: GcRefCell::new(JsValue::undefined()),
+            // 3. Set stream.[[disturbed]] to false.
+            disturbed: Cell::new(false),
+            detached: Cell::new(false),
+            pending_init: GcRefCell::new(None),
+        }
+    }
+
+    /// `[[state]]`.
+    pub fn state(&self) -> StreamState {
+        self.state.get()
+    }
+
+    /// `[[storedError]]`.
+    pub fn stored_error(&self) -> JsValue {
+        self.stored_error.borrow().clone()
+    }
+
+    /// `[[disturbed]]`.
+    pub fn disturbed(&self) -> bool {
+        self.disturbed.get()
+    }
+
+    /// Set `[[disturbed]]` (pipeTo sets it to true).
+    pub fn set_disturbed(&self, value: bool) {
+        self.disturbed.set(value);
+    }
+
+    /// `[[Detached]]`.
+    pub fn detached(&self) -> bool {
+        self.detached.get()
+    }
+
+    /// `[[controller]]`.
+    pub fn controller(&self) -> Option<StreamController> {
+        self.controller.borrow().clone()
+    }
+
+    /// `[[reader]]`.
+    pub fn reader(&self) -> Option<StreamReader> {
+        self.reader.borrow().clone()
+    }
+
+    fn default_reader(&self) -> Option<JsObject<ReadableStreamDefaultReader>> {
+        match &*self.reader.borrow() {
+            Some(StreamReader::Default(r)) => Some(r.clone()),
+            None => None,
+        }
+    }
+}
+
+/// Read a field of a stream's slots briefly.
+pub(crate) fn with_stream<R>(
+    stream: &JsObject<ReadableStream>,
+    f: impl FnOnce(&ReadableStream) -> R,
+) -> R {
+    f(stream.borrow().data())
+}
+
+/// Create a new `ReadableStream` object in the current realm with fresh slots.
+pub(crate) fn new_readable_stream_object(ctx: &mut Context) -> JsResult<JsObject<ReadableStream>> {
+    let proto = ctx
+        .get_global_class::<ReadableStream>()
+        .ok_or_else(|| type_error("ReadableStream is not registered in this realm"))?
+        .prototype();
+    Ok(JsObject::new(
+        ctx.root_shape(),
+        proto,
+        ReadableStream::initialize_readable_stream(),
+    ))
+}
+
+impl Class for ReadableStream {
+    const NAME: &'static str = "ReadableStream";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        webidl::static_operation(
+            class,
+            "from",
+            1,
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                let stream = from::readable_stream_from_iterable(&arg(args, 0), ctx)?;
+                Ok(stream.upcast().into())
+            }),
+        );
+        webidl::attribute(
+            class,
+            "locked",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+                // 1. Return ! IsReadableStreamLocked(this).
+                Ok(is_readable_stream_locked(&stream).into())
+            }),
+            None,
+        );
+        webidl::operation(
+            class,
+            "cancel",
+            0,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let result = (|| {
+                    let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+                    // 1. If ! IsReadableStreamLocked(this) is true, return a promise rejected
+                    //    with a TypeError exception.
+                    if is_readable_stream_locked(&stream) {
+                        return Err(type_error("Cannot cancel a locked ReadableStream"));
+                    }
+                    // 2. Return ! ReadableStreamCancel(this, reason).
+                    let c = readable_stream_cancel(&stream, arg(args, 0), ctx);
+                    Ok(c.into_js_promise(ctx).into())
+                })();
+                Ok(promise_from_result(result, ctx))
+            }),
+        );
+        webidl::operation(
+            class,
+            "getReader",
+            0,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+                let options = Dictionary::new(&arg(args, 0), "ReadableStreamGetReaderOptions")?;
+                let mode = match options.get("mode", ctx)? {
+                    None => None,
+                    Some(v) => {
+                        let s = v.to_string(ctx)?;
+                        if s.to_std_string_escaped() != "byob" {
+                            return Err(type_error(format!(
+                                "'{}' is not a valid ReadableStreamReaderMode",
+                                s.to_std_string_escaped()
+                            )));
+                        }
+                        Some(())
+                    }
+                };
+                match mode {
+                    // 1. If options["mode"] does not exist, return ?
+                    //    AcquireReadableStreamDefaultReader(this).
+                    None => Ok(acquire_readable_stream_default_reader(&stream, ctx)?
+                        .upcast()
+                        .into()),
+                    // 2. Assert: options["mode"] is "byob".
+                    // 3. Return ? AcquireReadableStreamBYOBReader(this).
+                    // NOTE: byte streams are not implemented yet; SetUpReadableStreamBYOBReader
+                    // throws a TypeError for a stream without a byte stream controller, which is
+                    // every stream for now.
+                    Some(()) => {
+                        if is_readable_stream_locked(&stream) {
+                            return Err(type_error("ReadableStream is already locked"));
+                        }
+                        Err(type_error(
+                            "Cannot get a BYOB reader for a stream that is not a byte stream",
+                        ))
+                    }
+                }
+            }),
+        );
+        webidl::operation(
+            class,
+            "pipeThrough",
+            1,
+            NativeFunction::from_fn_ptr(pipe::pipe_through),
+        );
+        webidl::operation(
+            class,
+            "pipeTo",
+            1,
+            NativeFunction::from_fn_ptr(pipe::pipe_to),
+        );
+        webidl::operation(
+            class,
+            "tee",
+            0,
+            NativeFunction::from_fn_ptr(|this, _, ctx| {
+                let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+                // 1. Return ? ReadableStreamTee(this, false).
+                let (b1, b2) = readable_stream_tee(&stream, false, ctx)?;
+                Ok(JsArray::from_iter([b1.upcast().into(), b2.upcast().into()], ctx).into())
+            }),
+        );
+        let values = webidl::function(
+            class.context(),
+            "values",
+            0,
+            NativeFunction::from_fn_ptr(iterator::values),
+        );
+        class.property_descriptor(
+            webidl::key("values"),
+            boa_engine::property::PropertyDescriptor::builder()
+                .value(values.clone())
+                .writable(true)
+                .enumerable(true)
+                .configurable(true),
+        );
+        class.property_descriptor(
+            JsSymbol::async_iterator(),
+            boa_engine::property::PropertyDescriptor::builder()
+                .value(values)
+                .writable(true)
+                .enumerable(false)
+                .configurable(true),
+        );
+        webidl::to_string_tag(class, "ReadableStream");
+        Ok(())
+    }
+
+    fn data_constructor(
+        _new_target: &JsValue,
+        args: &[JsValue],
+        ctx: &mut Context,
+    ) -> JsResult<Self> {
+        // IDL layer: `optional object underlyingSource`.
+        let source = arg(args, 0);
+        let underlying_source = if source.is_undefined() {
+            None
+        } else {
+            match source.as_object() {
+                Some(o) => Some(o.clone()),
+                None => return Err(type_error("underlyingSource must be an object")),
+            }
+        };
+        // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
+        let strategy = Dictionary::new(&arg(args, 1), "QueuingStrategy")?;
+        let high_water_mark = strategy.get_unrestricted_double("highWaterMark", ctx)?;
+        let size = strategy.get_callback("size", ctx)?;
+        let stream = Self::initialize_readable_stream();
+        *stream.pending_init.borrow_mut() = Some(PendingInit {
+            underlying_source,
+            high_water_mark,
+            size,
+        });
+        Ok(stream)
+    }
+
+    fn object_constructor(
+        instance: &JsObject<Self>,
+        _args: &[JsValue],
+        ctx: &mut Context,
+    ) -> JsResult<()> {
+        let init = instance.borrow().data().pending_init.borrow_mut().take();
+        let Some(init) = init else {
+            return Ok(());
+        };
+        controller::readable_stream_constructor_steps(
+            instance,
+            init.underlying_source,
+            init.high_water_mark,
+            init.size,
+            ctx,
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Abstract operations: working with readable streams
+// ---------------------------------------------------------------------------------------
+
+/// [IsReadableStreamLocked](https://streams.spec.whatwg.org/#is-readable-stream-locked)
+pub fn is_readable_stream_locked(stream: &JsObject<ReadableStream>) -> bool {
+    // 1. If stream.[[reader]] is undefined, return false.
+    // 2. Return true.
+    with_stream(stream, |s| s.reader.borrow().is_some())
+}
+
+/// [ReadableStreamCancel](https://streams.spec.whatwg.org/#readable-stream-cancel)
+pub fn readable_stream_cancel(
+    stream: &JsObject<ReadableStream>,
+    reason: JsValue,
+    ctx: &mut Context,
+) -> Completion {
+    // 1. Set stream.[[disturbed]] to true.
+    let state = with_stream(stream, |s| {
+        s.disturbed.set(true);
+        s.state.get()
+    });
+    match state {
+        // 2. If stream.[[state]] is "closed", return a promise resolved with undefined.
+        StreamState::Closed => return Completion::undefined(),
+        // 3. If stream.[[state]] is "errored", return a promise rejected with
+        //    stream.[[storedError]].
+        StreamState::Errored => {
+            return Completion::Rejected(with_stream(stream, ReadableStream::stored_error))
+        }
+        StreamState::Readable => {}
+    }
+    // 4. Perform ! ReadableStreamClose(stream).
+    readable_stream_close(stream, ctx);
+    // 5. Let reader be stream.[[reader]].
+    // 6. If reader is not undefined and reader implements ReadableStreamBYOBReader, ...
+    //    (no BYOB readers yet).
+    // 7. Let sourceCancelPromise be ! stream.[[controller]].[[CancelSteps]](reason).
+    let source_cancel = match with_stream(stream, ReadableStream::controller) {
+        Some(StreamController::Default(c)) => controller::cancel_steps(&c, reason, ctx),
+        None => Completion::undefined(),
+    };
+    // 8. Return the result of reacting to sourceCancelPromise with a fulfillment step that
+    //    returns undefined.
+    source_cancel.then_undefined(ctx)
+}
+
+/// [ReadableStreamClose](https://streams.spec.whatwg.org/#readable-stream-close)
+pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Context) {
+    // 1. Assert: stream.[[state]] is "readable".
+    // 2. Set stream.[[state]] to "closed".
+    with_stream(stream, |s| s.state.set(StreamState::Closed));
+    // 3. Let reader be stream.[[reader]].
+    // 4. If reader is undefined, return.
+    let Some(reader) = with_stream(stream, ReadableStream::default_reader) else {
+        return;
+    };
+    // 5. Resolve reader.[[closedPromise]] with undefined.
+    let closed = reader.borrow().data().closed_promise_capability();
+    closed.resolve(JsValue::undefined(), ctx);
+    // 6. If reader implements ReadableStreamDefaultReader,
+    //   1. Let readRequests be reader.[[readRequests]].
+    //   2. Set reader.[[readRequests]] to an empty list.
+    let requests = reader.borrow().data().take_read_requests();
+    //   3. For each readRequest of readRequests, perform readRequest's close steps.
+    for request in requests {
+        request.close_steps(ctx);
+    }
+}
+
+/// [ReadableStreamError](https://streams.spec.whatwg.org/#readable-stream-error)
+pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx: &mut Context) {
+    // 1. Assert: stream.[[state]] is "readable".
+    // 2. Set stream.[[state]] to "errored".
+    // 3. Set stream.[[storedError]] to e.
+    with_stream(stream, |s| {
+        s.state.set(StreamState::Errored);
+        *s.stored_error.borrow_mut() = e.clone();
+    });
+    // 4. Let reader be stream.[[reader]].
+    // 5. If reader is undefined, return.
+    let Some(reader) = with_stream(stream, ReadableStream::default_reader) else {
+        return;
+    };
+    // 6. Reject reader.[[closedPromise]] with e.
+    // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
+    let closed = reader.borrow().data().closed_promise_capability();
+    closed.reject(e.clone(), ctx);
+    webidl::mark_as_handled(&closed.promise, ctx);
+    // 8. If reader implements ReadableStreamDefaultReader,
+    //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
+    reader::readable_stream_default_reader_error_read_requests(&reader, e, ctx);
+}
+
+/// [ReadableStreamAddReadRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-request)
+pub(crate) fn readable_stream_add_read_request(
+    stream: &JsObject<ReadableStream>,
+    read_request: ReadRequest,
+) {
+    // 1. Assert: stream.[[reader]] implements ReadableStreamDefaultReader.
+    // 2. Assert: stream.[[state]] is "readable".
+    // 3. Append readRequest to stream.[[reader]].[[readRequests]].
+    if let Some(reader) = with_stream(stream, ReadableStream::default_reader) {
+        reader.borrow().data().push_read_request(read_request);
+    }
+}
+
+/// [ReadableStreamFulfillReadRequest](https://streams.spec.whatwg.org/#readable-stream-fulfill-read-request)
+pub(crate) fn readable_stream_fulfill_read_request(
+    stream: &JsObject<ReadableStream>,
+    chunk: JsValue,
+    done: bool,
+    ctx: &mut Context,
+) {
+    // 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
+    // 2. Let reader be stream.[[reader]].
+    let Some(reader) = with_stream(stream, ReadableStream::default_reader) else {
+        return;
+    };
+    // 3. Assert: reader.[[readRequests]] is not empty.
+    // 4. Let readRequest be reader.[[readRequests]][0].
+    // 5. Remove readRequest from reader.[[readRequests]].
+    let Some(request) = reader.borrow().data().shift_read_request() else {
+        return;
+    };
+    // 6. If done is true, perform readRequest's close steps.
+    // 7. Otherwise, perform readRequest's chunk steps, given chunk.
+    if done {
+        request.close_steps(ctx);
+    } else {
+        request.chunk_steps(chunk, ctx);
+    }
+}
+
+/// [ReadableStreamGetNumReadRequests](https://streams.spec.whatwg.org/#readable-stream-get-num-read-requests)
+pub fn readable_stream_get_num_read_requests(stream: &JsObject<ReadableStream>) -> usize {
+    // 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
+    // 2. Return stream.[[reader]].[[readRequests]]'s size.
+    with_stream(stream, ReadableStream::default_reader)
+        .map_or(0, |r| r.borrow().data().num_read_requests())
+}
+
+/// [ReadableStreamHasDefaultReader](https://streams.spec.whatwg.org/#readable-stream-has-default-reader)
+pub fn readable_stream_has_default_reader(stream: &JsObject<ReadableStream>) -> bool {
+    // 1. Let reader be stream.[[reader]].
+    // 2. If reader is undefined, return false.
+    // 3. If reader implements ReadableStreamDefaultReader, return true.
+    // 4. Return false.
+    with_stream(stream, |s| {
+        matches!(&*s.reader.borrow(), Some(StreamReader::Default(_)))
+    })
+}
+
+/// [ReadableStreamTee](https://streams.spec.whatwg.org/#readable-stream-tee)
+pub fn readable_stream_tee(
+    stream: &JsObject<ReadableStream>,
+    clone_for_branch2: bool,
+    ctx: &mut Context,
+) -> JsResult<(JsObject<ReadableStream>, JsObject<ReadableStream>)> {
+    // 1. Assert: stream implements ReadableStream.
+    // 2. Assert: cloneForBranch2 is a boolean.
+    // 3. If stream.[[controller]] implements ReadableByteStreamController, return ?
+    //    ReadableByteStreamTee(stream). (No byte streams yet.)
+    // 4. Return ? ReadableStreamDefaultTee(stream, cloneForBranch2).
+    tee::readable_stream_default_tee(stream, clone_for_branch2, ctx)
+}
+
+/// Reject helper used by promise-returning methods with a bad `this`.
+pub(crate) fn rejected(err: boa_engine::JsError, ctx: &mut Context) -> JsValue {
+    let reason = webidl::error_value(err, ctx);
+    promise_rejected_with(reason, ctx).into()
 }

@@ -1,0 +1,289 @@
+//! Promises the stream algorithms pass around without allocating JS promises where script
+//! cannot see them.
+//!
+//! A [`Completion`] is what a source algorithm returns and what
+//! [`readable_stream_cancel`](super::readable_stream_cancel) returns: either a settled value
+//! (the sync fast path), a Rust-side promise ([`RustPromise`]) or a real JS promise (a value
+//! user code returned, or a promise script can see).
+//!
+//! Reactions run in microtasks at exactly the position a JS promise reaction would take:
+//! reacting to a settled completion enqueues a native microtask immediately; settling a pending
+//! [`RustPromise`] enqueues one microtask per registered reaction, in registration order.
+
+use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, NativeFunction};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+
+use crate::webidl::{arg, enqueue_microtask, promise_rejected_with, promise_resolved_with};
+
+/// The settlement of a promise: `Ok(value)` = fulfilled, `Err(reason)` = rejected.
+pub type Settlement = Result<JsValue, JsValue>;
+
+/// A reaction's steps: get the traced captures and the settlement.
+pub type ReactionFn<C> = fn(&C, Settlement, &mut Context);
+
+/// A boxed reaction (traced captures + a function pointer).
+pub trait Reaction: Trace {
+    /// Run the reaction's steps.
+    fn run(self: Box<Self>, settlement: Settlement, ctx: &mut Context);
+}
+
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct FnReaction<C: Trace + 'static> {
+    captures: C,
+    #[unsafe_ignore_trace]
+    step: ReactionFn<C>,
+}
+
+impl<C: Trace + 'static> Reaction for FnReaction<C> {
+    fn run(self: Box<Self>, settlement: Settlement, ctx: &mut Context) {
+        (self.step)(&self.captures, settlement, ctx);
+    }
+}
+
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum ReactionSlot {
+    /// Runs in its own microtask after settlement.
+    Queued(Box<dyn Reaction>),
+    /// Settles a JS promise synchronously with this one (the JS promise *is* this promise, as
+    /// script sees it).
+    Mirror { resolve: JsObject, reject: JsObject },
+}
+
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum RustPromiseState {
+    Pending(Vec<ReactionSlot>),
+    Fulfilled(JsValue),
+    Rejected(JsValue),
+}
+
+/// A promise that lives in Rust: never visible to script, never looks up `then`.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct RustPromise {
+    state: GcRefCell<RustPromiseState>,
+    /// The resolving functions' [[AlreadyResolved]].
+    #[unsafe_ignore_trace]
+    already_resolved: std::cell::Cell<bool>,
+}
+
+impl RustPromise {
+    /// "A new promise".
+    pub fn new() -> Gc<Self> {
+        Gc::new(Self {
+            state: GcRefCell::new(RustPromiseState::Pending(Vec::new())),
+            already_resolved: std::cell::Cell::new(false),
+        })
+    }
+
+    /// Whether it is still pending.
+    pub fn is_pending(&self) -> bool {
+        matches!(*self.state.borrow(), RustPromiseState::Pending(_))
+    }
+
+    /// Resolve (`Ok`) or reject (`Err`) with a non-thenable value (no-op if already resolved):
+    /// queue one microtask per reaction.
+    pub fn settle(&self, settlement: Settlement, ctx: &mut Context) {
+        if self.already_resolved.replace(true) {
+            return;
+        }
+        self.settle_now(settlement, ctx);
+    }
+
+    fn settle_now(&self, settlement: Settlement, ctx: &mut Context) {
+        let reactions = {
+            let mut state = self.state.borrow_mut();
+            if !matches!(*state, RustPromiseState::Pending(_)) {
+                return;
+            }
+            let new = match &settlement {
+                Ok(v) => RustPromiseState::Fulfilled(v.clone()),
+                Err(e) => RustPromiseState::Rejected(e.clone()),
+            };
+            match std::mem::replace(&mut *state, new) {
+                RustPromiseState::Pending(r) => r,
+                _ => Vec::new(),
+            }
+        };
+        for slot in reactions {
+            match slot {
+                ReactionSlot::Queued(r) => {
+                    let s = settlement.clone();
+                    enqueue_microtask(ctx, move |ctx| r.run(s, ctx));
+                }
+                ReactionSlot::Mirror { resolve, reject } => {
+                    // The mirrored promise settles now, as this one does.
+                    let _ = match &settlement {
+                        Ok(v) => resolve.call(&JsValue::undefined(), &[v.clone()], ctx),
+                        Err(e) => reject.call(&JsValue::undefined(), &[e.clone()], ctx),
+                    };
+                }
+            }
+        }
+    }
+
+    /// "Resolve p with undefined".
+    pub fn resolve_undefined(&self, ctx: &mut Context) {
+        self.settle(Ok(JsValue::undefined()), ctx);
+    }
+
+    /// "Resolve p with `completion`" where `completion` is a promise: adopt its state with the
+    /// same number of ticks as resolving a JS promise with a native promise (a
+    /// NewPromiseResolveThenableJob, then a reaction).
+    pub fn resolve_with(this: &Gc<Self>, completion: Completion, ctx: &mut Context) {
+        if this.already_resolved.replace(true) {
+            return;
+        }
+        let this = this.clone();
+        // The PromiseResolveThenableJob.
+        enqueue_microtask(ctx, move |ctx| {
+            completion.upon(this, |p, s, ctx| p.settle_now(s, ctx), ctx);
+        });
+    }
+
+    fn add(&self, slot: ReactionSlot, ctx: &mut Context) {
+        let settled = {
+            let mut state = self.state.borrow_mut();
+            match &mut *state {
+                RustPromiseState::Pending(list) => {
+                    list.push(slot);
+                    return;
+                }
+                RustPromiseState::Fulfilled(v) => Ok(v.clone()),
+                RustPromiseState::Rejected(e) => Err(e.clone()),
+            }
+        };
+        match slot {
+            ReactionSlot::Queued(r) => enqueue_microtask(ctx, move |ctx| r.run(settled, ctx)),
+            ReactionSlot::Mirror { resolve, reject } => {
+                let _ = match settled {
+                    Ok(v) => resolve.call(&JsValue::undefined(), &[v], ctx),
+                    Err(e) => reject.call(&JsValue::undefined(), &[e], ctx),
+                };
+            }
+        }
+    }
+}
+
+/// A promise as the stream algorithms see it.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum Completion {
+    /// Already fulfilled (e.g. "a promise resolved with undefined", or a sync fast path).
+    Fulfilled(JsValue),
+    /// Already rejected.
+    Rejected(JsValue),
+    /// A Rust-side promise.
+    Rust(Gc<RustPromise>),
+    /// A JS promise.
+    Js(JsObject),
+}
+
+impl std::fmt::Debug for Completion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Fulfilled(_) => "Completion::Fulfilled",
+            Self::Rejected(_) => "Completion::Rejected",
+            Self::Rust(_) => "Completion::Rust",
+            Self::Js(_) => "Completion::Js",
+        })
+    }
+}
+
+impl Completion {
+    /// "A promise resolved with undefined".
+    pub fn undefined() -> Self {
+        Self::Fulfilled(JsValue::undefined())
+    }
+
+    /// "React" to this promise: run `step` with the settlement, in a microtask, at the position
+    /// a JS promise reaction would run.
+    pub fn upon<C: Trace + 'static>(self, captures: C, step: ReactionFn<C>, ctx: &mut Context) {
+        match self {
+            Self::Fulfilled(v) => enqueue_microtask(ctx, move |ctx| step(&captures, Ok(v), ctx)),
+            Self::Rejected(e) => enqueue_microtask(ctx, move |ctx| step(&captures, Err(e), ctx)),
+            Self::Rust(p) => p.add(
+                ReactionSlot::Queued(Box::new(FnReaction { captures, step })),
+                ctx,
+            ),
+            Self::Js(p) => react_js(&p, captures, step, ctx),
+        }
+    }
+
+    /// The promise as a JS promise (for a JS-visible result). A pending Rust promise gets a
+    /// JS promise that settles synchronously with it, so script sees the same timing.
+    pub fn into_js_promise(self, ctx: &mut Context) -> JsObject {
+        match self {
+            Self::Fulfilled(v) => promise_resolved_with(v, ctx),
+            Self::Rejected(e) => promise_rejected_with(e, ctx),
+            Self::Js(p) => p,
+            Self::Rust(p) => {
+                let (promise, funcs) = JsPromise::new_pending(ctx);
+                p.add(
+                    ReactionSlot::Mirror {
+                        resolve: funcs.resolve.into(),
+                        reject: funcs.reject.into(),
+                    },
+                    ctx,
+                );
+                promise.into()
+            }
+        }
+    }
+
+    /// "The result of reacting to this promise with a fulfillment step that returns
+    /// undefined" (rejections propagate).
+    pub fn then_undefined(self, ctx: &mut Context) -> Completion {
+        let out = RustPromise::new();
+        self.upon(
+            out.clone(),
+            |out, s, ctx| out.settle(s.map(|_| JsValue::undefined()), ctx),
+            ctx,
+        );
+        Completion::Rust(out)
+    }
+}
+
+/// React to a JS promise with native steps (through `then`, so the reaction is ordered with
+/// script reactions). The derived promise never rejects.
+// NOTE: `JsPromise::then` reads `promise.constructor` (SpeciesConstructor); for promises this
+// crate creates that is `%Promise.prototype%.constructor`, observable only by patching it.
+fn react_js<C: Trace + 'static>(
+    promise: &JsObject,
+    captures: C,
+    step: ReactionFn<C>,
+    ctx: &mut Context,
+) {
+    let Ok(p) = JsPromise::from_object(promise.clone()) else {
+        return;
+    };
+    // One shared cell so that the reaction runs once and the captures are traced.
+    let cell = Gc::new(GcRefCell::new(Some(
+        Box::new(FnReaction { captures, step }) as Box<dyn Reaction>,
+    )));
+    let on_fulfilled = NativeFunction::from_copy_closure_with_captures(
+        |_, args, cell: &Gc<GcRefCell<Option<Box<dyn Reaction>>>>, ctx| {
+            let r = cell.borrow_mut().take();
+            if let Some(r) = r {
+                r.run(Ok(arg(args, 0)), ctx);
+            }
+            Ok(JsValue::undefined())
+        },
+        cell.clone(),
+    )
+    .to_js_function(ctx.realm());
+    let on_rejected = NativeFunction::from_copy_closure_with_captures(
+        |_, args, cell: &Gc<GcRefCell<Option<Box<dyn Reaction>>>>, ctx| {
+            let r = cell.borrow_mut().take();
+            if let Some(r) = r {
+                r.run(Err(arg(args, 0)), ctx);
+            }
+            Ok(JsValue::undefined())
+        },
+        cell,
+    )
+    .to_js_function(ctx.realm());
+    let _ = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
+}

@@ -1,0 +1,895 @@
+//! `ReadableStreamDefaultController` ([spec](https://streams.spec.whatwg.org/#rs-default-controller-class))
+//! and the source algorithms.
+
+use std::cell::Cell;
+
+use boa_engine::{
+    class::{Class, ClassBuilder},
+    property::Attribute,
+    Context, JsData, JsObject, JsResult, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+
+use super::completion::Completion;
+use super::from::FromIterableSource;
+use super::reader::ReadRequest;
+use super::tee::TeeBranch;
+use super::{
+    is_readable_stream_locked, new_readable_stream_object, readable_stream_add_read_request,
+    readable_stream_close, readable_stream_error, readable_stream_fulfill_read_request,
+    readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
+    StreamState,
+};
+use crate::queue::QueueWithSizes;
+use crate::webidl::{
+    self, arg, brand, error_value, illegal_constructor, promise_rejected_with,
+    promise_resolved_with, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+};
+
+// ---------------------------------------------------------------------------------------
+// Algorithms
+// ---------------------------------------------------------------------------------------
+
+/// An embedder's underlying source written in Rust.
+pub trait NativeSource: Trace {
+    /// The pull algorithm: called when the stream wants more data. Enqueue through
+    /// [`readable_stream_default_controller_enqueue`].
+    fn pull(
+        &self,
+        controller: &JsObject<ReadableStreamDefaultController>,
+        ctx: &mut Context,
+    ) -> Completion;
+    /// The cancel algorithm.
+    fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion;
+}
+
+/// A boxed [`NativeSource`] in a GC cell (cloned out before it is called).
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct NativeSourceBox(pub Box<dyn NativeSource>);
+
+/// A Rust-side source: traced `state` and function pointers (e.g. TransformStream's default
+/// source, with the TransformStream object as `state`).
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct RustSource {
+    /// Handed to the algorithms.
+    pub state: JsValue,
+    /// The pull algorithm.
+    #[unsafe_ignore_trace]
+    pub pull: fn(&JsValue, &mut Context) -> Completion,
+    /// The cancel algorithm.
+    #[unsafe_ignore_trace]
+    pub cancel: fn(&JsValue, JsValue, &mut Context) -> Completion,
+}
+
+/// The underlying source object and its methods as converted from the `UnderlyingSource`
+/// dictionary.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct JsSource {
+    /// The callback this value.
+    pub source: JsValue,
+    pub pull: Option<JsObject>,
+    pub cancel: Option<JsObject>,
+}
+
+/// `[[pullAlgorithm]]` + `[[cancelAlgorithm]]` as one enum.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum SourceAlgorithms {
+    /// An underlying source given to the constructor.
+    Js(JsSource),
+    /// A branch of a default tee.
+    Tee(TeeBranch),
+    /// `ReadableStream.from()`'s iterator source.
+    FromIterable(Gc<FromIterableSource>),
+    /// A Rust-side source (TransformStream's readable side).
+    Rust(RustSource),
+    /// An embedder's native source.
+    Native(Gc<NativeSourceBox>),
+}
+
+/// `[[startAlgorithm]]` for [`create_readable_stream`].
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum StartAlgorithm {
+    /// An algorithm that returns undefined.
+    ReturnUndefined,
+    /// An algorithm that returns this promise (TransformStream's startPromise).
+    Return(Completion),
+}
+
+/// `[[strategySizeAlgorithm]]`.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum SizeAlgorithm {
+    /// An algorithm that returns 1.
+    ReturnOne,
+    /// Invoke the strategy's `size` with the chunk.
+    Js(JsObject),
+    /// Cleared by ReadableStreamDefaultControllerClearAlgorithms.
+    Cleared,
+}
+
+/// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved
+/// with" the value, or a promise rejected with the exception. With fast paths on, a non-object
+/// result or an exception becomes an already-settled [`Completion`] (its reactions take the
+/// same microtask position as a reaction to the new promise would).
+pub(crate) fn invoke_promise_callback(
+    f: &JsObject,
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> Completion {
+    match f.call(this, args, ctx) {
+        Ok(v) => {
+            if crate::fast_paths() && !v.is_object() {
+                Completion::Fulfilled(v)
+            } else {
+                Completion::Js(promise_resolved_with(v, ctx))
+            }
+        }
+        Err(e) => {
+            let r = error_value(e, ctx);
+            if crate::fast_paths() {
+                Completion::Rejected(r)
+            } else {
+                Completion::Js(promise_rejected_with(r, ctx))
+            }
+        }
+    }
+}
+
+/// "A promise resolved with `value`" as a [`Completion`] (fast path for non-objects).
+pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
+    if crate::fast_paths() && !value.is_object() {
+        Completion::Fulfilled(value)
+    } else {
+        Completion::Js(promise_resolved_with(value, ctx))
+    }
+}
+
+impl SourceAlgorithms {
+    fn pull(
+        &self,
+        controller: &JsObject<ReadableStreamDefaultController>,
+        ctx: &mut Context,
+    ) -> Completion {
+        match self {
+            Self::Js(s) => match &s.pull {
+                Some(f) => invoke_promise_callback(
+                    f,
+                    &s.source,
+                    &[controller.clone().upcast().into()],
+                    ctx,
+                ),
+                None => Completion::undefined(),
+            },
+            Self::Tee(b) => b.pull_algorithm(ctx),
+            Self::FromIterable(s) => FromIterableSource::pull_algorithm(s, ctx),
+            Self::Rust(s) => (s.pull)(&s.state, ctx),
+            Self::Native(n) => n.0.pull(controller, ctx),
+        }
+    }
+
+    fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion {
+        match self {
+            Self::Js(s) => match &s.cancel {
+                Some(f) => invoke_promise_callback(f, &s.source, &[reason], ctx),
+                None => Completion::undefined(),
+            },
+            Self::Tee(b) => b.cancel_algorithm(reason, ctx),
+            Self::FromIterable(s) => s.cancel_algorithm(reason, ctx),
+            Self::Rust(s) => (s.cancel)(&s.state, reason, ctx),
+            Self::Native(n) => n.0.cancel(reason, ctx),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The controller object
+// ---------------------------------------------------------------------------------------
+
+/// A `ReadableStreamDefaultController`'s internal slots.
+#[derive(Trace, Finalize, JsData)]
+pub struct ReadableStreamDefaultController {
+    stream: JsObject<ReadableStream>,
+    queue: GcRefCell<QueueWithSizes>,
+    #[unsafe_ignore_trace]
+    started: Cell<bool>,
+    #[unsafe_ignore_trace]
+    close_requested: Cell<bool>,
+    #[unsafe_ignore_trace]
+    pull_again: Cell<bool>,
+    #[unsafe_ignore_trace]
+    pulling: Cell<bool>,
+    #[unsafe_ignore_trace]
+    strategy_hwm: Cell<f64>,
+    size_algorithm: GcRefCell<SizeAlgorithm>,
+    algorithms: GcRefCell<Option<SourceAlgorithms>>,
+}
+
+impl std::fmt::Debug for ReadableStreamDefaultController {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadableStreamDefaultController")
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReadableStreamDefaultController {
+    /// `[[stream]]`.
+    pub fn stream(&self) -> JsObject<ReadableStream> {
+        self.stream.clone()
+    }
+
+    /// Number of queued chunks.
+    pub fn queue_len(&self) -> usize {
+        self.queue.borrow().len()
+    }
+}
+
+fn data<R>(
+    c: &JsObject<ReadableStreamDefaultController>,
+    f: impl FnOnce(&ReadableStreamDefaultController) -> R,
+) -> R {
+    f(c.borrow().data())
+}
+
+impl Class for ReadableStreamDefaultController {
+    const NAME: &'static str = "ReadableStreamDefaultController";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        const NAME: &str = "ReadableStreamDefaultController";
+        webidl::attribute(
+            class,
+            "desiredSize",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+                // 1. Return ! ReadableStreamDefaultControllerGetDesiredSize(this).
+                Ok(readable_stream_default_controller_get_desired_size(&c)
+                    .map_or(JsValue::null(), JsValue::from))
+            }),
+            None,
+        );
+        webidl::operation(
+            class,
+            "close",
+            0,
+            NativeFunction::from_fn_ptr(|this, _, ctx| {
+                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+                // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
+                //    a TypeError exception.
+                if !readable_stream_default_controller_can_close_or_enqueue(&c) {
+                    return Err(type_error(
+                        "The stream is not in a state that permits close",
+                    ));
+                }
+                // 2. Perform ! ReadableStreamDefaultControllerClose(this).
+                readable_stream_default_controller_close(&c, ctx);
+                Ok(JsValue::undefined())
+            }),
+        );
+        webidl::operation(
+            class,
+            "enqueue",
+            0,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+                // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
+                //    a TypeError exception.
+                if !readable_stream_default_controller_can_close_or_enqueue(&c) {
+                    return Err(type_error(
+                        "The stream is not in a state that permits enqueue",
+                    ));
+                }
+                // 2. Perform ? ReadableStreamDefaultControllerEnqueue(this, chunk).
+                readable_stream_default_controller_enqueue(&c, arg(args, 0), ctx)?;
+                Ok(JsValue::undefined())
+            }),
+        );
+        webidl::operation(
+            class,
+            "error",
+            0,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+                // 1. Perform ! ReadableStreamDefaultControllerError(this, e).
+                readable_stream_default_controller_error(&c, arg(args, 0), ctx);
+                Ok(JsValue::undefined())
+            }),
+        );
+        webidl::to_string_tag(class, NAME);
+        Ok(())
+    }
+
+    fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
+        Err(illegal_constructor())
+    }
+}
+
+fn new_controller_object(
+    stream: &JsObject<ReadableStream>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStreamDefaultController>> {
+    let proto = ctx
+        .get_global_class::<ReadableStreamDefaultController>()
+        .ok_or_else(|| type_error("ReadableStreamDefaultController is not registered"))?
+        .prototype();
+    Ok(JsObject::new(
+        ctx.root_shape(),
+        proto,
+        ReadableStreamDefaultController {
+            stream: stream.clone(),
+            queue: GcRefCell::new(QueueWithSizes::new()),
+            started: Cell::new(false),
+            close_requested: Cell::new(false),
+            pull_again: Cell::new(false),
+            pulling: Cell::new(false),
+            strategy_hwm: Cell::new(1.0),
+            size_algorithm: GcRefCell::new(SizeAlgorithm::ReturnOne),
+            algorithms: GcRefCell::new(None),
+        },
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// Constructor steps and set-up
+// ---------------------------------------------------------------------------------------
+
+/// The [ReadableStream constructor](https://streams.spec.whatwg.org/#rs-constructor) steps
+/// after the IDL layer converted `strategy`.
+pub(super) fn readable_stream_constructor_steps(
+    stream: &JsObject<ReadableStream>,
+    underlying_source: Option<JsObject>,
+    high_water_mark: Option<f64>,
+    size: Option<JsObject>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. If underlyingSource is missing, set it to null.
+    // 2. Let underlyingSourceDict be underlyingSource, converted to an IDL value of type
+    //    UnderlyingSource (members in lexicographic order).
+    let dict = Dictionary::from_object(underlying_source.clone());
+    //    autoAllocateChunkSize: [EnforceRange] unsigned long long
+    if let Some(v) = dict.get("autoAllocateChunkSize", ctx)? {
+        webidl::to_enforce_range_u64(&v, "autoAllocateChunkSize", ctx)?;
+    }
+    let cancel = dict.get_callback("cancel", ctx)?;
+    let pull = dict.get_callback("pull", ctx)?;
+    let start = dict.get_callback("start", ctx)?;
+    let is_bytes = match dict.get("type", ctx)? {
+        None => false,
+        Some(v) => {
+            let s = v.to_string(ctx)?.to_std_string_escaped();
+            if s != "bytes" {
+                return Err(type_error(format!(
+                    "'{s}' is not a valid ReadableStreamType"
+                )));
+            }
+            true
+        }
+    };
+    // 3. Perform ! InitializeReadableStream(this). (Done when the object was created.)
+    // 4. If underlyingSourceDict["type"] is "bytes":
+    if is_bytes {
+        //   1. If strategy["size"] exists, throw a RangeError exception.
+        if size.is_some() {
+            return Err(range_error(
+                "The strategy for a byte stream cannot have a size function",
+            ));
+        }
+        //   2. Let highWaterMark be ? ExtractHighWaterMark(strategy, 0).
+        extract_high_water_mark(high_water_mark, 0.0)?;
+        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(...).
+        // NOTE: readable byte streams are not implemented yet.
+        return Err(type_error("Readable byte streams are not supported yet"));
+    }
+    // 5. Otherwise,
+    //   1. Assert: underlyingSourceDict["type"] does not exist.
+    //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
+    let size_algorithm = match size {
+        Some(f) => SizeAlgorithm::Js(f),
+        None => SizeAlgorithm::ReturnOne,
+    };
+    //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
+    let hwm = extract_high_water_mark(high_water_mark, 1.0)?;
+    //   4. Perform ? SetUpReadableStreamDefaultControllerFromUnderlyingSource(this,
+    //      underlyingSource, underlyingSourceDict, highWaterMark, sizeAlgorithm).
+    set_up_readable_stream_default_controller_from_underlying_source(
+        stream,
+        underlying_source.map_or(JsValue::null(), JsValue::from),
+        start,
+        pull,
+        cancel,
+        hwm,
+        size_algorithm,
+        ctx,
+    )
+}
+
+/// [ExtractHighWaterMark](https://streams.spec.whatwg.org/#validate-and-normalize-high-water-mark)
+/// (the dictionary member is already converted).
+pub(crate) fn extract_high_water_mark(hwm: Option<f64>, default_hwm: f64) -> JsResult<f64> {
+    // 1. If strategy["highWaterMark"] does not exist, return defaultHWM.
+    // 2. Let highWaterMark be strategy["highWaterMark"].
+    let Some(hwm) = hwm else {
+        return Ok(default_hwm);
+    };
+    // 3. If highWaterMark is NaN or highWaterMark < 0, throw a RangeError exception.
+    if hwm.is_nan() || hwm < 0.0 {
+        return Err(range_error("highWaterMark must be a non-negative number"));
+    }
+    // 4. Return highWaterMark.
+    Ok(hwm)
+}
+
+/// [SetUpReadableStreamDefaultControllerFromUnderlyingSource](https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller-from-underlying-source)
+#[allow(clippy::too_many_arguments)]
+fn set_up_readable_stream_default_controller_from_underlying_source(
+    stream: &JsObject<ReadableStream>,
+    underlying_source: JsValue,
+    start: Option<JsObject>,
+    pull: Option<JsObject>,
+    cancel: Option<JsObject>,
+    hwm: f64,
+    size_algorithm: SizeAlgorithm,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. Let controller be a new ReadableStreamDefaultController.
+    let controller = new_controller_object(stream, ctx)?;
+    // 2-7. startAlgorithm / pullAlgorithm / cancelAlgorithm from the dictionary members (an
+    //      absent pull or cancel returns a promise resolved with undefined).
+    let algorithms = SourceAlgorithms::Js(JsSource {
+        source: underlying_source.clone(),
+        pull,
+        cancel,
+    });
+    // 8. Perform ? SetUpReadableStreamDefaultController(stream, controller, startAlgorithm,
+    //    pullAlgorithm, cancelAlgorithm, highWaterMark, sizeAlgorithm).
+    set_up_readable_stream_default_controller(
+        stream,
+        &controller,
+        StartKind::Js {
+            source: underlying_source,
+            start,
+        },
+        algorithms,
+        hwm,
+        size_algorithm,
+        ctx,
+    )
+}
+
+enum StartKind {
+    Js {
+        source: JsValue,
+        start: Option<JsObject>,
+    },
+    Algorithm(StartAlgorithm),
+}
+
+/// [SetUpReadableStreamDefaultController](https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller)
+#[allow(clippy::too_many_arguments)]
+fn set_up_readable_stream_default_controller(
+    stream: &JsObject<ReadableStream>,
+    controller: &JsObject<ReadableStreamDefaultController>,
+    start: StartKind,
+    algorithms: SourceAlgorithms,
+    hwm: f64,
+    size_algorithm: SizeAlgorithm,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. Assert: stream.[[controller]] is undefined.
+    // 2. Set controller.[[stream]] to stream. (Set at creation.)
+    data(controller, |c| {
+        // 3. Perform ! ResetQueue(controller).
+        c.queue.borrow_mut().reset_queue();
+        // 4. Set controller.[[started]], [[closeRequested]], [[pullAgain]], [[pulling]] to
+        //    false.
+        c.started.set(false);
+        c.close_requested.set(false);
+        c.pull_again.set(false);
+        c.pulling.set(false);
+        // 5. Set controller.[[strategySizeAlgorithm]] to sizeAlgorithm and
+        //    controller.[[strategyHWM]] to highWaterMark.
+        *c.size_algorithm.borrow_mut() = size_algorithm;
+        c.strategy_hwm.set(hwm);
+        // 6. Set controller.[[pullAlgorithm]] to pullAlgorithm.
+        // 7. Set controller.[[cancelAlgorithm]] to cancelAlgorithm.
+        *c.algorithms.borrow_mut() = Some(algorithms);
+    });
+    // 8. Set stream.[[controller]] to controller.
+    with_stream(stream, |s| {
+        *s.controller.borrow_mut() = Some(StreamController::Default(controller.clone()));
+    });
+    // 9. Let startResult be the result of performing startAlgorithm. (This might throw an
+    //    exception.)
+    // 10. Let startPromise be a promise resolved with startResult.
+    let start_promise = match start {
+        StartKind::Js { source, start } => match start {
+            Some(f) => {
+                let result = f.call(&source, &[controller.clone().upcast().into()], ctx)?;
+                completion_resolved_with(result, ctx)
+            }
+            None => completion_resolved_with(JsValue::undefined(), ctx),
+        },
+        StartKind::Algorithm(StartAlgorithm::ReturnUndefined) => {
+            completion_resolved_with(JsValue::undefined(), ctx)
+        }
+        // NOTE: "a promise resolved with" a promise the spec created is a new promise that
+        // adopts it; for a JS promise this is done literally, for a Rust-side one through
+        // RustPromise::resolve_with (same tick count).
+        StartKind::Algorithm(StartAlgorithm::Return(c)) => match c {
+            Completion::Js(p) => Completion::Js(promise_resolved_with(p.into(), ctx)),
+            Completion::Rust(p) => {
+                let out = super::RustPromise::new();
+                super::RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
+                Completion::Rust(out)
+            }
+            other => other,
+        },
+    };
+    // 11. Upon fulfillment of startPromise,
+    //   1. Set controller.[[started]] to true.
+    //   2. Assert: controller.[[pulling]] is false.
+    //   3. Assert: controller.[[pullAgain]] is false.
+    //   4. Perform ! ReadableStreamDefaultControllerCallPullIfNeeded(controller).
+    // 12. Upon rejection of startPromise with reason r,
+    //   1. Perform ! ReadableStreamDefaultControllerError(controller, r).
+    start_promise.upon(
+        controller.clone(),
+        |controller, settlement, ctx| match settlement {
+            Ok(_) => {
+                data(controller, |c| c.started.set(true));
+                readable_stream_default_controller_call_pull_if_needed(controller, ctx);
+            }
+            Err(r) => readable_stream_default_controller_error(controller, r, ctx),
+        },
+        ctx,
+    );
+    Ok(())
+}
+
+/// [CreateReadableStream](https://streams.spec.whatwg.org/#create-readable-stream)
+pub fn create_readable_stream(
+    start: StartAlgorithm,
+    algorithms: SourceAlgorithms,
+    high_water_mark: Option<f64>,
+    size_algorithm: Option<SizeAlgorithm>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    // 1. If highWaterMark was not passed, set it to 1.
+    let hwm = high_water_mark.unwrap_or(1.0);
+    // 2. If sizeAlgorithm was not passed, set it to an algorithm that returns 1.
+    let size_algorithm = size_algorithm.unwrap_or(SizeAlgorithm::ReturnOne);
+    // 3. Assert: ! IsNonNegativeNumber(highWaterMark) is true.
+    // 4. Let stream be a new ReadableStream.
+    // 5. Perform ! InitializeReadableStream(stream).
+    let stream = new_readable_stream_object(ctx)?;
+    // 6. Let controller be a new ReadableStreamDefaultController.
+    let controller = new_controller_object(&stream, ctx)?;
+    // 7. Perform ? SetUpReadableStreamDefaultController(stream, controller, startAlgorithm,
+    //    pullAlgorithm, cancelAlgorithm, highWaterMark, sizeAlgorithm).
+    set_up_readable_stream_default_controller(
+        &stream,
+        &controller,
+        StartKind::Algorithm(start),
+        algorithms,
+        hwm,
+        size_algorithm,
+        ctx,
+    )?;
+    // 8. Return stream.
+    Ok(stream)
+}
+
+// ---------------------------------------------------------------------------------------
+// Internal methods
+// ---------------------------------------------------------------------------------------
+
+/// [[[CancelSteps]]](https://streams.spec.whatwg.org/#rs-default-controller-private-cancel)
+pub(crate) fn cancel_steps(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    reason: JsValue,
+    ctx: &mut Context,
+) -> Completion {
+    // 1. Perform ! ResetQueue(this).
+    data(controller, |c| c.queue.borrow_mut().reset_queue());
+    // 2. Let result be the result of performing this.[[cancelAlgorithm]], passing reason.
+    let algorithms = data(controller, |c| c.algorithms.borrow().clone());
+    let result = match algorithms {
+        Some(a) => a.cancel(reason, ctx),
+        None => Completion::undefined(),
+    };
+    // 3. Perform ! ReadableStreamDefaultControllerClearAlgorithms(this).
+    readable_stream_default_controller_clear_algorithms(controller);
+    // 4. Return result.
+    result
+}
+
+/// [[[PullSteps]]](https://streams.spec.whatwg.org/#rs-default-controller-private-pull)
+pub(crate) fn pull_steps(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    read_request: ReadRequest,
+    ctx: &mut Context,
+) {
+    // 1. Let stream be this.[[stream]].
+    let stream = data(controller, ReadableStreamDefaultController::stream);
+    // 2. If this.[[queue]] is not empty,
+    //   1. Let chunk be ! DequeueValue(this).
+    let dequeued = data(controller, |c| c.queue.borrow_mut().dequeue_value());
+    if let Some(chunk) = dequeued {
+        //   2. If this.[[closeRequested]] is true and this.[[queue]] is empty,
+        let close = data(controller, |c| {
+            c.close_requested.get() && c.queue.borrow().is_empty()
+        });
+        if close {
+            //   1. Perform ! ReadableStreamDefaultControllerClearAlgorithms(this).
+            readable_stream_default_controller_clear_algorithms(controller);
+            //   2. Perform ! ReadableStreamClose(stream).
+            readable_stream_close(&stream, ctx);
+        } else {
+            //   3. Otherwise, perform ! ReadableStreamDefaultControllerCallPullIfNeeded(this).
+            readable_stream_default_controller_call_pull_if_needed(controller, ctx);
+        }
+        //   4. Perform readRequest's chunk steps, given chunk.
+        read_request.chunk_steps(chunk, ctx);
+    } else {
+        // 3. Otherwise,
+        //   1. Perform ! ReadableStreamAddReadRequest(stream, readRequest).
+        readable_stream_add_read_request(&stream, read_request);
+        //   2. Perform ! ReadableStreamDefaultControllerCallPullIfNeeded(this).
+        readable_stream_default_controller_call_pull_if_needed(controller, ctx);
+    }
+}
+
+/// [[[ReleaseSteps]]](https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultcontroller-releasesteps)
+pub(crate) fn release_steps(_controller: &JsObject<ReadableStreamDefaultController>) {
+    // 1. Return.
+}
+
+// ---------------------------------------------------------------------------------------
+// Abstract operations: default controllers
+// ---------------------------------------------------------------------------------------
+
+/// [ReadableStreamDefaultControllerCallPullIfNeeded](https://streams.spec.whatwg.org/#readable-stream-default-controller-call-pull-if-needed)
+pub(crate) fn readable_stream_default_controller_call_pull_if_needed(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    ctx: &mut Context,
+) {
+    // 1. Let shouldPull be ! ReadableStreamDefaultControllerShouldCallPull(controller).
+    // 2. If shouldPull is false, return.
+    if !readable_stream_default_controller_should_call_pull(controller) {
+        return;
+    }
+    // 3. If controller.[[pulling]] is true,
+    //   1. Set controller.[[pullAgain]] to true.
+    //   2. Return.
+    let algorithms = {
+        let b = controller.borrow();
+        let c = b.data();
+        if c.pulling.get() {
+            c.pull_again.set(true);
+            return;
+        }
+        // 4. Assert: controller.[[pullAgain]] is false.
+        // 5. Set controller.[[pulling]] to true.
+        c.pulling.set(true);
+        let a = c.algorithms.borrow().clone();
+        a
+    };
+    // 6. Let pullPromise be the result of performing controller.[[pullAlgorithm]].
+    let pull_promise = match algorithms {
+        Some(a) => a.pull(controller, ctx),
+        None => Completion::undefined(),
+    };
+    // 7. Upon fulfillment of pullPromise,
+    //   1. Set controller.[[pulling]] to false.
+    //   2. If controller.[[pullAgain]] is true,
+    //     1. Set controller.[[pullAgain]] to false.
+    //     2. Perform ! ReadableStreamDefaultControllerCallPullIfNeeded(controller).
+    // 8. Upon rejection of pullPromise with reason e,
+    //   1. Perform ! ReadableStreamDefaultControllerError(controller, e).
+    pull_promise.upon(
+        controller.clone(),
+        |controller, settlement, ctx| match settlement {
+            Ok(_) => {
+                let again = data(controller, |c| {
+                    c.pulling.set(false);
+                    c.pull_again.replace(false)
+                });
+                if again {
+                    readable_stream_default_controller_call_pull_if_needed(controller, ctx);
+                }
+            }
+            Err(e) => readable_stream_default_controller_error(controller, e, ctx),
+        },
+        ctx,
+    );
+}
+
+/// [ReadableStreamDefaultControllerShouldCallPull](https://streams.spec.whatwg.org/#readable-stream-default-controller-should-call-pull)
+pub(crate) fn readable_stream_default_controller_should_call_pull(
+    controller: &JsObject<ReadableStreamDefaultController>,
+) -> bool {
+    // 1. Let stream be controller.[[stream]].
+    let stream = data(controller, ReadableStreamDefaultController::stream);
+    // 2. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) is false, return
+    //    false.
+    if !readable_stream_default_controller_can_close_or_enqueue(controller) {
+        return false;
+    }
+    // 3. If controller.[[started]] is false, return false.
+    if !data(controller, |c| c.started.get()) {
+        return false;
+    }
+    // 4. If ! IsReadableStreamLocked(stream) is true and !
+    //    ReadableStreamGetNumReadRequests(stream) > 0, return true.
+    if is_readable_stream_locked(&stream) && readable_stream_get_num_read_requests(&stream) > 0 {
+        return true;
+    }
+    // 5. Let desiredSize be ! ReadableStreamDefaultControllerGetDesiredSize(controller).
+    // 6. Assert: desiredSize is not null.
+    // 7. If desiredSize > 0, return true.
+    // 8. Return false.
+    readable_stream_default_controller_get_desired_size(controller).is_some_and(|d| d > 0.0)
+}
+
+/// [ReadableStreamDefaultControllerClearAlgorithms](https://streams.spec.whatwg.org/#readable-stream-default-controller-clear-algorithms)
+pub(crate) fn readable_stream_default_controller_clear_algorithms(
+    controller: &JsObject<ReadableStreamDefaultController>,
+) {
+    data(controller, |c| {
+        // 1. Set controller.[[pullAlgorithm]] to undefined.
+        // 2. Set controller.[[cancelAlgorithm]] to undefined.
+        *c.algorithms.borrow_mut() = None;
+        // 3. Set controller.[[strategySizeAlgorithm]] to undefined.
+        *c.size_algorithm.borrow_mut() = SizeAlgorithm::Cleared;
+    });
+}
+
+/// [ReadableStreamDefaultControllerClose](https://streams.spec.whatwg.org/#readable-stream-default-controller-close)
+pub fn readable_stream_default_controller_close(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    ctx: &mut Context,
+) {
+    // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) is false, return.
+    if !readable_stream_default_controller_can_close_or_enqueue(controller) {
+        return;
+    }
+    // 2. Let stream be controller.[[stream]].
+    // 3. Set controller.[[closeRequested]] to true.
+    let (stream, empty) = data(controller, |c| {
+        c.close_requested.set(true);
+        (c.stream.clone(), c.queue.borrow().is_empty())
+    });
+    // 4. If controller.[[queue]] is empty,
+    if empty {
+        //   1. Perform ! ReadableStreamDefaultControllerClearAlgorithms(controller).
+        readable_stream_default_controller_clear_algorithms(controller);
+        //   2. Perform ! ReadableStreamClose(stream).
+        readable_stream_close(&stream, ctx);
+    }
+}
+
+/// [ReadableStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#readable-stream-default-controller-enqueue)
+pub fn readable_stream_default_controller_enqueue(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    chunk: JsValue,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) is false, return.
+    if !readable_stream_default_controller_can_close_or_enqueue(controller) {
+        return Ok(());
+    }
+    // 2. Let stream be controller.[[stream]].
+    let stream = data(controller, ReadableStreamDefaultController::stream);
+    // 3. If ! IsReadableStreamLocked(stream) is true and !
+    //    ReadableStreamGetNumReadRequests(stream) > 0, perform !
+    //    ReadableStreamFulfillReadRequest(stream, chunk, false).
+    if is_readable_stream_locked(&stream) && readable_stream_get_num_read_requests(&stream) > 0 {
+        readable_stream_fulfill_read_request(&stream, chunk, false, ctx);
+    } else {
+        // 4. Otherwise,
+        //   1. Let result be the result of performing controller.[[strategySizeAlgorithm]],
+        //      passing in chunk, and interpreting the result as a completion record.
+        let size_algorithm = data(controller, |c| c.size_algorithm.borrow().clone());
+        let result = match size_algorithm {
+            SizeAlgorithm::ReturnOne | SizeAlgorithm::Cleared => Ok(1.0),
+            SizeAlgorithm::Js(f) => f
+                .call(&JsValue::undefined(), &[chunk.clone()], ctx)
+                .and_then(|v| v.to_number(ctx)),
+        };
+        //   2. If result is an abrupt completion,
+        //     1. Perform ! ReadableStreamDefaultControllerError(controller, result.[[Value]]).
+        //     2. Return result.
+        let chunk_size = match result {
+            Ok(s) => s,
+            Err(e) => {
+                let v = error_value(e, ctx);
+                readable_stream_default_controller_error(controller, v.clone(), ctx);
+                return Err(boa_engine::JsError::from_opaque(v));
+            }
+        };
+        //   3. Let chunkSize be result.[[Value]].
+        //   4. Let enqueueResult be EnqueueValueWithSize(controller, chunk, chunkSize).
+        let enqueue_result = data(controller, |c| {
+            c.queue
+                .borrow_mut()
+                .enqueue_value_with_size(chunk, chunk_size)
+        });
+        //   5. If enqueueResult is an abrupt completion,
+        //     1. Perform ! ReadableStreamDefaultControllerError(controller,
+        //        enqueueResult.[[Value]]).
+        //     2. Return enqueueResult.
+        if let Err(e) = enqueue_result {
+            let v = error_value(e, ctx);
+            readable_stream_default_controller_error(controller, v.clone(), ctx);
+            return Err(boa_engine::JsError::from_opaque(v));
+        }
+    }
+    // 5. Perform ! ReadableStreamDefaultControllerCallPullIfNeeded(controller).
+    readable_stream_default_controller_call_pull_if_needed(controller, ctx);
+    Ok(())
+}
+
+/// [ReadableStreamDefaultControllerError](https://streams.spec.whatwg.org/#readable-stream-default-controller-error)
+pub fn readable_stream_default_controller_error(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    e: JsValue,
+    ctx: &mut Context,
+) {
+    // 1. Let stream be controller.[[stream]].
+    let stream = data(controller, ReadableStreamDefaultController::stream);
+    // 2. If stream.[[state]] is not "readable", return.
+    if with_stream(&stream, ReadableStream::state) != StreamState::Readable {
+        return;
+    }
+    // 3. Perform ! ResetQueue(controller).
+    data(controller, |c| c.queue.borrow_mut().reset_queue());
+    // 4. Perform ! ReadableStreamDefaultControllerClearAlgorithms(controller).
+    readable_stream_default_controller_clear_algorithms(controller);
+    // 5. Perform ! ReadableStreamError(stream, e).
+    readable_stream_error(&stream, e, ctx);
+}
+
+/// [ReadableStreamDefaultControllerGetDesiredSize](https://streams.spec.whatwg.org/#readable-stream-default-controller-get-desired-size)
+pub fn readable_stream_default_controller_get_desired_size(
+    controller: &JsObject<ReadableStreamDefaultController>,
+) -> Option<f64> {
+    let b = controller.borrow();
+    let c = b.data();
+    // 1. Let state be controller.[[stream]].[[state]].
+    match with_stream(&c.stream, ReadableStream::state) {
+        // 2. If state is "errored", return null.
+        StreamState::Errored => None,
+        // 3. If state is "closed", return 0.
+        StreamState::Closed => Some(0.0),
+        // 4. Return controller.[[strategyHWM]] − controller.[[queueTotalSize]].
+        StreamState::Readable => Some(c.strategy_hwm.get() - c.queue.borrow().total_size()),
+    }
+}
+
+/// [ReadableStreamDefaultControllerHasBackpressure](https://streams.spec.whatwg.org/#rs-default-controller-has-backpressure)
+pub fn readable_stream_default_controller_has_backpressure(
+    controller: &JsObject<ReadableStreamDefaultController>,
+) -> bool {
+    // 1. If ! ReadableStreamDefaultControllerShouldCallPull(controller) is true, return false.
+    // 2. Otherwise, return true.
+    !readable_stream_default_controller_should_call_pull(controller)
+}
+
+/// [ReadableStreamDefaultControllerCanCloseOrEnqueue](https://streams.spec.whatwg.org/#readable-stream-default-controller-can-close-or-enqueue)
+pub fn readable_stream_default_controller_can_close_or_enqueue(
+    controller: &JsObject<ReadableStreamDefaultController>,
+) -> bool {
+    let b = controller.borrow();
+    let c = b.data();
+    // 1. Let state be controller.[[stream]].[[state]].
+    let state = with_stream(&c.stream, ReadableStream::state);
+    // 2. If controller.[[closeRequested]] is false and state is "readable", return true.
+    // 3. Otherwise, return false.
+    !c.close_requested.get() && state == StreamState::Readable
+}

@@ -1,0 +1,482 @@
+//! [ReadableStreamFromIterable](https://streams.spec.whatwg.org/#readable-stream-from-iterable)
+//! with WebIDL's async sequence (open / get the next value / close) and ECMAScript's
+//! GetIterator(async) + CreateAsyncFromSyncIterator written in Rust (Boa does not expose the
+//! iterator record).
+
+use boa_engine::{
+    builtins::iterable::create_iter_result_object,
+    object::{builtins::JsPromise, JsObject},
+    Context, JsResult, JsSymbol, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+
+use super::completion::{Completion, RustPromise};
+use super::controller::{
+    create_readable_stream, readable_stream_default_controller_close,
+    readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
+    SourceAlgorithms, StartAlgorithm,
+};
+use super::{with_stream, ReadableStream, StreamController};
+use crate::webidl::{self, error_value, promise_rejected_with, promise_resolved_with, type_error};
+
+/// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
+/// CreateAsyncFromSyncIterator wrapper around a sync iterator record.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum IteratorRecord {
+    Async { iterator: JsObject, next: JsValue },
+    FromSync { iterator: JsObject, next: JsValue },
+}
+
+/// `ReadableStream.from()`'s underlying source: the async iterator and the stream.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct FromIterableSource {
+    record: IteratorRecord,
+    stream: GcRefCell<Option<JsObject<ReadableStream>>>,
+}
+
+/// GetMethod(V, P).
+fn get_method(
+    value: &JsObject,
+    key: impl Into<boa_engine::property::PropertyKey>,
+    ctx: &mut Context,
+) -> JsResult<Option<JsObject>> {
+    // 1. Let func be ? GetV(V, P).
+    let func = value.get(key, ctx)?;
+    // 2. If func is either undefined or null, return undefined.
+    if func.is_null_or_undefined() {
+        return Ok(None);
+    }
+    // 3. If IsCallable(func) is false, throw a TypeError exception.
+    match func.as_callable() {
+        Some(f) => Ok(Some(f.clone())),
+        None => Err(type_error("iterator method is not callable")),
+    }
+}
+
+/// GetIteratorFromMethod(obj, method).
+fn get_iterator_from_method(
+    obj: &JsValue,
+    method: &JsObject,
+    ctx: &mut Context,
+) -> JsResult<(JsObject, JsValue)> {
+    // 1. Let iterator be ? Call(method, obj).
+    let iterator = method.call(obj, &[], ctx)?;
+    // 2. If iterator is not an Object, throw a TypeError exception.
+    let Some(iterator) = iterator.as_object() else {
+        return Err(type_error("the iterator method did not return an object"));
+    };
+    // 3. Let nextMethod be ? Get(iterator, "next").
+    let next = iterator.get(webidl::key("next"), ctx)?;
+    // 4-5. Return the Iterator Record { [[Iterator]]: iterator, [[NextMethod]]: nextMethod }.
+    Ok((iterator, next))
+}
+
+/// [ReadableStreamFromIterable](https://streams.spec.whatwg.org/#readable-stream-from-iterable)
+pub(crate) fn readable_stream_from_iterable(
+    async_iterable: &JsValue,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    // IDL layer: convert to async_sequence<any>.
+    // 1. If V is not an Object, throw a TypeError.
+    let Some(obj) = async_iterable.as_object() else {
+        return Err(type_error("ReadableStream.from() needs an iterable object"));
+    };
+    // 2. Let method be ? GetMethod(obj, %Symbol.asyncIterator%).
+    let method = get_method(&obj, JsSymbol::async_iterator(), ctx)?;
+    // 3. If method is undefined: let syncMethod be ? GetMethod(obj, %Symbol.iterator%); if it
+    //    is undefined, throw a TypeError; the sequence is of type "sync".
+    let (method, sync) = match method {
+        Some(m) => (m, false),
+        None => match get_method(&obj, JsSymbol::iterator(), ctx)? {
+            Some(m) => (m, true),
+            None => {
+                return Err(type_error(
+                    "ReadableStream.from() needs an async iterable or an iterable",
+                ))
+            }
+        },
+    };
+    // ReadableStreamFromIterable:
+    // 1. Let stream be undefined.
+    // 2. Let iterator be the result of opening an async sequence asyncIterable:
+    //    "sync": CreateAsyncFromSyncIterator(? GetIteratorFromMethod(object, method));
+    //    "async": ? GetIteratorFromMethod(object, method).
+    let (iterator, next) = get_iterator_from_method(async_iterable, &method, ctx)?;
+    let record = if sync {
+        IteratorRecord::FromSync { iterator, next }
+    } else {
+        IteratorRecord::Async { iterator, next }
+    };
+    let source = Gc::new(FromIterableSource {
+        record,
+        stream: GcRefCell::new(None),
+    });
+    // 3. Let startAlgorithm be an algorithm that returns undefined.
+    // 4. Let pullAlgorithm be ... (FromIterableSource::pull_algorithm)
+    // 5. Let cancelAlgorithm be ... (FromIterableSource::cancel_algorithm)
+    // 6. Set stream to ! CreateReadableStream(startAlgorithm, pullAlgorithm, cancelAlgorithm, 0).
+    let stream = create_readable_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::FromIterable(source.clone()),
+        Some(0.0),
+        None,
+        ctx,
+    )?;
+    *source.stream.borrow_mut() = Some(stream.clone());
+    // 7. Return stream.
+    Ok(stream)
+}
+
+fn settle_rejected(e: boa_engine::JsError, ctx: &mut Context) -> Completion {
+    Completion::Rejected(error_value(e, ctx))
+}
+
+/// Result of the "end of iteration" check: `Some(value)` or `None` for end of iteration.
+fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsValue>> {
+    // 1. If iterResult is not an Object, throw a TypeError.
+    let Some(o) = result.as_object() else {
+        return Err(type_error("the iterator result is not an object"));
+    };
+    // 2. Let done be ? IteratorComplete(iterResult).
+    let done = o.get(webidl::key("done"), ctx)?.to_boolean();
+    // 3. If done is true, return end of iteration.
+    if done {
+        return Ok(None);
+    }
+    // 4. Return ? IteratorValue(iterResult).
+    Ok(Some(o.get(webidl::key("value"), ctx)?))
+}
+
+/// A value carrying "end of iteration" through a promise settlement.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum NextValue {
+    Value(JsValue),
+    End,
+}
+
+impl FromIterableSource {
+    fn controller(&self) -> Option<JsObject<super::ReadableStreamDefaultController>> {
+        let stream = self.stream.borrow().clone()?;
+        match with_stream(&stream, ReadableStream::controller) {
+            Some(StreamController::Default(c)) => Some(c),
+            None => None,
+        }
+    }
+
+    /// %AsyncFromSyncIteratorPrototype%.next() / the async iterator's next(): the promise
+    /// "IteratorNext" gives for the async iterator.
+    fn call_next(&self, ctx: &mut Context) -> JsResult<JsValue> {
+        match &self.record {
+            IteratorRecord::Async { iterator, next } => {
+                // IteratorNext: Call(next, iterator).
+                let next = next
+                    .as_callable()
+                    .ok_or_else(|| type_error("the iterator's next is not callable"))?;
+                next.call(&iterator.clone().into(), &[], ctx)
+            }
+            IteratorRecord::FromSync { iterator, next } => {
+                // %AsyncFromSyncIteratorPrototype%.next():
+                // 3. Let promiseCapability be ! NewPromiseCapability(%Promise%).
+                // 5. Let result be Completion(IteratorNext(syncIteratorRecord)).
+                // 6. IfAbruptRejectPromise(result, promiseCapability).
+                let result = (|| {
+                    let next = next
+                        .as_callable()
+                        .ok_or_else(|| type_error("the iterator's next is not callable"))?;
+                    let r = next.call(&iterator.clone().into(), &[], ctx)?;
+                    if !r.is_object() {
+                        return Err(type_error("the iterator result is not an object"));
+                    }
+                    Ok(r)
+                })();
+                match result {
+                    Ok(r) => {
+                        Ok(async_from_sync_iterator_continuation(&r, iterator, true, ctx).into())
+                    }
+                    Err(e) => {
+                        let e = error_value(e, ctx);
+                        Ok(promise_rejected_with(e, ctx).into())
+                    }
+                }
+            }
+        }
+    }
+
+    /// The pull algorithm.
+    pub(crate) fn pull_algorithm(this: &Gc<Self>, ctx: &mut Context) -> Completion {
+        // 1. Let nextPromise be the result of getting the next value of iterator.
+        let next_promise = this.get_next_value(ctx);
+        // 2. Return the result of reacting to nextPromise:
+        let out = RustPromise::new();
+        next_promise.upon(
+            (this.clone(), out.clone()),
+            |(source, out), settlement, ctx| {
+                let Some(controller) = source.controller() else {
+                    out.settle(Ok(JsValue::undefined()), ctx);
+                    return;
+                };
+                match settlement {
+                    // If nextPromise was fulfilled with value v:
+                    Ok(v) => {
+                        // The settled value carries the end marker through `slot`.
+                        match NextValue::from_settled(v) {
+                            //   1. If v is end of iteration, perform !
+                            //      ReadableStreamDefaultControllerClose(stream.[[controller]]).
+                            NextValue::End => {
+                                readable_stream_default_controller_close(&controller, ctx)
+                            }
+                            //   2. Otherwise, perform !
+                            //      ReadableStreamDefaultControllerEnqueue(stream.[[controller]], v).
+                            NextValue::Value(v) => {
+                                let _ =
+                                    readable_stream_default_controller_enqueue(&controller, v, ctx);
+                            }
+                        }
+                    }
+                    // If nextPromise was rejected with reason r, perform !
+                    // ReadableStreamDefaultControllerError(stream.[[controller]], r).
+                    Err(r) => readable_stream_default_controller_error(&controller, r, ctx),
+                }
+                out.settle(Ok(JsValue::undefined()), ctx);
+            },
+            ctx,
+        );
+        Completion::Rust(out)
+    }
+
+    /// WebIDL "get the next value" of an async iterator.
+    fn get_next_value(&self, ctx: &mut Context) -> Completion {
+        // 1. Let nextResult be IteratorNext(iteratorRecord).
+        // 2. If nextResult is an abrupt completion, return a promise rejected with it.
+        let next_result = match self.call_next(ctx) {
+            Ok(r) => r,
+            Err(e) => return settle_rejected(e, ctx),
+        };
+        // 3. Let nextPromise be a promise resolved with nextResult.[[Value]].
+        let next_promise = Completion::Js(promise_resolved_with(next_result, ctx));
+        // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
+        //    type check, IteratorComplete, IteratorValue (end of iteration → End).
+        let out = RustPromise::new();
+        next_promise.upon(
+            out.clone(),
+            |out, settlement, ctx| match settlement {
+                Ok(result) => match iter_result_value(&result, ctx) {
+                    Ok(Some(v)) => out.settle(Ok(NextValue::Value(v).into_settled(ctx)), ctx),
+                    Ok(None) => out.settle(Ok(NextValue::End.into_settled(ctx)), ctx),
+                    Err(e) => {
+                        let e = error_value(e, ctx);
+                        out.settle(Err(e), ctx);
+                    }
+                },
+                Err(e) => out.settle(Err(e), ctx),
+            },
+            ctx,
+        );
+        Completion::Rust(out)
+    }
+
+    /// The cancel algorithm: close the async iterator with `reason`.
+    pub(crate) fn cancel_algorithm(&self, reason: JsValue, ctx: &mut Context) -> Completion {
+        // WebIDL "close an async iterator":
+        let return_result = match &self.record {
+            IteratorRecord::Async { iterator, .. } => {
+                // 1. Let iterator be iteratorRecord.[[Iterator]].
+                // 2. Let returnMethod be GetMethod(iterator, "return").
+                // 3. If returnMethod is an abrupt completion, return a promise rejected with
+                //    returnMethod.[[Value]].
+                let method = match get_method(iterator, webidl::key("return"), ctx) {
+                    Ok(m) => m,
+                    Err(e) => return settle_rejected(e, ctx),
+                };
+                // 4. If returnMethod is undefined, return a promise resolved with undefined.
+                let Some(method) = method else {
+                    return Completion::undefined();
+                };
+                // 5. Let returnResult be Call(returnMethod.[[Value]], iterator, « reason »).
+                // 6. If returnResult is an abrupt completion, return a promise rejected with
+                //    returnResult.[[Value]].
+                match method.call(&iterator.clone().into(), &[reason], ctx) {
+                    Ok(r) => r,
+                    Err(e) => return settle_rejected(e, ctx),
+                }
+            }
+            // The wrapper's return method is %AsyncFromSyncIteratorPrototype%.return, always
+            // present; it never throws (it returns a promise).
+            IteratorRecord::FromSync { iterator, .. } => {
+                async_from_sync_iterator_return(iterator, reason, ctx).into()
+            }
+        };
+        // 7. Let returnPromise be a promise resolved with returnResult.[[Value]].
+        let return_promise = Completion::Js(promise_resolved_with(return_result, ctx));
+        // 8. Return the result of reacting to returnPromise with: fulfilled with
+        //    returnPromiseResult: if it is not an Object, throw a TypeError; return undefined.
+        let out = RustPromise::new();
+        return_promise.upon(
+            out.clone(),
+            |out, settlement, ctx| match settlement {
+                Ok(v) if v.is_object() => out.settle(Ok(JsValue::undefined()), ctx),
+                Ok(_) => {
+                    let e = error_value(
+                        type_error("the iterator's return() result is not an object"),
+                        ctx,
+                    );
+                    out.settle(Err(e), ctx);
+                }
+                Err(e) => out.settle(Err(e), ctx),
+            },
+            ctx,
+        );
+        Completion::Rust(out)
+    }
+}
+
+impl NextValue {
+    fn into_settled(self, _ctx: &mut Context) -> JsValue {
+        match self {
+            Self::Value(v) => {
+                // Wrap so a value can never be mistaken for the end marker.
+                let o = JsObject::from_proto_and_data(None, EndOrValue(Some(v)));
+                o.into()
+            }
+            Self::End => JsObject::from_proto_and_data(None, EndOrValue(None)).into(),
+        }
+    }
+
+    fn from_settled(v: JsValue) -> Self {
+        match v
+            .as_object()
+            .and_then(|o| o.downcast_ref::<EndOrValue>().map(|d| d.0.clone()))
+        {
+            Some(Some(v)) => Self::Value(v),
+            Some(None) => Self::End,
+            None => Self::Value(v),
+        }
+    }
+}
+
+/// A Rust-only box carrying "a value" or "end of iteration" through a Rust promise.
+#[derive(Trace, Finalize, boa_engine::JsData)]
+struct EndOrValue(Option<JsValue>);
+
+/// AsyncFromSyncIteratorContinuation(result, promiseCapability, syncIteratorRecord,
+/// closeOnRejection), returning promiseCapability.[[Promise]].
+fn async_from_sync_iterator_continuation(
+    result: &JsValue,
+    sync_iterator: &JsObject,
+    close_on_rejection: bool,
+    ctx: &mut Context,
+) -> JsObject {
+    let mut inner = || -> JsResult<JsObject> {
+        let Some(result) = result.as_object() else {
+            return Err(type_error("the iterator result is not an object"));
+        };
+        // 1. NOTE: the capability is for a native %Promise%.
+        // 2. Let done be Completion(IteratorComplete(result)).
+        // 3. IfAbruptRejectPromise(done, promiseCapability).
+        let done = result.get(webidl::key("done"), ctx)?.to_boolean();
+        // 4. Let value be Completion(IteratorValue(result)).
+        // 5. IfAbruptRejectPromise(value, promiseCapability).
+        let value = result.get(webidl::key("value"), ctx)?;
+        // 6. Let valueWrapper be Completion(PromiseResolve(%Promise%, value)).
+        // 7. If valueWrapper is an abrupt completion, done is false, and closeOnRejection is
+        //    true, then set valueWrapper to Completion(IteratorClose(syncIteratorRecord,
+        //    valueWrapper)).
+        // 8. IfAbruptRejectPromise(valueWrapper, promiseCapability).
+        // NOTE: JsPromise::resolve is PromiseResolve(%Promise%, value).
+        let value_wrapper = JsPromise::resolve(value, ctx)?;
+        // 9. Let unwrap be a new Abstract Closure with parameters (v) that captures done and
+        //    performs: Return CreateIterResultObject(v, done).
+        // 10. Let onFulfilled be CreateBuiltinFunction(unwrap, 1, "", « »).
+        let on_fulfilled = NativeFunction::from_copy_closure(move |_, args, ctx| {
+            Ok(create_iter_result_object(webidl::arg(args, 0), done, ctx))
+        })
+        .to_js_function(ctx.realm());
+        // 11. NOTE: onFulfilled is used when processing the "value" property of an
+        //     IteratorResult object in order to wait for its value if it is a promise and
+        //     re-package the result in a new "unwrapped" IteratorResult object.
+        // 12. If done is true, or if closeOnRejection is false, then let onRejected be
+        //     undefined.
+        // 13. Else: let closeIterator be a closure that, given error, performs ?
+        //     IteratorClose(syncIteratorRecord, ThrowCompletion(error)); onRejected is it.
+        let on_rejected = if done || !close_on_rejection {
+            None
+        } else {
+            Some(
+                NativeFunction::from_copy_closure_with_captures(
+                    |_, args, iterator: &JsObject, ctx| {
+                        let error = webidl::arg(args, 0);
+                        // IteratorClose with a throw completion: call return (if any),
+                        // ignore its result and errors, rethrow error.
+                        if let Ok(Some(ret)) = get_method(iterator, webidl::key("return"), ctx) {
+                            let _ = ret.call(&iterator.clone().into(), &[], ctx);
+                        }
+                        Err(boa_engine::JsError::from_opaque(error))
+                    },
+                    sync_iterator.clone(),
+                )
+                .to_js_function(ctx.realm()),
+            )
+        };
+        // 14. Perform PerformPromiseThen(valueWrapper, onFulfilled, onRejected,
+        //     promiseCapability).
+        // NOTE: JsPromise::then also reads valueWrapper.constructor (SpeciesConstructor).
+        let p = value_wrapper.then(Some(on_fulfilled), on_rejected, ctx)?;
+        // 15. Return promiseCapability.[[Promise]].
+        Ok(p.into())
+    };
+    match inner() {
+        Ok(p) => p,
+        Err(e) => {
+            let e = error_value(e, ctx);
+            promise_rejected_with(e, ctx)
+        }
+    }
+}
+
+/// %AsyncFromSyncIteratorPrototype%.return(value).
+fn async_from_sync_iterator_return(
+    sync_iterator: &JsObject,
+    value: JsValue,
+    ctx: &mut Context,
+) -> JsObject {
+    // 3. Let promiseCapability be ! NewPromiseCapability(%Promise%).
+    // 5. Let syncIterator be syncIteratorRecord.[[Iterator]].
+    // 6. Let return be Completion(GetMethod(syncIterator, "return")).
+    // 7. IfAbruptRejectPromise(return, promiseCapability).
+    let method = match get_method(sync_iterator, webidl::key("return"), ctx) {
+        Ok(m) => m,
+        Err(e) => {
+            let e = error_value(e, ctx);
+            return promise_rejected_with(e, ctx);
+        }
+    };
+    // 8. If return is undefined, then: let iteratorResult be CreateIterResultObject(value,
+    //    true); resolve promiseCapability with it; return the promise.
+    let Some(method) = method else {
+        let result = create_iter_result_object(value, true, ctx);
+        return promise_resolved_with(result, ctx);
+    };
+    // 9. If value is present, let result be Completion(Call(return, syncIterator, « value »)).
+    // 11. IfAbruptRejectPromise(result, promiseCapability).
+    let result = match method.call(&sync_iterator.clone().into(), &[value], ctx) {
+        Ok(r) => r,
+        Err(e) => {
+            let e = error_value(e, ctx);
+            return promise_rejected_with(e, ctx);
+        }
+    };
+    // 12. If result is not an Object, then reject promiseCapability with a TypeError.
+    if !result.is_object() {
+        let e = error_value(
+            type_error("the iterator's return() result is not an object"),
+            ctx,
+        );
+        return promise_rejected_with(e, ctx);
+    }
+    // 13. Return AsyncFromSyncIteratorContinuation(result, promiseCapability,
+    //     syncIteratorRecord, false).
+    async_from_sync_iterator_continuation(&result, sync_iterator, false, ctx)
+}

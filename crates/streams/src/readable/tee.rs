@@ -1,0 +1,272 @@
+//! [ReadableStreamDefaultTee](https://streams.spec.whatwg.org/#readable-stream-default-tee):
+//! the shared state, the branches' source algorithms and the tee read request.
+
+use std::cell::Cell;
+
+use boa_engine::{object::builtins::JsArray, Context, JsObject, JsResult, JsValue};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+
+use super::completion::{Completion, RustPromise};
+use super::controller::{
+    create_readable_stream, readable_stream_default_controller_close,
+    readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
+    ReadableStreamDefaultController, SourceAlgorithms, StartAlgorithm,
+};
+use super::reader::{
+    acquire_readable_stream_default_reader, readable_stream_default_reader_read, ReadRequest,
+    ReadableStreamDefaultReader,
+};
+use super::{readable_stream_cancel, with_stream, ReadableStream, StreamController};
+use crate::webidl::enqueue_microtask;
+
+/// The variables ReadableStreamDefaultTee's closures share.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct TeeState {
+    stream: JsObject<ReadableStream>,
+    reader: JsObject<ReadableStreamDefaultReader>,
+    #[unsafe_ignore_trace]
+    reading: Cell<bool>,
+    #[unsafe_ignore_trace]
+    read_again: Cell<bool>,
+    #[unsafe_ignore_trace]
+    canceled1: Cell<bool>,
+    #[unsafe_ignore_trace]
+    canceled2: Cell<bool>,
+    reason1: GcRefCell<JsValue>,
+    reason2: GcRefCell<JsValue>,
+    branch1: GcRefCell<Option<JsObject<ReadableStream>>>,
+    branch2: GcRefCell<Option<JsObject<ReadableStream>>>,
+    cancel_promise: Gc<RustPromise>,
+}
+
+impl TeeState {
+    fn branch_controller(&self, second: bool) -> Option<JsObject<ReadableStreamDefaultController>> {
+        let branch = if second {
+            self.branch2.borrow().clone()
+        } else {
+            self.branch1.borrow().clone()
+        }?;
+        match with_stream(&branch, ReadableStream::controller) {
+            Some(StreamController::Default(c)) => Some(c),
+            None => None,
+        }
+    }
+}
+
+/// One branch's pull / cancel algorithms.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct TeeBranch {
+    state: Gc<TeeState>,
+    #[unsafe_ignore_trace]
+    second: bool,
+}
+
+/// The tee's read request.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct TeeReadRequest {
+    state: Gc<TeeState>,
+}
+
+/// [ReadableStreamDefaultTee](https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaulttee)
+pub(crate) fn readable_stream_default_tee(
+    stream: &JsObject<ReadableStream>,
+    clone_for_branch2: bool,
+    ctx: &mut Context,
+) -> JsResult<(JsObject<ReadableStream>, JsObject<ReadableStream>)> {
+    // 1. Assert: stream implements ReadableStream.
+    // 2. Assert: cloneForBranch2 is a boolean.
+    // NOTE: this standard always passes false; StructuredClone is not available.
+    let _ = clone_for_branch2;
+    // 3. Let reader be ? AcquireReadableStreamDefaultReader(stream).
+    let reader = acquire_readable_stream_default_reader(stream, ctx)?;
+    // 4-12. reading, readAgain, canceled1, canceled2 = false; reason1, reason2, branch1,
+    //       branch2 = undefined; cancelPromise = a new promise.
+    let state = Gc::new(TeeState {
+        stream: stream.clone(),
+        reader: reader.clone(),
+        reading: Cell::new(false),
+        read_again: Cell::new(false),
+        canceled1: Cell::new(false),
+        canceled2: Cell::new(false),
+        reason1: GcRefCell::new(JsValue::undefined()),
+        reason2: GcRefCell::new(JsValue::undefined()),
+        branch1: GcRefCell::new(None),
+        branch2: GcRefCell::new(None),
+        cancel_promise: RustPromise::new(),
+    });
+    // 13-16. pullAlgorithm, cancel1Algorithm, cancel2Algorithm, startAlgorithm.
+    // 17. Set branch1 to ! CreateReadableStream(startAlgorithm, pullAlgorithm,
+    //     cancel1Algorithm).
+    let branch1 = create_readable_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::Tee(TeeBranch {
+            state: state.clone(),
+            second: false,
+        }),
+        None,
+        None,
+        ctx,
+    )?;
+    // 18. Set branch2 to ! CreateReadableStream(startAlgorithm, pullAlgorithm,
+    //     cancel2Algorithm).
+    let branch2 = create_readable_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::Tee(TeeBranch {
+            state: state.clone(),
+            second: true,
+        }),
+        None,
+        None,
+        ctx,
+    )?;
+    *state.branch1.borrow_mut() = Some(branch1.clone());
+    *state.branch2.borrow_mut() = Some(branch2.clone());
+    // 19. Upon rejection of reader.[[closedPromise]] with reason r,
+    //   1. Perform ! ReadableStreamDefaultControllerError(branch1.[[controller]], r).
+    //   2. Perform ! ReadableStreamDefaultControllerError(branch2.[[controller]], r).
+    //   3. If canceled1 is false or canceled2 is false, resolve cancelPromise with undefined.
+    let closed = reader.borrow().data().closed_promise();
+    Completion::Js(closed).upon(
+        state,
+        |state, settlement, ctx| {
+            if let Err(r) = settlement {
+                if let Some(c) = state.branch_controller(false) {
+                    readable_stream_default_controller_error(&c, r.clone(), ctx);
+                }
+                if let Some(c) = state.branch_controller(true) {
+                    readable_stream_default_controller_error(&c, r, ctx);
+                }
+                if !state.canceled1.get() || !state.canceled2.get() {
+                    state.cancel_promise.resolve_undefined(ctx);
+                }
+            }
+        },
+        ctx,
+    );
+    // 20. Return « branch1, branch2 ».
+    Ok((branch1, branch2))
+}
+
+impl TeeBranch {
+    /// The tee's pullAlgorithm (shared by both branches).
+    pub(crate) fn pull_algorithm(&self, ctx: &mut Context) -> Completion {
+        let state = &self.state;
+        // 1. If reading is true,
+        if state.reading.get() {
+            //   1. Set readAgain to true.
+            state.read_again.set(true);
+            //   2. Return a promise resolved with undefined.
+            return Completion::undefined();
+        }
+        // 2. Set reading to true.
+        state.reading.set(true);
+        // 3. Let readRequest be a read request with the tee's chunk/close/error steps.
+        let request = ReadRequest::Tee(TeeReadRequest {
+            state: state.clone(),
+        });
+        // 4. Perform ! ReadableStreamDefaultReaderRead(reader, readRequest).
+        let reader = state.reader.clone();
+        readable_stream_default_reader_read(&reader, request, ctx);
+        // 5. Return a promise resolved with undefined.
+        Completion::undefined()
+    }
+
+    /// cancel1Algorithm / cancel2Algorithm.
+    pub(crate) fn cancel_algorithm(&self, reason: JsValue, ctx: &mut Context) -> Completion {
+        let state = &self.state;
+        // 1. Set canceled1 (canceled2) to true.
+        // 2. Set reason1 (reason2) to reason.
+        let other_canceled = if self.second {
+            state.canceled2.set(true);
+            *state.reason2.borrow_mut() = reason;
+            state.canceled1.get()
+        } else {
+            state.canceled1.set(true);
+            *state.reason1.borrow_mut() = reason;
+            state.canceled2.get()
+        };
+        // 3. If canceled2 (canceled1) is true,
+        if other_canceled {
+            //   1. Let compositeReason be ! CreateArrayFromList(« reason1, reason2 »).
+            let reasons = [
+                state.reason1.borrow().clone(),
+                state.reason2.borrow().clone(),
+            ];
+            let composite = JsArray::from_iter(reasons, ctx);
+            //   2. Let cancelResult be ! ReadableStreamCancel(stream, compositeReason).
+            let stream = state.stream.clone();
+            let cancel_result = readable_stream_cancel(&stream, composite.into(), ctx);
+            //   3. Resolve cancelPromise with cancelResult.
+            RustPromise::resolve_with(&state.cancel_promise, cancel_result, ctx);
+        }
+        // 4. Return cancelPromise.
+        Completion::Rust(state.cancel_promise.clone())
+    }
+}
+
+impl TeeReadRequest {
+    pub(crate) fn chunk_steps(self, chunk: JsValue, ctx: &mut Context) {
+        // 1. Queue a microtask to perform the following steps:
+        let state = self.state;
+        enqueue_microtask(ctx, move |ctx| {
+            //   1. Set readAgain to false.
+            state.read_again.set(false);
+            //   2. Let chunk1 and chunk2 be chunk.
+            //   3. If canceled2 is false and cloneForBranch2 is true, ... (never: false).
+            //   4. If canceled1 is false, perform !
+            //      ReadableStreamDefaultControllerEnqueue(branch1.[[controller]], chunk1).
+            if !state.canceled1.get() {
+                if let Some(c) = state.branch_controller(false) {
+                    let _ = readable_stream_default_controller_enqueue(&c, chunk.clone(), ctx);
+                }
+            }
+            //   5. If canceled2 is false, perform !
+            //      ReadableStreamDefaultControllerEnqueue(branch2.[[controller]], chunk2).
+            if !state.canceled2.get() {
+                if let Some(c) = state.branch_controller(true) {
+                    let _ = readable_stream_default_controller_enqueue(&c, chunk, ctx);
+                }
+            }
+            //   6. Set reading to false.
+            state.reading.set(false);
+            //   7. If readAgain is true, perform pullAlgorithm.
+            if state.read_again.get() {
+                let branch = TeeBranch {
+                    state: state.clone(),
+                    second: false,
+                };
+                let _ = branch.pull_algorithm(ctx);
+            }
+        });
+    }
+
+    pub(crate) fn close_steps(self, ctx: &mut Context) {
+        let state = self.state;
+        // 1. Set reading to false.
+        state.reading.set(false);
+        // 2. If canceled1 is false, perform ! ReadableStreamDefaultControllerClose(branch1.[[controller]]).
+        if !state.canceled1.get() {
+            if let Some(c) = state.branch_controller(false) {
+                readable_stream_default_controller_close(&c, ctx);
+            }
+        }
+        // 3. If canceled2 is false, perform ! ReadableStreamDefaultControllerClose(branch2.[[controller]]).
+        if !state.canceled2.get() {
+            if let Some(c) = state.branch_controller(true) {
+                readable_stream_default_controller_close(&c, ctx);
+            }
+        }
+        // 4. If canceled1 is false or canceled2 is false, resolve cancelPromise with undefined.
+        if !state.canceled1.get() || !state.canceled2.get() {
+            state.cancel_promise.resolve_undefined(ctx);
+        }
+    }
+
+    pub(crate) fn error_steps(self, _e: JsValue, _ctx: &mut Context) {
+        // 1. Set reading to false.
+        self.state.reading.set(false);
+    }
+}

@@ -1,0 +1,440 @@
+//! Unit tests for what WPT cannot see: GC, reentrancy, deep synchronous queues, fast-path
+//! equivalence, the native source and read request API.
+
+use boa_engine::{js_string, Context, JsObject, JsValue, NativeFunction, Source};
+use boa_gc::{Finalize, Gc, Trace};
+
+use super::*;
+use crate::readable::controller::NativeSourceBox;
+
+fn context() -> Context {
+    let mut ctx = Context::default();
+    crate::register(&mut ctx).unwrap();
+    ctx.register_global_builtin_callable(
+        js_string!("gc"),
+        0,
+        NativeFunction::from_fn_ptr(|_, _, _| {
+            boa_gc::force_collect();
+            Ok(JsValue::undefined())
+        }),
+    )
+    .unwrap();
+    ctx
+}
+
+fn eval(ctx: &mut Context, src: &str) -> JsValue {
+    match ctx.eval(Source::from_bytes(src)) {
+        Ok(v) => v,
+        Err(e) => panic!("script failed: {e}"),
+    }
+}
+
+fn string(ctx: &mut Context, src: &str) -> String {
+    let v = eval(ctx, src);
+    v.to_string(ctx).unwrap().to_std_string_escaped()
+}
+
+/// Run `script`, drain the job queue, return `String(log)` where the script pushes to `log`.
+fn run_log(script: &str) -> String {
+    let mut ctx = context();
+    eval(&mut ctx, "globalThis.log = [];");
+    eval(&mut ctx, script);
+    ctx.run_jobs().unwrap();
+    string(&mut ctx, "log.join(',')")
+}
+
+#[test]
+fn stream_and_reader_are_collected_once_unreachable() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.refs = (() => {
+            const rs = new ReadableStream({ pull(c) { c.enqueue(1); } });
+            const reader = rs.getReader();
+            reader.read();
+            return [new WeakRef(rs), new WeakRef(reader)];
+        })();
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    assert_eq!(
+        string(
+            &mut ctx,
+            "String(refs[0].deref()) + ',' + String(refs[1].deref())"
+        ),
+        "undefined,undefined"
+    );
+}
+
+#[test]
+fn pending_read_keeps_its_stream_alive() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.result = 'pending';
+        globalThis.controller = undefined;
+        globalThis.ref = (() => {
+            const rs = new ReadableStream({ start(c) { controller = c; } });
+            rs.getReader().read().then(r => { result = r.value; });
+            return new WeakRef(rs);
+        })();
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    assert_eq!(string(&mut ctx, "typeof ref.deref()"), "object");
+    eval(&mut ctx, "controller.enqueue('chunk');");
+    ctx.run_jobs().unwrap();
+    assert_eq!(string(&mut ctx, "result"), "chunk");
+}
+
+#[test]
+fn reentrant_enqueue_from_size() {
+    let log = run_log(
+        r#"
+        let controller;
+        const rs = new ReadableStream({ start(c) { controller = c; } }, {
+            size(chunk) {
+                if (chunk === 'a') controller.enqueue('b');
+                return 1;
+            },
+            highWaterMark: 10,
+        });
+        controller.enqueue('a');
+        log.push(controller.desiredSize);
+        const reader = rs.getReader();
+        reader.read().then(r => log.push(r.value));
+        reader.read().then(r => log.push(r.value));
+        "#,
+    );
+    assert_eq!(log, "8,b,a");
+}
+
+#[test]
+fn thirty_thousand_chunks_from_one_pull() {
+    let log = run_log(
+        r#"
+        const N = 30000;
+        let pulls = 0;
+        const rs = new ReadableStream({
+            pull(c) {
+                pulls++;
+                for (let i = 0; i < N; i++) c.enqueue(i);
+                c.close();
+            },
+        }, { highWaterMark: 0 });
+        (async () => {
+            const reader = rs.getReader();
+            let count = 0, sum = 0;
+            for (;;) {
+                const { value, done } = await reader.read();
+                if (done) break;
+                count++; sum += value;
+            }
+            log.push(count, sum, pulls);
+        })();
+        "#,
+    );
+    assert_eq!(log, format!("30000,{},1", (0..30000u64).sum::<u64>()));
+}
+
+#[test]
+fn release_lock_rejects_pending_reads_with_type_error() {
+    let log = run_log(
+        r#"
+        const rs = new ReadableStream();
+        const reader = rs.getReader();
+        const p1 = reader.read(), p2 = reader.read();
+        reader.releaseLock();
+        p1.catch(e => log.push('1:' + (e instanceof TypeError)));
+        p2.catch(e => log.push('2:' + (e instanceof TypeError)));
+        reader.closed.catch(e => log.push('closed:' + (e instanceof TypeError)));
+        log.push('locked:' + rs.locked);
+        "#,
+    );
+    assert_eq!(log, "locked:false,1:true,2:true,closed:true");
+}
+
+const ORDERING_SCRIPT: &str = r#"
+    let n = 0;
+    const rs = new ReadableStream({
+        start(c) { log.push('start'); },
+        pull(c) {
+            n++;
+            log.push('pull' + n + ':' + c.desiredSize);
+            if (n === 3) { log.push('pull-throws'); throw new Error('boom'); }
+            c.enqueue(n);
+            if (n === 2) return { not: 'a thenable' };
+        },
+        cancel() { log.push('cancel'); },
+    }, { highWaterMark: 2 });
+    Promise.resolve().then(() => log.push('tick1')).then(() => log.push('tick2'))
+        .then(() => log.push('tick3')).then(() => log.push('tick4'));
+    queueMicrotask(() => log.push('qm'));
+    const reader = rs.getReader();
+    const step = (label) => (r) => log.push(label + ':' + JSON.stringify(r));
+    reader.read().then(step('r1'));
+    reader.read().then(step('r2'));
+    reader.read().then(step('r3'), e => log.push('r3 rejected:' + e.message));
+    reader.closed.catch(e => log.push('closed:' + e.message));
+    const rs2 = new ReadableStream({
+        start() { return Promise.resolve(); },
+        pull(c) { log.push('rs2 pull'); c.enqueue('x'); return undefined; },
+    });
+    rs2.getReader().read().then(step('rs2'));
+    const [b1, b2] = new ReadableStream({
+        pull(c) { log.push('tee src pull'); c.enqueue('t'); },
+    }).tee();
+    b1.getReader().read().then(step('b1'));
+    b2.cancel('why').then(() => log.push('b2 canceled'));
+"#;
+
+fn run_ordering(fast: bool) -> String {
+    crate::set_fast_paths(fast);
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        "globalThis.log = []; globalThis.queueMicrotask = f => Promise.resolve().then(f);",
+    );
+    eval(&mut ctx, ORDERING_SCRIPT);
+    ctx.run_jobs().unwrap();
+    let log = string(&mut ctx, "log.join('\\n')");
+    crate::set_fast_paths(true);
+    log
+}
+
+#[test]
+fn sync_fast_path_preserves_pull_counts_and_ordering() {
+    let fast = run_ordering(true);
+    let slow = run_ordering(false);
+    assert!(fast.contains("pull3"), "{fast}");
+    assert!(fast.contains("rs2 pull"), "{fast}");
+    assert_eq!(fast, slow);
+}
+
+#[test]
+fn buffered_read_result_shape() {
+    let log = run_log(
+        r#"
+        const rs = new ReadableStream({ start(c) { c.enqueue('a'); c.close(); } });
+        const reader = rs.getReader();
+        reader.read().then(r => log.push(Object.keys(r).join('|'), r.value, r.done,
+            Object.getPrototypeOf(r) === Object.prototype));
+        reader.read().then(r => log.push(r.value, r.done));
+        "#,
+    );
+    assert_eq!(log, "done|value,a,false,true,,true");
+}
+
+#[test]
+fn values_and_async_iterator_are_the_same_function() {
+    let mut ctx = context();
+    assert_eq!(
+        string(
+            &mut ctx,
+            "String(ReadableStream.prototype.values === ReadableStream.prototype[Symbol.asyncIterator])"
+        ),
+        "true"
+    );
+}
+
+#[test]
+fn async_iterator_next_and_return_queue_behind_each_other() {
+    let log = run_log(
+        r#"
+        let c;
+        const rs = new ReadableStream({ start(ctrl) { c = ctrl; }, cancel(r) { log.push('cancel:' + r); } });
+        const it = rs.values();
+        it.next().then(r => log.push('next:' + r.value + ':' + r.done));
+        it.return('bye').then(r => log.push('return:' + r.value + ':' + r.done));
+        it.next().then(r => log.push('next2:' + r.value + ':' + r.done));
+        Promise.resolve().then(() => c.enqueue('x'));
+        "#,
+    );
+    assert_eq!(
+        log,
+        "next:x:false,cancel:bye,return:bye:true,next2:undefined:true"
+    );
+}
+
+#[test]
+fn async_iterator_return_with_prevent_cancel_keeps_stream_open() {
+    let log = run_log(
+        r#"
+        const rs = new ReadableStream({ cancel() { log.push('cancel'); } });
+        const it = rs.values({ preventCancel: true });
+        it.return('r').then(r => log.push('return:' + r.done + ':' + rs.locked));
+        "#,
+    );
+    assert_eq!(log, "return:true:false");
+}
+
+/// A native source producing `0..limit` then closing; it counts cancels.
+#[derive(Trace, Finalize)]
+struct Counter {
+    #[unsafe_ignore_trace]
+    next: std::cell::Cell<u32>,
+    #[unsafe_ignore_trace]
+    limit: u32,
+    #[unsafe_ignore_trace]
+    cancels: std::rc::Rc<std::cell::Cell<u32>>,
+}
+
+impl NativeSource for Counter {
+    fn pull(
+        &self,
+        controller: &JsObject<ReadableStreamDefaultController>,
+        ctx: &mut Context,
+    ) -> Completion {
+        let n = self.next.get();
+        if n >= self.limit {
+            readable_stream_default_controller_close(controller, ctx);
+        } else {
+            self.next.set(n + 1);
+            readable_stream_default_controller_enqueue(controller, JsValue::from(n), ctx).unwrap();
+        }
+        Completion::undefined()
+    }
+
+    fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
+        self.cancels.set(self.cancels.get() + 1);
+        Completion::undefined()
+    }
+}
+
+/// A native read request collecting into a shared log.
+#[derive(Trace, Finalize)]
+struct Collect {
+    #[unsafe_ignore_trace]
+    log: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+}
+
+impl ReadRequestSteps for Collect {
+    fn chunk_steps(self: Box<Self>, chunk: JsValue, _ctx: &mut Context) {
+        self.log
+            .borrow_mut()
+            .push(format!("chunk {}", chunk.display()));
+    }
+    fn close_steps(self: Box<Self>, _ctx: &mut Context) {
+        self.log.borrow_mut().push("close".into());
+    }
+    fn error_steps(self: Box<Self>, e: JsValue, _ctx: &mut Context) {
+        self.log.borrow_mut().push(format!("error {}", e.display()));
+    }
+}
+
+#[test]
+fn native_source_and_native_read_requests() {
+    let mut ctx = context();
+    let cancels = std::rc::Rc::new(std::cell::Cell::new(0));
+    let stream = create_readable_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(Counter {
+            next: std::cell::Cell::new(0),
+            limit: 2,
+            cancels: cancels.clone(),
+        })))),
+        Some(0.0),
+        None,
+        &mut ctx,
+    )
+    .unwrap();
+    let reader = acquire_readable_stream_default_reader(&stream, &mut ctx).unwrap();
+    assert!(is_readable_stream_locked(&stream));
+    let log = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    for _ in 0..3 {
+        let request = ReadRequest::Native(Box::new(Collect { log: log.clone() }));
+        readable_stream_default_reader_read(&reader, request, &mut ctx);
+    }
+    ctx.run_jobs().unwrap();
+    assert_eq!(*log.borrow(), vec!["chunk 0", "chunk 1", "close"]);
+    assert_eq!(stream.borrow().data().state(), StreamState::Closed);
+    // Cancel on a closed stream resolves without calling the source.
+    let c = readable_stream_cancel(&stream, JsValue::undefined(), &mut ctx);
+    assert!(matches!(c, Completion::Fulfilled(_)));
+    assert_eq!(cancels.get(), 0);
+
+    // A second stream: cancel reaches the native source and the completion settles.
+    let stream = create_readable_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(Counter {
+            next: std::cell::Cell::new(0),
+            limit: 10,
+            cancels: cancels.clone(),
+        })))),
+        None,
+        None,
+        &mut ctx,
+    )
+    .unwrap();
+    ctx.run_jobs().unwrap();
+    let settled = std::rc::Rc::new(std::cell::Cell::new(false));
+    #[derive(Trace, Finalize, Clone)]
+    struct Flag(#[unsafe_ignore_trace] std::rc::Rc<std::cell::Cell<bool>>);
+    readable_stream_cancel(&stream, JsValue::undefined(), &mut ctx).upon(
+        Flag(settled.clone()),
+        |flag, s, _| flag.0.set(s.is_ok()),
+        &mut ctx,
+    );
+    assert!(!settled.get());
+    ctx.run_jobs().unwrap();
+    assert!(settled.get());
+    assert_eq!(cancels.get(), 1);
+}
+
+#[test]
+fn rust_promise_resolve_with_takes_the_thenable_ticks() {
+    // A RustPromise resolved with another promise settles at the same tick a JS promise
+    // resolved with a native promise does.
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.log = [];
+        const inner = Promise.resolve();
+        new Promise(r => r(inner)).then(() => log.push('js'));
+        "#,
+    );
+    let out = RustPromise::new();
+    let inner = crate::webidl::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    RustPromise::resolve_with(&out, Completion::Js(inner), &mut ctx);
+    #[derive(Trace, Finalize, Clone)]
+    struct G(JsObject);
+    let global = ctx.global_object();
+    Completion::Rust(out).upon(
+        G(global),
+        |g, _, ctx| {
+            let log = g.0.get(js_string!("log"), ctx).unwrap();
+            let log = log.as_object().unwrap();
+            let push = log.get(js_string!("push"), ctx).unwrap();
+            push.as_callable()
+                .unwrap()
+                .call(&log.clone().into(), &[js_string!("rust").into()], ctx)
+                .unwrap();
+        },
+        &mut ctx,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(string(&mut ctx, "log.join(',')"), "js,rust");
+}
+
+#[test]
+fn from_sync_iterable_and_bad_inputs() {
+    let log = run_log(
+        r#"
+        (async () => {
+            const out = [];
+            for await (const x of ReadableStream.from([1, Promise.resolve(2), 3])) out.push(x);
+            log.push(out.join(' '));
+            try { ReadableStream.from('abc'); } catch (e) { log.push('string:' + e.constructor.name); }
+            try { ReadableStream.from({ [Symbol.asyncIterator]: 1 }); } catch (e) { log.push('bad:' + e.constructor.name); }
+        })();
+        "#,
+    );
+    assert_eq!(log, "1 2 3,string:TypeError,bad:TypeError");
+}
