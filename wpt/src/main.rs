@@ -216,6 +216,7 @@ fn run(args: &Args) -> Result<i32, String> {
         corpus: args.corpus.clone(),
         jobs: args.jobs,
         no_fast_paths: args.no_fast_paths,
+        limit: None,
     };
     let width = to_run.len().to_string().len();
     let progress = |n: usize, total: usize, r: &FileResult| {
