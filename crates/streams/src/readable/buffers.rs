@@ -34,9 +34,7 @@ impl ViewConstructor {
                 TypedArrayKind::Int8 | TypedArrayKind::Uint8 | TypedArrayKind::Uint8Clamped => 1,
                 TypedArrayKind::Int16 | TypedArrayKind::Uint16 | TypedArrayKind::Float16 => 2,
                 TypedArrayKind::Int32 | TypedArrayKind::Uint32 | TypedArrayKind::Float32 => 4,
-                TypedArrayKind::BigInt64
-                | TypedArrayKind::BigUint64
-                | TypedArrayKind::Float64 => 8,
+                TypedArrayKind::BigInt64 | TypedArrayKind::BigUint64 | TypedArrayKind::Float64 => 8,
             },
         }
     }
@@ -156,11 +154,7 @@ fn array_buffer_of(buffer: &JsValue, what: &str) -> JsResult<JsArrayBuffer> {
     buffer
         .as_object()
         .and_then(|o| JsArrayBuffer::from_object(o.clone()).ok())
-        .ok_or_else(|| {
-            type_error(format!(
-                "{what} must not be a view on a SharedArrayBuffer"
-            ))
-        })
+        .ok_or_else(|| type_error(format!("{what} must not be a view on a SharedArrayBuffer")))
 }
 
 /// [IsDetachedBuffer](https://tc39.es/ecma262/#sec-isdetachedbuffer)

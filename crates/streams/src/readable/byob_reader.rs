@@ -11,7 +11,9 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use super::buffers::{array_buffer_byte_length, is_detached_buffer, to_array_buffer_view, ViewConstructor};
+use super::buffers::{
+    array_buffer_byte_length, is_detached_buffer, to_array_buffer_view, ViewConstructor,
+};
 use super::byte_controller::{self, readable_byte_stream_controller_pull_into};
 use super::reader::read_result;
 use super::{
@@ -19,8 +21,8 @@ use super::{
     Completion, ReadableStream, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, mark_as_handled, range_error, to_enforce_range_u64,
-    type_error, Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, error_value, mark_as_handled, range_error, to_enforce_range_u64, type_error,
+    Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read-into request implemented in Rust (the byte tee,
@@ -216,7 +218,10 @@ impl Class for ReadableStreamBYOBReader {
 
     fn data_constructor(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<Self> {
         // IDL layer: `ReadableStream stream`.
-        if !arg(args, 0).as_object().is_some_and(|o| o.is::<ReadableStream>()) {
+        if !arg(args, 0)
+            .as_object()
+            .is_some_and(|o| o.is::<ReadableStream>())
+        {
             return Err(type_error("Argument 1 is not a ReadableStream"));
         }
         Ok(Self::empty(ctx))
@@ -505,7 +510,9 @@ pub(crate) fn readable_stream_add_read_into_request(
     // 2. Assert: stream.[[state]] is "readable" or "closed".
     // 3. Append readRequest to stream.[[reader]].[[readIntoRequests]].
     if let Some(reader) = byob_reader_of(stream) {
-        reader_data(&reader, |r| r.read_into_requests.borrow_mut().push_back(read_request));
+        reader_data(&reader, |r| {
+            r.read_into_requests.borrow_mut().push_back(read_request)
+        });
     }
 }
 
@@ -538,10 +545,14 @@ pub(crate) fn readable_stream_fulfill_read_into_request(
 }
 
 /// [ReadableStreamGetNumReadIntoRequests](https://streams.spec.whatwg.org/#readable-stream-get-num-read-into-requests)
-pub(crate) fn readable_stream_get_num_read_into_requests(stream: &JsObject<ReadableStream>) -> usize {
+pub(crate) fn readable_stream_get_num_read_into_requests(
+    stream: &JsObject<ReadableStream>,
+) -> usize {
     // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
     // 2. Return stream.[[reader]].[[readIntoRequests]]'s size.
-    byob_reader_of(stream).map_or(0, |r| reader_data(&r, ReadableStreamBYOBReader::num_read_into_requests))
+    byob_reader_of(stream).map_or(0, |r| {
+        reader_data(&r, ReadableStreamBYOBReader::num_read_into_requests)
+    })
 }
 
 /// [ReadableStreamHasBYOBReader](https://streams.spec.whatwg.org/#readable-stream-has-byob-reader)

@@ -17,9 +17,9 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::buffers::{
-    array_buffer_byte_length, can_transfer_array_buffer, clone_array_buffer,
-    copy_data_block_bytes, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
-    TypedArrayKind, ViewConstructor, ViewRecord,
+    array_buffer_byte_length, can_transfer_array_buffer, clone_array_buffer, copy_data_block_bytes,
+    is_detached_buffer, to_array_buffer_view, transfer_array_buffer, TypedArrayKind,
+    ViewConstructor, ViewRecord,
 };
 use super::byob_reader::{
     readable_stream_add_read_into_request, readable_stream_fulfill_read_into_request,
@@ -37,7 +37,7 @@ use super::{
     ReadableStream, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, illegal_constructor, type_error, range_error,
+    self, arg, brand, error_value, illegal_constructor, range_error, type_error,
     INTERFACE_ATTRIBUTES,
 };
 
@@ -113,7 +113,11 @@ pub enum ByteSourceAlgorithms {
 }
 
 impl ByteSourceAlgorithms {
-    fn pull(&self, controller: &JsObject<ReadableByteStreamController>, ctx: &mut Context) -> Completion {
+    fn pull(
+        &self,
+        controller: &JsObject<ReadableByteStreamController>,
+        ctx: &mut Context,
+    ) -> Completion {
         match self {
             Self::Js(s) => match &s.pull {
                 Some(f) => invoke_promise_callback(
@@ -582,7 +586,9 @@ pub(crate) fn pull_steps(
             reader_type: ReaderType::Default,
         }));
         //   4. Append pullIntoDescriptor to this.[[pendingPullIntos]].
-        data(controller, |c| c.pending_pull_intos.borrow_mut().push_back(descriptor));
+        data(controller, |c| {
+            c.pending_pull_intos.borrow_mut().push_back(descriptor)
+        });
     }
     // 6. Perform ! ReadableStreamAddReadRequest(stream, readRequest).
     readable_stream_add_read_request(&stream, read_request);
@@ -718,7 +724,10 @@ pub fn readable_byte_stream_controller_close(
         return Ok(());
     }
     // 4. If controller.[[pendingPullIntos]] is not empty,
-    if let Some(first) = data(controller, ReadableByteStreamController::first_pending_pull_into) {
+    if let Some(first) = data(
+        controller,
+        ReadableByteStreamController::first_pending_pull_into,
+    ) {
         //   1. Let firstPendingPullInto be controller.[[pendingPullIntos]][0].
         //   2. If the remainder after dividing firstPendingPullInto's bytes filled by
         //      firstPendingPullInto's element size is not 0,
@@ -760,10 +769,11 @@ pub(crate) fn readable_byte_stream_controller_commit_pull_into_descriptor(
     let done = with_stream(stream, ReadableStream::state) == StreamState::Closed;
     // 5. Let filledView be ! ReadableByteStreamControllerConvertPullIntoDescriptor(
     //    pullIntoDescriptor).
-    let filled_view = match readable_byte_stream_controller_convert_pull_into_descriptor(pull_into, ctx) {
-        Ok(v) => JsValue::from(v),
-        Err(_) => return,
-    };
+    let filled_view =
+        match readable_byte_stream_controller_convert_pull_into_descriptor(pull_into, ctx) {
+            Ok(v) => JsValue::from(v),
+            Err(_) => return,
+        };
     let reader_type = pull_into.borrow().reader_type;
     // 6. If pullIntoDescriptor's reader type is "default",
     if reader_type == ReaderType::Default {
@@ -829,7 +839,10 @@ pub fn readable_byte_stream_controller_enqueue(
     // 7. Let transferredBuffer be ? TransferArrayBuffer(buffer).
     let transferred_buffer = transfer_array_buffer(buffer, ctx)?;
     // 8. If controller.[[pendingPullIntos]] is not empty,
-    if let Some(first) = data(controller, ReadableByteStreamController::first_pending_pull_into) {
+    if let Some(first) = data(
+        controller,
+        ReadableByteStreamController::first_pending_pull_into,
+    ) {
         //   1. Let firstPendingPullInto be controller.[[pendingPullIntos]][0].
         //   2. If ! IsDetachedBuffer(firstPendingPullInto's buffer) is true, throw a TypeError
         //      exception.
@@ -873,7 +886,10 @@ pub fn readable_byte_stream_controller_enqueue(
             //   2. If controller.[[pendingPullIntos]] is not empty,
             //     1. Assert: controller.[[pendingPullIntos]][0]'s reader type is "default".
             //     2. Perform ! ReadableByteStreamControllerShiftPendingPullInto(controller).
-            if data(controller, ReadableByteStreamController::has_pending_pull_intos) {
+            if data(
+                controller,
+                ReadableByteStreamController::has_pending_pull_intos,
+            ) {
                 readable_byte_stream_controller_shift_pending_pull_into(controller);
             }
             //   3. Let transferredView be ! Construct(%Uint8Array%, « transferredBuffer,
@@ -967,7 +983,12 @@ fn readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
         // 3. Perform ! ReadableByteStreamControllerEnqueueChunkToQueue(controller,
         //    cloneResult.[[Value]], 0, byteLength).
         Ok(clone) => {
-            readable_byte_stream_controller_enqueue_chunk_to_queue(controller, clone, 0, byte_length);
+            readable_byte_stream_controller_enqueue_chunk_to_queue(
+                controller,
+                clone,
+                0,
+                byte_length,
+            );
             Ok(())
         }
     }
@@ -1046,7 +1067,13 @@ fn readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
 ) -> bool {
     let (bytes_filled, byte_length, minimum_fill, element_size, byte_offset) = {
         let d = pull_into.borrow();
-        (d.bytes_filled, d.byte_length, d.minimum_fill, d.element_size, d.byte_offset)
+        (
+            d.bytes_filled,
+            d.byte_length,
+            d.minimum_fill,
+            d.element_size,
+            d.byte_offset,
+        )
     };
     let queue_total_size = data(controller, ReadableByteStreamController::queue_total_size);
     // 1. Let maxBytesToCopy be min(controller.[[queueTotalSize]], pullIntoDescriptor's byte
@@ -1213,8 +1240,8 @@ pub fn readable_byte_stream_controller_get_byob_request(
                 d.byte_length.saturating_sub(d.bytes_filled),
             )
         };
-        let view =
-            ViewConstructor::Typed(TypedArrayKind::Uint8).construct(&buffer, offset, length, ctx)?;
+        let view = ViewConstructor::Typed(TypedArrayKind::Uint8)
+            .construct(&buffer, offset, length, ctx)?;
         //   3. Let byobRequest be a new ReadableStreamBYOBRequest.
         //   4. Set byobRequest.[[controller]] to controller.
         //   5. Set byobRequest.[[view]] to view.
@@ -1291,7 +1318,10 @@ fn readable_byte_stream_controller_process_pull_into_descriptors_using_queue(
     // 3. While controller.[[pendingPullIntos]] is not empty,
     //   1. If controller.[[queueTotalSize]] is 0, then break.
     //   2. Let pullIntoDescriptor be controller.[[pendingPullIntos]][0].
-    while let Some(pull_into) = data(controller, ReadableByteStreamController::first_pending_pull_into) {
+    while let Some(pull_into) = data(
+        controller,
+        ReadableByteStreamController::first_pending_pull_into,
+    ) {
         if data(controller, ReadableByteStreamController::queue_total_size) == 0 {
             break;
         }
@@ -1401,9 +1431,14 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         reader_type: ReaderType::Byob,
     }));
     // 14. If controller.[[pendingPullIntos]] is not empty,
-    if data(controller, ReadableByteStreamController::has_pending_pull_intos) {
+    if data(
+        controller,
+        ReadableByteStreamController::has_pending_pull_intos,
+    ) {
         //   1. Append pullIntoDescriptor to controller.[[pendingPullIntos]].
-        data(controller, |c| c.pending_pull_intos.borrow_mut().push_back(pull_into));
+        data(controller, |c| {
+            c.pending_pull_intos.borrow_mut().push_back(pull_into)
+        });
         //   2. Perform ! ReadableStreamAddReadIntoRequest(stream, readIntoRequest).
         readable_stream_add_read_into_request(&stream, read_into_request);
         //   3. Return.
@@ -1468,7 +1503,9 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         }
     }
     // 17. Append pullIntoDescriptor to controller.[[pendingPullIntos]].
-    data(controller, |c| c.pending_pull_intos.borrow_mut().push_back(pull_into));
+    data(controller, |c| {
+        c.pending_pull_intos.borrow_mut().push_back(pull_into)
+    });
     // 18. Perform ! ReadableStreamAddReadIntoRequest(stream, readIntoRequest).
     readable_stream_add_read_into_request(&stream, read_into_request);
     // 19. Perform ! ReadableByteStreamControllerCallPullIfNeeded(controller).
@@ -1483,8 +1520,10 @@ pub fn readable_byte_stream_controller_respond(
 ) -> JsResult<()> {
     // 1. Assert: controller.[[pendingPullIntos]] is not empty.
     // 2. Let firstDescriptor be controller.[[pendingPullIntos]][0].
-    let Some(first) = data(controller, ReadableByteStreamController::first_pending_pull_into)
-    else {
+    let Some(first) = data(
+        controller,
+        ReadableByteStreamController::first_pending_pull_into,
+    ) else {
         return Err(type_error("There is no pending BYOB request"));
     };
     // 3. Let state be controller.[[stream]].[[state]].
@@ -1567,7 +1606,11 @@ fn readable_byte_stream_controller_respond_in_readable_state(
     // 1. Assert: bytes filled + bytesWritten ≤ byte length.
     // 2. Perform ! ReadableByteStreamControllerFillHeadPullIntoDescriptor(controller,
     //    bytesWritten, pullIntoDescriptor).
-    readable_byte_stream_controller_fill_head_pull_into_descriptor(controller, bytes_written, pull_into);
+    readable_byte_stream_controller_fill_head_pull_into_descriptor(
+        controller,
+        bytes_written,
+        pull_into,
+    );
     let stream = data(controller, ReadableByteStreamController::stream);
     // 3. If pullIntoDescriptor's reader type is "none",
     if pull_into.borrow().reader_type == ReaderType::None {
@@ -1578,8 +1621,9 @@ fn readable_byte_stream_controller_respond_in_readable_state(
         )?;
         //   2. Let filledPullIntos be the result of performing !
         //      ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(controller).
-        let filled =
-            readable_byte_stream_controller_process_pull_into_descriptors_using_queue(controller, ctx);
+        let filled = readable_byte_stream_controller_process_pull_into_descriptors_using_queue(
+            controller, ctx,
+        );
         //   3. For each filledPullInto of filledPullIntos,
         //     1. Perform ! ReadableByteStreamControllerCommitPullIntoDescriptor(
         //        controller.[[stream]], filledPullInto).
@@ -1592,7 +1636,13 @@ fn readable_byte_stream_controller_respond_in_readable_state(
     // 4. If pullIntoDescriptor's bytes filled < pullIntoDescriptor's minimum fill, return.
     let (bytes_filled, minimum_fill, element_size, byte_offset, buffer) = {
         let d = pull_into.borrow();
-        (d.bytes_filled, d.minimum_fill, d.element_size, d.byte_offset, d.buffer.clone())
+        (
+            d.bytes_filled,
+            d.minimum_fill,
+            d.element_size,
+            d.byte_offset,
+            d.buffer.clone(),
+        )
     };
     if bytes_filled < minimum_fill {
         return Ok(());
@@ -1642,8 +1692,10 @@ fn readable_byte_stream_controller_respond_internal(
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Let firstDescriptor be controller.[[pendingPullIntos]][0].
-    let Some(first) = data(controller, ReadableByteStreamController::first_pending_pull_into)
-    else {
+    let Some(first) = data(
+        controller,
+        ReadableByteStreamController::first_pending_pull_into,
+    ) else {
         return Ok(());
     };
     // 2. Assert: ! CanTransferArrayBuffer(firstDescriptor's buffer) is true.
@@ -1684,8 +1736,10 @@ pub fn readable_byte_stream_controller_respond_with_new_view(
     // 1. Assert: controller.[[pendingPullIntos]] is not empty.
     // 2. Assert: ! IsDetachedBuffer(view.[[ViewedArrayBuffer]]) is false.
     // 3. Let firstDescriptor be controller.[[pendingPullIntos]][0].
-    let Some(first) = data(controller, ReadableByteStreamController::first_pending_pull_into)
-    else {
+    let Some(first) = data(
+        controller,
+        ReadableByteStreamController::first_pending_pull_into,
+    ) else {
         return Err(type_error("There is no pending BYOB request"));
     };
     // 4. Let state be controller.[[stream]].[[state]].
@@ -1742,7 +1796,9 @@ fn readable_byte_stream_controller_shift_pending_pull_into(
     // 2. Let descriptor be controller.[[pendingPullIntos]][0].
     // 3. Remove descriptor from controller.[[pendingPullIntos]].
     // 4. Return descriptor.
-    data(controller, |c| c.pending_pull_intos.borrow_mut().pop_front())
+    data(controller, |c| {
+        c.pending_pull_intos.borrow_mut().pop_front()
+    })
 }
 
 /// [ReadableByteStreamControllerShouldCallPull](https://streams.spec.whatwg.org/#readable-byte-stream-controller-should-call-pull)

@@ -89,12 +89,7 @@ impl ByteTeeState {
     }
 
     /// The chunk steps' "If cloneResult is an abrupt completion" branch.
-    fn clone_failed(
-        this: &Gc<Self>,
-        byob_second: bool,
-        e: JsValue,
-        ctx: &mut Context,
-    ) {
+    fn clone_failed(this: &Gc<Self>, byob_second: bool, e: JsValue, ctx: &mut Context) {
         // 1. Perform ! ReadableByteStreamControllerError(byobBranch.[[controller]], e).
         this.error_branch(byob_second, e.clone(), ctx);
         // 2. Perform ! ReadableByteStreamControllerError(otherBranch.[[controller]], e).
@@ -251,7 +246,12 @@ fn pull_with_default_reader(state: &Gc<ByteTeeState>, ctx: &mut Context) {
 }
 
 /// pullWithBYOBReader, given view and forBranch2.
-fn pull_with_byob_reader(state: &Gc<ByteTeeState>, view: JsValue, for_branch2: bool, ctx: &mut Context) {
+fn pull_with_byob_reader(
+    state: &Gc<ByteTeeState>,
+    view: JsValue,
+    for_branch2: bool,
+    ctx: &mut Context,
+) {
     // 1. If reader implements ReadableStreamDefaultReader,
     let current = state.reader.borrow().clone();
     let reader = match current {
@@ -306,9 +306,11 @@ fn pull_algorithm(state: &Gc<ByteTeeState>, second: bool, ctx: &mut Context) -> 
     state.reading.set(true);
     // 3. Let byobRequest be ! ReadableByteStreamControllerGetBYOBRequest(
     //    branch1.[[controller]] (branch2.[[controller]])).
-    let byob_request = state
-        .branch_controller(second)
-        .and_then(|c| readable_byte_stream_controller_get_byob_request(&c, ctx).ok().flatten());
+    let byob_request = state.branch_controller(second).and_then(|c| {
+        readable_byte_stream_controller_get_byob_request(&c, ctx)
+            .ok()
+            .flatten()
+    });
     match byob_request {
         // 4. If byobRequest is null, perform pullWithDefaultReader.
         None => pull_with_default_reader(state, ctx),
@@ -350,7 +352,10 @@ impl ByteTeeBranch {
         // 3. If canceled2 (canceled1) is true,
         if other_canceled {
             //   1. Let compositeReason be ! CreateArrayFromList(« reason1, reason2 »).
-            let reasons = [state.reason1.borrow().clone(), state.reason2.borrow().clone()];
+            let reasons = [
+                state.reason1.borrow().clone(),
+                state.reason2.borrow().clone(),
+            ];
             let composite = JsArray::from_iter(reasons, ctx);
             //   2. Let cancelResult be ! ReadableStreamCancel(stream, compositeReason).
             let cancel_result = readable_stream_cancel(&state.stream, composite.into(), ctx);
@@ -481,9 +486,7 @@ impl ReadIntoRequestSteps for ByteTeeReadIntoRequest {
             //   5. If otherCanceled is false,
             if !other_canceled {
                 //   1. Let cloneResult be CloneAsUint8Array(chunk).
-                let clone_result = view
-                    .clone()
-                    .and_then(|v| clone_as_uint8_array(&v, ctx));
+                let clone_result = view.clone().and_then(|v| clone_as_uint8_array(&v, ctx));
                 let cloned = match clone_result {
                     //   2. If cloneResult is an abrupt completion, error both branches, resolve
                     //      cancelPromise with ! ReadableStreamCancel(stream, e) and return.

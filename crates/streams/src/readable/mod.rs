@@ -38,6 +38,8 @@ mod byob_reader;
 mod byob_request;
 mod byte_controller;
 mod byte_tee;
+#[cfg(test)]
+mod byte_tests;
 mod completion;
 mod controller;
 mod from;
