@@ -29,6 +29,19 @@
 //!   [`readable_stream_default_controller_get_desired_size`],
 //!   [`readable_stream_default_controller_has_backpressure`],
 //!   [`readable_stream_default_controller_can_close_or_enqueue`].
+//! - Byte streams: `[[controller]]` is [`StreamController::Byte`] and `[[reader]]` may be
+//!   [`StreamReader::Byob`]. Default readers (and so pipeTo's [`ReadRequest`]s) work on byte
+//!   streams unchanged. BYOB: [`acquire_readable_stream_byob_reader`],
+//!   [`readable_stream_byob_reader_release`], [`readable_stream_byob_reader_generic_cancel`],
+//!   read-into requests ([`ReadIntoRequest`], [`ReadIntoRequestSteps`]). Controller:
+//!   [`readable_byte_stream_controller_enqueue`] (takes a [`ViewRecord`] from
+//!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`],
+//!   [`readable_byte_stream_controller_error`], [`readable_byte_stream_controller_respond`],
+//!   [`readable_byte_stream_controller_respond_with_new_view`],
+//!   [`readable_byte_stream_controller_get_byob_request`],
+//!   [`readable_byte_stream_controller_get_desired_size`]. Buffers:
+//!   [`transfer_array_buffer`] (real detachment, no copy), [`is_detached_buffer`],
+//!   [`can_transfer_array_buffer`].
 //!
 //! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
 //! positions JS promise reactions would take.
