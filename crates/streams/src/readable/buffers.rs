@@ -4,7 +4,7 @@
 //! and the construction of views of every typed array kind (and `DataView`).
 
 use boa_engine::{
-    builtins::{dataview::DataView, typed_array::TypedArray},
+    builtins::{array_buffer::ArrayBuffer, dataview::DataView, typed_array::TypedArray},
     object::builtins::{AlignedVec, JsArrayBuffer, JsDataView, JsTypedArray},
     Context, JsObject, JsResult, JsValue,
 };
@@ -151,10 +151,32 @@ pub fn to_array_buffer_view(
 }
 
 fn array_buffer_of(buffer: &JsValue, what: &str) -> JsResult<JsArrayBuffer> {
-    buffer
+    let buffer = buffer
         .as_object()
         .and_then(|o| JsArrayBuffer::from_object(o.clone()).ok())
-        .ok_or_else(|| type_error(format!("{what} must not be a view on a SharedArrayBuffer")))
+        .ok_or_else(|| type_error(format!("{what} must not be a view on a SharedArrayBuffer")))?;
+    // WebIDL: without [AllowResizable], a view on a resizable buffer is a TypeError.
+    if !is_fixed_length_array_buffer(&buffer) {
+        return Err(type_error(format!(
+            "{what} must not be a view on a resizable ArrayBuffer"
+        )));
+    }
+    Ok(buffer)
+}
+
+/// [IsFixedLengthArrayBuffer](https://tc39.es/ecma262/#sec-isfixedlengtharraybuffer).
+// NOTE: Boa keeps [[ArrayBufferMaxByteLength]] private; `ArrayBuffer::resize` to the current
+// length fails only for a fixed-length buffer and changes nothing for a resizable one. A
+// detached buffer reports fixed-length here; every caller rejects detached buffers anyway.
+fn is_fixed_length_array_buffer(buffer: &JsArrayBuffer) -> bool {
+    let object: JsObject = buffer.clone().into();
+    let Some(mut data) = object.downcast_mut::<ArrayBuffer>() else {
+        return true;
+    };
+    let Some(len) = data.data().map(<[u8]>::len) else {
+        return true;
+    };
+    data.resize(len as u64).is_err()
 }
 
 /// [IsDetachedBuffer](https://tc39.es/ecma262/#sec-isdetachedbuffer)

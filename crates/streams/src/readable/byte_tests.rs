@@ -180,6 +180,10 @@ fn enqueue_of_a_detached_view_throws_type_error_and_leaves_the_stream_usable() {
         try {
             controller.enqueue(new Uint8Array(new SharedArrayBuffer(4)));
         } catch (e) { log.push(e.constructor.name); }
+        // So is a view on a resizable ArrayBuffer (no [AllowResizable]); its buffer is kept.
+        const resizable = new ArrayBuffer(4, { maxByteLength: 8 });
+        try { controller.enqueue(new Uint8Array(resizable)); } catch (e) { log.push(e.constructor.name); }
+        log.push('resizable ' + resizable.byteLength + ' ' + resizable.resizable);
         log.push('desiredSize=' + controller.desiredSize);
         controller.enqueue(new Uint8Array([7, 8]));
         reader.read().then(r => log.push(r.done, Array.from(r.value).join('+')));
@@ -190,7 +194,7 @@ fn enqueue_of_a_detached_view_throws_type_error_and_leaves_the_stream_usable() {
     );
     assert_eq!(
         log,
-        "TypeError,TypeError,TypeError,desiredSize=0,false,7+8,closed"
+        "TypeError,TypeError,TypeError,TypeError,resizable 4 true,desiredSize=0,false,7+8,closed"
     );
 }
 
