@@ -17,9 +17,8 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::buffers::{
-    array_buffer_byte_length, can_transfer_array_buffer, clone_array_buffer, copy_data_block_bytes,
-    is_detached_buffer, to_array_buffer_view, transfer_array_buffer, TypedArrayKind,
-    ViewConstructor, ViewRecord,
+    array_buffer_byte_length, clone_array_buffer, copy_data_block_bytes, is_detached_buffer,
+    to_array_buffer_view, transfer_array_buffer, TypedArrayKind, ViewConstructor, ViewRecord,
 };
 use super::byob_reader::{
     readable_stream_add_read_into_request, readable_stream_fulfill_read_into_request,
@@ -1096,7 +1095,7 @@ fn readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
     if max_aligned_bytes >= minimum_fill {
         //   1. Set totalBytesToCopyRemaining to maxAlignedBytes − pullIntoDescriptor's bytes
         //      filled.
-        total_bytes_to_copy_remaining = max_aligned_bytes - bytes_filled;
+        total_bytes_to_copy_remaining = max_aligned_bytes.saturating_sub(bytes_filled);
         //   2. Set ready to true.
         ready = true;
     }
@@ -1662,13 +1661,13 @@ fn readable_byte_stream_controller_respond_in_readable_state(
         readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
             controller,
             &buffer,
-            end - remainder_size,
+            end.saturating_sub(remainder_size),
             remainder_size,
             ctx,
         )?;
     }
     // 8. Set pullIntoDescriptor's bytes filled to bytes filled − remainderSize.
-    pull_into.borrow_mut().bytes_filled = bytes_filled - remainder_size;
+    pull_into.borrow_mut().bytes_filled = bytes_filled.saturating_sub(remainder_size);
     // 9. Let filledPullIntos be the result of performing !
     //    ReadableByteStreamControllerProcessPullIntoDescriptorsUsingQueue(controller).
     let filled =
@@ -1699,7 +1698,7 @@ fn readable_byte_stream_controller_respond_internal(
         return Ok(());
     };
     // 2. Assert: ! CanTransferArrayBuffer(firstDescriptor's buffer) is true.
-    debug_assert!(can_transfer_array_buffer(&first.borrow().buffer));
+    // (It holds: both callers have just transferred that buffer.)
     // 3. Perform ! ReadableByteStreamControllerInvalidateBYOBRequest(controller).
     readable_byte_stream_controller_invalidate_byob_request(controller);
     // 4. Let state be controller.[[stream]].[[state]].
