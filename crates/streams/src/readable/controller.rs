@@ -353,9 +353,10 @@ pub(super) fn readable_stream_constructor_steps(
     //    UnderlyingSource (members in lexicographic order).
     let dict = Dictionary::from_object(underlying_source.clone());
     //    autoAllocateChunkSize: [EnforceRange] unsigned long long
-    if let Some(v) = dict.get("autoAllocateChunkSize", ctx)? {
-        webidl::to_enforce_range_u64(&v, "autoAllocateChunkSize", ctx)?;
-    }
+    let auto_allocate_chunk_size = match dict.get("autoAllocateChunkSize", ctx)? {
+        Some(v) => Some(webidl::to_enforce_range_u64(&v, "autoAllocateChunkSize", ctx)?),
+        None => None,
+    };
     let cancel = dict.get_callback("cancel", ctx)?;
     let pull = dict.get_callback("pull", ctx)?;
     let start = dict.get_callback("start", ctx)?;
@@ -381,10 +382,19 @@ pub(super) fn readable_stream_constructor_steps(
             ));
         }
         //   2. Let highWaterMark be ? ExtractHighWaterMark(strategy, 0).
-        extract_high_water_mark(high_water_mark, 0.0)?;
-        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(...).
-        // NOTE: readable byte streams are not implemented yet.
-        return Err(type_error("Readable byte streams are not supported yet"));
+        let hwm = extract_high_water_mark(high_water_mark, 0.0)?;
+        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(this,
+        //      underlyingSource, underlyingSourceDict, highWaterMark).
+        return super::byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
+            stream,
+            underlying_source.map_or(JsValue::null(), JsValue::from),
+            start,
+            pull,
+            cancel,
+            hwm,
+            auto_allocate_chunk_size,
+            ctx,
+        );
     }
     // 5. Otherwise,
     //   1. Assert: underlyingSourceDict["type"] does not exist.

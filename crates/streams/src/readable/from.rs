@@ -162,7 +162,7 @@ impl FromIterableSource {
         let stream = self.stream.borrow().clone()?;
         match with_stream(&stream, ReadableStream::controller) {
             Some(StreamController::Default(c)) => Some(c),
-            None => None,
+            _ => None,
         }
     }
 

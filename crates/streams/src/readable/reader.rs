@@ -393,8 +393,10 @@ fn readable_stream_reader_generic_release(
     let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise);
     mark_as_handled(&closed, ctx);
     // 7. Perform ! stream.[[controller]].[[ReleaseSteps]]().
-    if let Some(StreamController::Default(c)) = with_stream(&stream, ReadableStream::controller) {
-        controller::release_steps(&c);
+    match with_stream(&stream, ReadableStream::controller) {
+        Some(StreamController::Default(c)) => controller::release_steps(&c),
+        Some(StreamController::Byte(c)) => super::byte_controller::release_steps(&c),
+        None => {}
     }
     // 8. Set stream.[[reader]] to undefined.
     with_stream(&stream, |s| *s.reader.borrow_mut() = None);
@@ -450,6 +452,9 @@ pub fn readable_stream_default_reader_read(
         //   2. Perform ! stream.[[controller]].[[PullSteps]](readRequest).
         StreamState::Readable => match controller {
             Some(StreamController::Default(c)) => pull_steps(&c, read_request, ctx),
+            Some(StreamController::Byte(c)) => {
+                super::byte_controller::pull_steps(&c, read_request, ctx);
+            }
             None => {}
         },
     }

@@ -49,7 +49,7 @@ impl TeeState {
         }?;
         match with_stream(&branch, ReadableStream::controller) {
             Some(StreamController::Default(c)) => Some(c),
-            None => None,
+            _ => None,
         }
     }
 }
