@@ -182,15 +182,23 @@ impl PromiseSlot {
     /// The JS promise (created on first use). Runs no user code; when the second value is
     /// true the caller must [`mark_as_handled`] the promise after releasing its borrow (that
     /// step can reach user code through Boa's species lookup).
+    ///
+    /// A pending promise is marked as handled when it is created, not when it is rejected:
+    /// every rejection of these slots sets [[PromiseIsHandled]] in the spec, so the flag is
+    /// only ever read after it is set either way, and marking it here keeps Boa's species
+    /// lookup (script, if `Promise.prototype.constructor` is patched) out of the middle of
+    /// abstract operations such as WritableStreamDefaultWriterRelease.
     pub fn promise(&mut self, ctx: &mut Context) -> (JsObject, bool) {
         match self {
-            Self::Pending { promise, .. } => (
-                promise
-                    .get_or_insert_with(|| PromiseCapability::new(ctx))
-                    .promise
-                    .clone(),
-                false,
-            ),
+            Self::Pending { promise, .. } => {
+                if let Some(cap) = promise {
+                    return (cap.promise.clone(), false);
+                }
+                let cap = PromiseCapability::new(ctx);
+                let p = cap.promise.clone();
+                *promise = Some(cap);
+                (p, true)
+            }
             Self::Fulfilled { promise } => (
                 promise
                     .get_or_insert_with(|| promise_resolved_with(JsValue::undefined(), ctx))
@@ -290,8 +298,8 @@ impl SlotSettlement {
             }
             Self::Reject(cap, waiters, reason) => {
                 if let Some(cap) = cap {
-                    // Mark first, so no rejection is ever reported as unhandled.
-                    mark_as_handled(&cap.promise, ctx);
+                    // The promise was marked as handled when it was created (see
+                    // `PromiseSlot::promise`): rejecting it runs no user code.
                     cap.reject(reason.clone(), ctx);
                 }
                 for w in waiters {

@@ -585,3 +585,79 @@ fn native_sink_returning_rust_promises() {
     assert_eq!(eval_string(&mut ctx, "log.join()"), "a,b:nope");
     assert_eq!(eval_string(&mut ctx, "String(w.desiredSize)"), "null");
 }
+
+#[test]
+fn lock_taken_from_species_lookup_during_release_is_kept() {
+    // Releasing a writer rejects its materialised `closed` promise. Marking that promise as
+    // handled must not run script in the middle of WritableStreamDefaultWriterRelease: a
+    // `constructor` getter that releases the writer and takes a new lock there would have
+    // that new lock dropped by the rest of the outer release.
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var ws = new WritableStream();
+        var w1 = ws.getWriter();
+        w1.closed;
+        var w2;
+        var hooked = false;
+        Object.defineProperty(Promise.prototype, 'constructor', {
+          configurable: true,
+          get() {
+            if (!hooked) {
+              hooked = true;
+              w1.releaseLock();
+              w2 = ws.getWriter();
+            }
+            return Promise;
+          },
+        });
+        w1.releaseLock();
+        delete Promise.prototype.constructor;
+        Promise.prototype.constructor = Promise;
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    // Either the getter never ran mid-release, or the lock it took is still held.
+    assert_eq!(
+        eval_string(
+            &mut ctx,
+            "String(w2 === undefined || (ws.locked && typeof w2.desiredSize === 'number'))"
+        ),
+        "true"
+    );
+}
+
+#[test]
+fn erroring_does_not_run_script_between_its_steps() {
+    // WritableStreamStartErroring rejects the writer's materialised `ready` promise and then
+    // (step 9) may finish erroring. No script may run in between (the spec's "set
+    // [[PromiseIsHandled]]" runs none).
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var calls = 0;
+        // start() never settles, so erroring does not finish and nothing reacts to a
+        // promise during abort().
+        var ws = new WritableStream({ start() { return new Promise(() => {}); } },
+                                    { highWaterMark: 0 });
+        var w = ws.getWriter();
+        w.ready; w.closed;
+        var armed = true;
+        Object.defineProperty(Promise.prototype, 'constructor', {
+          configurable: true,
+          get() { if (armed) calls++; return Promise; },
+        });
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    eval(&mut ctx, "calls = 0; w.abort('r'); armed = false;");
+    eval(
+        &mut ctx,
+        "delete Promise.prototype.constructor; Promise.prototype.constructor = Promise;",
+    );
+    ctx.run_jobs().unwrap();
+    // Rejecting the materialised `ready` promise must not reach the species getter.
+    assert_eq!(eval_string(&mut ctx, "String(calls)"), "0");
+}
