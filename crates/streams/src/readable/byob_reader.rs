@@ -407,9 +407,7 @@ fn readable_stream_reader_generic_release(
         p.reject(e, ctx);
         reader_data(reader, |r| *r.closed_promise.borrow_mut() = p);
     }
-    // 6. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-    let closed = reader_data(reader, ReadableStreamBYOBReader::closed_promise);
-    mark_as_handled(&closed, ctx);
+    // 6. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true. (Done last, below.)
     // 7. Perform ! stream.[[controller]].[[ReleaseSteps]]().
     match with_stream(&stream, ReadableStream::controller) {
         Some(StreamController::Byte(c)) => byte_controller::release_steps(&c),
@@ -420,6 +418,14 @@ fn readable_stream_reader_generic_release(
     with_stream(&stream, |s| *s.reader.borrow_mut() = None);
     // 9. Set reader.[[stream]] to undefined.
     reader_data(reader, |r| *r.stream.borrow_mut() = None);
+    // NOTE: step 6 runs after steps 7-9: marking a promise handled goes through Boa's
+    // `then`, whose species lookup can run script (a patched `Promise.prototype.constructor`);
+    // that script must see the lock fully released, not a half-released stream whose
+    // [[reader]] the rest of this algorithm would then clear (dropping a lock taken in
+    // between). No other script runs before the next microtask checkpoint, so the flag is
+    // set before any unhandled-rejection check: the reordering is otherwise unobservable.
+    let closed = reader_data(reader, ReadableStreamBYOBReader::closed_promise);
+    mark_as_handled(&closed, ctx);
 }
 
 /// [ReadableStreamBYOBReaderErrorReadIntoRequests](https://streams.spec.whatwg.org/#abstract-opdef-readablestreambyobreadererrorreadintorequests)

@@ -339,3 +339,40 @@ fn byte_stream_sync_fast_path_preserves_ordering() {
     assert!(fast.contains("b2:5"), "{fast}");
     assert_eq!(fast, slow);
 }
+
+/// Releasing a BYOB reader marks its rejected `closed` promise as handled; Boa's species lookup
+/// in that step can run script (a patched `Promise.prototype.constructor` getter). A lock taken
+/// by that script must survive the rest of the outer release.
+#[test]
+fn byob_lock_taken_from_species_lookup_during_release_is_kept() {
+    let log = run_log(
+        r#"
+        const rs = new ReadableStream({ type: 'bytes' });
+        const r1 = rs.getReader({ mode: 'byob' });
+        let r2;
+        let hooked = false;
+        Object.defineProperty(Promise.prototype, 'constructor', {
+          configurable: true,
+          get() {
+            if (!hooked) {
+              hooked = true;
+              r1.releaseLock();
+              r2 = rs.getReader({ mode: 'byob' });
+            }
+            return Promise;
+          },
+        });
+        r1.releaseLock();
+        delete Promise.prototype.constructor;
+        Promise.prototype.constructor = Promise;
+        log.push(r2 === undefined ? 'no reentry' : String(rs.locked));
+        if (r2 !== undefined) {
+          // r2 holds the lock: its stream is not undefined, so read() does not reject with
+          // "released", and nobody else can take the lock.
+          try { rs.getReader(); log.push('second reader'); } catch (e) { log.push(e.name); }
+        }
+    "#,
+        ",",
+    );
+    assert!(log == "no reentry" || log == "true,TypeError", "{log}");
+}
