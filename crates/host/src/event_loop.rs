@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use boa_engine::builtins::error::Error as ErrorData;
 use boa_engine::builtins::promise::PromiseState;
 use boa_engine::builtins::promise::{OperationType, Promise};
-use boa_engine::context::time::JsInstant;
+use boa_engine::context::time::{JsDuration, JsInstant};
 use boa_engine::context::HostHooks;
 use boa_engine::job::{
     GenericJob, IntervalJob, Job, JobExecutor, NativeAsyncJob, PromiseJob, TimeoutJob,
@@ -338,7 +338,7 @@ impl EventLoop {
                 // HTML re-runs the timer initialization steps after the callback; a
                 // cancelled interval (clearInterval in its own callback) is dropped.
                 if !job.cancelled() {
-                    let due = context.clock().now() + job.interval();
+                    let due = due_after(context.clock().now(), job.interval());
                     self.insert_task(due, Task::Interval(job));
                 }
                 result
@@ -473,16 +473,33 @@ impl EventLoop {
     }
 }
 
+/// `now + delay`, saturating: `JsInstant + JsDuration` panics on overflow, and script picks
+/// the delays (`AbortSignal.timeout(2 ** 53 - 1)` is about 2.9e5 years). With the virtual
+/// clock, time jumps to each due timer, so a chain of such timers reaches the end of
+/// `Duration` after about two million steps. A saturated timer is due at the end of time.
+fn due_after(now: JsInstant, delay: JsDuration) -> JsInstant {
+    let nanos = now.nanos_since_epoch();
+    let now = Duration::new(
+        u64::try_from(nanos / 1_000_000_000).unwrap_or(u64::MAX),
+        // The remainder is below 1e9 and fits a u32.
+        u32::try_from(nanos % 1_000_000_000).unwrap_or(0),
+    );
+    let due = now
+        .checked_add(Duration::from(delay))
+        .unwrap_or(Duration::MAX);
+    JsInstant::new(due.as_secs(), due.subsec_nanos())
+}
+
 impl JobExecutor for EventLoop {
     fn enqueue_job(self: Rc<Self>, job: Job, context: &mut Context) {
         match job {
             Job::PromiseJob(job) => self.microtasks.borrow_mut().push_back(job),
             Job::TimeoutJob(job) => {
-                let due = context.clock().now() + job.timeout();
+                let due = due_after(context.clock().now(), job.timeout());
                 self.insert_task(due, Task::Timeout(job));
             }
             Job::IntervalJob(job) => {
-                let due = context.clock().now() + job.interval();
+                let due = due_after(context.clock().now(), job.interval());
                 self.insert_task(due, Task::Interval(job));
             }
             Job::GenericJob(job) => {
@@ -503,5 +520,22 @@ impl JobExecutor for EventLoop {
     fn run_jobs(self: Rc<Self>, context: &mut Context) -> JsResult<()> {
         self.run_loop(context, None);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn due_after_saturates_instead_of_overflowing() {
+        let late = JsInstant::new(u64::MAX - 5, 999_999_999);
+        let due = due_after(late, JsDuration::from_millis(u64::MAX));
+        assert_eq!(due.nanos_since_epoch(), Duration::MAX.as_nanos());
+        let due = due_after(
+            JsInstant::new(10, 500_000_000),
+            JsDuration::from_millis(1_500),
+        );
+        assert_eq!(due.nanos_since_epoch(), 12_000_000_000);
     }
 }
