@@ -452,3 +452,59 @@ fn state_survives_garbage_collection() {
     eval(&mut ctx, "target.dispatchEvent(new Event('x'));");
     check(&mut ctx, "log.join() === 'x,onabort,dep:true'");
 }
+
+#[test]
+fn reentrant_listeners_and_getters_do_not_panic() {
+    // Every script hook of dispatch and abort re-enters the same objects: a listener that
+    // aborts again and dispatches the event again, a `handleEvent` getter that removes and
+    // adds listeners, an `onabort` handler that replaces itself, option getters that add
+    // listeners to the same target, an AbortSignal.any dependent aborted from its source's
+    // listener.
+    let mut ctx = context();
+    check(
+        &mut ctx,
+        r#"(() => {
+            const log = [];
+            const ac = new AbortController();
+            const s = ac.signal;
+            const dep = AbortSignal.any([s]);
+            const t = new EventTarget();
+            const ev = new Event('x');
+            function l1(e) {
+              log.push('l1');
+              ac.abort('again');
+              try { t.dispatchEvent(e); } catch (err) { log.push(err.name); }
+              t.removeEventListener('x', l1);
+              t.addEventListener('x', l1);
+            }
+            const getterListener = {
+              get handleEvent() {
+                log.push('get');
+                t.removeEventListener('x', getterListener);
+                s.removeEventListener('abort', getterListener);
+                t.addEventListener('x', () => log.push('late'));
+                return () => log.push('handled');
+              },
+            };
+            const opts = {
+              get once() { t.addEventListener('x', () => log.push('from-getter')); return true; },
+              get signal() { return dep; },
+            };
+            t.addEventListener('x', l1, opts);
+            t.addEventListener('x', getterListener);
+            s.addEventListener('abort', getterListener);
+            s.addEventListener('abort', () => {
+              log.push('abort:' + s.reason);
+              ac.abort('inner');
+              s.onabort = () => log.push('replaced');
+              t.dispatchEvent(ev);
+            });
+            s.onabort = () => { log.push('onabort'); s.onabort = null; };
+            dep.addEventListener('abort', () => { log.push('dep'); t.dispatchEvent(new Event('x')); });
+            t.dispatchEvent(ev);
+            ac.abort('outer');
+            t.dispatchEvent(new Event('x'));
+            return s.aborted && dep.aborted && dep.reason === s.reason && log.length > 5;
+        })()"#,
+    );
+}
