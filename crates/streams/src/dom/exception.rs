@@ -169,11 +169,22 @@ impl Class for DomException {
 /// `DOMException` is not an ECMAScript error object, so `Error.prototype.stack` returns
 /// `undefined` for it).
 // NOTE: the stack is taken from a throwaway `Error` created by the engine at this point; its
-// text is implementation-defined, like every `stack`.
+// text is implementation-defined, like every `stack`. It is read with the engine's own
+// `Error.prototype.stack` getter saved at registration (see `DomRealm`), never through a
+// property lookup: creating a DOMException runs no script (it is created inside algorithms
+// such as "signal abort", where script running would re-enter them).
 fn define_stack(object: &JsObject, context: &mut Context) -> JsResult<()> {
+    let getter = context
+        .realm()
+        .host_defined()
+        .get::<super::DomRealm>()
+        .and_then(|r| r.error_stack_getter.clone());
+    let Some(getter) = getter else {
+        return Ok(());
+    };
     let error_ctor = context.intrinsics().constructors().error().constructor();
     let error = error_ctor.construct(&[], None, context)?;
-    let stack = error.get(js_string!("stack"), context)?;
+    let stack = getter.call(&error.into(), &[], context)?;
     if stack.is_string() {
         object.define_property_or_throw(
             js_string!("stack"),
@@ -186,6 +197,20 @@ fn define_stack(object: &JsObject, context: &mut Context) -> JsResult<()> {
         )?;
     }
     Ok(())
+}
+
+/// The current `%Error.prototype%.stack` getter, if it is the engine's native one (checked
+/// when the DOM is registered, before script can have replaced it).
+pub(crate) fn intrinsic_stack_getter(context: &mut Context) -> Option<JsObject> {
+    let error_proto = context.intrinsics().constructors().error().prototype();
+    // A direct read of the ordinary object's property storage: no script runs.
+    let desc = error_proto
+        .borrow()
+        .properties()
+        .get(&js_string!("stack").into())?;
+    desc.get()
+        .and_then(JsValue::as_object)
+        .filter(|f| f.is::<boa_engine::native_function::NativeFunctionObject>())
 }
 
 /// Register `DOMException`, its prototype chained to `%Error.prototype%`.

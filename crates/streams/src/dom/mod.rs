@@ -38,6 +38,10 @@ pub use exception::DomException;
 pub(crate) struct DomRealm {
     /// The `[LegacyUnforgeable]` `isTrusted` getter shared by the realm's events.
     pub(crate) is_trusted_getter: JsFunction,
+    /// `%Error.prototype%`'s own `stack` getter as it was when the DOM was registered (the
+    /// engine's native getter), so a DOMException's `stack` is read without running script
+    /// that patched `Error.prototype.stack` later.
+    pub(crate) error_stack_getter: Option<JsObject>,
     /// The listeners of the realm's global object (which is an EventTarget, as a worker's
     /// global is; its own native data belongs to the engine).
     pub(crate) global_target: JsObject<EventTargetData>,
@@ -85,9 +89,11 @@ pub(crate) fn report_exception(error: JsError, context: &mut Context) {
 /// work.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     let getter = event::is_trusted_getter(context);
+    let error_stack_getter = exception::intrinsic_stack_getter(context);
     let global_target = JsObject::new(context.root_shape(), None, EventTargetData::new());
     context.realm().host_defined_mut().insert(DomRealm {
         is_trusted_getter: getter,
+        error_stack_getter,
         global_target,
     });
     exception::register(context)?;

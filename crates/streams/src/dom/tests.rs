@@ -508,3 +508,31 @@ fn reentrant_listeners_and_getters_do_not_panic() {
         })()"#,
     );
 }
+
+#[test]
+fn creating_a_dom_exception_runs_no_script() {
+    // "Signal abort" without a reason creates an AbortError DOMException. Creating it must not
+    // run script (a patched `Error.prototype.stack` getter): script aborting the signal from
+    // there made the outer "signal abort" fire `abort` a second time with a replaced reason.
+    let mut ctx = context();
+    check(
+        &mut ctx,
+        r#"(() => {
+            const ac = new AbortController();
+            let events = 0;
+            let getterCalls = 0;
+            ac.signal.addEventListener('abort', () => events++);
+            const original = Object.getOwnPropertyDescriptor(Error.prototype, 'stack');
+            Object.defineProperty(Error.prototype, 'stack', {
+              configurable: true,
+              get() { getterCalls++; ac.abort('inner'); return 'patched'; },
+            });
+            ac.abort();
+            const e = new DOMException('m', 'AbortError');
+            Object.defineProperty(Error.prototype, 'stack', original);
+            return events === 1 && getterCalls === 0 && ac.signal.reason instanceof DOMException
+              && ac.signal.reason.name === 'AbortError' && typeof e.stack === 'string'
+              && e.stack !== 'patched';
+        })()"#,
+    );
+}
