@@ -661,3 +661,56 @@ fn erroring_does_not_run_script_between_its_steps() {
     // Rejecting the materialised `ready` promise must not reach the species getter.
     assert_eq!(eval_string(&mut ctx, "String(calls)"), "0");
 }
+
+#[test]
+fn size_reentering_release_acquire_abort_and_error() {
+    // size() runs user code in the middle of WritableStreamDefaultWriterWrite (step 4):
+    // releasing and re-acquiring the lock, aborting, and erroring from there take the spec's
+    // steps 5, 7 and 9.
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var log = [];
+        var w1, w2, controller;
+        var ws = new WritableStream({
+          start(c) { controller = c; },
+          write(c) { log.push('write:' + c); },
+          abort(r) { log.push('sink-abort:' + r); },
+        }, {
+          size(c) {
+            if (c === 'swap') { w1.releaseLock(); w2 = ws.getWriter(); }
+            if (c === 'abort') w2.abort('A').then(() => log.push('abort:ok'));
+            return 1;
+          },
+        });
+        w1 = ws.getWriter();
+        w1.write('swap').catch(e => log.push('swap:' + e.constructor.name));
+        log.push('locked:' + ws.locked + ':' + (w2.desiredSize === 1));
+        w2.write('abort').catch(e => log.push('abort-write:' + e));
+        w2.closed.catch(e => log.push('closed:' + e));
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(
+        eval_string(&mut ctx, "log.join()"),
+        // The start reaction (queued first) finishes erroring: the sink's abort runs before
+        // the reactions to the two rejected writes.
+        "locked:true:true,sink-abort:A,swap:TypeError,abort-write:A,abort:ok,closed:A"
+    );
+    // controller.error() from size() (stream errored) rejects the write with the error.
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var log = [];
+        var controller;
+        var ws = new WritableStream({ start(c) { controller = c; } },
+          { size() { controller.error('E'); return 1; } });
+        var w = ws.getWriter();
+        w.write('x').catch(e => log.push('write:' + e));
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(eval_string(&mut ctx, "log.join()"), "write:E");
+}
