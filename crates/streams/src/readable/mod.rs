@@ -51,6 +51,7 @@ use boa_engine::{
 use boa_gc::{Finalize, GcRefCell, Trace};
 
 pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
+pub(crate) use controller::invoke_promise_callback;
 pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
@@ -443,6 +444,10 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
     // 5. Resolve reader.[[closedPromise]] with undefined.
     let closed = reader.borrow().data().closed_promise_capability();
     closed.resolve(JsValue::undefined(), ctx);
+    reader
+        .borrow()
+        .data()
+        .settle_closed_observer(Ok(JsValue::undefined()), ctx);
     // 6. If reader implements ReadableStreamDefaultReader,
     //   1. Let readRequests be reader.[[readRequests]].
     //   2. Set reader.[[readRequests]] to an empty list.
@@ -472,6 +477,7 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
     let closed = reader.borrow().data().closed_promise_capability();
     closed.reject(e.clone(), ctx);
     webidl::mark_as_handled(&closed.promise, ctx);
+    reader.borrow().data().settle_closed_observer(Err(e.clone()), ctx);
     // 8. If reader implements ReadableStreamDefaultReader,
     //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
     reader::readable_stream_default_reader_error_read_requests(&reader, e, ctx);

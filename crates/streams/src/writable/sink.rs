@@ -15,7 +15,7 @@ use boa_gc::{Finalize, Gc, Trace};
 
 use crate::webidl::{
     enqueue_microtask, error_value, mark_as_handled, promise_rejected_with, promise_resolved_with,
-    react, PromiseCapability,
+    react, PromiseCapability, StepFn,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -274,6 +274,9 @@ pub enum SinkResult {
     Settled(Result<(), JsValue>),
     /// A promise to react to.
     Promise(JsObject),
+    /// A Rust-side promise (TransformStream's sink algorithms); reactions take the positions
+    /// JS promise reactions would.
+    Rust(crate::readable::Completion),
 }
 
 impl SinkResult {
@@ -308,6 +311,14 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
             react(&p, captures, on_fulfilled, on_rejected, ctx);
         }
         SinkResult::Promise(p) => react(&p, captures, on_fulfilled, on_rejected, ctx),
+        SinkResult::Rust(c) => c.upon(
+            (captures, StepFn(on_fulfilled), StepFn(on_rejected)),
+            |(captures, on_fulfilled, on_rejected), settlement, ctx| match settlement {
+                Ok(v) => (on_fulfilled.0)(v, captures, ctx),
+                Err(e) => (on_rejected.0)(e, captures, ctx),
+            },
+            ctx,
+        ),
     }
 }
 
@@ -383,8 +394,9 @@ pub enum SinkAlgorithms {
     Js(Gc<JsSink>),
     /// A TransformStream's writable side (`TransformStreamDefaultSink*Algorithm`); `stream` is
     /// the TransformStream.
-    // TODO(transform): dispatch to the TransformStream sink algorithms once transform.rs lands.
-    Transform { stream: JsObject },
+    Transform {
+        stream: JsObject<crate::transform::TransformStream>,
+    },
     /// A sink implemented in Rust.
     Native(Gc<NativeSinkBox>),
 }
@@ -416,7 +428,10 @@ impl SinkAlgorithms {
                 }
                 None => Ok(SinkResult::fulfilled()),
             },
-            Self::Transform { .. } => Ok(SinkResult::fulfilled()),
+            // 1. Let startAlgorithm be an algorithm that returns startPromise.
+            Self::Transform { stream } => Ok(crate::transform::start_algorithm_for_writable(
+                stream, ctx,
+            )),
             Self::Native(n) => n.0.start(controller, ctx),
         }
     }
@@ -436,7 +451,9 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { .. } => SinkResult::fulfilled(),
+            Self::Transform { stream } => SinkResult::Rust(
+                crate::transform::transform_stream_default_sink_write_algorithm(stream, chunk, ctx),
+            ),
             Self::Native(n) => n.0.write(chunk, controller, ctx),
         }
     }
@@ -451,7 +468,9 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { .. } => SinkResult::fulfilled(),
+            Self::Transform { stream } => SinkResult::Rust(
+                crate::transform::transform_stream_default_sink_close_algorithm(stream, ctx),
+            ),
             Self::Native(n) => n.0.close(ctx),
         }
     }
@@ -466,7 +485,11 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { .. } => SinkResult::fulfilled(),
+            Self::Transform { stream } => SinkResult::Rust(
+                crate::transform::transform_stream_default_sink_abort_algorithm(
+                    stream, reason, ctx,
+                ),
+            ),
             Self::Native(n) => n.0.abort(reason, ctx),
         }
     }

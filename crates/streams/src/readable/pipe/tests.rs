@@ -1,0 +1,1 @@
+//! pipeTo unit tests.

@@ -1,0 +1,1 @@
+//! TransformStream unit tests.
