@@ -23,7 +23,8 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::readable::{
-    create_readable_stream, invoke_promise_callback, readable_stream_default_controller_can_close_or_enqueue,
+    create_readable_stream, invoke_promise_callback,
+    readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, Completion, ReadableStream,
@@ -187,7 +188,9 @@ fn ts<R>(stream: &JsObject<TransformStream>, f: impl FnOnce(&TransformStream) ->
     f(stream.borrow().data())
 }
 
-fn ts_controller(stream: &JsObject<TransformStream>) -> Option<JsObject<TransformStreamDefaultController>> {
+fn ts_controller(
+    stream: &JsObject<TransformStream>,
+) -> Option<JsObject<TransformStreamDefaultController>> {
     ts(stream, |s| s.controller.borrow().clone())
 }
 
@@ -205,6 +208,8 @@ fn readable_controller_of(
 ) -> Option<JsObject<ReadableStreamDefaultController>> {
     let readable = readable_of(stream)?;
     let controller = readable.borrow().data().controller();
+    // A match (not `map`): a byte stream controller variant joins later.
+    #[allow(clippy::manual_map)]
     match controller {
         Some(StreamController::Default(c)) => Some(c),
         None => None,
@@ -349,8 +354,11 @@ impl Class for TransformStream {
         )?;
         // 11. Perform ? SetUpTransformStreamDefaultControllerFromTransformer(this, transformer,
         //     transformerDict).
-        let controller =
-            set_up_transform_stream_default_controller_from_transformer(instance, init.algorithms.clone(), ctx)?;
+        let controller = set_up_transform_stream_default_controller_from_transformer(
+            instance,
+            init.algorithms.clone(),
+            ctx,
+        )?;
         match (init.start, start_promise) {
             // 12. If transformerDict["start"] exists, then resolve startPromise with the result
             //     of invoking transformerDict["start"] with argument list
@@ -421,7 +429,9 @@ fn initialize_transform_stream(
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Let startAlgorithm be an algorithm that returns startPromise.
-    ts(stream, |s| *s.start_promise.borrow_mut() = Some(start_promise.clone()));
+    ts(stream, |s| {
+        *s.start_promise.borrow_mut() = Some(start_promise.clone())
+    });
     // 2. Let writeAlgorithm be the following steps, taking a chunk argument:
     //   1. Return ! TransformStreamDefaultSinkWriteAlgorithm(stream, chunk).
     // 3. Let abortAlgorithm be the following steps, taking a reason argument:
@@ -449,7 +459,10 @@ fn initialize_transform_stream(
         StartAlgorithm::Return(start_promise.completion()),
         SourceAlgorithms::Rust(RustSource {
             state: stream.clone().upcast().into(),
-            pull: |state, ctx| match state.as_object().and_then(|o| o.downcast::<TransformStream>().ok()) {
+            pull: |state, ctx| match state
+                .as_object()
+                .and_then(|o| o.downcast::<TransformStream>().ok())
+            {
                 Some(s) => transform_stream_default_source_pull_algorithm(&s, ctx),
                 None => Completion::undefined(),
             },
@@ -669,7 +682,9 @@ fn set_up_transform_stream_default_controller(
         },
     );
     // 4. Set stream.[[controller]] to controller.
-    ts(stream, |s| *s.controller.borrow_mut() = Some(controller.clone()));
+    ts(stream, |s| {
+        *s.controller.borrow_mut() = Some(controller.clone())
+    });
     Ok(controller)
 }
 
@@ -716,7 +731,9 @@ pub fn transform_stream_default_controller_enqueue(
     // 3. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(readableController) is false,
     //    throw a TypeError exception.
     if !readable_stream_default_controller_can_close_or_enqueue(&rc) {
-        return Err(type_error("The readable side is not in a state that permits enqueue"));
+        return Err(type_error(
+            "The readable side is not in a state that permits enqueue",
+        ));
     }
     // 4. Let enqueueResult be ReadableStreamDefaultControllerEnqueue(readableController,
     //    chunk).

@@ -40,17 +40,17 @@ use super::{
 };
 use crate::dom::{self, AbortAlgorithmId};
 use crate::webidl::{
-    self, arg, brand, enqueue_microtask, error_value, promise_from_result, type_error,
-    Dictionary, PromiseCapability,
+    self, arg, brand, enqueue_microtask, error_value, promise_from_result, type_error, Dictionary,
+    PromiseCapability,
 };
 use crate::writable::{
-    self, acquire_writable_stream_default_writer, is_writable_stream_locked,
-    writable_stream_abort, writable_stream_close_queued_or_in_flight,
+    self, acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
+    writable_stream_close_queued_or_in_flight,
     writable_stream_default_writer_close_with_error_propagation,
     writable_stream_default_writer_ready_state, writable_stream_default_writer_release,
     writable_stream_default_writer_upon_closed, writable_stream_default_writer_upon_ready,
-    writable_stream_default_writer_write, AbortWaiter, NativeCompletion, SlotState,
-    WritableStream, WritableStreamRef, WritableStreamState, WriterRef,
+    writable_stream_default_writer_write, AbortWaiter, NativeCompletion, SlotState, WritableStream,
+    WritableStreamRef, WritableStreamState, WriterRef,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ impl StreamPipeOptions {
                 if !dom::is_abort_signal(&v) {
                     return Err(type_error("'signal' must be an AbortSignal"));
                 }
-                v.as_object().map(|o| o.clone())
+                v.as_object()
             }
         };
         Ok(Self {
@@ -254,7 +254,10 @@ fn pipe_of(target: &JsObject) -> Option<PipeRef> {
     target.clone().downcast::<Pipe>().ok()
 }
 
-fn native(p: &PipeRef, steps: fn(&JsObject, Result<(), JsValue>, &mut Context)) -> NativeCompletion {
+fn native(
+    p: &PipeRef,
+    steps: fn(&JsObject, Result<(), JsValue>, &mut Context),
+) -> NativeCompletion {
     NativeCompletion {
         target: p.clone().upcast(),
         steps,
@@ -358,10 +361,14 @@ fn abort_algorithm(p: &PipeRef, ctx: &mut Context) {
 /// The propagation rules checked when the pipe starts, and the observers for "becomes".
 fn start(p: &PipeRef, ctx: &mut Context) {
     let (source, dest, reader, writer) = pipe(p, |s| {
-        (s.source.clone(), s.dest.clone(), s.reader.clone(), s.writer.clone())
+        (
+            s.source.clone(),
+            s.dest.clone(),
+            s.reader.clone(),
+            s.writer.clone(),
+        )
     });
-    let (source_state, source_error) =
-        with_stream(&source, |s| (s.state(), s.stored_error()));
+    let (source_state, source_error) = with_stream(&source, |s| (s.state(), s.stored_error()));
     // Errors must be propagated forward: if source.[[state]] is "errored" ...
     if source_state == StreamState::Errored {
         source_errored(p, source_error, ctx);
@@ -388,10 +395,14 @@ fn start(p: &PipeRef, ctx: &mut Context) {
     if source_state == StreamState::Readable {
         // ... or becomes "errored" / "closed" (the reader's [[closedPromise]] settles).
         let observer = reader.borrow().data().closed_observer();
-        Completion::Rust(observer).upon(p.clone(), |p, settlement, ctx| match settlement {
-            Ok(_) => source_closed(p, ctx),
-            Err(e) => source_errored(p, e, ctx),
-        }, ctx);
+        Completion::Rust(observer).upon(
+            p.clone(),
+            |p, settlement, ctx| match settlement {
+                Ok(_) => source_closed(p, ctx),
+                Err(e) => source_errored(p, e, ctx),
+            },
+            ctx,
+        );
     }
     // Closing must be propagated backward: if ! WritableStreamCloseQueuedOrInFlight(dest) is
     // true or dest.[[state]] is "closed", then
@@ -494,7 +505,10 @@ fn pipe_step(p: &PipeRef, ctx: &mut Context) {
     // Backpressure: do not read while WritableStreamDefaultWriterGetDesiredSize(writer) is
     // ≤ 0 or null, i.e. until [[readyPromise]] fulfills (reacting to it, as a `then` on it
     // would).
-    if matches!(writable_stream_default_writer_ready_state(&writer), SlotState::Rejected(_)) {
+    if matches!(
+        writable_stream_default_writer_ready_state(&writer),
+        SlotState::Rejected(_)
+    ) {
         // The destination is erroring or errored; the error propagation shuts down.
         return;
     }
@@ -527,7 +541,10 @@ fn read_next(p: &PipeRef, ctx: &mut Context) {
     }
     // The ready promise may have been replaced by a pending one since the reaction was
     // queued (a write in between): wait again.
-    if !matches!(writable_stream_default_writer_ready_state(&writer), SlotState::Fulfilled) {
+    if !matches!(
+        writable_stream_default_writer_ready_state(&writer),
+        SlotState::Fulfilled
+    ) {
         pipe_step(p, ctx);
         return;
     }
@@ -656,7 +673,9 @@ fn wait_for_writes_then(
     } else if pipe(p, |s| s.writes_pending.get()) > 0 {
         // Chunks read but not yet written are written by their pending microtask; the last
         // write's settlement continues (write_settled).
-        pipe(p, |s| *s.waiting_shutdown.borrow_mut() = Some((action, error)));
+        pipe(p, |s| {
+            *s.waiting_shutdown.borrow_mut() = Some((action, error))
+        });
     } else {
         // NOTE: "wait until every chunk that has been read has been written" is a wait on the
         // (already settled) last write's promise: the rest runs as a reaction to a reaction to
@@ -750,7 +769,12 @@ fn abort_dest(p: &PipeRef, dest: &WritableStreamRef, reason: JsValue, ctx: &mut 
     );
 }
 
-fn cancel_source(p: &PipeRef, source: &JsObject<ReadableStream>, reason: JsValue, ctx: &mut Context) {
+fn cancel_source(
+    p: &PipeRef,
+    source: &JsObject<ReadableStream>,
+    reason: JsValue,
+    ctx: &mut Context,
+) {
     readable_stream_cancel(source, reason, ctx).upon(
         p.clone(),
         |p, settlement, ctx| action_settled(p, settlement.map(|_| ()), ctx),

@@ -146,7 +146,10 @@ fn cleared_algorithms_release_the_transformer() {
     ctx.clear_kept_objects();
     boa_gc::force_collect();
     // The stream is alive, but its algorithms were cleared: the transformer is not.
-    assert_eq!(string(&mut ctx, "typeof ts + ',' + String(ref.deref())"), "object,undefined");
+    assert_eq!(
+        string(&mut ctx, "typeof ts + ',' + String(ref.deref())"),
+        "object,undefined"
+    );
 }
 
 #[test]
