@@ -69,12 +69,24 @@ struct StreamPipeOptions {
 impl StreamPipeOptions {
     /// Convert (members in lexicographic order: preventAbort, preventCancel, preventClose,
     /// signal; `signal` must implement AbortSignal).
-    fn from_value(value: &JsValue, ctx: &mut Context) -> JsResult<Self> {
+    ///
+    /// `catching`: read the members through [`webidl::get_catching`] (pipeTo turns an
+    /// exception into a rejected promise; see the engine bug documented there).
+    fn from_value(value: &JsValue, catching: bool, ctx: &mut Context) -> JsResult<Self> {
         let dict = Dictionary::new(value, "StreamPipeOptions")?;
-        let prevent_abort = dict.get_bool("preventAbort", false, ctx)?;
-        let prevent_cancel = dict.get_bool("preventCancel", false, ctx)?;
-        let prevent_close = dict.get_bool("preventClose", false, ctx)?;
-        let signal = match dict.get("signal", ctx)? {
+        let get = |key: &str, ctx: &mut Context| -> JsResult<Option<JsValue>> {
+            match (dict.object(), catching) {
+                (Some(o), true) => {
+                    let v = webidl::get_catching(o, key, ctx)?;
+                    Ok(if v.is_undefined() { None } else { Some(v) })
+                }
+                _ => dict.get(key, ctx),
+            }
+        };
+        let prevent_abort = get("preventAbort", ctx)?.is_some_and(|v| v.to_boolean());
+        let prevent_cancel = get("preventCancel", ctx)?.is_some_and(|v| v.to_boolean());
+        let prevent_close = get("preventClose", ctx)?.is_some_and(|v| v.to_boolean());
+        let signal = match get("signal", ctx)? {
             None => None,
             Some(v) => {
                 if !dom::is_abort_signal(&v) {
@@ -99,7 +111,7 @@ pub(crate) fn pipe_to(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> Js
         // IDL layer: `WritableStream destination`, `optional StreamPipeOptions options = {}`.
         let dest = WritableStream::slots_of(&arg(args, 0))
             .ok_or_else(|| type_error("pipeTo's destination must be a WritableStream"))?;
-        let options = StreamPipeOptions::from_value(&arg(args, 1), ctx)?;
+        let options = StreamPipeOptions::from_value(&arg(args, 1), true, ctx)?;
         // 1. If ! IsReadableStreamLocked(this) is true, return a promise rejected with a
         //    TypeError exception.
         if is_readable_stream_locked(&source) {
@@ -149,7 +161,7 @@ pub(crate) fn pipe_through(
         .ok_or_else(|| type_error("ReadableWritablePair requires 'writable'"))?;
     let writable = WritableStream::slots_of(&writable)
         .ok_or_else(|| type_error("'writable' must be a WritableStream"))?;
-    let options = StreamPipeOptions::from_value(&arg(args, 1), ctx)?;
+    let options = StreamPipeOptions::from_value(&arg(args, 1), false, ctx)?;
     // 1. If ! IsReadableStreamLocked(this) is true, throw a TypeError exception.
     if is_readable_stream_locked(&source) {
         return Err(type_error("Cannot pipe a locked ReadableStream"));

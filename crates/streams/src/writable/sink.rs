@@ -429,9 +429,9 @@ impl SinkAlgorithms {
                 None => Ok(SinkResult::fulfilled()),
             },
             // 1. Let startAlgorithm be an algorithm that returns startPromise.
-            Self::Transform { stream } => Ok(crate::transform::start_algorithm_for_writable(
-                stream, ctx,
-            )),
+            Self::Transform { stream } => {
+                Ok(crate::transform::start_algorithm_for_writable(stream, ctx))
+            }
             Self::Native(n) => n.0.start(controller, ctx),
         }
     }

@@ -252,3 +252,32 @@ fn fast_paths_keep_the_microtask_positions() {
     assert!(fast.contains("close@"), "{fast}");
     assert_eq!(fast, slow);
 }
+
+#[test]
+fn throwing_option_getters_reject_without_corrupting_the_caller() {
+    // A getter that throws from a nested frame, with pipeTo() called as an argument: the
+    // options are read through webidl::get_catching (engine bug native-catch-stack).
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.out = [];
+        const options = {
+            fail() { throw new Error('from a helper'); },
+            get preventAbort() { out.push('preventAbort'); return false; },
+            get preventCancel() { out.push('preventCancel'); this.fail(); },
+            get preventClose() { out.push('preventClose'); return false; },
+        };
+        function g(a, b, promise, d) {
+            promise.catch(e => out.push('rejected: ' + e.message));
+            return a + b + d;
+        }
+        out.push(g(1, 2, new ReadableStream().pipeTo(new WritableStream(), options), 3));
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(
+        string(&mut ctx, "out.join()"),
+        "preventAbort,preventCancel,6,rejected: from a helper"
+    );
+}
