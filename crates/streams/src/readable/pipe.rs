@@ -174,17 +174,19 @@ pub(crate) fn pipe_through(
     // 3. Let signal be options["signal"] if it exists, or undefined otherwise.
     // 4. Let promise be ! ReadableStreamPipeTo(this, transform["writable"],
     //    options["preventClose"], options["preventAbort"], options["preventCancel"], signal).
-    let promise = readable_stream_pipe_to(
+    // 5. Set promise.[[PromiseIsHandled]] to true.
+    // NOTE: script never sees this promise and, being handled, its rejection is never
+    // reported: the pipe runs without creating it.
+    pipe_to_with(
         &source,
         &writable,
         options.prevent_close,
         options.prevent_abort,
         options.prevent_cancel,
         options.signal,
+        false,
         ctx,
     )?;
-    // 5. Set promise.[[PromiseIsHandled]] to true.
-    webidl::mark_as_handled(&promise, ctx);
     // 6. Return transform["readable"].
     Ok(readable.upcast().into())
 }
@@ -225,8 +227,8 @@ pub(crate) struct Pipe {
     signal: Option<JsObject>,
     #[unsafe_ignore_trace]
     abort_algorithm: Cell<Option<AbortAlgorithmId>>,
-    /// The promise `pipeTo()` returns.
-    promise: PromiseCapability,
+    /// The promise `pipeTo()` returns (none for `pipeThrough()`).
+    promise: Option<PromiseCapability>,
     /// `shuttingDown`.
     #[unsafe_ignore_trace]
     shutting_down: Cell<bool>,
@@ -288,6 +290,32 @@ pub fn readable_stream_pipe_to(
     signal: Option<JsObject>,
     ctx: &mut Context,
 ) -> JsResult<JsObject> {
+    pipe_to_with(
+        source,
+        dest,
+        prevent_close,
+        prevent_abort,
+        prevent_cancel,
+        signal,
+        true,
+        ctx,
+    )?
+    .ok_or_else(|| type_error("the pipe has no promise"))
+}
+
+/// [ReadableStreamPipeTo](https://streams.spec.whatwg.org/#readable-stream-pipe-to) with or
+/// without the JS promise (`pipeThrough()` never exposes it).
+#[allow(clippy::too_many_arguments)]
+fn pipe_to_with(
+    source: &JsObject<ReadableStream>,
+    dest: &WritableStreamRef,
+    prevent_close: bool,
+    prevent_abort: bool,
+    prevent_cancel: bool,
+    signal: Option<JsObject>,
+    with_promise: bool,
+    ctx: &mut Context,
+) -> JsResult<Option<JsObject>> {
     // 1. Assert: source implements ReadableStream.
     // 2. Assert: dest implements WritableStream.
     // 3. Assert: preventClose, preventAbort, and preventCancel are all booleans.
@@ -305,8 +333,8 @@ pub fn readable_stream_pipe_to(
     with_stream(source, |s| s.set_disturbed(true));
     // 12. Let shuttingDown be false.
     // 13. Let promise be a new promise.
-    let promise = PromiseCapability::new(ctx);
-    let result = promise.promise.clone();
+    let promise = with_promise.then(|| PromiseCapability::new(ctx));
+    let result = promise.as_ref().map(|p| p.promise.clone());
     let p: PipeRef = JsObject::new(
         ctx.root_shape(),
         None,
@@ -846,6 +874,7 @@ fn finalize(p: &PipeRef, error: Option<JsValue>, ctx: &mut Context) {
     if let (Some(signal), Some(id)) = (signal, id) {
         dom::remove_abort_algorithm(&signal, id);
     }
+    let Some(promise) = promise else { return };
     match error {
         // 5. If error was given, reject promise with error.
         Some(e) => promise.reject(e, ctx),
