@@ -151,10 +151,19 @@ pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Com
 }
 
 impl SourceAlgorithms {
-    fn pull(&self, controller: &JsObject<ReadableStreamDefaultController>, ctx: &mut Context) -> Completion {
+    fn pull(
+        &self,
+        controller: &JsObject<ReadableStreamDefaultController>,
+        ctx: &mut Context,
+    ) -> Completion {
         match self {
             Self::Js(s) => match &s.pull {
-                Some(f) => invoke_promise_callback(f, &s.source, &[controller.clone().upcast().into()], ctx),
+                Some(f) => invoke_promise_callback(
+                    f,
+                    &s.source,
+                    &[controller.clone().upcast().into()],
+                    ctx,
+                ),
                 None => Completion::undefined(),
             },
             Self::Tee(b) => b.pull_algorithm(ctx),
@@ -220,7 +229,10 @@ impl ReadableStreamDefaultController {
     }
 }
 
-fn data<R>(c: &JsObject<ReadableStreamDefaultController>, f: impl FnOnce(&ReadableStreamDefaultController) -> R) -> R {
+fn data<R>(
+    c: &JsObject<ReadableStreamDefaultController>,
+    f: impl FnOnce(&ReadableStreamDefaultController) -> R,
+) -> R {
     f(c.borrow().data())
 }
 
@@ -251,7 +263,9 @@ impl Class for ReadableStreamDefaultController {
                 // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
                 //    a TypeError exception.
                 if !readable_stream_default_controller_can_close_or_enqueue(&c) {
-                    return Err(type_error("The stream is not in a state that permits close"));
+                    return Err(type_error(
+                        "The stream is not in a state that permits close",
+                    ));
                 }
                 // 2. Perform ! ReadableStreamDefaultControllerClose(this).
                 readable_stream_default_controller_close(&c, ctx);
@@ -267,7 +281,9 @@ impl Class for ReadableStreamDefaultController {
                 // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
                 //    a TypeError exception.
                 if !readable_stream_default_controller_can_close_or_enqueue(&c) {
-                    return Err(type_error("The stream is not in a state that permits enqueue"));
+                    return Err(type_error(
+                        "The stream is not in a state that permits enqueue",
+                    ));
                 }
                 // 2. Perform ? ReadableStreamDefaultControllerEnqueue(this, chunk).
                 readable_stream_default_controller_enqueue(&c, arg(args, 0), ctx)?;
@@ -348,7 +364,9 @@ pub(super) fn readable_stream_constructor_steps(
         Some(v) => {
             let s = v.to_string(ctx)?.to_std_string_escaped();
             if s != "bytes" {
-                return Err(type_error(format!("'{s}' is not a valid ReadableStreamType")));
+                return Err(type_error(format!(
+                    "'{s}' is not a valid ReadableStreamType"
+                )));
             }
             true
         }
@@ -604,7 +622,9 @@ pub(crate) fn pull_steps(
     let dequeued = data(controller, |c| c.queue.borrow_mut().dequeue_value());
     if let Some(chunk) = dequeued {
         //   2. If this.[[closeRequested]] is true and this.[[queue]] is empty,
-        let close = data(controller, |c| c.close_requested.get() && c.queue.borrow().is_empty());
+        let close = data(controller, |c| {
+            c.close_requested.get() && c.queue.borrow().is_empty()
+        });
         if close {
             //   1. Perform ! ReadableStreamDefaultControllerClearAlgorithms(this).
             readable_stream_default_controller_clear_algorithms(controller);
@@ -779,7 +799,7 @@ pub fn readable_stream_default_controller_enqueue(
         let result = match size_algorithm {
             SizeAlgorithm::ReturnOne | SizeAlgorithm::Cleared => Ok(1.0),
             SizeAlgorithm::Js(f) => f
-                .call(&JsValue::undefined(), &[chunk.clone()], ctx)
+                .call(&JsValue::undefined(), std::slice::from_ref(&chunk), ctx)
                 .and_then(|v| v.to_number(ctx)),
         };
         //   2. If result is an abrupt completion,
@@ -795,8 +815,11 @@ pub fn readable_stream_default_controller_enqueue(
         };
         //   3. Let chunkSize be result.[[Value]].
         //   4. Let enqueueResult be EnqueueValueWithSize(controller, chunk, chunkSize).
-        let enqueue_result =
-            data(controller, |c| c.queue.borrow_mut().enqueue_value_with_size(chunk, chunk_size));
+        let enqueue_result = data(controller, |c| {
+            c.queue
+                .borrow_mut()
+                .enqueue_value_with_size(chunk, chunk_size)
+        });
         //   5. If enqueueResult is an abrupt completion,
         //     1. Perform ! ReadableStreamDefaultControllerError(controller,
         //        enqueueResult.[[Value]]).

@@ -160,10 +160,7 @@ enum NextValue {
 impl FromIterableSource {
     fn controller(&self) -> Option<JsObject<super::ReadableStreamDefaultController>> {
         let stream = self.stream.borrow().clone()?;
-        match with_stream(&stream, ReadableStream::controller) {
-            Some(StreamController::Default(c)) => Some(c),
-            None => None,
-        }
+        with_stream(&stream, ReadableStream::controller).and_then(StreamController::into_default)
     }
 
     /// %AsyncFromSyncIteratorPrototype%.next() / the async iterator's next(): the promise
@@ -193,8 +190,9 @@ impl FromIterableSource {
                     Ok(r)
                 })();
                 match result {
-                    Ok(r) => Ok(async_from_sync_iterator_continuation(&r, iterator, true, ctx)
-                        .into()),
+                    Ok(r) => {
+                        Ok(async_from_sync_iterator_continuation(&r, iterator, true, ctx).into())
+                    }
                     Err(e) => {
                         let e = error_value(e, ctx);
                         Ok(promise_rejected_with(e, ctx).into())
@@ -230,11 +228,8 @@ impl FromIterableSource {
                             //   2. Otherwise, perform !
                             //      ReadableStreamDefaultControllerEnqueue(stream.[[controller]], v).
                             NextValue::Value(v) => {
-                                let _ = readable_stream_default_controller_enqueue(
-                                    &controller,
-                                    v,
-                                    ctx,
-                                );
+                                let _ =
+                                    readable_stream_default_controller_enqueue(&controller, v, ctx);
                             }
                         }
                     }
@@ -321,7 +316,10 @@ impl FromIterableSource {
             |out, settlement, ctx| match settlement {
                 Ok(v) if v.is_object() => out.settle(Ok(JsValue::undefined()), ctx),
                 Ok(_) => {
-                    let e = error_value(type_error("the iterator's return() result is not an object"), ctx);
+                    let e = error_value(
+                        type_error("the iterator's return() result is not an object"),
+                        ctx,
+                    );
                     out.settle(Err(e), ctx);
                 }
                 Err(e) => out.settle(Err(e), ctx),
@@ -345,7 +343,10 @@ impl NextValue {
     }
 
     fn from_settled(v: JsValue) -> Self {
-        match v.as_object().and_then(|o| o.downcast_ref::<EndOrValue>().map(|d| d.0.clone())) {
+        match v
+            .as_object()
+            .and_then(|o| o.downcast_ref::<EndOrValue>().map(|d| d.0.clone()))
+        {
             Some(Some(v)) => Self::Value(v),
             Some(None) => Self::End,
             None => Self::Value(v),
@@ -406,8 +407,7 @@ fn async_from_sync_iterator_continuation(
                         let error = webidl::arg(args, 0);
                         // IteratorClose with a throw completion: call return (if any),
                         // ignore its result and errors, rethrow error.
-                        if let Ok(Some(ret)) = get_method(iterator, webidl::key("return"), ctx)
-                        {
+                        if let Ok(Some(ret)) = get_method(iterator, webidl::key("return"), ctx) {
                             let _ = ret.call(&iterator.clone().into(), &[], ctx);
                         }
                         Err(boa_engine::JsError::from_opaque(error))
@@ -467,11 +467,13 @@ fn async_from_sync_iterator_return(
     };
     // 12. If result is not an Object, then reject promiseCapability with a TypeError.
     if !result.is_object() {
-        let e = error_value(type_error("the iterator's return() result is not an object"), ctx);
+        let e = error_value(
+            type_error("the iterator's return() result is not an object"),
+            ctx,
+        );
         return promise_rejected_with(e, ctx);
     }
     // 13. Return AsyncFromSyncIteratorContinuation(result, promiseCapability,
     //     syncIteratorRecord, false).
     async_from_sync_iterator_continuation(&result, sync_iterator, false, ctx)
 }
-

@@ -54,15 +54,14 @@ pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
 pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
-    readable_stream_default_controller_error,
-    readable_stream_default_controller_get_desired_size,
+    readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, NativeSource,
     ReadableStreamDefaultController, RustSource, SizeAlgorithm, SourceAlgorithms, StartAlgorithm,
 };
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, readable_stream_reader_generic_cancel,
-    ReadRequest, ReadRequestSteps, ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
+    ReadRequestSteps, ReadableStreamDefaultReader,
 };
 
 use crate::webidl::{
@@ -95,11 +94,29 @@ pub enum StreamController {
     Default(JsObject<ReadableStreamDefaultController>),
 }
 
+impl StreamController {
+    /// The default controller, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultController>> {
+        match self {
+            Self::Default(c) => Some(c),
+        }
+    }
+}
+
 /// `[[reader]]` (a BYOB reader joins later).
 #[derive(Debug, Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub enum StreamReader {
     Default(JsObject<ReadableStreamDefaultReader>),
+}
+
+impl StreamReader {
+    /// The default reader, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultReader>> {
+        match self {
+            Self::Default(r) => Some(r),
+        }
+    }
 }
 
 /// Arguments converted by the constructor's IDL layer, consumed by its steps.
@@ -187,15 +204,18 @@ impl ReadableStream {
     }
 
     fn default_reader(&self) -> Option<JsObject<ReadableStreamDefaultReader>> {
-        match &*self.reader.borrow() {
-            Some(StreamReader::Default(r)) => Some(r.clone()),
-            None => None,
-        }
+        self.reader
+            .borrow()
+            .clone()
+            .and_then(StreamReader::into_default)
     }
 }
 
 /// Read a field of a stream's slots briefly.
-pub(crate) fn with_stream<R>(stream: &JsObject<ReadableStream>, f: impl FnOnce(&ReadableStream) -> R) -> R {
+pub(crate) fn with_stream<R>(
+    stream: &JsObject<ReadableStream>,
+    f: impl FnOnce(&ReadableStream) -> R,
+) -> R {
     f(stream.borrow().data())
 }
 
@@ -304,7 +324,12 @@ impl Class for ReadableStream {
             1,
             NativeFunction::from_fn_ptr(pipe::pipe_through),
         );
-        webidl::operation(class, "pipeTo", 1, NativeFunction::from_fn_ptr(pipe::pipe_to));
+        webidl::operation(
+            class,
+            "pipeTo",
+            1,
+            NativeFunction::from_fn_ptr(pipe::pipe_to),
+        );
         webidl::operation(
             class,
             "tee",
@@ -379,7 +404,13 @@ impl Class for ReadableStream {
         let Some(init) = init else {
             return Ok(());
         };
-        controller::readable_stream_constructor_steps(instance, init.underlying_source, init.high_water_mark, init.size, ctx)
+        controller::readable_stream_constructor_steps(
+            instance,
+            init.underlying_source,
+            init.high_water_mark,
+            init.size,
+            ctx,
+        )
     }
 }
 
@@ -531,7 +562,9 @@ pub fn readable_stream_has_default_reader(stream: &JsObject<ReadableStream>) -> 
     // 2. If reader is undefined, return false.
     // 3. If reader implements ReadableStreamDefaultReader, return true.
     // 4. Return false.
-    with_stream(stream, |s| matches!(&*s.reader.borrow(), Some(StreamReader::Default(_))))
+    with_stream(stream, |s| {
+        matches!(&*s.reader.borrow(), Some(StreamReader::Default(_)))
+    })
 }
 
 /// [ReadableStreamTee](https://streams.spec.whatwg.org/#readable-stream-tee)

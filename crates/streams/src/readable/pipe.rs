@@ -20,7 +20,10 @@ pub(crate) fn pipe_to(this: &JsValue, _args: &[JsValue], ctx: &mut Context) -> J
         return Ok(rejected(e, ctx));
     }
     // NOTE: not implemented yet (needs WritableStream).
-    Ok(rejected(type_error("ReadableStream.prototype.pipeTo is not implemented yet"), ctx))
+    Ok(rejected(
+        type_error("ReadableStream.prototype.pipeTo is not implemented yet"),
+        ctx,
+    ))
 }
 
 /// [pipeThrough(transform, options)](https://streams.spec.whatwg.org/#rs-pipe-through)
@@ -31,5 +34,7 @@ pub(crate) fn pipe_through(
 ) -> JsResult<JsValue> {
     brand::<ReadableStream>(this, "ReadableStream")?;
     // NOTE: not implemented yet (needs WritableStream).
-    Err(type_error("ReadableStream.prototype.pipeThrough is not implemented yet"))
+    Err(type_error(
+        "ReadableStream.prototype.pipeThrough is not implemented yet",
+    ))
 }

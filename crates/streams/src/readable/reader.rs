@@ -19,8 +19,8 @@ use super::{
     ReadableStream, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, mark_as_handled, type_error,
-    PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, error_value, mark_as_handled, type_error, PromiseCapability,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
@@ -168,7 +168,9 @@ impl Class for ReadableStreamDefaultReader {
             NativeFunction::from_fn_ptr(|this, _, ctx| {
                 match brand::<ReadableStreamDefaultReader>(this, NAME) {
                     // 1. Return this.[[closedPromise]].
-                    Ok(r) => Ok(reader_data(&r, ReadableStreamDefaultReader::closed_promise).into()),
+                    Ok(r) => {
+                        Ok(reader_data(&r, ReadableStreamDefaultReader::closed_promise).into())
+                    }
                     Err(e) => Ok(rejected(e, ctx)),
                 }
             }),
@@ -323,7 +325,10 @@ fn readable_stream_reader_generic_initialize(
     let (state, stored_error) = with_stream(stream, |s| (s.state(), s.stored_error()));
     // NOTE: the reader was created with a new pending promise in [[closedPromise]]; settling
     // it here is indistinguishable from creating a settled one.
-    let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise_capability);
+    let closed = reader_data(
+        reader,
+        ReadableStreamDefaultReader::closed_promise_capability,
+    );
     match state {
         // 3. If stream.[[state]] is "readable",
         //   1. Set reader.[[closedPromise]] to a new promise.
@@ -372,7 +377,10 @@ fn readable_stream_reader_generic_release(
     if with_stream(&stream, ReadableStream::state) == StreamState::Readable {
         // 4. If stream.[[state]] is "readable", reject reader.[[closedPromise]] with a
         //    TypeError exception.
-        let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise_capability);
+        let closed = reader_data(
+            reader,
+            ReadableStreamDefaultReader::closed_promise_capability,
+        );
         closed.reject(e, ctx);
     } else {
         // 5. Otherwise, set reader.[[closedPromise]] to a promise rejected with a TypeError
@@ -459,4 +467,3 @@ pub fn readable_stream_default_reader_release(
     // 3. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
     readable_stream_default_reader_error_read_requests(reader, e, ctx);
 }
-

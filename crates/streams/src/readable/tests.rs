@@ -61,7 +61,10 @@ fn stream_and_reader_are_collected_once_unreachable() {
     ctx.clear_kept_objects();
     boa_gc::force_collect();
     assert_eq!(
-        string(&mut ctx, "String(refs[0].deref()) + ',' + String(refs[1].deref())"),
+        string(
+            &mut ctx,
+            "String(refs[0].deref()) + ',' + String(refs[1].deref())"
+        ),
         "undefined,undefined"
     );
 }
@@ -253,7 +256,10 @@ fn async_iterator_next_and_return_queue_behind_each_other() {
         Promise.resolve().then(() => c.enqueue('x'));
         "#,
     );
-    assert_eq!(log, "next:x:false,cancel:bye,return:bye:true,next2:undefined:true");
+    assert_eq!(
+        log,
+        "next:x:false,cancel:bye,return:bye:true,next2:undefined:true"
+    );
 }
 
 #[test]
@@ -310,7 +316,9 @@ struct Collect {
 
 impl ReadRequestSteps for Collect {
     fn chunk_steps(self: Box<Self>, chunk: JsValue, _ctx: &mut Context) {
-        self.log.borrow_mut().push(format!("chunk {}", chunk.display()));
+        self.log
+            .borrow_mut()
+            .push(format!("chunk {}", chunk.display()));
     }
     fn close_steps(self: Box<Self>, _ctx: &mut Context) {
         self.log.borrow_mut().push("close".into());
@@ -430,4 +438,3 @@ fn from_sync_iterable_and_bad_inputs() {
     );
     assert_eq!(log, "1 2 3,string:TypeError,bad:TypeError");
 }
-
