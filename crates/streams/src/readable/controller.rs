@@ -96,7 +96,9 @@ pub enum SourceAlgorithms {
 pub enum StartAlgorithm {
     /// An algorithm that returns undefined.
     ReturnUndefined,
-    /// An algorithm that returns this promise (TransformStream's startPromise).
+    /// An algorithm that returns this promise (TransformStream's startPromise). The stream
+    /// adopts it as "a promise resolved with" a promise does (two extra ticks), even when it
+    /// is given as an already settled [`Completion::Fulfilled`] / [`Completion::Rejected`].
     Return(Completion),
 }
 
@@ -518,17 +520,16 @@ fn set_up_readable_stream_default_controller(
         StartKind::Algorithm(StartAlgorithm::ReturnUndefined) => {
             completion_resolved_with(JsValue::undefined(), ctx)
         }
-        // NOTE: "a promise resolved with" a promise the spec created is a new promise that
-        // adopts it; for a JS promise this is done literally, for a Rust-side one through
-        // RustPromise::resolve_with (same tick count).
+        // NOTE: "a promise resolved with" a promise is a new promise that adopts it; for a JS
+        // promise this is done literally, for a Rust-side (or already settled) one through
+        // RustPromise::resolve_with (same tick count: a thenable job, then a reaction).
         StartKind::Algorithm(StartAlgorithm::Return(c)) => match c {
             Completion::Js(p) => Completion::Js(promise_resolved_with(p.into(), ctx)),
-            Completion::Rust(p) => {
+            other => {
                 let out = super::RustPromise::new();
-                super::RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
+                super::RustPromise::resolve_with(&out, other, ctx);
                 Completion::Rust(out)
             }
-            other => other,
         },
     };
     // 11. Upon fulfillment of startPromise,

@@ -438,3 +438,64 @@ fn from_sync_iterable_and_bad_inputs() {
     );
     assert_eq!(log, "1 2 3,string:TypeError,bad:TypeError");
 }
+
+fn call_state(state: &JsValue, ctx: &mut Context) -> Completion {
+    if let Some(f) = state.as_callable() {
+        f.call(&JsValue::undefined(), &[], ctx).unwrap();
+    }
+    Completion::undefined()
+}
+
+fn no_cancel(_: &JsValue, _: JsValue, _: &mut Context) -> Completion {
+    Completion::undefined()
+}
+
+#[test]
+fn start_algorithm_returning_a_promise_takes_the_adoption_ticks() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.log = [];
+        new ReadableStream({ start() { return Promise.resolve(); }, pull() { log.push('js'); } });
+        globalThis.rustPull = () => log.push('rust');
+        globalThis.settledPull = () => log.push('settled');
+        let p = Promise.resolve();
+        for (let i = 1; i <= 5; i++) p = p.then(() => log.push('tick' + i));
+        "#,
+    );
+    let started = crate::webidl::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let pull = eval(&mut ctx, "rustPull");
+    create_readable_stream(
+        StartAlgorithm::Return(Completion::Js(started)),
+        SourceAlgorithms::Rust(RustSource {
+            state: pull,
+            pull: call_state,
+            cancel: no_cancel,
+        }),
+        None,
+        None,
+        &mut ctx,
+    )
+    .unwrap();
+    let pull = eval(&mut ctx, "settledPull");
+    create_readable_stream(
+        StartAlgorithm::Return(Completion::undefined()),
+        SourceAlgorithms::Rust(RustSource {
+            state: pull,
+            pull: call_state,
+            cancel: no_cancel,
+        }),
+        None,
+        None,
+        &mut ctx,
+    )
+    .unwrap();
+    ctx.run_jobs().unwrap();
+    assert_eq!(
+        string(&mut ctx, "log.join(',')"),
+        // The JS stream's thenable job is queued before tick1, the Rust ones after it: each
+        // start promise takes three jobs (thenable job, adoption reaction, start reaction).
+        "tick1,tick2,js,tick3,rust,settled,tick4,tick5"
+    );
+}
