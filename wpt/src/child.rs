@@ -1,0 +1,409 @@
+//! Child mode: run one test file in a fresh host and print its result.
+//!
+//! Order, all in one synchronous turn (no job runs in between, so testharness.js's shell
+//! environment sees every test before it decides that loading finished): our prelude
+//! (`GLOBAL`, `META_TITLE`, a `fetch` shim for `/interfaces/*.idl`), `resources/testharness.js`,
+//! our collectors (`add_result_callback` / `add_completion_callback`), for files that load
+//! idlharness.js a `DedicatedWorkerGlobalScope` the global is an instance of, each `// META: script=`
+//! and the test file. Then the event loop runs (virtual time) until idle or the deadline. If
+//! the harness has not completed by then, testharness's `timeout()` completes it: started
+//! tests end TIMEOUT, tests never started NOTRUN, the harness TIMEOUT.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use boa_streams_host::boa_engine::JsError;
+use boa_streams_host::{Host, HostError, HostOptions, LoopOutcome};
+use serde::Deserialize;
+
+use crate::meta::{resolve_script, Meta};
+use crate::results::{truncate, FileResult, HarnessStatus, Subtest, SubtestStatus};
+
+/// The line prefix under which the child prints its JSON result on stdout.
+pub const RESULT_MARKER: &str = "@@wpt-runner-result@@ ";
+
+/// Event-loop deadline (wall clock) for a normal file.
+pub const LOOP_DEADLINE: Duration = Duration::from_secs(30);
+/// Event-loop deadline for `// META: timeout=long`.
+pub const LONG_LOOP_DEADLINE: Duration = Duration::from_secs(90);
+
+const MAX_MESSAGE: usize = 2000;
+
+/// Run `rel` (corpus-relative) from `corpus` in a fresh host on a large stack, catching a
+/// panic of the engine as a CRASH.
+pub fn run_file(corpus: &Path, rel: &str) -> FileResult {
+    let start = Instant::now();
+    let corpus_owned = corpus.to_owned();
+    let rel_owned = rel.to_owned();
+    let mut result = match boa_streams_host::run_with_large_stack(move || {
+        run_in_host(&corpus_owned, &rel_owned)
+    }) {
+        Ok(r) => r,
+        Err(panic) => FileResult::without_subtests(
+            rel,
+            HarnessStatus::Crash,
+            format!("engine panic: {}", truncate(&panic, MAX_MESSAGE)),
+        ),
+    };
+    result.duration_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    result
+}
+
+/// The child's whole job: run the file and print the marker line. Returns the exit code.
+pub fn child_main(corpus: &Path, rel: &str) -> i32 {
+    let result = run_file(corpus, rel);
+    match serde_json::to_string(&result) {
+        Ok(json) => {
+            println!("\n{RESULT_MARKER}{json}");
+            0
+        }
+        Err(e) => {
+            eprintln!("wpt-runner: cannot serialise the result: {e}");
+            1
+        }
+    }
+}
+
+/// What the collectors hand back (see `GLUE`).
+#[derive(Deserialize)]
+struct Report {
+    complete: bool,
+    status: Option<i64>,
+    message: Option<String>,
+    tests: Vec<ReportedTest>,
+}
+
+#[derive(Deserialize)]
+struct ReportedTest {
+    name: String,
+    status: i64,
+    message: Option<String>,
+}
+
+fn describe(err: JsError, host: &mut Host) -> String {
+    let context = host.context();
+    let plain = err.to_string();
+    // An Error object reads best through its own toString ("TypeError: message").
+    let text = match err.into_opaque(context) {
+        Ok(value) if !value.is_undefined() => match value.to_string(context) {
+            Ok(s) => s.to_std_string_escaped(),
+            Err(_) => plain,
+        },
+        _ => plain,
+    };
+    truncate(&text, MAX_MESSAGE)
+}
+
+fn host_error_text(e: &HostError) -> String {
+    match e {
+        HostError::Uncaught { message, .. } => format!("uncaught exception: {message}"),
+        HostError::UnhandledRejection { message, .. } => {
+            format!("unhandled promise rejection: {message}")
+        }
+    }
+}
+
+/// The file stem WPT would use as the default title (`foo` for `foo.any.js`).
+fn default_title(rel: &str) -> String {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name.split('.').next().unwrap_or(name).to_owned()
+}
+
+/// The prelude evaluated before testharness.js. `files` maps `/interfaces/x.idl` to text.
+pub fn prelude(title: &str, files: &serde_json::Map<String, serde_json::Value>) -> String {
+    let title = serde_json::Value::String(title.to_owned()).to_string();
+    let files = serde_json::Value::Object(files.clone()).to_string();
+    format!(
+        r#"(function (g) {{
+  "use strict";
+  var define = function (name, value) {{
+    Object.defineProperty(g, name, {{ value: value, writable: true, configurable: true, enumerable: false }});
+  }};
+  // What WPT's .any.js wrappers define: the scope the file runs in.
+  define("GLOBAL", {{
+    isWindow: function () {{ return false; }},
+    isWorker: function () {{ return false; }},
+    isShadowRealm: function () {{ return false; }},
+  }});
+  define("META_TITLE", {title});
+  // A tiny fetch() for idlharness.js (fetch_spec: r.ok, r.text()), serving /interfaces/*.idl
+  // from the corpus.
+  var files = {files};
+  var has = Object.prototype.hasOwnProperty;
+  if (typeof g.fetch === "undefined") {{
+    define("fetch", function fetch(input) {{
+      var url = String(input);
+      var found = has.call(files, url);
+      var body = found ? files[url] : "";
+      return Promise.resolve({{
+        ok: found,
+        status: found ? 200 : 404,
+        url: url,
+        text: function () {{ return Promise.resolve(body); }},
+        json: function () {{ return Promise.resolve(body).then(JSON.parse); }},
+      }});
+    }});
+  }}
+}})(globalThis);
+"#
+    )
+}
+
+/// The collectors evaluated right after testharness.js.
+pub const GLUE: &str = r#"(function (g) {
+  "use strict";
+  var stringify = JSON.stringify;
+  var results = [];
+  var done = null;
+  var str = function (v) { return v === undefined || v === null ? null : String(v); };
+  var snapshot = function (t) { return { name: String(t.name), status: t.status, message: str(t.message) }; };
+  add_result_callback(function (t) { results.push(snapshot(t)); });
+  add_completion_callback(function (tests, status) {
+    var list = [];
+    for (var i = 0; i < tests.length; i++) list.push(snapshot(tests[i]));
+    done = { status: status.status, message: str(status.message), tests: list };
+  });
+  var timeoutHarness = timeout;
+  Object.defineProperty(g, "__wpt_runner", { enumerable: false, configurable: false, writable: false, value: Object.freeze({
+    complete: function () { return done !== null; },
+    forceTimeout: function () { if (done === null) timeoutHarness(); },
+    report: function () {
+      if (done !== null) return stringify({ complete: true, status: done.status, message: done.message, tests: done.tests });
+      return stringify({ complete: false, status: null, message: null, tests: results });
+    },
+  }) });
+})(globalThis);
+"#;
+
+/// For files that load idlharness.js: make the global a dedicated worker scope for
+/// idlharness's exposure checks (`exposed_in`), which otherwise reject a global whose
+/// prototype is not `Object.prototype`. Evaluated after testharness.js, so testharness
+/// keeps its shell environment.
+pub const IDL_SCOPE: &str = r#"(function (g) {
+  "use strict";
+  function DedicatedWorkerGlobalScope() { throw new TypeError("Illegal constructor"); }
+  Object.defineProperty(DedicatedWorkerGlobalScope, Symbol.hasInstance, {
+    value: function (v) { return v === g; },
+  });
+  Object.defineProperty(g, "DedicatedWorkerGlobalScope", {
+    value: DedicatedWorkerGlobalScope, writable: true, configurable: true, enumerable: false,
+  });
+})(globalThis);
+"#;
+
+fn read_corpus_file(corpus: &Path, rel: &str) -> Result<String, String> {
+    std::fs::read_to_string(corpus.join(rel)).map_err(|e| format!("cannot read {rel}: {e}"))
+}
+
+fn idl_files(corpus: &Path) -> serde_json::Map<String, serde_json::Value> {
+    let mut map = serde_json::Map::new();
+    if let Ok(entries) = std::fs::read_dir(corpus.join("interfaces")) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".idl") {
+                if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                    map.insert(format!("/interfaces/{name}"), text.into());
+                }
+            }
+        }
+    }
+    map
+}
+
+fn error_result(rel: &str, message: String) -> FileResult {
+    FileResult {
+        path: rel.to_owned(),
+        harness: HarnessStatus::Error,
+        message: Some(message),
+        subtests_reported: true,
+        subtests: Vec::new(),
+        duration_ms: 0,
+    }
+}
+
+fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
+    let source = match read_corpus_file(corpus, rel) {
+        Ok(s) => s,
+        Err(e) => return error_result(rel, e),
+    };
+    let meta = Meta::parse(&source);
+    let testharness = match read_corpus_file(corpus, "resources/testharness.js") {
+        Ok(s) => s,
+        Err(e) => return error_result(rel, e),
+    };
+
+    let mut host = match Host::new(HostOptions {
+        expose_gc: true,
+        virtual_time: true,
+        print_errors: false,
+    }) {
+        Ok(h) => h,
+        Err(e) => return error_result(rel, format!("host setup failed: {e}")),
+    };
+
+    // Errors that make the file a harness ERROR, in order.
+    let mut errors: Vec<String> = Vec::new();
+
+    let title = meta.title.clone().unwrap_or_else(|| default_title(rel));
+    if let Err(e) = host.eval_source(
+        &prelude(&title, &idl_files(corpus)),
+        "wpt-runner-prelude.js",
+    ) {
+        let msg = describe(e, &mut host);
+        return error_result(rel, format!("runner prelude failed: {msg}"));
+    }
+    if let Err(e) = host.eval_source(&testharness, "/resources/testharness.js") {
+        let msg = describe(e, &mut host);
+        return error_result(rel, format!("resources/testharness.js threw: {msg}"));
+    }
+    if let Err(e) = host.eval_source(GLUE, "wpt-runner-glue.js") {
+        let msg = describe(e, &mut host);
+        return error_result(rel, format!("runner glue failed: {msg}"));
+    }
+    if meta
+        .scripts
+        .iter()
+        .any(|s| resolve_script(rel, s).as_deref() == Some("resources/idlharness.js"))
+    {
+        if let Err(e) = host.eval_source(IDL_SCOPE, "wpt-runner-idl-scope.js") {
+            let msg = describe(e, &mut host);
+            errors.push(format!("runner idl scope failed: {msg}"));
+        }
+    }
+    for script in &meta.scripts {
+        let Some(path) = resolve_script(rel, script) else {
+            errors.push(format!(
+                "META script {script:?} does not resolve inside the corpus"
+            ));
+            continue;
+        };
+        match read_corpus_file(corpus, &path) {
+            Ok(text) => {
+                if let Err(e) = host.eval_source(&text, &format!("/{path}")) {
+                    let msg = describe(e, &mut host);
+                    errors.push(format!("uncaught exception in {path}: {msg}"));
+                }
+            }
+            Err(e) => errors.push(format!("META script: {e}")),
+        }
+    }
+    if let Err(e) = host.eval_source(&source, &format!("/{rel}")) {
+        let msg = describe(e, &mut host);
+        errors.push(format!("uncaught exception in {rel}: {msg}"));
+    }
+
+    let budget = if meta.long_timeout {
+        LONG_LOOP_DEADLINE
+    } else {
+        LOOP_DEADLINE
+    };
+    let outcome = host.run_event_loop(Some(Instant::now() + budget));
+
+    let complete = host
+        .eval_source("__wpt_runner.complete()", "wpt-runner-query.js")
+        .map(|v| v.to_boolean())
+        .unwrap_or(false);
+    let mut timeout_note = None;
+    if !complete {
+        timeout_note = Some(match outcome {
+            LoopOutcome::Idle => "the event loop went idle with the harness incomplete".to_owned(),
+            LoopOutcome::DeadlineReached => format!(
+                "the event loop was still busy after {}s (wall clock)",
+                budget.as_secs()
+            ),
+        });
+        // Completes synchronously when no test is in its cleanup phase; no job is run here
+        // (after a deadline the microtask queue may never drain).
+        if let Err(e) = host.eval_source("__wpt_runner.forceTimeout()", "wpt-runner-timeout.js") {
+            let msg = describe(e, &mut host);
+            errors.push(format!("forcing the harness timeout threw: {msg}"));
+        }
+    }
+
+    let report = host
+        .eval_source("__wpt_runner.report()", "wpt-runner-report.js")
+        .map_err(|e| describe(e, &mut host))
+        .and_then(|v| {
+            v.as_string()
+                .map(|s| s.to_std_string_escaped())
+                .ok_or_else(|| "report is not a string".to_owned())
+        })
+        .and_then(|s| serde_json::from_str::<Report>(&s).map_err(|e| e.to_string()));
+
+    errors.extend(host.take_errors().iter().map(host_error_text));
+
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            errors.push(format!("cannot read the harness report: {e}"));
+            Report {
+                complete: false,
+                status: None,
+                message: None,
+                tests: Vec::new(),
+            }
+        }
+    };
+
+    let subtests = report
+        .tests
+        .into_iter()
+        .map(|t| Subtest {
+            name: t.name,
+            status: SubtestStatus::from_testharness(t.status).unwrap_or(SubtestStatus::Fail),
+            message: t.message.map(|m| truncate(&m, MAX_MESSAGE)),
+        })
+        .collect();
+
+    let mut harness = if report.complete {
+        report
+            .status
+            .and_then(HarnessStatus::from_testharness)
+            .unwrap_or(HarnessStatus::Error)
+    } else {
+        HarnessStatus::Timeout
+    };
+    let mut messages: Vec<String> = Vec::new();
+    if let Some(note) = timeout_note {
+        messages.push(note);
+    }
+    if let Some(m) = report.message {
+        messages.push(m);
+    }
+    if !errors.is_empty() {
+        harness = HarnessStatus::Error;
+        messages.extend(errors);
+    }
+    FileResult {
+        path: rel.to_owned(),
+        harness,
+        message: if messages.is_empty() {
+            None
+        } else {
+            Some(truncate(&messages.join("\n"), MAX_MESSAGE * 2))
+        },
+        subtests_reported: true,
+        subtests,
+        duration_ms: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_title_is_the_stem() {
+        assert_eq!(default_title("streams/piping/abort.any.js"), "abort");
+        assert_eq!(default_title("x.https.any.js"), "x");
+    }
+
+    #[test]
+    fn prelude_embeds_strings_as_json() {
+        let mut files = serde_json::Map::new();
+        files.insert("/interfaces/a.idl".into(), "interface A {};\n\"q\"".into());
+        let p = prelude("t\"itle</script>", &files);
+        assert!(p.contains(r#""/interfaces/a.idl":"interface A {};\n\"q\"""#));
+        assert!(p.contains(r#""t\"itle</script>""#));
+    }
+}

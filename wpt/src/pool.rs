@@ -1,0 +1,194 @@
+//! The parent side: run each file in a child process (the runner re-executed with `--child`),
+//! a few at a time, with a wall-clock limit per file.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::child::{LONG_LOOP_DEADLINE, LOOP_DEADLINE, RESULT_MARKER};
+use crate::meta::Meta;
+use crate::results::{truncate, FileResult, HarnessStatus};
+
+/// Extra wall-clock time a child gets beyond its event-loop deadline (startup, evaluating the
+/// scripts, reporting) before it is killed.
+const GRACE: Duration = Duration::from_secs(20);
+
+pub struct PoolOptions {
+    pub exe: PathBuf,
+    pub corpus: PathBuf,
+    pub jobs: usize,
+    pub no_fast_paths: bool,
+}
+
+/// Run `files` (corpus-relative) and return their results in the same order. `progress` is
+/// called as each file finishes (from worker threads, one call at a time).
+pub fn run_all(
+    options: &PoolOptions,
+    files: &[String],
+    progress: &(dyn Fn(usize, usize, &FileResult) + Sync),
+) -> Vec<FileResult> {
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<FileResult>>> = Mutex::new(vec![None; files.len()]);
+    let report_lock = Mutex::new(());
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(path) = files.get(i) else {
+                    break;
+                };
+                let result = run_one(options, path);
+                {
+                    let _guard = report_lock.lock().unwrap_or_else(|e| e.into_inner());
+                    let n = finished.fetch_add(1, Ordering::SeqCst) + 1;
+                    progress(n, files.len(), &result);
+                }
+                let mut slots = slots.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = Some(result);
+                }
+            });
+        }
+    });
+    let slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    slots
+        .into_iter()
+        .zip(files)
+        .map(|(r, path)| {
+            r.unwrap_or_else(|| {
+                FileResult::without_subtests(path, HarnessStatus::Crash, "not run".into())
+            })
+        })
+        .collect()
+}
+
+fn wall_limit(corpus: &Path, rel: &str) -> Duration {
+    let long = std::fs::read_to_string(corpus.join(rel))
+        .map(|s| Meta::parse(&s).long_timeout)
+        .unwrap_or(false);
+    (if long {
+        LONG_LOOP_DEADLINE
+    } else {
+        LOOP_DEADLINE
+    }) + GRACE
+}
+
+fn reader<R: Read + Send + 'static>(stream: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut s) = stream {
+            let _ = s.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+/// Run one file in a child process.
+pub fn run_one(options: &PoolOptions, rel: &str) -> FileResult {
+    let start = Instant::now();
+    let limit = wall_limit(&options.corpus, rel);
+    let mut command = Command::new(&options.exe);
+    command
+        .arg("--child")
+        .arg(rel)
+        .arg("--corpus")
+        .arg(&options.corpus)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // The panic message is what the CRASH report needs, not a backtrace.
+        .env("RUST_BACKTRACE", "0");
+    if options.no_fast_paths {
+        command.env("BOA_STREAMS_FAST_PATHS", "0");
+    }
+    let mut child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            return FileResult::without_subtests(
+                rel,
+                HarnessStatus::Crash,
+                format!("cannot start the child process: {e}"),
+            )
+        }
+    };
+    let out = reader(child.stdout.take());
+    let err = reader(child.stderr.take());
+
+    let mut killed = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {
+                if start.elapsed() > limit {
+                    let _ = child.kill();
+                    killed = true;
+                    break child.wait().ok();
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(_) => break None,
+        }
+    };
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+    let elapsed = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+
+    let stderr_tail = {
+        let text = String::from_utf8_lossy(&stderr);
+        let text = text.trim();
+        let cut = text.len().saturating_sub(1500);
+        let mut cut = cut;
+        while !text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        text.get(cut..).unwrap_or_default().to_owned()
+    };
+
+    if killed {
+        let mut r = FileResult::without_subtests(
+            rel,
+            HarnessStatus::Timeout,
+            format!(
+                "killed after {}s wall clock (the child did not finish)",
+                limit.as_secs()
+            ),
+        );
+        r.duration_ms = elapsed;
+        return r;
+    }
+
+    let stdout = String::from_utf8_lossy(&stdout);
+    let parsed = stdout
+        .lines()
+        .rev()
+        .find_map(|line| line.strip_prefix(RESULT_MARKER))
+        .map(serde_json::from_str::<FileResult>);
+    match parsed {
+        Some(Ok(mut r)) => {
+            r.path = rel.to_owned();
+            r
+        }
+        other => {
+            let why = match other {
+                Some(Err(e)) => format!("unreadable result ({e})"),
+                _ => "no result".to_owned(),
+            };
+            let status = status
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| "unknown status".to_owned());
+            let mut message = format!("child {status} with {why}");
+            if !stderr_tail.is_empty() {
+                message.push_str("; stderr: ");
+                message.push_str(&stderr_tail);
+            }
+            let mut r =
+                FileResult::without_subtests(rel, HarnessStatus::Crash, truncate(&message, 4000));
+            r.duration_ms = elapsed;
+            r
+        }
+    }
+}
