@@ -499,3 +499,34 @@ fn start_algorithm_returning_a_promise_takes_the_adoption_ticks() {
         "tick1,tick2,js,tick3,rust,settled,tick4,tick5"
     );
 }
+
+#[test]
+fn from_async_iterables_end_values_and_bad_next_results() {
+    let log = run_log(
+        r#"
+        (async () => {
+            async function* gen() { yield 'a'; yield Symbol.for('s'); yield undefined; }
+            const out = [];
+            for await (const x of ReadableStream.from(gen())) out.push(String(x));
+            log.push(out.join(' '));
+            const bad = { [Symbol.asyncIterator]() { return { next() { return 42; } }; } };
+            try {
+                await ReadableStream.from(bad).getReader().read();
+            } catch (e) {
+                log.push('bad next:' + e.constructor.name);
+            }
+            let returned;
+            const it = { [Symbol.asyncIterator]() { return {
+                next() { return Promise.resolve({ value: 1, done: false }); },
+                return(r) { returned = r; return Promise.resolve({ done: true }); },
+            }; } };
+            await ReadableStream.from(it).cancel('stop');
+            log.push('return got:' + returned);
+        })();
+        "#,
+    );
+    assert_eq!(
+        log,
+        "a Symbol(s) undefined,bad next:TypeError,return got:stop"
+    );
+}
