@@ -125,13 +125,7 @@ pub(crate) fn invoke_promise_callback(
     ctx: &mut Context,
 ) -> Completion {
     match f.call(this, args, ctx) {
-        Ok(v) => {
-            if crate::fast_paths() && !v.is_object() {
-                Completion::Fulfilled(v)
-            } else {
-                Completion::Js(promise_resolved_with(v, ctx))
-            }
-        }
+        Ok(v) => completion_resolved_with(v, ctx),
         Err(e) => {
             let r = error_value(e, ctx);
             if crate::fast_paths() {
@@ -143,13 +137,45 @@ pub(crate) fn invoke_promise_callback(
     }
 }
 
-/// "A promise resolved with `value`" as a [`Completion`] (fast path for non-objects).
+/// "A promise resolved with `value`" as a [`Completion`].
+///
+/// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
+/// an object whose `then` is not callable fulfills at once (no promise is allocated), a
+/// throwing `then` getter rejects, and a callable `then` gets a JS promise and the
+/// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
+/// `Get(value, "then")` runs exactly once, as in the resolve function.
 pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
-    if crate::fast_paths() && !value.is_object() {
-        Completion::Fulfilled(value)
-    } else {
-        Completion::Js(promise_resolved_with(value, ctx))
+    if !crate::fast_paths() {
+        return Completion::Js(promise_resolved_with(value, ctx));
     }
+    let Some(object) = value.as_object() else {
+        return Completion::Fulfilled(value);
+    };
+    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
+    let then = match object.get(webidl::key("then"), ctx) {
+        Ok(t) => t,
+        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
+        Err(e) => return Completion::Rejected(error_value(e, ctx)),
+    };
+    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
+    let Some(then) = then.as_callable() else {
+        return Completion::Fulfilled(value);
+    };
+    // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
+    //        HostEnqueuePromiseJob(job).
+    let capability = webidl::PromiseCapability::new(ctx);
+    let promise = capability.promise.clone();
+    webidl::enqueue_microtask(ctx, move |ctx| {
+        let args = [
+            capability.resolve.clone().into(),
+            capability.reject.clone().into(),
+        ];
+        if let Err(e) = then.call(&value, &args, ctx) {
+            let e = error_value(e, ctx);
+            capability.reject(e, ctx);
+        }
+    });
+    Completion::Js(promise)
 }
 
 impl SourceAlgorithms {

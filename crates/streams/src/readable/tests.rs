@@ -530,3 +530,48 @@ fn from_async_iterables_end_values_and_bad_next_results() {
         "a Symbol(s) undefined,bad next:TypeError,return got:stop"
     );
 }
+
+const THENABLE_SCRIPT: &str = r#"
+    let p = Promise.resolve();
+    for (let i = 1; i <= 12; i++) p = p.then(() => log.push('tick' + i));
+    const thenable = { then(res) { log.push('then called'); res('from thenable'); } };
+    const badThen = { get then() { log.push('then getter'); throw new Error('getter'); } };
+    let n = 0;
+    const rs = new ReadableStream({
+        start() { return { plain: 'object' }; },
+        pull(c) {
+            n++;
+            log.push('pull' + n);
+            if (n === 1) { c.enqueue({ chunk: 1 }); return { not: 'thenable' }; }
+            if (n === 2) { c.enqueue(thenable); return thenable; }
+            if (n === 3) { c.enqueue(badThen); return Promise.resolve(); }
+            c.close();
+        },
+    });
+    (async () => {
+        try {
+            for await (const x of rs) log.push('got ' + JSON.stringify(x));
+        } catch (e) { log.push('loop error ' + e.message); }
+        log.push('loop done');
+    })();
+"#;
+
+fn run_thenables(fast: bool) -> String {
+    crate::set_fast_paths(fast);
+    let mut ctx = context();
+    eval(&mut ctx, "globalThis.log = [];");
+    eval(&mut ctx, THENABLE_SCRIPT);
+    ctx.run_jobs().unwrap();
+    let log = string(&mut ctx, "log.join('\\n')");
+    crate::set_fast_paths(true);
+    log
+}
+
+#[test]
+fn object_and_thenable_results_take_identical_ticks_with_and_without_fast_paths() {
+    let fast = run_thenables(true);
+    let slow = run_thenables(false);
+    assert!(fast.contains("got \"from thenable\""), "{fast}");
+    assert!(fast.contains("loop error getter"), "{fast}");
+    assert_eq!(fast, slow);
+}
