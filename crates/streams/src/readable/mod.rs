@@ -29,6 +29,25 @@
 //!
 //! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
 //! positions JS promise reactions would take.
+//!
+//! # Design
+//!
+//! - Internal slots are typed fields (`Cell` / `GcRefCell`); `[[state]]` is [`StreamState`],
+//!   `[[controller]]` is [`StreamController`] and `[[reader]]` is [`StreamReader`] (enums, so
+//!   byte streams / BYOB readers can join), the queue is [`crate::queue::QueueWithSizes`].
+//! - `[[pullAlgorithm]]` / `[[cancelAlgorithm]]` are one [`SourceAlgorithms`] enum; read
+//!   requests are the [`ReadRequest`] enum. No boxed JS closures run internal steps.
+//! - Promises script sees (`read()` results, `closed`, `cancel()` results, iterator results)
+//!   are JS promises created once. Everything else is a [`Completion`].
+//! - Fast paths ([`crate::fast_paths`]): "a promise resolved with" a user result (start, pull,
+//!   cancel, an iterator chunk) runs the promise resolve function's steps in Rust: a
+//!   non-thenable settles at once and its reaction is queued as a native microtask at the
+//!   position the JS reaction would take; a thenable gets a JS promise and the thenable job.
+//!   `[[pulling]]` stays true until that microtask runs. With fast paths off every such
+//!   promise is a real JS promise; WPT results and tick order are the same either way (unit
+//!   tests compare ordering logs both ways).
+//! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
+//!   callbacks, `size()`, getters, resolving a promise with an object).
 
 mod completion;
 mod controller;
