@@ -45,6 +45,25 @@
 //!
 //! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
 //! positions JS promise reactions would take.
+//!
+//! # Design
+//!
+//! - Internal slots are typed fields (`Cell` / `GcRefCell`); `[[state]]` is [`StreamState`],
+//!   `[[controller]]` is [`StreamController`] and `[[reader]]` is [`StreamReader`] (enums, so
+//!   byte streams / BYOB readers can join), the queue is [`crate::queue::QueueWithSizes`].
+//! - `[[pullAlgorithm]]` / `[[cancelAlgorithm]]` are one [`SourceAlgorithms`] enum; read
+//!   requests are the [`ReadRequest`] enum. No boxed JS closures run internal steps.
+//! - Promises script sees (`read()` results, `closed`, `cancel()` results, iterator results)
+//!   are JS promises created once. Everything else is a [`Completion`].
+//! - Fast paths ([`crate::fast_paths`]): "a promise resolved with" a user result (start, pull,
+//!   cancel, an iterator chunk) runs the promise resolve function's steps in Rust: a
+//!   non-thenable settles at once and its reaction is queued as a native microtask at the
+//!   position the JS reaction would take; a thenable gets a JS promise and the thenable job.
+//!   `[[pulling]]` stays true until that microtask runs. With fast paths off every such
+//!   promise is a real JS promise; WPT results and tick order are the same either way (unit
+//!   tests compare ordering logs both ways).
+//! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
+//!   callbacks, `size()`, getters, resolving a promise with an object).
 
 mod buffers;
 mod byob_reader;
@@ -79,8 +98,8 @@ pub use buffers::{
 };
 pub use byob_reader::{
     acquire_readable_stream_byob_reader, readable_stream_byob_reader_generic_cancel,
-    readable_stream_byob_reader_release, ReadIntoRequest,
-    ReadIntoRequestSteps, ReadableStreamBYOBReader,
+    readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
+    ReadableStreamBYOBReader,
 };
 pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::{
@@ -137,6 +156,16 @@ pub enum StreamController {
     Byte(JsObject<ReadableByteStreamController>),
 }
 
+impl StreamController {
+    /// The default controller, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultController>> {
+        match self {
+            Self::Default(c) => Some(c),
+            Self::Byte(_) => None,
+        }
+    }
+}
+
 /// `[[reader]]`.
 #[derive(Debug, Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
@@ -151,6 +180,16 @@ impl StreamReader {
         match self {
             Self::Default(r) => r.borrow().data().closed_promise_capability(),
             Self::Byob(r) => r.borrow().data().closed_promise_capability(),
+        }
+    }
+}
+
+impl StreamReader {
+    /// The default reader, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultReader>> {
+        match self {
+            Self::Default(r) => Some(r),
+            Self::Byob(_) => None,
         }
     }
 }
@@ -240,10 +279,10 @@ impl ReadableStream {
     }
 
     fn default_reader(&self) -> Option<JsObject<ReadableStreamDefaultReader>> {
-        match &*self.reader.borrow() {
-            Some(StreamReader::Default(r)) => Some(r.clone()),
-            _ => None,
-        }
+        self.reader
+            .borrow()
+            .clone()
+            .and_then(StreamReader::into_default)
     }
 }
 

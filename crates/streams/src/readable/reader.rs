@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use boa_engine::{
+    builtins::object::OrdinaryObject,
     class::{Class, ClassBuilder},
     object::JsObject,
     property::Attribute,
@@ -93,7 +94,10 @@ impl ReadRequest {
 /// A `ReadableStreamReadResult` dictionary converted to JS: an ordinary object whose members
 /// are created in lexicographic order (WebIDL dictionary → ECMAScript): `done`, then `value`.
 pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsValue {
-    let o = JsObject::with_object_proto(ctx.intrinsics());
+    // A shared shape (the engine caches the "done" → "value" transitions) instead of the unique
+    // shape `JsObject::with_object_proto` would give.
+    let proto = ctx.intrinsics().constructors().object().prototype();
+    let o = JsObject::new(ctx.root_shape(), proto, OrdinaryObject).upcast();
     // CreateDataProperty on a fresh ordinary object cannot fail.
     let _ = o.create_data_property(webidl::key("done"), done, ctx);
     let _ = o.create_data_property(webidl::key("value"), value, ctx);
