@@ -91,16 +91,41 @@ fn describe(err: JsError, host: &mut Host) -> String {
         },
         _ => plain,
     };
-    truncate(&text, MAX_MESSAGE)
+    truncate(&compact_lines(&text), MAX_MESSAGE)
+}
+
+/// Collapse runs of identical lines (deep recursion backtraces) and keep at most 20 lines.
+pub fn compact_lines(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let mut repeats = 1;
+        while lines.peek() == Some(&line) {
+            lines.next();
+            repeats += 1;
+        }
+        if repeats > 1 {
+            out.push(format!("{line}  [x{repeats}]"));
+        } else {
+            out.push(line.to_owned());
+        }
+    }
+    if out.len() > 20 {
+        let more = out.len() - 20;
+        out.truncate(20);
+        out.push(format!("    ... {more} more lines"));
+    }
+    out.join("\n")
 }
 
 fn host_error_text(e: &HostError) -> String {
-    match e {
+    let text = match e {
         HostError::Uncaught { message, .. } => format!("uncaught exception: {message}"),
         HostError::UnhandledRejection { message, .. } => {
             format!("unhandled promise rejection: {message}")
         }
-    }
+    };
+    truncate(&compact_lines(&text), MAX_MESSAGE)
 }
 
 /// The file stem WPT would use as the default title (`foo` for `foo.any.js`).
@@ -391,6 +416,22 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compacts_repeated_lines() {
+        let text = format!(
+            "RangeError: deep\n{}    at g (x.js:2:1)",
+            "    at f (x.js:1:1)\n".repeat(500)
+        );
+        assert_eq!(
+            compact_lines(&text),
+            "RangeError: deep\n    at f (x.js:1:1)  [x500]\n    at g (x.js:2:1)"
+        );
+        let many: String = (0..30).map(|i| format!("l{i}\n")).collect();
+        let c = compact_lines(&many);
+        assert_eq!(c.lines().count(), 21);
+        assert!(c.ends_with("... 10 more lines"));
+    }
 
     #[test]
     fn default_title_is_the_stem() {

@@ -49,7 +49,15 @@ struct Args {
     verbose: bool,
 }
 
+/// The repository the defaults refer to: the current directory or its nearest ancestor that
+/// holds `wpt/pin.txt` (so a binary built from another checkout sharing the target dir still
+/// uses the invoking checkout), else the checkout this binary was built from.
 fn repo_root() -> PathBuf {
+    if let Ok(cwd) = std::env::current_dir() {
+        if let Some(root) = cwd.ancestors().find(|d| d.join("wpt/pin.txt").is_file()) {
+            return root.to_path_buf();
+        }
+    }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().unwrap_or(manifest).to_path_buf()
 }
@@ -196,12 +204,19 @@ fn run(args: &Args) -> Result<i32, String> {
     );
 
     // 3. Run.
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find own executable: {e}"))?;
+    // `/proc/self/exe` names the running binary even if a rebuild replaced the file on disk.
+    let proc_exe = Path::new("/proc/self/exe");
+    let exe = if proc_exe.exists() {
+        proc_exe.to_path_buf()
+    } else {
+        std::env::current_exe().map_err(|e| format!("cannot find own executable: {e}"))?
+    };
     let options = pool::PoolOptions {
         exe,
         corpus: args.corpus.clone(),
         jobs: args.jobs,
         no_fast_paths: args.no_fast_paths,
+        limit: None,
     };
     let width = to_run.len().to_string().len();
     let progress = |n: usize, total: usize, r: &FileResult| {
@@ -300,6 +315,16 @@ fn run(args: &Args) -> Result<i32, String> {
 
     if args.update {
         let updated = update(&expectations, &results, &selected);
+        for (path, new) in &updated.files {
+            if let Some(old) = expectations.files.get(path) {
+                if new.min_subtests < old.min_subtests {
+                    println!(
+                        "note: {path}: min_subtests lowered from {} to {}",
+                        old.min_subtests, new.min_subtests
+                    );
+                }
+            }
+        }
         write_file(&args.expectations, &updated.to_json())?;
         let after = compare(&updated, &results, &selected);
         println!(

@@ -21,6 +21,8 @@ pub struct PoolOptions {
     pub corpus: PathBuf,
     pub jobs: usize,
     pub no_fast_paths: bool,
+    /// Wall-clock limit per file instead of the loop deadline plus `GRACE` (tests).
+    pub limit: Option<Duration>,
 }
 
 /// Run `files` (corpus-relative) and return their results in the same order. `progress` is
@@ -90,7 +92,9 @@ fn reader<R: Read + Send + 'static>(stream: Option<R>) -> std::thread::JoinHandl
 /// Run one file in a child process.
 pub fn run_one(options: &PoolOptions, rel: &str) -> FileResult {
     let start = Instant::now();
-    let limit = wall_limit(&options.corpus, rel);
+    let limit = options
+        .limit
+        .unwrap_or_else(|| wall_limit(&options.corpus, rel));
     let mut command = Command::new(&options.exe);
     command
         .arg("--child")
@@ -153,8 +157,8 @@ pub fn run_one(options: &PoolOptions, rel: &str) -> FileResult {
             rel,
             HarnessStatus::Timeout,
             format!(
-                "killed after {}s wall clock (the child did not finish)",
-                limit.as_secs()
+                "killed after {:.1}s wall clock (the child did not finish)",
+                limit.as_secs_f64()
             ),
         );
         r.duration_ms = elapsed;
@@ -190,5 +194,69 @@ pub fn run_one(options: &PoolOptions, rel: &str) -> FileResult {
             r.duration_ms = elapsed;
             r
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake child: a shell script standing in for `wpt-runner --child`.
+    fn fake(name: &str, body: &str, limit: Option<Duration>) -> (PoolOptions, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("wpt-pool-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join("child.sh");
+        std::fs::write(&exe, format!("#!/bin/sh\n{body}\n")).unwrap();
+        let status = Command::new("chmod").arg("+x").arg(&exe).status().unwrap();
+        assert!(status.success());
+        let options = PoolOptions {
+            exe,
+            corpus: dir.clone(),
+            jobs: 2,
+            no_fast_paths: true,
+            limit,
+        };
+        (options, dir)
+    }
+
+    #[test]
+    fn reads_the_marker_line_among_console_output() {
+        let json = r#"{"path":"x","harness":"OK","subtests_reported":true,"subtests":[{"name":"t","status":"PASS"}],"duration_ms":3}"#;
+        let body = format!(
+            "echo 'console noise'\n[ \"$BOA_STREAMS_FAST_PATHS\" = 0 ] || exit 9\n[ \"$1\" = --child ] || exit 8\nprintf '%s\\n' '{RESULT_MARKER}{json}'"
+        );
+        let (options, dir) = fake("ok", &body, None);
+        let r = run_one(&options, "a/b.any.js");
+        let _ = std::fs::remove_dir_all(dir);
+        assert_eq!(r.harness, HarnessStatus::Ok, "{r:?}");
+        assert_eq!(r.path, "a/b.any.js");
+        assert_eq!(r.subtests.len(), 1);
+    }
+
+    #[test]
+    fn a_dying_child_is_a_crash_of_that_file_only() {
+        let (options, dir) = fake("crash", "echo 'thread panicked: boom' >&2\nexit 101", None);
+        let files = vec!["one.any.js".to_owned(), "two.any.js".to_owned()];
+        let results = run_all(&options, &files, &|_, _, _| {});
+        let _ = std::fs::remove_dir_all(dir);
+        assert_eq!(results.len(), 2);
+        for (r, f) in results.iter().zip(&files) {
+            assert_eq!(&r.path, f);
+            assert_eq!(r.harness, HarnessStatus::Crash);
+            assert!(!r.subtests_reported);
+            let m = r.message.as_deref().unwrap();
+            assert!(m.contains("101") && m.contains("boom"), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_hanging_child_is_killed_as_a_timeout() {
+        let (options, dir) = fake("hang", "exec sleep 30", Some(Duration::from_millis(300)));
+        let r = run_one(&options, "hang.any.js");
+        let _ = std::fs::remove_dir_all(dir);
+        assert_eq!(r.harness, HarnessStatus::Timeout, "{r:?}");
+        assert!(!r.subtests_reported);
+        assert!(r.message.unwrap().contains("killed"));
     }
 }

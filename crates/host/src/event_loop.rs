@@ -212,7 +212,7 @@ impl Wake for LoopWaker {
 /// * `NativeAsyncJob`s (and `FinalizationRegistry` cleanups) are futures polled by
 ///   `run_event_loop` when woken.
 pub(crate) struct EventLoop {
-    shared: Rc<Shared>,
+    pub(crate) shared: Rc<Shared>,
     microtasks: RefCell<VecDeque<PromiseJob>>,
     tasks: RefCell<BTreeMap<(JsInstant, u64), Task>>,
     next_seq: Cell<u64>,

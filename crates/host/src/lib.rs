@@ -230,6 +230,9 @@ impl Host {
         )?;
         register_host_globals(&mut context, &options)?;
         boa_streams::register(&mut context)?;
+        // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
+        // route them into this host's error list.
+        boa_streams::dom::set_exception_reporter(report_listener_exception);
 
         Ok(Self {
             context,
@@ -361,6 +364,15 @@ fn register_host_globals(context: &mut Context, options: &HostOptions) -> JsResu
         )?;
     }
     Ok(())
+}
+
+/// The DOM's "report the exception" hook: record it on the host that owns `context`.
+fn report_listener_exception(error: JsValue, context: &mut Context) {
+    if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
+        event_loop
+            .shared
+            .report_exception(JsError::from_opaque(error), context);
+    }
 }
 
 /// Run `f` on a thread with a large stack (256 MiB), catching a panic. `Err` carries the

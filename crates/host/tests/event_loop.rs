@@ -495,3 +495,39 @@ fn native_async_jobs_run_and_their_errors_are_reported() {
         ["uncaught TypeError: async boom"]
     );
 }
+
+#[test]
+fn listener_exception_is_reported_and_dispatch_goes_on() {
+    let mut host = Host::new(HostOptions {
+        print_errors: false,
+        ..HostOptions::default()
+    })
+    .unwrap();
+    host.eval_source(
+        r#"
+        globalThis.log = [];
+        const t = new EventTarget();
+        t.addEventListener("x", () => { throw new TypeError("from listener"); });
+        t.addEventListener("x", () => log.push("second"));
+        t.dispatchEvent(new Event("x"));
+        "#,
+        "listener.js",
+    )
+    .unwrap();
+    host.run_event_loop(None);
+    let errors = host.take_errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    match &errors[0] {
+        HostError::Uncaught { message, .. } => {
+            assert!(message.contains("from listener"), "{message}")
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    let log = host.eval_source("log.join()", "read.js").unwrap();
+    assert_eq!(
+        log.as_string()
+            .map(|s| s.to_std_string_escaped())
+            .as_deref(),
+        Some("second")
+    );
+}

@@ -208,12 +208,7 @@ fn readable_controller_of(
 ) -> Option<JsObject<ReadableStreamDefaultController>> {
     let readable = readable_of(stream)?;
     let controller = readable.borrow().data().controller();
-    // A match (not `map`): a byte stream controller variant joins later.
-    #[allow(clippy::manual_map)]
-    match controller {
-        Some(StreamController::Default(c)) => Some(c),
-        None => None,
-    }
+    controller.and_then(StreamController::into_default)
 }
 
 fn readable_state_and_error(stream: &JsObject<TransformStream>) -> (StreamState, JsValue) {
@@ -407,7 +402,7 @@ pub(crate) fn start_algorithm_for_writable(
         Some(StartPromise::Rust(p)) => {
             let out = RustPromise::new();
             RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
-            SinkResult::Rust(Completion::Rust(out))
+            SinkResult::Rust(out)
         }
         None => SinkResult::fulfilled(),
     }

@@ -258,7 +258,12 @@ fn create_dependent_abort_signal(
             .unwrap_or(false);
             if added {
                 with_state(&source, |s| {
-                    s.dependent_signals.borrow_mut().push(result.clone());
+                    let mut dependents = s.dependent_signals.borrow_mut();
+                    // NOTE: dependents that are already aborted are skipped by "signal abort"
+                    // (step 4.1); dropping them here only bounds the list's growth.
+                    dependents
+                        .retain(|d| !with_state(d, AbortSignalState::is_aborted).unwrap_or(true));
+                    dependents.push(result.clone());
                 });
             }
         }

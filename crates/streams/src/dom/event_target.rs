@@ -447,7 +447,11 @@ fn event_handler_processing(
         return Ok(());
     }
     let event_value: JsValue = event.clone().upcast().into();
-    let result = callback.call(&current_target.object.clone().into(), &[event_value], context)?;
+    let result = callback.call(
+        &current_target.object.clone().into(),
+        &[event_value],
+        context,
+    )?;
     // 5. Process return value: if it is false, set the canceled flag.
     if result.as_boolean() == Some(false) {
         event.borrow().data().set_canceled_flag();
@@ -473,42 +477,51 @@ pub(crate) fn set_event_handler(
     event_type: &str,
     value: &JsValue,
 ) {
+    enum Step {
+        Activate,
+        Deactivate(Gc<Listener>),
+        Nothing,
+    }
     let name = JsString::from(event_type);
     // [LegacyTreatNonObjectAsNull]: a non-object converts to null.
     let value = value.as_object();
-    let existing_listener = {
+    let step = {
         let data = target.borrow();
         let mut handlers = data.data().handlers.borrow_mut();
-        let index = match handlers.iter().position(|h| h.event_type == name) {
-            Some(i) => i,
-            None => {
-                handlers.push(EventHandler {
-                    event_type: name.clone(),
-                    value: None,
-                    listener: None,
-                });
-                handlers.len() - 1
-            }
-        };
-        let Some(handler) = handlers.get_mut(index) else {
+        if !handlers.iter().any(|h| h.event_type == name) {
+            handlers.push(EventHandler {
+                event_type: name.clone(),
+                value: None,
+                listener: None,
+            });
+        }
+        let Some(handler) = handlers.iter_mut().find(|h| h.event_type == name) else {
             return;
         };
-        handler.value = value.clone();
-        if value.is_none() {
-            // Deactivate: remove the listener and forget it.
-            handler.listener.take().map(Err)
-        } else {
-            handler.listener.clone().map(Ok)
+        let activate = value.is_some();
+        // Set the event handler's value to the given value (or null).
+        handler.value = value;
+        match (activate, handler.listener.is_some()) {
+            // Activate: 1. If eventHandler's listener is not null, then return.
+            (true, true) => Step::Nothing,
+            (true, false) => Step::Activate,
+            // Deactivate: set eventHandler's listener to null after removing it.
+            (false, true) => handler
+                .listener
+                .take()
+                .map_or(Step::Nothing, Step::Deactivate),
+            (false, false) => Step::Nothing,
         }
     };
-    match (value, existing_listener) {
-        (None, Some(Err(listener))) => {
+    match step {
+        Step::Deactivate(listener) => {
+            // Remove an event listener with eventTarget and listener.
             remove_an_event_listener(&target.clone().upcast(), &listener);
         }
-        (Some(_), None) => {
-            // Activate: 1. If eventHandler's listener is not null, return. 2-4. Create a
-            // listener running the event handler processing algorithm and add it.
-            let listener = Listener {
+        Step::Activate => {
+            // 2-4. Let listener run the event handler processing algorithm; add it (no
+            //      signal, no duplicate possible: append it).
+            let listener = Gc::new(Listener {
                 event_type: name.clone(),
                 callback: ListenerCallback::Handler,
                 capture: false,
@@ -516,19 +529,16 @@ pub(crate) fn set_event_handler(
                 once: false,
                 signal: None,
                 removed: Cell::new(false),
-            };
-            let listener = Gc::new(listener);
-            {
-                let data = target.borrow();
-                data.data().listeners.borrow_mut().push(listener.clone());
-                let mut handlers = data.data().handlers.borrow_mut();
-                if let Some(h) = handlers.iter_mut().find(|h| h.event_type == name) {
-                    // 5. Set eventHandler's listener to listener.
-                    h.listener = Some(listener);
-                }
+            });
+            let data = target.borrow();
+            data.data().listeners.borrow_mut().push(listener.clone());
+            let mut handlers = data.data().handlers.borrow_mut();
+            if let Some(h) = handlers.iter_mut().find(|h| h.event_type == name) {
+                // 5. Set eventHandler's listener to listener.
+                h.listener = Some(listener);
             }
         }
-        _ => {}
+        Step::Nothing => {}
     }
 }
 

@@ -10,9 +10,7 @@
 //! reacting to a settled completion enqueues a native microtask immediately; settling a pending
 //! [`RustPromise`] enqueues one microtask per registered reaction, in registration order.
 
-use boa_engine::{
-    object::builtins::JsPromise, Context, JsObject, JsValue, NativeFunction,
-};
+use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, NativeFunction};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::webidl::{arg, enqueue_microtask, promise_rejected_with, promise_resolved_with};
@@ -118,8 +116,8 @@ impl RustPromise {
                 ReactionSlot::Mirror { resolve, reject } => {
                     // The mirrored promise settles now, as this one does.
                     let _ = match &settlement {
-                        Ok(v) => resolve.call(&JsValue::undefined(), &[v.clone()], ctx),
-                        Err(e) => reject.call(&JsValue::undefined(), &[e.clone()], ctx),
+                        Ok(v) => resolve.call(&JsValue::undefined(), std::slice::from_ref(v), ctx),
+                        Err(e) => reject.call(&JsValue::undefined(), std::slice::from_ref(e), ctx),
                     };
                 }
             }
@@ -262,8 +260,9 @@ fn react_js<C: Trace + 'static>(
         return;
     };
     // One shared cell so that the reaction runs once and the captures are traced.
-    let cell = Gc::new(GcRefCell::new(Some(Box::new(FnReaction { captures, step })
-        as Box<dyn Reaction>)));
+    let cell = Gc::new(GcRefCell::new(Some(
+        Box::new(FnReaction { captures, step }) as Box<dyn Reaction>,
+    )));
     let on_fulfilled = NativeFunction::from_copy_closure_with_captures(
         |_, args, cell: &Gc<GcRefCell<Option<Box<dyn Reaction>>>>, ctx| {
             let r = cell.borrow_mut().take();

@@ -96,7 +96,9 @@ pub enum SourceAlgorithms {
 pub enum StartAlgorithm {
     /// An algorithm that returns undefined.
     ReturnUndefined,
-    /// An algorithm that returns this promise (TransformStream's startPromise).
+    /// An algorithm that returns this promise (TransformStream's startPromise). The stream
+    /// adopts it as "a promise resolved with" a promise does (two extra ticks), even when it
+    /// is given as an already settled [`Completion::Fulfilled`] / [`Completion::Rejected`].
     Return(Completion),
 }
 
@@ -123,13 +125,7 @@ pub(crate) fn invoke_promise_callback(
     ctx: &mut Context,
 ) -> Completion {
     match f.call(this, args, ctx) {
-        Ok(v) => {
-            if crate::fast_paths() && !v.is_object() {
-                Completion::Fulfilled(v)
-            } else {
-                Completion::Js(promise_resolved_with(v, ctx))
-            }
-        }
+        Ok(v) => completion_resolved_with(v, ctx),
         Err(e) => {
             let r = error_value(e, ctx);
             if crate::fast_paths() {
@@ -141,20 +137,61 @@ pub(crate) fn invoke_promise_callback(
     }
 }
 
-/// "A promise resolved with `value`" as a [`Completion`] (fast path for non-objects).
+/// "A promise resolved with `value`" as a [`Completion`].
+///
+/// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
+/// an object whose `then` is not callable fulfills at once (no promise is allocated), a
+/// throwing `then` getter rejects, and a callable `then` gets a JS promise and the
+/// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
+/// `Get(value, "then")` runs exactly once, as in the resolve function.
 pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
-    if crate::fast_paths() && !value.is_object() {
-        Completion::Fulfilled(value)
-    } else {
-        Completion::Js(promise_resolved_with(value, ctx))
+    if !crate::fast_paths() {
+        return Completion::Js(promise_resolved_with(value, ctx));
     }
+    let Some(object) = value.as_object() else {
+        return Completion::Fulfilled(value);
+    };
+    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
+    let then = match object.get(webidl::key("then"), ctx) {
+        Ok(t) => t,
+        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
+        Err(e) => return Completion::Rejected(error_value(e, ctx)),
+    };
+    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
+    let Some(then) = then.as_callable() else {
+        return Completion::Fulfilled(value);
+    };
+    // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
+    //        HostEnqueuePromiseJob(job).
+    let capability = webidl::PromiseCapability::new(ctx);
+    let promise = capability.promise.clone();
+    webidl::enqueue_microtask(ctx, move |ctx| {
+        let args = [
+            capability.resolve.clone().into(),
+            capability.reject.clone().into(),
+        ];
+        if let Err(e) = then.call(&value, &args, ctx) {
+            let e = error_value(e, ctx);
+            capability.reject(e, ctx);
+        }
+    });
+    Completion::Js(promise)
 }
 
 impl SourceAlgorithms {
-    fn pull(&self, controller: &JsObject<ReadableStreamDefaultController>, ctx: &mut Context) -> Completion {
+    fn pull(
+        &self,
+        controller: &JsObject<ReadableStreamDefaultController>,
+        ctx: &mut Context,
+    ) -> Completion {
         match self {
             Self::Js(s) => match &s.pull {
-                Some(f) => invoke_promise_callback(f, &s.source, &[controller.clone().upcast().into()], ctx),
+                Some(f) => invoke_promise_callback(
+                    f,
+                    &s.source,
+                    &[controller.clone().upcast().into()],
+                    ctx,
+                ),
                 None => Completion::undefined(),
             },
             Self::Tee(b) => b.pull_algorithm(ctx),
@@ -220,7 +257,10 @@ impl ReadableStreamDefaultController {
     }
 }
 
-fn data<R>(c: &JsObject<ReadableStreamDefaultController>, f: impl FnOnce(&ReadableStreamDefaultController) -> R) -> R {
+fn data<R>(
+    c: &JsObject<ReadableStreamDefaultController>,
+    f: impl FnOnce(&ReadableStreamDefaultController) -> R,
+) -> R {
     f(c.borrow().data())
 }
 
@@ -251,7 +291,9 @@ impl Class for ReadableStreamDefaultController {
                 // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
                 //    a TypeError exception.
                 if !readable_stream_default_controller_can_close_or_enqueue(&c) {
-                    return Err(type_error("The stream is not in a state that permits close"));
+                    return Err(type_error(
+                        "The stream is not in a state that permits close",
+                    ));
                 }
                 // 2. Perform ! ReadableStreamDefaultControllerClose(this).
                 readable_stream_default_controller_close(&c, ctx);
@@ -267,7 +309,9 @@ impl Class for ReadableStreamDefaultController {
                 // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
                 //    a TypeError exception.
                 if !readable_stream_default_controller_can_close_or_enqueue(&c) {
-                    return Err(type_error("The stream is not in a state that permits enqueue"));
+                    return Err(type_error(
+                        "The stream is not in a state that permits enqueue",
+                    ));
                 }
                 // 2. Perform ? ReadableStreamDefaultControllerEnqueue(this, chunk).
                 readable_stream_default_controller_enqueue(&c, arg(args, 0), ctx)?;
@@ -337,9 +381,14 @@ pub(super) fn readable_stream_constructor_steps(
     //    UnderlyingSource (members in lexicographic order).
     let dict = Dictionary::from_object(underlying_source.clone());
     //    autoAllocateChunkSize: [EnforceRange] unsigned long long
-    if let Some(v) = dict.get("autoAllocateChunkSize", ctx)? {
-        webidl::to_enforce_range_u64(&v, "autoAllocateChunkSize", ctx)?;
-    }
+    let auto_allocate_chunk_size = match dict.get("autoAllocateChunkSize", ctx)? {
+        Some(v) => Some(webidl::to_enforce_range_u64(
+            &v,
+            "autoAllocateChunkSize",
+            ctx,
+        )?),
+        None => None,
+    };
     let cancel = dict.get_callback("cancel", ctx)?;
     let pull = dict.get_callback("pull", ctx)?;
     let start = dict.get_callback("start", ctx)?;
@@ -348,7 +397,9 @@ pub(super) fn readable_stream_constructor_steps(
         Some(v) => {
             let s = v.to_string(ctx)?.to_std_string_escaped();
             if s != "bytes" {
-                return Err(type_error(format!("'{s}' is not a valid ReadableStreamType")));
+                return Err(type_error(format!(
+                    "'{s}' is not a valid ReadableStreamType"
+                )));
             }
             true
         }
@@ -363,10 +414,19 @@ pub(super) fn readable_stream_constructor_steps(
             ));
         }
         //   2. Let highWaterMark be ? ExtractHighWaterMark(strategy, 0).
-        extract_high_water_mark(high_water_mark, 0.0)?;
-        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(...).
-        // NOTE: readable byte streams are not implemented yet.
-        return Err(type_error("Readable byte streams are not supported yet"));
+        let hwm = extract_high_water_mark(high_water_mark, 0.0)?;
+        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(this,
+        //      underlyingSource, underlyingSourceDict, highWaterMark).
+        return super::byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
+            stream,
+            underlying_source.map_or(JsValue::null(), JsValue::from),
+            start,
+            pull,
+            cancel,
+            hwm,
+            auto_allocate_chunk_size,
+            ctx,
+        );
     }
     // 5. Otherwise,
     //   1. Assert: underlyingSourceDict["type"] does not exist.
@@ -500,17 +560,16 @@ fn set_up_readable_stream_default_controller(
         StartKind::Algorithm(StartAlgorithm::ReturnUndefined) => {
             completion_resolved_with(JsValue::undefined(), ctx)
         }
-        // NOTE: "a promise resolved with" a promise the spec created is a new promise that
-        // adopts it; for a JS promise this is done literally, for a Rust-side one through
-        // RustPromise::resolve_with (same tick count).
+        // NOTE: "a promise resolved with" a promise is a new promise that adopts it; for a JS
+        // promise this is done literally, for a Rust-side (or already settled) one through
+        // RustPromise::resolve_with (same tick count: a thenable job, then a reaction).
         StartKind::Algorithm(StartAlgorithm::Return(c)) => match c {
             Completion::Js(p) => Completion::Js(promise_resolved_with(p.into(), ctx)),
-            Completion::Rust(p) => {
+            other => {
                 let out = super::RustPromise::new();
-                super::RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
+                super::RustPromise::resolve_with(&out, other, ctx);
                 Completion::Rust(out)
             }
-            other => other,
         },
     };
     // 11. Upon fulfillment of startPromise,
@@ -604,7 +663,9 @@ pub(crate) fn pull_steps(
     let dequeued = data(controller, |c| c.queue.borrow_mut().dequeue_value());
     if let Some(chunk) = dequeued {
         //   2. If this.[[closeRequested]] is true and this.[[queue]] is empty,
-        let close = data(controller, |c| c.close_requested.get() && c.queue.borrow().is_empty());
+        let close = data(controller, |c| {
+            c.close_requested.get() && c.queue.borrow().is_empty()
+        });
         if close {
             //   1. Perform ! ReadableStreamDefaultControllerClearAlgorithms(this).
             readable_stream_default_controller_clear_algorithms(controller);
@@ -779,7 +840,7 @@ pub fn readable_stream_default_controller_enqueue(
         let result = match size_algorithm {
             SizeAlgorithm::ReturnOne | SizeAlgorithm::Cleared => Ok(1.0),
             SizeAlgorithm::Js(f) => f
-                .call(&JsValue::undefined(), &[chunk.clone()], ctx)
+                .call(&JsValue::undefined(), std::slice::from_ref(&chunk), ctx)
                 .and_then(|v| v.to_number(ctx)),
         };
         //   2. If result is an abrupt completion,
@@ -795,8 +856,11 @@ pub fn readable_stream_default_controller_enqueue(
         };
         //   3. Let chunkSize be result.[[Value]].
         //   4. Let enqueueResult be EnqueueValueWithSize(controller, chunk, chunkSize).
-        let enqueue_result =
-            data(controller, |c| c.queue.borrow_mut().enqueue_value_with_size(chunk, chunk_size));
+        let enqueue_result = data(controller, |c| {
+            c.queue
+                .borrow_mut()
+                .enqueue_value_with_size(chunk, chunk_size)
+        });
         //   5. If enqueueResult is an abrupt completion,
         //     1. Perform ! ReadableStreamDefaultControllerError(controller,
         //        enqueueResult.[[Value]]).

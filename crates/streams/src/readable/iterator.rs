@@ -97,8 +97,9 @@ pub(crate) fn values(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsR
     // 2. Set iterator's reader to reader.
     // 3. Let preventCancel be args[0]["preventCancel"].
     // 4. Set iterator's prevent cancel to preventCancel.
-    let iterator = JsObject::from_proto_and_data(
-        Some(proto),
+    let iterator = JsObject::new(
+        ctx.root_shape(),
+        proto,
         ReadableStreamAsyncIterator {
             reader,
             prevent_cancel,
@@ -119,7 +120,12 @@ fn rejected_type_error(msg: &str, ctx: &mut Context) -> JsValue {
     promise_rejected_with(e, ctx).into()
 }
 
-fn then(promise: &JsObject, on_settled: NativeFunction, on_rejected: Option<NativeFunction>, ctx: &mut Context) -> JsObject {
+fn then(
+    promise: &JsObject,
+    on_settled: NativeFunction,
+    on_rejected: Option<NativeFunction>,
+    ctx: &mut Context,
+) -> JsObject {
     let f = on_settled.to_js_function(ctx.realm());
     let r = on_rejected.map(|r| r.to_js_function(ctx.realm()));
     match JsPromise::from_object(promise.clone()) {
@@ -142,7 +148,10 @@ fn next(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     // 1-7. Validate this: a ReadableStream default asynchronous iterator, else a promise
     //      rejected with a TypeError.
     let Some(object) = this_iterator(this) else {
-        return Ok(rejected_type_error("'this' is not a ReadableStream async iterator", ctx));
+        return Ok(rejected_type_error(
+            "'this' is not a ReadableStream async iterator",
+            ctx,
+        ));
     };
     // 8. Let nextSteps be the following steps: (next_steps)
     // 9. Let ongoingPromise be object's ongoing promise.
@@ -154,11 +163,15 @@ fn next(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
         //   3. Perform PerformPromiseThen(ongoingPromise, onSettled, onSettled,
         //      afterOngoingPromiseCapability).
         let on_settled = NativeFunction::from_copy_closure_with_captures(
-            |_, _, object: &JsObject<ReadableStreamAsyncIterator>, ctx| Ok(next_steps(object, ctx).into()),
+            |_, _, object: &JsObject<ReadableStreamAsyncIterator>, ctx| {
+                Ok(next_steps(object, ctx).into())
+            },
             object.clone(),
         );
         let on_settled2 = NativeFunction::from_copy_closure_with_captures(
-            |_, _, object: &JsObject<ReadableStreamAsyncIterator>, ctx| Ok(next_steps(object, ctx).into()),
+            |_, _, object: &JsObject<ReadableStreamAsyncIterator>, ctx| {
+                Ok(next_steps(object, ctx).into())
+            },
             object.clone(),
         );
         //   4. Set object's ongoing promise to afterOngoingPromiseCapability.[[Promise]].
@@ -306,7 +319,10 @@ fn return_(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVa
     let value = arg(args, 0);
     // 1-7. Validate this, else a promise rejected with a TypeError.
     let Some(object) = this_iterator(this) else {
-        return Ok(rejected_type_error("'this' is not a ReadableStream async iterator", ctx));
+        return Ok(rejected_type_error(
+            "'this' is not a ReadableStream async iterator",
+            ctx,
+        ));
     };
     // 8. Let returnSteps be the following steps: (return_steps)
     // 9. Let ongoingPromise be object's ongoing promise.

@@ -1,6 +1,9 @@
 //! Readable streams ([spec §4](https://streams.spec.whatwg.org/#rs)): `ReadableStream`,
 //! `ReadableStreamDefaultReader`, `ReadableStreamDefaultController`, the async iterator,
-//! `tee()` and `ReadableStream.from()` (default, non-byte streams).
+//! `tee()` and `ReadableStream.from()`, and readable byte streams:
+//! `ReadableByteStreamController`, `ReadableStreamBYOBReader`, `ReadableStreamBYOBRequest` and
+//! the byte tee (files `byte_controller.rs`, `byob_reader.rs`, `byob_request.rs`,
+//! `byte_tee.rs`, `buffers.rs`).
 //!
 //! # Internal API for WritableStream / TransformStream / pipeTo
 //!
@@ -26,10 +29,49 @@
 //!   [`readable_stream_default_controller_get_desired_size`],
 //!   [`readable_stream_default_controller_has_backpressure`],
 //!   [`readable_stream_default_controller_can_close_or_enqueue`].
+//! - Byte streams: `[[controller]]` is [`StreamController::Byte`] and `[[reader]]` may be
+//!   [`StreamReader::Byob`]. Default readers (and so pipeTo's [`ReadRequest`]s) work on byte
+//!   streams unchanged. BYOB: [`acquire_readable_stream_byob_reader`],
+//!   [`readable_stream_byob_reader_release`], [`readable_stream_byob_reader_generic_cancel`],
+//!   read-into requests ([`ReadIntoRequest`], [`ReadIntoRequestSteps`]). Controller:
+//!   [`readable_byte_stream_controller_enqueue`] (takes a [`ViewRecord`] from
+//!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`],
+//!   [`readable_byte_stream_controller_error`], [`readable_byte_stream_controller_respond`],
+//!   [`readable_byte_stream_controller_respond_with_new_view`],
+//!   [`readable_byte_stream_controller_get_byob_request`],
+//!   [`readable_byte_stream_controller_get_desired_size`]. Buffers:
+//!   [`transfer_array_buffer`] (real detachment, no copy), [`is_detached_buffer`],
+//!   [`can_transfer_array_buffer`].
 //!
 //! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
 //! positions JS promise reactions would take.
+//!
+//! # Design
+//!
+//! - Internal slots are typed fields (`Cell` / `GcRefCell`); `[[state]]` is [`StreamState`],
+//!   `[[controller]]` is [`StreamController`] and `[[reader]]` is [`StreamReader`] (enums, so
+//!   byte streams / BYOB readers can join), the queue is [`crate::queue::QueueWithSizes`].
+//! - `[[pullAlgorithm]]` / `[[cancelAlgorithm]]` are one [`SourceAlgorithms`] enum; read
+//!   requests are the [`ReadRequest`] enum. No boxed JS closures run internal steps.
+//! - Promises script sees (`read()` results, `closed`, `cancel()` results, iterator results)
+//!   are JS promises created once. Everything else is a [`Completion`].
+//! - Fast paths ([`crate::fast_paths`]): "a promise resolved with" a user result (start, pull,
+//!   cancel, an iterator chunk) runs the promise resolve function's steps in Rust: a
+//!   non-thenable settles at once and its reaction is queued as a native microtask at the
+//!   position the JS reaction would take; a thenable gets a JS promise and the thenable job.
+//!   `[[pulling]]` stays true until that microtask runs. With fast paths off every such
+//!   promise is a real JS promise; WPT results and tick order are the same either way (unit
+//!   tests compare ordering logs both ways).
+//! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
+//!   callbacks, `size()`, getters, resolving a promise with an object).
 
+mod buffers;
+mod byob_reader;
+mod byob_request;
+mod byte_controller;
+mod byte_tee;
+#[cfg(test)]
+mod byte_tests;
 mod completion;
 mod controller;
 mod from;
@@ -50,20 +92,35 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
+pub use buffers::{
+    can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
+    ViewConstructor, ViewRecord,
+};
+pub use byob_reader::{
+    acquire_readable_stream_byob_reader, readable_stream_byob_reader_generic_cancel,
+    readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
+    ReadableStreamBYOBReader,
+};
+pub use byob_request::ReadableStreamBYOBRequest;
+pub use byte_controller::{
+    readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
+    readable_byte_stream_controller_error, readable_byte_stream_controller_get_byob_request,
+    readable_byte_stream_controller_get_desired_size, readable_byte_stream_controller_respond,
+    readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
+};
 pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
 pub(crate) use controller::invoke_promise_callback;
 pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
-    readable_stream_default_controller_error,
-    readable_stream_default_controller_get_desired_size,
+    readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, NativeSource,
     ReadableStreamDefaultController, RustSource, SizeAlgorithm, SourceAlgorithms, StartAlgorithm,
 };
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, readable_stream_reader_generic_cancel,
-    ReadRequest, ReadRequestSteps, ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
+    ReadRequestSteps, ReadableStreamDefaultReader,
 };
 
 use crate::webidl::{
@@ -77,6 +134,9 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     context.register_global_class::<ReadableStream>()?;
     context.register_global_class::<ReadableStreamDefaultReader>()?;
     context.register_global_class::<ReadableStreamDefaultController>()?;
+    context.register_global_class::<ReadableStreamBYOBReader>()?;
+    context.register_global_class::<ReadableByteStreamController>()?;
+    context.register_global_class::<ReadableStreamBYOBRequest>()?;
     iterator::register(context)?;
     Ok(())
 }
@@ -89,18 +149,50 @@ pub enum StreamState {
     Errored,
 }
 
-/// `[[controller]]` (a byte stream controller joins later).
+/// `[[controller]]`.
 #[derive(Debug, Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub enum StreamController {
     Default(JsObject<ReadableStreamDefaultController>),
+    Byte(JsObject<ReadableByteStreamController>),
 }
 
-/// `[[reader]]` (a BYOB reader joins later).
+impl StreamController {
+    /// The default controller, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultController>> {
+        match self {
+            Self::Default(c) => Some(c),
+            Self::Byte(_) => None,
+        }
+    }
+}
+
+/// `[[reader]]`.
 #[derive(Debug, Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub enum StreamReader {
     Default(JsObject<ReadableStreamDefaultReader>),
+    Byob(JsObject<ReadableStreamBYOBReader>),
+}
+
+impl StreamReader {
+    /// The reader's `[[closedPromise]]` with its resolving functions.
+    fn closed_promise_capability(&self) -> webidl::PromiseCapability {
+        match self {
+            Self::Default(r) => r.borrow().data().closed_promise_capability(),
+            Self::Byob(r) => r.borrow().data().closed_promise_capability(),
+        }
+    }
+}
+
+impl StreamReader {
+    /// The default reader, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultReader>> {
+        match self {
+            Self::Default(r) => Some(r),
+            Self::Byob(_) => None,
+        }
+    }
 }
 
 /// Arguments converted by the constructor's IDL layer, consumed by its steps.
@@ -188,15 +280,18 @@ impl ReadableStream {
     }
 
     fn default_reader(&self) -> Option<JsObject<ReadableStreamDefaultReader>> {
-        match &*self.reader.borrow() {
-            Some(StreamReader::Default(r)) => Some(r.clone()),
-            None => None,
-        }
+        self.reader
+            .borrow()
+            .clone()
+            .and_then(StreamReader::into_default)
     }
 }
 
 /// Read a field of a stream's slots briefly.
-pub(crate) fn with_stream<R>(stream: &JsObject<ReadableStream>, f: impl FnOnce(&ReadableStream) -> R) -> R {
+pub(crate) fn with_stream<R>(
+    stream: &JsObject<ReadableStream>,
+    f: impl FnOnce(&ReadableStream) -> R,
+) -> R {
     f(stream.borrow().data())
 }
 
@@ -285,17 +380,9 @@ impl Class for ReadableStream {
                         .into()),
                     // 2. Assert: options["mode"] is "byob".
                     // 3. Return ? AcquireReadableStreamBYOBReader(this).
-                    // NOTE: byte streams are not implemented yet; SetUpReadableStreamBYOBReader
-                    // throws a TypeError for a stream without a byte stream controller, which is
-                    // every stream for now.
-                    Some(()) => {
-                        if is_readable_stream_locked(&stream) {
-                            return Err(type_error("ReadableStream is already locked"));
-                        }
-                        Err(type_error(
-                            "Cannot get a BYOB reader for a stream that is not a byte stream",
-                        ))
-                    }
+                    Some(()) => Ok(acquire_readable_stream_byob_reader(&stream, ctx)?
+                        .upcast()
+                        .into()),
                 }
             }),
         );
@@ -305,7 +392,12 @@ impl Class for ReadableStream {
             1,
             NativeFunction::from_fn_ptr(pipe::pipe_through),
         );
-        webidl::operation(class, "pipeTo", 1, NativeFunction::from_fn_ptr(pipe::pipe_to));
+        webidl::operation(
+            class,
+            "pipeTo",
+            1,
+            NativeFunction::from_fn_ptr(pipe::pipe_to),
+        );
         webidl::operation(
             class,
             "tee",
@@ -380,7 +472,13 @@ impl Class for ReadableStream {
         let Some(init) = init else {
             return Ok(());
         };
-        controller::readable_stream_constructor_steps(instance, init.underlying_source, init.high_water_mark, init.size, ctx)
+        controller::readable_stream_constructor_steps(
+            instance,
+            init.underlying_source,
+            init.high_water_mark,
+            init.size,
+            ctx,
+        )
     }
 }
 
@@ -419,11 +517,21 @@ pub fn readable_stream_cancel(
     // 4. Perform ! ReadableStreamClose(stream).
     readable_stream_close(stream, ctx);
     // 5. Let reader be stream.[[reader]].
-    // 6. If reader is not undefined and reader implements ReadableStreamBYOBReader, ...
-    //    (no BYOB readers yet).
+    // 6. If reader is not undefined and reader implements ReadableStreamBYOBReader,
+    if let Some(StreamReader::Byob(reader)) = with_stream(stream, ReadableStream::reader) {
+        //   1. Let readIntoRequests be reader.[[readIntoRequests]].
+        //   2. Set reader.[[readIntoRequests]] to an empty list.
+        let requests = reader.borrow().data().take_read_into_requests();
+        //   3. For each readIntoRequest of readIntoRequests,
+        //     1. Perform readIntoRequest's close steps, given undefined.
+        for request in requests {
+            request.close_steps(JsValue::undefined(), ctx);
+        }
+    }
     // 7. Let sourceCancelPromise be ! stream.[[controller]].[[CancelSteps]](reason).
     let source_cancel = match with_stream(stream, ReadableStream::controller) {
         Some(StreamController::Default(c)) => controller::cancel_steps(&c, reason, ctx),
+        Some(StreamController::Byte(c)) => byte_controller::cancel_steps(&c, reason, ctx),
         None => Completion::undefined(),
     };
     // 8. Return the result of reacting to sourceCancelPromise with a fulfillment step that
@@ -438,17 +546,20 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
     with_stream(stream, |s| s.state.set(StreamState::Closed));
     // 3. Let reader be stream.[[reader]].
     // 4. If reader is undefined, return.
-    let Some(reader) = with_stream(stream, ReadableStream::default_reader) else {
+    let Some(reader) = with_stream(stream, ReadableStream::reader) else {
         return;
     };
     // 5. Resolve reader.[[closedPromise]] with undefined.
-    let closed = reader.borrow().data().closed_promise_capability();
+    let closed = reader.closed_promise_capability();
     closed.resolve(JsValue::undefined(), ctx);
+    // 6. If reader implements ReadableStreamDefaultReader,
+    let StreamReader::Default(reader) = reader else {
+        return;
+    };
     reader
         .borrow()
         .data()
         .settle_closed_observer(Ok(JsValue::undefined()), ctx);
-    // 6. If reader implements ReadableStreamDefaultReader,
     //   1. Let readRequests be reader.[[readRequests]].
     //   2. Set reader.[[readRequests]] to an empty list.
     let requests = reader.borrow().data().take_read_requests();
@@ -469,18 +580,31 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
     });
     // 4. Let reader be stream.[[reader]].
     // 5. If reader is undefined, return.
-    let Some(reader) = with_stream(stream, ReadableStream::default_reader) else {
+    let Some(reader) = with_stream(stream, ReadableStream::reader) else {
         return;
     };
     // 6. Reject reader.[[closedPromise]] with e.
     // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-    let closed = reader.borrow().data().closed_promise_capability();
+    let closed = reader.closed_promise_capability();
     closed.reject(e.clone(), ctx);
     webidl::mark_as_handled(&closed.promise, ctx);
-    reader.borrow().data().settle_closed_observer(Err(e.clone()), ctx);
-    // 8. If reader implements ReadableStreamDefaultReader,
-    //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
-    reader::readable_stream_default_reader_error_read_requests(&reader, e, ctx);
+    match reader {
+        // 8. If reader implements ReadableStreamDefaultReader,
+        //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
+        StreamReader::Default(reader) => {
+            reader
+                .borrow()
+                .data()
+                .settle_closed_observer(Err(e.clone()), ctx);
+            reader::readable_stream_default_reader_error_read_requests(&reader, e, ctx);
+        }
+        // 9. Otherwise,
+        //   1. Assert: reader implements ReadableStreamBYOBReader.
+        //   2. Perform ! ReadableStreamBYOBReaderErrorReadIntoRequests(reader, e).
+        StreamReader::Byob(reader) => {
+            byob_reader::readable_stream_byob_reader_error_read_into_requests(&reader, e, ctx);
+        }
+    }
 }
 
 /// [ReadableStreamAddReadRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-request)
@@ -537,7 +661,9 @@ pub fn readable_stream_has_default_reader(stream: &JsObject<ReadableStream>) -> 
     // 2. If reader is undefined, return false.
     // 3. If reader implements ReadableStreamDefaultReader, return true.
     // 4. Return false.
-    with_stream(stream, |s| matches!(&*s.reader.borrow(), Some(StreamReader::Default(_))))
+    with_stream(stream, |s| {
+        matches!(&*s.reader.borrow(), Some(StreamReader::Default(_)))
+    })
 }
 
 /// [ReadableStreamTee](https://streams.spec.whatwg.org/#readable-stream-tee)
@@ -549,7 +675,10 @@ pub fn readable_stream_tee(
     // 1. Assert: stream implements ReadableStream.
     // 2. Assert: cloneForBranch2 is a boolean.
     // 3. If stream.[[controller]] implements ReadableByteStreamController, return ?
-    //    ReadableByteStreamTee(stream). (No byte streams yet.)
+    //    ReadableByteStreamTee(stream).
+    if byte_controller::byte_controller_of(stream).is_some() {
+        return byte_tee::readable_byte_stream_tee(stream, ctx);
+    }
     // 4. Return ? ReadableStreamDefaultTee(stream, cloneForBranch2).
     tee::readable_stream_default_tee(stream, clone_for_branch2, ctx)
 }

@@ -264,18 +264,8 @@ fn pipe<R>(p: &PipeRef, f: impl FnOnce(&Pipe) -> R) -> R {
     f(p.borrow().data())
 }
 
-fn pipe_of(target: &JsObject) -> Option<PipeRef> {
-    target.clone().downcast::<Pipe>().ok()
-}
-
-fn native(
-    p: &PipeRef,
-    steps: fn(&JsObject, Result<(), JsValue>, &mut Context),
-) -> NativeCompletion {
-    NativeCompletion {
-        target: p.clone().upcast(),
-        steps,
-    }
+fn native(p: &PipeRef, steps: fn(&PipeRef, Result<(), JsValue>, &mut Context)) -> NativeCompletion {
+    NativeCompletion::new(p.clone(), steps)
 }
 
 /// [ReadableStreamPipeTo](https://streams.spec.whatwg.org/#readable-stream-pipe-to)
@@ -420,9 +410,9 @@ fn start(p: &PipeRef, ctx: &mut Context) {
         // ... or becomes "errored" (the writer's [[closedPromise]] rejects).
         writable_stream_default_writer_upon_closed(
             &writer,
-            native(p, |target, result, ctx| {
-                if let (Some(p), Err(e)) = (pipe_of(target), result) {
-                    dest_errored(&p, e, ctx);
+            native(p, |p, result, ctx| {
+                if let Err(e) = result {
+                    dest_errored(p, e, ctx);
                 }
             }),
             ctx,
@@ -555,11 +545,10 @@ fn pipe_step(p: &PipeRef, ctx: &mut Context) {
     pipe(p, |s| s.waiting_ready.set(true));
     writable_stream_default_writer_upon_ready(
         &writer,
-        native(p, |target, result, ctx| {
-            let Some(p) = pipe_of(target) else { return };
-            pipe(&p, |s| s.waiting_ready.set(false));
+        native(p, |p, result, ctx| {
+            pipe(p, |s| s.waiting_ready.set(false));
             if result.is_ok() {
-                read_next(&p, ctx);
+                read_next(p, ctx);
             }
         }),
         ctx,
@@ -632,11 +621,7 @@ fn write_chunk(p: &PipeRef, chunk: JsValue, ctx: &mut Context) {
     writable_stream_default_writer_write(
         &writer,
         chunk,
-        writable::Completion::Native(native(p, |target, _result, ctx| {
-            if let Some(p) = pipe_of(target) {
-                write_settled(&p, ctx);
-            }
-        })),
+        writable::Completion::Native(native(p, |p, _result, ctx| write_settled(p, ctx))),
         ctx,
     );
     pipe_step(p, ctx);
@@ -822,10 +807,8 @@ fn cancel_source(
     );
 }
 
-fn action_settled_native(target: &JsObject, result: Result<(), JsValue>, ctx: &mut Context) {
-    if let Some(p) = pipe_of(target) {
-        action_settled(&p, result, ctx);
-    }
+fn action_settled_native(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
+    action_settled(p, result, ctx);
 }
 
 /// One part of the action settled ("wait for all": the first rejection rejects, else the

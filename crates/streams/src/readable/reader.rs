@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use boa_engine::{
+    builtins::object::OrdinaryObject,
     class::{Class, ClassBuilder},
     object::JsObject,
     property::Attribute,
@@ -19,8 +20,8 @@ use super::{
     ReadableStream, RustPromise, Settlement, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, mark_as_handled, type_error,
-    PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, error_value, mark_as_handled, type_error, PromiseCapability,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
@@ -93,7 +94,10 @@ impl ReadRequest {
 /// A `ReadableStreamReadResult` dictionary converted to JS: an ordinary object whose members
 /// are created in lexicographic order (WebIDL dictionary → ECMAScript): `done`, then `value`.
 pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsValue {
-    let o = JsObject::with_object_proto(ctx.intrinsics());
+    // A shared shape (the engine caches the "done" → "value" transitions) instead of the unique
+    // shape `JsObject::with_object_proto` would give.
+    let proto = ctx.intrinsics().constructors().object().prototype();
+    let o = JsObject::new(ctx.root_shape(), proto, OrdinaryObject).upcast();
     // CreateDataProperty on a fresh ordinary object cannot fail.
     let _ = o.create_data_property(webidl::key("done"), done, ctx);
     let _ = o.create_data_property(webidl::key("value"), value, ctx);
@@ -189,7 +193,9 @@ impl Class for ReadableStreamDefaultReader {
             NativeFunction::from_fn_ptr(|this, _, ctx| {
                 match brand::<ReadableStreamDefaultReader>(this, NAME) {
                     // 1. Return this.[[closedPromise]].
-                    Ok(r) => Ok(reader_data(&r, ReadableStreamDefaultReader::closed_promise).into()),
+                    Ok(r) => {
+                        Ok(reader_data(&r, ReadableStreamDefaultReader::closed_promise).into())
+                    }
                     Err(e) => Ok(rejected(e, ctx)),
                 }
             }),
@@ -345,7 +351,10 @@ fn readable_stream_reader_generic_initialize(
     let (state, stored_error) = with_stream(stream, |s| (s.state(), s.stored_error()));
     // NOTE: the reader was created with a new pending promise in [[closedPromise]]; settling
     // it here is indistinguishable from creating a settled one.
-    let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise_capability);
+    let closed = reader_data(
+        reader,
+        ReadableStreamDefaultReader::closed_promise_capability,
+    );
     match state {
         // 3. If stream.[[state]] is "readable",
         //   1. Set reader.[[closedPromise]] to a new promise.
@@ -394,7 +403,10 @@ fn readable_stream_reader_generic_release(
     if with_stream(&stream, ReadableStream::state) == StreamState::Readable {
         // 4. If stream.[[state]] is "readable", reject reader.[[closedPromise]] with a
         //    TypeError exception.
-        let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise_capability);
+        let closed = reader_data(
+            reader,
+            ReadableStreamDefaultReader::closed_promise_capability,
+        );
         closed.reject(e.clone(), ctx);
     } else {
         // 5. Otherwise, set reader.[[closedPromise]] to a promise rejected with a TypeError
@@ -410,8 +422,10 @@ fn readable_stream_reader_generic_release(
     let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise);
     mark_as_handled(&closed, ctx);
     // 7. Perform ! stream.[[controller]].[[ReleaseSteps]]().
-    if let Some(StreamController::Default(c)) = with_stream(&stream, ReadableStream::controller) {
-        controller::release_steps(&c);
+    match with_stream(&stream, ReadableStream::controller) {
+        Some(StreamController::Default(c)) => controller::release_steps(&c),
+        Some(StreamController::Byte(c)) => super::byte_controller::release_steps(&c),
+        None => {}
     }
     // 8. Set stream.[[reader]] to undefined.
     with_stream(&stream, |s| *s.reader.borrow_mut() = None);
@@ -467,6 +481,9 @@ pub fn readable_stream_default_reader_read(
         //   2. Perform ! stream.[[controller]].[[PullSteps]](readRequest).
         StreamState::Readable => match controller {
             Some(StreamController::Default(c)) => pull_steps(&c, read_request, ctx),
+            Some(StreamController::Byte(c)) => {
+                super::byte_controller::pull_steps(&c, read_request, ctx);
+            }
             None => {}
         },
     }
@@ -484,4 +501,3 @@ pub fn readable_stream_default_reader_release(
     // 3. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
     readable_stream_default_reader_error_read_requests(reader, e, ctx);
 }
-

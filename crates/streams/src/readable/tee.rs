@@ -47,10 +47,7 @@ impl TeeState {
         } else {
             self.branch1.borrow().clone()
         }?;
-        match with_stream(&branch, ReadableStream::controller) {
-            Some(StreamController::Default(c)) => Some(c),
-            None => None,
-        }
+        with_stream(&branch, ReadableStream::controller).and_then(StreamController::into_default)
     }
 }
 
@@ -191,7 +188,10 @@ impl TeeBranch {
         // 3. If canceled2 (canceled1) is true,
         if other_canceled {
             //   1. Let compositeReason be ! CreateArrayFromList(« reason1, reason2 »).
-            let reasons = [state.reason1.borrow().clone(), state.reason2.borrow().clone()];
+            let reasons = [
+                state.reason1.borrow().clone(),
+                state.reason2.borrow().clone(),
+            ];
             let composite = JsArray::from_iter(reasons, ctx);
             //   2. Let cancelResult be ! ReadableStreamCancel(stream, compositeReason).
             let stream = state.stream.clone();

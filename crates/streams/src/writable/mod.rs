@@ -17,8 +17,8 @@
 //! - [`acquire_writable_stream_default_writer`]`(stream) -> WriterRef`.
 //! - [`writable_stream_default_writer_write`]`(writer, chunk, completion)`: the outcome goes to
 //!   a [`Completion`]: `Completion::Promise` (a JS promise capability) or
-//!   `Completion::Native` (a [`NativeCompletion`]: `fn` steps + a traced target object, run as
-//!   a microtask where a reaction to the spec's promise would run; no JS promise allocated).
+//!   `Completion::Native` (a [`NativeCompletion`]: `fn` steps + traced captures, run as a
+//!   microtask where a reaction to the spec's promise would run; no JS promise allocated).
 //! - [`writable_stream_default_writer_close_with_error_propagation`]`(writer, completion)`,
 //!   [`writable_stream_default_writer_close`], [`writable_stream_close`].
 //! - [`writable_stream_abort`]`(stream, reason, AbortWaiter::{Js, Native})`: returns the
@@ -37,7 +37,9 @@
 //!
 //! Promises script can see (`writer.closed`, `writer.ready`, the results of `write()`,
 //! `close()`, `abort()`) are real JS promises; `closed`/`ready` are materialised on first read
-//! (see [`PromiseSlot`]). Sink results go through [`SinkResult`]: with the fast paths on
+//! (see [`PromiseSlot`]). Sink results go through [`SinkResult`] (settled, a JS promise, or a
+//! `crate::readable::RustPromise`; `From<crate::readable::Completion>` converts the readable
+//! side's promise model, for TransformStream). With the fast paths on
 //! ([`crate::fast_paths`]) a sink method returning a non-object (or throwing) settles through
 //! one native microtask at the exact position of the spec's promise reaction.
 
@@ -49,8 +51,8 @@ mod tests;
 pub use crate::strategies::SizeAlgorithm;
 pub use ops::*;
 pub use sink::{
-    Completion, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot, SinkAlgorithms,
-    SinkResult, SlotState,
+    Completion, CompletionSteps, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot,
+    SinkAlgorithms, SinkResult, SlotState,
 };
 
 use boa_engine::{

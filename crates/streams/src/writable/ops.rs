@@ -34,7 +34,7 @@ pub enum WritableStreamState {
 }
 
 /// A [pending abort request](https://streams.spec.whatwg.org/#pending-abort-request).
-#[derive(Debug, Clone, Trace, Finalize)]
+#[derive(Debug, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub struct PendingAbortRequest {
     /// The promise returned to script (created when a JS caller asks for it).
@@ -169,12 +169,12 @@ impl WriterSlots {
 
     /// The JS `closed` promise (created on first use).
     pub fn closed_promise(&self, ctx: &mut Context) -> JsObject {
-        self.closed_promise.borrow_mut().promise(ctx)
+        PromiseSlot::promise_of(&self.closed_promise, ctx)
     }
 
     /// The JS `ready` promise (created on first use).
     pub fn ready_promise(&self, ctx: &mut Context) -> JsObject {
-        self.ready_promise.borrow_mut().promise(ctx)
+        PromiseSlot::promise_of(&self.ready_promise, ctx)
     }
 }
 
@@ -308,7 +308,7 @@ pub fn set_up_writable_stream_default_writer(
 }
 
 /// Who waits for the outcome of [`writable_stream_abort`].
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum AbortWaiter {
     /// Script: the call returns the (possibly shared) JS promise.
     Js,
@@ -549,7 +549,8 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
     //    2. Return.
     // 9. Let abortRequest be stream.[[pendingAbortRequest]].
     // 10. Set stream.[[pendingAbortRequest]] to undefined.
-    let Some(abort_request) = stream.pending_abort_request.borrow_mut().take() else {
+    let abort_request = stream.pending_abort_request.borrow_mut().take();
+    let Some(abort_request) = abort_request else {
         writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
         return;
     };
@@ -565,20 +566,28 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
     // 12. Let promise be ! stream.[[controller]].[[AbortSteps]](abortRequest's reason).
     let promise =
         writable_stream_default_controller_abort_steps(stream, abort_request.reason.clone(), ctx);
+    // The request is settled by exactly one of the two reactions.
+    let abort_request = Gc::new(GcRefCell::new(Some(abort_request)));
     upon_settlement(
         promise,
         (stream.clone(), abort_request),
         // 13. Upon fulfillment of promise,
         |_, (stream, abort_request), ctx| {
             // 1. Resolve abortRequest's promise with undefined.
-            abort_request.clone().resolve(ctx);
+            let request = abort_request.borrow_mut().take();
+            if let Some(request) = request {
+                request.resolve(ctx);
+            }
             // 2. Perform ! WritableStreamRejectCloseAndClosedPromiseIfNeeded(stream).
             writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
         },
         // 14. Upon rejection of promise with reason reason,
         |reason, (stream, abort_request), ctx| {
             // 1. Reject abortRequest's promise with reason.
-            abort_request.clone().reject(reason, ctx);
+            let request = abort_request.borrow_mut().take();
+            if let Some(request) = request {
+                request.reject(reason, ctx);
+            }
             // 2. Perform ! WritableStreamRejectCloseAndClosedPromiseIfNeeded(stream).
             writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
         },

@@ -13,6 +13,7 @@
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
+use crate::readable::RustPromise;
 use crate::webidl::{
     enqueue_microtask, error_value, mark_as_handled, promise_rejected_with, promise_resolved_with,
     react, PromiseCapability, StepFn,
@@ -26,14 +27,28 @@ use crate::webidl::{
 ///
 /// The steps run as a microtask enqueued at the moment the request settles: the position a
 /// reaction registered on the spec's promise (when the request was made) would take.
-#[derive(Clone, Trace, Finalize)]
+#[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-pub struct NativeCompletion {
-    /// The state the steps work on (e.g. a pipe's state object).
-    pub target: JsObject,
-    /// The steps: `Ok(())` for fulfillment, `Err(reason)` for rejection.
+pub struct NativeCompletion(Box<dyn CompletionSteps>);
+
+/// The boxed steps of a [`NativeCompletion`].
+pub trait CompletionSteps: Trace {
+    /// Run the steps: `Ok(())` for fulfillment, `Err(reason)` for rejection.
+    fn run(self: Box<Self>, result: Result<(), JsValue>, ctx: &mut Context);
+}
+
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct FnSteps<C: Trace + 'static> {
+    captures: C,
     #[unsafe_ignore_trace]
-    pub steps: fn(&JsObject, Result<(), JsValue>, &mut Context),
+    steps: fn(&C, Result<(), JsValue>, &mut Context),
+}
+
+impl<C: Trace + 'static> CompletionSteps for FnSteps<C> {
+    fn run(self: Box<Self>, result: Result<(), JsValue>, ctx: &mut Context) {
+        (self.steps)(&self.captures, result, ctx);
+    }
 }
 
 impl std::fmt::Debug for NativeCompletion {
@@ -43,14 +58,22 @@ impl std::fmt::Debug for NativeCompletion {
 }
 
 impl NativeCompletion {
+    /// Steps `steps(&captures, result, ctx)`; `captures` is traced.
+    pub fn new<C: Trace + 'static>(
+        captures: C,
+        steps: fn(&C, Result<(), JsValue>, &mut Context),
+    ) -> Self {
+        Self(Box::new(FnSteps { captures, steps }))
+    }
+
     /// Settle: enqueue the steps as a microtask.
     pub fn settle(self, result: Result<(), JsValue>, ctx: &mut Context) {
-        enqueue_microtask(ctx, move |ctx| (self.steps)(&self.target, result, ctx));
+        enqueue_microtask(ctx, move |ctx| self.0.run(result, ctx));
     }
 }
 
 /// How a write / close request reports its outcome.
-#[derive(Debug, Clone, Trace, Finalize)]
+#[derive(Debug, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub enum Completion {
     /// A JS promise (returned to script).
@@ -156,26 +179,43 @@ impl PromiseSlot {
         }
     }
 
-    /// The JS promise (created on first use).
-    pub fn promise(&mut self, ctx: &mut Context) -> JsObject {
+    /// The JS promise (created on first use). Runs no user code; when the second value is
+    /// true the caller must [`mark_as_handled`] the promise after releasing its borrow (that
+    /// step can reach user code through Boa's species lookup).
+    pub fn promise(&mut self, ctx: &mut Context) -> (JsObject, bool) {
         match self {
-            Self::Pending { promise, .. } => promise
-                .get_or_insert_with(|| PromiseCapability::new(ctx))
-                .promise
-                .clone(),
-            Self::Fulfilled { promise } => promise
-                .get_or_insert_with(|| promise_resolved_with(JsValue::undefined(), ctx))
-                .clone(),
+            Self::Pending { promise, .. } => (
+                promise
+                    .get_or_insert_with(|| PromiseCapability::new(ctx))
+                    .promise
+                    .clone(),
+                false,
+            ),
+            Self::Fulfilled { promise } => (
+                promise
+                    .get_or_insert_with(|| promise_resolved_with(JsValue::undefined(), ctx))
+                    .clone(),
+                false,
+            ),
             Self::Rejected { reason, promise } => {
                 if let Some(p) = promise {
-                    return p.clone();
+                    return (p.clone(), false);
                 }
                 let p = promise_rejected_with(reason.clone(), ctx);
-                mark_as_handled(&p, ctx);
                 *promise = Some(p.clone());
-                p
+                (p, true)
             }
         }
+    }
+
+    /// The JS promise of the slot in `cell` (created on first use), with no borrow held
+    /// while user code can run.
+    pub fn promise_of(cell: &boa_gc::GcRefCell<Self>, ctx: &mut Context) -> JsObject {
+        let (promise, mark) = cell.borrow_mut().promise(ctx);
+        if mark {
+            mark_as_handled(&promise, ctx);
+        }
+        promise
     }
 
     /// "Resolve p with undefined" (no-op unless pending). Returns what must be settled; the
@@ -267,16 +307,37 @@ impl SlotSettlement {
 // ---------------------------------------------------------------------------------------
 
 /// The result of a sink algorithm ("a promise" in the spec).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum SinkResult {
     /// Already settled: fulfilled (`Ok`) or rejected (`Err(reason)`). The reaction steps run
     /// as a microtask, exactly where a reaction to an already-settled promise would run.
     Settled(Result<(), JsValue>),
     /// A promise to react to.
     Promise(JsObject),
-    /// A Rust-side promise (TransformStream's sink algorithms); reactions take the positions
-    /// JS promise reactions would.
-    Rust(crate::readable::Completion),
+    /// A Rust-side promise (e.g. from TransformStream's or a native sink's algorithms); no JS
+    /// promise is allocated to react to it.
+    Rust(Gc<RustPromise>),
+}
+
+impl std::fmt::Debug for SinkResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Settled(r) => f.debug_tuple("SinkResult::Settled").field(r).finish(),
+            Self::Promise(p) => f.debug_tuple("SinkResult::Promise").field(p).finish(),
+            Self::Rust(_) => f.write_str("SinkResult::Rust"),
+        }
+    }
+}
+
+impl From<crate::readable::Completion> for SinkResult {
+    fn from(c: crate::readable::Completion) -> Self {
+        match c {
+            crate::readable::Completion::Fulfilled(_) => Self::Settled(Ok(())),
+            crate::readable::Completion::Rejected(e) => Self::Settled(Err(e)),
+            crate::readable::Completion::Rust(p) => Self::Rust(p),
+            crate::readable::Completion::Js(p) => Self::Promise(p),
+        }
+    }
 }
 
 impl SinkResult {
@@ -311,7 +372,7 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
             react(&p, captures, on_fulfilled, on_rejected, ctx);
         }
         SinkResult::Promise(p) => react(&p, captures, on_fulfilled, on_rejected, ctx),
-        SinkResult::Rust(c) => c.upon(
+        SinkResult::Rust(p) => crate::readable::Completion::Rust(p).upon(
             (captures, StepFn(on_fulfilled), StepFn(on_rejected)),
             |(captures, on_fulfilled, on_rejected), settlement, ctx| match settlement {
                 Ok(v) => (on_fulfilled.0)(v, captures, ctx),
@@ -451,9 +512,10 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { stream } => SinkResult::Rust(
-                crate::transform::transform_stream_default_sink_write_algorithm(stream, chunk, ctx),
-            ),
+            Self::Transform { stream } => {
+                crate::transform::transform_stream_default_sink_write_algorithm(stream, chunk, ctx)
+                    .into()
+            }
             Self::Native(n) => n.0.write(chunk, controller, ctx),
         }
     }
@@ -468,9 +530,9 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { stream } => SinkResult::Rust(
-                crate::transform::transform_stream_default_sink_close_algorithm(stream, ctx),
-            ),
+            Self::Transform { stream } => {
+                crate::transform::transform_stream_default_sink_close_algorithm(stream, ctx).into()
+            }
             Self::Native(n) => n.0.close(ctx),
         }
     }
@@ -485,11 +547,10 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { stream } => SinkResult::Rust(
-                crate::transform::transform_stream_default_sink_abort_algorithm(
-                    stream, reason, ctx,
-                ),
-            ),
+            Self::Transform { stream } => {
+                crate::transform::transform_stream_default_sink_abort_algorithm(stream, reason, ctx)
+                    .into()
+            }
             Self::Native(n) => n.0.abort(reason, ctx),
         }
     }

@@ -355,10 +355,7 @@ fn native_sink_and_native_completions() {
     let target = eval(&mut ctx, "var target = { log: [] }; target")
         .as_object()
         .unwrap();
-    let completion = || NativeCompletion {
-        target: target.clone(),
-        steps: record_outcome,
-    };
+    let completion = || NativeCompletion::new(target.clone(), record_outcome);
     writable_stream_default_writer_upon_ready(&writer, completion(), &mut ctx);
     for c in ["a", "b"] {
         writable_stream_default_writer_write(
@@ -421,12 +418,7 @@ fn native_abort_waiters_share_the_outcome() {
     let ws = eval(&mut ctx, "ws");
     let stream = WritableStream::slots_of(&ws).unwrap();
     let target = eval(&mut ctx, "target").as_object().unwrap();
-    let waiter = || {
-        AbortWaiter::Native(NativeCompletion {
-            target: target.clone(),
-            steps: record_outcome,
-        })
-    };
+    let waiter = || AbortWaiter::Native(NativeCompletion::new(target.clone(), record_outcome));
     assert!(writable_stream_abort(&stream, js_string!("r1").into(), waiter(), &mut ctx).is_none());
     assert!(writable_stream_abort(&stream, js_string!("r2").into(), waiter(), &mut ctx).is_none());
     // A JS caller gets one promise for the same request.
@@ -502,4 +494,94 @@ fn controller_signal_is_created_lazily_and_aborts_with_the_reason() {
         "same:true:true,abort-event:r1,after-abort1,errored-signal:false,\
          sink-abort:undefined:true:AbortError"
     );
+}
+
+#[test]
+fn reentrant_user_code_from_promise_species_lookup_does_not_panic() {
+    // Boa's `then` (used to mark promises handled and to react) reads
+    // `Promise.prototype.constructor`; a getter there re-enters the writer mid-operation.
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var log = [];
+        let w;
+        let depth = 0;
+        const ws = new WritableStream({ write() { return Promise.resolve(); } });
+        w = ws.getWriter();
+        w.write('a');
+        Object.defineProperty(Promise.prototype, 'constructor', {
+          configurable: true,
+          get() {
+            if (depth++ < 3) {
+              try { w.closed; w.ready; w.desiredSize; w.write('b'); w.releaseLock(); }
+              catch (e) { log.push(e.constructor.name); }
+            }
+            return Promise;
+          },
+        });
+        w.abort('x');
+        w.closed.catch(() => log.push('closed-rejected'));
+        w.ready.catch(() => log.push('ready-rejected'));
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    eval(
+        &mut ctx,
+        "delete Promise.prototype.constructor; Promise.prototype.constructor = Promise;",
+    );
+    assert!(eval_string(&mut ctx, "log.join()").contains("rejected"));
+    assert_eq!(eval_string(&mut ctx, "String(depth > 3)"), "true");
+}
+
+/// A Rust sink whose writes complete when the test settles the returned Rust promise.
+#[derive(Trace, Finalize)]
+struct DeferredSink {
+    pending: Gc<GcRefCell<Vec<Gc<crate::readable::RustPromise>>>>,
+}
+
+impl NativeSink for DeferredSink {
+    fn write(&self, _: JsValue, _: &JsObject, _: &mut Context) -> SinkResult {
+        let p = crate::readable::RustPromise::new();
+        self.pending.borrow_mut().push(p.clone());
+        SinkResult::Rust(p)
+    }
+}
+
+#[test]
+fn native_sink_returning_rust_promises() {
+    let mut ctx = context();
+    let pending = Gc::new(GcRefCell::new(Vec::new()));
+    let (stream_obj, _) = create_writable_stream(
+        SinkAlgorithms::native(DeferredSink {
+            pending: pending.clone(),
+        }),
+        1.0,
+        SizeAlgorithm::ReturnOne,
+        &mut ctx,
+    )
+    .unwrap();
+    ctx.global_object()
+        .set(js_string!("ws"), stream_obj, false, &mut ctx)
+        .unwrap();
+    eval(
+        &mut ctx,
+        r#"
+        var log = [];
+        var w = ws.getWriter();
+        w.write('a').then(() => log.push('a'));
+        w.write('b').then(() => log.push('b'), e => log.push('b:' + e));
+    "#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(pending.borrow().len(), 1, "one write in flight");
+    let first = pending.borrow()[0].clone();
+    first.resolve_undefined(&mut ctx);
+    ctx.run_jobs().unwrap();
+    assert_eq!(eval_string(&mut ctx, "log.join()"), "a");
+    let second = pending.borrow()[1].clone();
+    second.settle(Err(js_string!("nope").into()), &mut ctx);
+    ctx.run_jobs().unwrap();
+    assert_eq!(eval_string(&mut ctx, "log.join()"), "a,b:nope");
+    assert_eq!(eval_string(&mut ctx, "String(w.desiredSize)"), "null");
 }

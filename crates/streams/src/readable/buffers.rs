@@ -1,0 +1,316 @@
+//! Binary-data helpers for readable byte streams: the WebIDL `ArrayBufferView` conversion,
+//! [TransferArrayBuffer](https://streams.spec.whatwg.org/#transfer-array-buffer) with real
+//! detachment, IsDetachedBuffer, CanTransferArrayBuffer, CloneAsUint8Array, CopyDataBlockBytes
+//! and the construction of views of every typed array kind (and `DataView`).
+
+use boa_engine::{
+    builtins::{array_buffer::ArrayBuffer, dataview::DataView, typed_array::TypedArray},
+    object::builtins::{AlignedVec, JsArrayBuffer, JsDataView, JsTypedArray},
+    Context, JsObject, JsResult, JsValue,
+};
+
+pub use boa_engine::builtins::typed_array::TypedArrayKind;
+
+use crate::webidl::type_error;
+
+/// A [pull-into descriptor](https://streams.spec.whatwg.org/#pull-into-descriptor)'s view
+/// constructor: a typed array constructor from
+/// [the typed array constructors table](https://tc39.es/ecma262/#table-the-typedarray-constructors)
+/// or `%DataView%`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewConstructor {
+    /// `%DataView%`.
+    DataView,
+    /// A typed array constructor.
+    Typed(TypedArrayKind),
+}
+
+impl ViewConstructor {
+    /// The element size from the typed array constructors table (1 for `DataView`).
+    pub fn element_size(self) -> u64 {
+        match self {
+            Self::DataView => 1,
+            Self::Typed(kind) => match kind {
+                TypedArrayKind::Int8 | TypedArrayKind::Uint8 | TypedArrayKind::Uint8Clamped => 1,
+                TypedArrayKind::Int16 | TypedArrayKind::Uint16 | TypedArrayKind::Float16 => 2,
+                TypedArrayKind::Int32 | TypedArrayKind::Uint32 | TypedArrayKind::Float32 => 4,
+                TypedArrayKind::BigInt64 | TypedArrayKind::BigUint64 | TypedArrayKind::Float64 => 8,
+            },
+        }
+    }
+
+    /// The intrinsic constructor object of the current realm.
+    fn constructor(self, ctx: &mut Context) -> JsObject {
+        let c = ctx.intrinsics().constructors();
+        let standard = match self {
+            Self::DataView => c.data_view(),
+            Self::Typed(kind) => match kind {
+                TypedArrayKind::Int8 => c.typed_int8_array(),
+                TypedArrayKind::Uint8 => c.typed_uint8_array(),
+                TypedArrayKind::Uint8Clamped => c.typed_uint8clamped_array(),
+                TypedArrayKind::Int16 => c.typed_int16_array(),
+                TypedArrayKind::Uint16 => c.typed_uint16_array(),
+                TypedArrayKind::Int32 => c.typed_int32_array(),
+                TypedArrayKind::Uint32 => c.typed_uint32_array(),
+                TypedArrayKind::BigInt64 => c.typed_bigint64_array(),
+                TypedArrayKind::BigUint64 => c.typed_biguint64_array(),
+                TypedArrayKind::Float16 => c.typed_float16_array(),
+                TypedArrayKind::Float32 => c.typed_float32_array(),
+                TypedArrayKind::Float64 => c.typed_float64_array(),
+            },
+        };
+        standard.constructor()
+    }
+
+    /// `! Construct(ctor, « buffer, byteOffset, length »)`.
+    pub fn construct(
+        self,
+        buffer: &JsArrayBuffer,
+        byte_offset: u64,
+        length: u64,
+        ctx: &mut Context,
+    ) -> JsResult<JsObject> {
+        let ctor = self.constructor(ctx);
+        let buffer: JsObject = buffer.clone().into();
+        ctor.construct(
+            &[buffer.into(), byte_offset.into(), length.into()],
+            None,
+            ctx,
+        )
+    }
+}
+
+/// An `ArrayBufferView` (a typed array or a `DataView`) after the WebIDL conversion, with the
+/// internal slots the stream algorithms read.
+#[derive(Debug, Clone)]
+pub struct ViewRecord {
+    /// The view object itself.
+    pub object: JsObject,
+    /// `[[ViewedArrayBuffer]]` (never a SharedArrayBuffer: the conversion rejects those).
+    pub buffer: JsArrayBuffer,
+    /// `[[ByteOffset]]`.
+    pub byte_offset: u64,
+    /// `[[ByteLength]]` (0 when the buffer is detached).
+    pub byte_length: u64,
+    /// `[[TypedArrayName]]`'s constructor, or `%DataView%`.
+    pub constructor: ViewConstructor,
+    /// `[[ArrayLength]]` for typed arrays (0 when detached); the byte length for a `DataView`.
+    pub array_length: u64,
+}
+
+/// Convert `value` to the WebIDL type `ArrayBufferView` (neither `[AllowShared]` nor
+/// `[AllowResizable]`): a TypeError unless it is a typed array or a `DataView` whose buffer is a
+/// (non-shared) ArrayBuffer.
+pub fn to_array_buffer_view(
+    value: &JsValue,
+    what: &str,
+    ctx: &mut Context,
+) -> JsResult<ViewRecord> {
+    let Some(object) = value.as_object() else {
+        return Err(type_error(format!("{what} is not an ArrayBufferView")));
+    };
+    let object = object.clone();
+    // The raw slots are read from the engine's data, not through the prototype getters, so
+    // script cannot observe the conversion.
+    let typed = object
+        .downcast_ref::<TypedArray>()
+        .map(|ta| (ta.kind(), ta.byte_offset(), ta.clone()));
+    if let Some((kind, byte_offset, ta)) = typed {
+        let js = JsTypedArray::from_object(object.clone())?;
+        // NOTE: JsTypedArray::buffer calls the built-in getter directly (no property lookup).
+        let buffer = js.buffer(ctx)?;
+        let buffer = array_buffer_of(&buffer, what)?;
+        let constructor = ViewConstructor::Typed(kind);
+        // TypedArrayByteLength: 0 when detached or out of bounds.
+        let byte_length = buffer.data().map_or(0, |data| ta.byte_length(data.len()));
+        return Ok(ViewRecord {
+            object,
+            buffer,
+            byte_offset,
+            byte_length,
+            constructor,
+            array_length: byte_length / constructor.element_size(),
+        });
+    }
+    if object.is::<DataView>() {
+        let dv = JsDataView::from_object(object.clone())?;
+        let buffer = array_buffer_of(&dv.buffer(ctx)?, what)?;
+        // The getters throw for a detached (or out-of-bounds) view: those have no bytes.
+        let byte_offset = dv.byte_offset(ctx).unwrap_or(0);
+        let byte_length = dv.byte_length(ctx).unwrap_or(0);
+        return Ok(ViewRecord {
+            object,
+            buffer,
+            byte_offset,
+            byte_length,
+            constructor: ViewConstructor::DataView,
+            array_length: byte_length,
+        });
+    }
+    Err(type_error(format!("{what} is not an ArrayBufferView")))
+}
+
+fn array_buffer_of(buffer: &JsValue, what: &str) -> JsResult<JsArrayBuffer> {
+    let buffer = buffer
+        .as_object()
+        .and_then(|o| JsArrayBuffer::from_object(o.clone()).ok())
+        .ok_or_else(|| type_error(format!("{what} must not be a view on a SharedArrayBuffer")))?;
+    // WebIDL: without [AllowResizable], a view on a resizable buffer is a TypeError.
+    if !is_fixed_length_array_buffer(&buffer) {
+        return Err(type_error(format!(
+            "{what} must not be a view on a resizable ArrayBuffer"
+        )));
+    }
+    Ok(buffer)
+}
+
+/// [IsFixedLengthArrayBuffer](https://tc39.es/ecma262/#sec-isfixedlengtharraybuffer).
+// NOTE: Boa keeps [[ArrayBufferMaxByteLength]] private; `ArrayBuffer::resize` to the current
+// length fails only for a fixed-length buffer and changes nothing for a resizable one. A
+// detached buffer reports fixed-length here; every caller rejects detached buffers anyway.
+fn is_fixed_length_array_buffer(buffer: &JsArrayBuffer) -> bool {
+    let object: JsObject = buffer.clone().into();
+    let Some(mut data) = object.downcast_mut::<ArrayBuffer>() else {
+        return true;
+    };
+    let Some(len) = data.data().map(<[u8]>::len) else {
+        return true;
+    };
+    data.resize(len as u64).is_err()
+}
+
+/// [IsDetachedBuffer](https://tc39.es/ecma262/#sec-isdetachedbuffer)
+pub fn is_detached_buffer(buffer: &JsArrayBuffer) -> bool {
+    // 1. If arrayBuffer.[[ArrayBufferData]] is null, return true.
+    // 2. Return false.
+    buffer.data().is_none()
+}
+
+/// `[[ArrayBufferByteLength]]` (0 when detached).
+pub fn array_buffer_byte_length(buffer: &JsArrayBuffer) -> u64 {
+    buffer.data().map_or(0, |d| d.len() as u64)
+}
+
+/// [CanTransferArrayBuffer](https://streams.spec.whatwg.org/#can-transfer-array-buffer)
+pub fn can_transfer_array_buffer(buffer: &JsArrayBuffer) -> bool {
+    // 1. Assert: O is an Object.
+    // 2. Assert: O has an [[ArrayBufferData]] internal slot.
+    // 3. If ! IsDetachedBuffer(O) is true, return false.
+    // 4. If SameValue(O.[[ArrayBufferDetachKey]], undefined) is false, return false.
+    // NOTE: Boa gives every script-reachable ArrayBuffer an undefined detach key (only
+    // WebAssembly.Memory buffers have another one, and Boa has no WebAssembly), so step 4
+    // never returns false here; TransferArrayBuffer still reports a key mismatch as a TypeError.
+    // 5. Return true.
+    !is_detached_buffer(buffer)
+}
+
+/// [TransferArrayBuffer](https://streams.spec.whatwg.org/#transfer-array-buffer): `buffer`
+/// becomes detached and the returned buffer owns its data block (no copy).
+pub fn transfer_array_buffer(buffer: &JsArrayBuffer, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
+    // 1. Assert: ! IsDetachedBuffer(O) is false.
+    // 2. Let arrayBufferData be O.[[ArrayBufferData]].
+    // 3. Let arrayBufferByteLength be O.[[ArrayBufferByteLength]].
+    // 4. Perform ? DetachArrayBuffer(O).
+    let block = buffer.detach(&JsValue::undefined())?;
+    // 5. Return a new ArrayBuffer object, created in the current Realm, whose
+    //    [[ArrayBufferData]] internal slot value is arrayBufferData and whose
+    //    [[ArrayBufferByteLength]] internal slot value is arrayBufferByteLength.
+    JsArrayBuffer::from_byte_block(block, ctx)
+}
+
+/// [CloneArrayBuffer](https://tc39.es/ecma262/#sec-clonearraybuffer)`(srcBuffer, srcByteOffset,
+/// srcLength, %ArrayBuffer%)`.
+pub fn clone_array_buffer(
+    src: &JsArrayBuffer,
+    src_byte_offset: u64,
+    src_length: u64,
+    ctx: &mut Context,
+) -> JsResult<JsArrayBuffer> {
+    let block = {
+        let Some(data) = src.data() else {
+            return Err(type_error("Cannot clone a detached ArrayBuffer"));
+        };
+        let start = usize::try_from(src_byte_offset).unwrap_or(usize::MAX);
+        let end = start.saturating_add(usize::try_from(src_length).unwrap_or(usize::MAX));
+        let Some(bytes) = data.get(start..end) else {
+            return Err(type_error("The view lies outside its ArrayBuffer"));
+        };
+        AlignedVec::from_slice(64, bytes)
+    };
+    JsArrayBuffer::from_byte_block(block, ctx)
+}
+
+/// [CloneAsUint8Array](https://streams.spec.whatwg.org/#abstract-opdef-cloneasuint8array)
+pub fn clone_as_uint8_array(view: &ViewRecord, ctx: &mut Context) -> JsResult<JsObject> {
+    // 1. Assert: O is an Object.
+    // 2. Assert: O has an [[ViewedArrayBuffer]] internal slot.
+    // 3. Assert: ! IsDetachedBuffer(O.[[ViewedArrayBuffer]]) is false.
+    // 4. Let buffer be ? CloneArrayBuffer(O.[[ViewedArrayBuffer]], O.[[ByteOffset]],
+    //    O.[[ByteLength]], %ArrayBuffer%).
+    let buffer = clone_array_buffer(&view.buffer, view.byte_offset, view.byte_length, ctx)?;
+    // 5. Let array be ! Construct(%Uint8Array%, « buffer »).
+    let len = view.byte_length;
+    // 6. Return array.
+    ViewConstructor::Typed(TypedArrayKind::Uint8).construct(&buffer, 0, len, ctx)
+}
+
+/// [CanCopyDataBlockBytes](https://streams.spec.whatwg.org/#abstract-opdef-cancopydatablockbytes)
+pub fn can_copy_data_block_bytes(
+    to_buffer: &JsArrayBuffer,
+    to_index: u64,
+    from_buffer: &JsArrayBuffer,
+    from_index: u64,
+    count: u64,
+) -> bool {
+    // 1-4. Assert: both are objects with [[ArrayBufferData]].
+    // 5. If toBuffer is fromBuffer, return false.
+    let to_obj: JsObject = to_buffer.clone().into();
+    let from_obj: JsObject = from_buffer.clone().into();
+    if JsObject::equals(&to_obj, &from_obj) {
+        return false;
+    }
+    // 6. If ! IsDetachedBuffer(toBuffer) is true, return false.
+    // 7. If ! IsDetachedBuffer(fromBuffer) is true, return false.
+    if is_detached_buffer(to_buffer) || is_detached_buffer(from_buffer) {
+        return false;
+    }
+    // 8. If toIndex + count > toBuffer.[[ArrayBufferByteLength]], return false.
+    // 9. If fromIndex + count > fromBuffer.[[ArrayBufferByteLength]], return false.
+    // 10. Return true.
+    to_index.saturating_add(count) <= array_buffer_byte_length(to_buffer)
+        && from_index.saturating_add(count) <= array_buffer_byte_length(from_buffer)
+}
+
+/// [CopyDataBlockBytes](https://tc39.es/ecma262/#sec-copydatablockbytes) after a successful
+/// [`can_copy_data_block_bytes`] check (returns false, copying nothing, if that check fails).
+pub fn copy_data_block_bytes(
+    to_buffer: &JsArrayBuffer,
+    to_index: u64,
+    from_buffer: &JsArrayBuffer,
+    from_index: u64,
+    count: u64,
+) -> bool {
+    if !can_copy_data_block_bytes(to_buffer, to_index, from_buffer, from_index, count) {
+        return false;
+    }
+    let (Ok(to), Ok(from), Ok(n)) = (
+        usize::try_from(to_index),
+        usize::try_from(from_index),
+        usize::try_from(count),
+    ) else {
+        return false;
+    };
+    let Some(src) = from_buffer.data() else {
+        return false;
+    };
+    let Some(mut dst) = to_buffer.data_mut() else {
+        return false;
+    };
+    match (dst.get_mut(to..to + n), src.get(from..from + n)) {
+        (Some(d), Some(s)) => {
+            d.copy_from_slice(s);
+            true
+        }
+        _ => false,
+    }
+}

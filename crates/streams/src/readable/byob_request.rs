@@ -1,0 +1,161 @@
+//! `ReadableStreamBYOBRequest` ([spec](https://streams.spec.whatwg.org/#rs-byob-request-class)).
+
+use boa_engine::{
+    class::{Class, ClassBuilder},
+    object::builtins::JsArrayBuffer,
+    object::builtins::JsTypedArray,
+    property::Attribute,
+    Context, JsData, JsObject, JsResult, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, GcRefCell, Trace};
+
+use super::buffers::{is_detached_buffer, to_array_buffer_view};
+use super::byte_controller::{
+    readable_byte_stream_controller_respond, readable_byte_stream_controller_respond_with_new_view,
+    ReadableByteStreamController,
+};
+use crate::webidl::{
+    self, arg, brand, illegal_constructor, to_enforce_range_u64, type_error, INTERFACE_ATTRIBUTES,
+};
+
+/// A `ReadableStreamBYOBRequest`'s internal slots.
+#[derive(Trace, Finalize, JsData)]
+pub struct ReadableStreamBYOBRequest {
+    controller: GcRefCell<Option<JsObject<ReadableByteStreamController>>>,
+    /// A `Uint8Array`, or null once invalidated.
+    view: GcRefCell<Option<JsObject>>,
+}
+
+impl std::fmt::Debug for ReadableStreamBYOBRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadableStreamBYOBRequest")
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReadableStreamBYOBRequest {
+    /// `[[controller]]`.
+    pub fn controller(&self) -> Option<JsObject<ReadableByteStreamController>> {
+        self.controller.borrow().clone()
+    }
+
+    /// `[[view]]`.
+    pub fn view(&self) -> Option<JsObject> {
+        self.view.borrow().clone()
+    }
+
+    /// ReadableByteStreamControllerInvalidateBYOBRequest's steps on the request: `[[controller]]`
+    /// ← undefined, `[[view]]` ← null.
+    pub(crate) fn invalidate(&self) {
+        *self.controller.borrow_mut() = None;
+        *self.view.borrow_mut() = None;
+    }
+}
+
+/// A new `ReadableStreamBYOBRequest` with `[[controller]]` and `[[view]]` set.
+pub(crate) fn new_byob_request(
+    controller: &JsObject<ReadableByteStreamController>,
+    view: JsObject,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStreamBYOBRequest>> {
+    let proto = ctx
+        .get_global_class::<ReadableStreamBYOBRequest>()
+        .ok_or_else(|| type_error("ReadableStreamBYOBRequest is not registered"))?
+        .prototype();
+    Ok(JsObject::new(
+        ctx.root_shape(),
+        proto,
+        ReadableStreamBYOBRequest {
+            controller: GcRefCell::new(Some(controller.clone())),
+            view: GcRefCell::new(Some(view)),
+        },
+    ))
+}
+
+fn view_buffer(view: &JsObject, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
+    let ta = JsTypedArray::from_object(view.clone())?;
+    let buffer = ta.buffer(ctx)?;
+    buffer
+        .as_object()
+        .and_then(|o| JsArrayBuffer::from_object(o.clone()).ok())
+        .ok_or_else(|| type_error("The BYOB request's view has no ArrayBuffer"))
+}
+
+impl Class for ReadableStreamBYOBRequest {
+    const NAME: &'static str = "ReadableStreamBYOBRequest";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        const NAME: &str = "ReadableStreamBYOBRequest";
+        webidl::attribute(
+            class,
+            "view",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
+                // 1. Return this.[[view]].
+                let view = r.borrow().data().view();
+                Ok(view.map_or(JsValue::null(), JsValue::from))
+            }),
+            None,
+        );
+        webidl::operation(
+            class,
+            "respond",
+            1,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
+                // IDL layer: `[EnforceRange] unsigned long long bytesWritten`.
+                let bytes_written = to_enforce_range_u64(&arg(args, 0), "bytesWritten", ctx)?;
+                // 1. If this.[[controller]] is undefined, throw a TypeError exception.
+                let (controller, view) = {
+                    let b = r.borrow();
+                    (b.data().controller(), b.data().view())
+                };
+                let (Some(controller), Some(view)) = (controller, view) else {
+                    return Err(type_error("This BYOB request has been invalidated"));
+                };
+                // 2. If ! IsDetachedBuffer(this.[[view]].[[ArrayBuffer]]) is true, throw a
+                //    TypeError exception.
+                if is_detached_buffer(&view_buffer(&view, ctx)?) {
+                    return Err(type_error("The BYOB request's buffer is detached"));
+                }
+                // 3. Assert: this.[[view]].[[ByteLength]] > 0.
+                // 4. Assert: this.[[view]].[[ViewedArrayBuffer]].[[ByteLength]] > 0.
+                // 5. Perform ? ReadableByteStreamControllerRespond(this.[[controller]],
+                //    bytesWritten).
+                readable_byte_stream_controller_respond(&controller, bytes_written, ctx)?;
+                Ok(JsValue::undefined())
+            }),
+        );
+        webidl::operation(
+            class,
+            "respondWithNewView",
+            1,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
+                // IDL layer: `ArrayBufferView view`.
+                let view = to_array_buffer_view(&arg(args, 0), "view", ctx)?;
+                // 1. If this.[[controller]] is undefined, throw a TypeError exception.
+                let Some(controller) = r.borrow().data().controller() else {
+                    return Err(type_error("This BYOB request has been invalidated"));
+                };
+                // 2. If ! IsDetachedBuffer(view.[[ViewedArrayBuffer]]) is true, throw a
+                //    TypeError exception.
+                if is_detached_buffer(&view.buffer) {
+                    return Err(type_error("The view's buffer is detached"));
+                }
+                // 3. Return ? ReadableByteStreamControllerRespondWithNewView(
+                //    this.[[controller]], view).
+                readable_byte_stream_controller_respond_with_new_view(&controller, &view, ctx)?;
+                Ok(JsValue::undefined())
+            }),
+        );
+        webidl::to_string_tag(class, NAME);
+        Ok(())
+    }
+
+    fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
+        Err(illegal_constructor())
+    }
+}
