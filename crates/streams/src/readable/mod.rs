@@ -110,6 +110,7 @@ pub use byte_controller::{
 };
 pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
 pub(crate) use controller::invoke_promise_callback;
+pub use pipe::readable_stream_pipe_to;
 pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
