@@ -110,7 +110,6 @@ pub use byte_controller::{
 };
 pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
 pub(crate) use controller::invoke_promise_callback;
-pub use pipe::readable_stream_pipe_to;
 pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
@@ -118,6 +117,7 @@ pub use controller::{
     readable_stream_default_controller_has_backpressure, NativeSource,
     ReadableStreamDefaultController, RustSource, SizeAlgorithm, SourceAlgorithms, StartAlgorithm,
 };
+pub use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
