@@ -385,3 +385,68 @@ pub fn key(name: &str) -> PropertyKey {
 pub fn undefined() -> JsValue {
     JsValue::undefined()
 }
+
+// ---------------------------------------------------------------------------------------
+// Engine workaround: catching exceptions of nested frames
+// ---------------------------------------------------------------------------------------
+
+/// The realm's `Get` trampoline (see [`get_catching`]).
+#[derive(boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct CatchingGet(JsFunction);
+
+/// `Get(object, key)` for a caller that turns an exception into a rejected promise instead of
+/// rethrowing it (e.g. `pipeTo()` converting its options).
+///
+/// Boa 0.22 leaves the frames' values on the operand stack when an exception thrown in a
+/// nested JS frame (a getter calling a throwing helper) unwinds to a host-called frame and the
+/// host swallows it; the caller's pending operands are then corrupted (see
+/// docs/engine-bugs/native-catch-stack.js). The `Get` therefore runs inside a JS `try`/`catch`
+/// (a per-realm function), where the engine restores the stack correctly.
+// NOTE: the trampoline performs exactly one [[Get]] with `object` as the receiver, like
+// `JsObject::get`; its frame shows up only in error stack traces.
+pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult<JsValue> {
+    let cached = ctx
+        .realm()
+        .host_defined()
+        .get::<CatchingGet>()
+        .map(|c| c.0.clone());
+    let trampoline = match cached {
+        Some(f) => f,
+        None => {
+            let source = boa_engine::Source::from_bytes(
+                "(function (o, k, fail) { try { return o[k]; } catch (e) { fail.e = e; return fail; } })",
+            );
+            let f = ctx
+                .eval(source)?
+                .as_object()
+                .and_then(JsFunction::from_object)
+                .ok_or_else(|| type_error("the Get trampoline is not a function"))?;
+            ctx.realm()
+                .host_defined_mut()
+                .insert(CatchingGet(f.clone()));
+            f
+        }
+    };
+    let fail = JsObject::with_null_proto();
+    let result = trampoline.call(
+        &JsValue::undefined(),
+        &[
+            object.clone().into(),
+            JsString::from(key).into(),
+            fail.clone().into(),
+        ],
+        ctx,
+    )?;
+    if result
+        .as_object()
+        .is_some_and(|o| JsObject::equals(&o, &fail))
+    {
+        let e = fail.get(key_e(), ctx)?;
+        return Err(JsError::from_opaque(e));
+    }
+    Ok(result)
+}
+
+fn key_e() -> PropertyKey {
+    key("e")
+}

@@ -112,6 +112,12 @@ pub(crate) fn remove_algorithm(signal: &JsObject, id: u64) {
     });
 }
 
+/// The number of abort algorithms `signal` holds (0 if not a signal).
+#[cfg(test)]
+pub(crate) fn algorithm_count(signal: &JsObject) -> usize {
+    with_state(signal, |s| s.algorithms.borrow().len()).unwrap_or(0)
+}
+
 /// Create a new `AbortSignal` object in the current realm.
 pub(crate) fn create_signal(context: &mut Context) -> JsResult<JsObject> {
     let proto = context

@@ -174,6 +174,12 @@ pub fn add_abort_algorithm(signal: &JsObject, algorithm: JsFunction) -> AbortAlg
     ))
 }
 
+/// The number of abort algorithms currently added to `signal` (tests: no leak after a pipe).
+#[cfg(test)]
+pub(crate) fn abort_algorithm_count(signal: &JsObject) -> usize {
+    abort::algorithm_count(signal)
+}
+
 /// [remove](https://dom.spec.whatwg.org/#abortsignal-remove) an abort algorithm.
 pub fn remove_abort_algorithm(signal: &JsObject, id: AbortAlgorithmId) {
     abort::remove_algorithm(signal, id.0);

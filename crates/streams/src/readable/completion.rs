@@ -116,8 +116,8 @@ impl RustPromise {
                 ReactionSlot::Mirror { resolve, reject } => {
                     // The mirrored promise settles now, as this one does.
                     let _ = match &settlement {
-                        Ok(v) => resolve.call(&JsValue::undefined(), &[v.clone()], ctx),
-                        Err(e) => reject.call(&JsValue::undefined(), &[e.clone()], ctx),
+                        Ok(v) => resolve.call(&JsValue::undefined(), std::slice::from_ref(v), ctx),
+                        Err(e) => reject.call(&JsValue::undefined(), std::slice::from_ref(e), ctx),
                     };
                 }
             }

@@ -96,7 +96,9 @@ pub enum SourceAlgorithms {
 pub enum StartAlgorithm {
     /// An algorithm that returns undefined.
     ReturnUndefined,
-    /// An algorithm that returns this promise (TransformStream's startPromise).
+    /// An algorithm that returns this promise (TransformStream's startPromise). The stream
+    /// adopts it as "a promise resolved with" a promise does (two extra ticks), even when it
+    /// is given as an already settled [`Completion::Fulfilled`] / [`Completion::Rejected`].
     Return(Completion),
 }
 
@@ -123,13 +125,7 @@ pub(crate) fn invoke_promise_callback(
     ctx: &mut Context,
 ) -> Completion {
     match f.call(this, args, ctx) {
-        Ok(v) => {
-            if crate::fast_paths() && !v.is_object() {
-                Completion::Fulfilled(v)
-            } else {
-                Completion::Js(promise_resolved_with(v, ctx))
-            }
-        }
+        Ok(v) => completion_resolved_with(v, ctx),
         Err(e) => {
             let r = error_value(e, ctx);
             if crate::fast_paths() {
@@ -141,13 +137,45 @@ pub(crate) fn invoke_promise_callback(
     }
 }
 
-/// "A promise resolved with `value`" as a [`Completion`] (fast path for non-objects).
+/// "A promise resolved with `value`" as a [`Completion`].
+///
+/// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
+/// an object whose `then` is not callable fulfills at once (no promise is allocated), a
+/// throwing `then` getter rejects, and a callable `then` gets a JS promise and the
+/// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
+/// `Get(value, "then")` runs exactly once, as in the resolve function.
 pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
-    if crate::fast_paths() && !value.is_object() {
-        Completion::Fulfilled(value)
-    } else {
-        Completion::Js(promise_resolved_with(value, ctx))
+    if !crate::fast_paths() {
+        return Completion::Js(promise_resolved_with(value, ctx));
     }
+    let Some(object) = value.as_object() else {
+        return Completion::Fulfilled(value);
+    };
+    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
+    let then = match object.get(webidl::key("then"), ctx) {
+        Ok(t) => t,
+        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
+        Err(e) => return Completion::Rejected(error_value(e, ctx)),
+    };
+    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
+    let Some(then) = then.as_callable() else {
+        return Completion::Fulfilled(value);
+    };
+    // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
+    //        HostEnqueuePromiseJob(job).
+    let capability = webidl::PromiseCapability::new(ctx);
+    let promise = capability.promise.clone();
+    webidl::enqueue_microtask(ctx, move |ctx| {
+        let args = [
+            capability.resolve.clone().into(),
+            capability.reject.clone().into(),
+        ];
+        if let Err(e) = then.call(&value, &args, ctx) {
+            let e = error_value(e, ctx);
+            capability.reject(e, ctx);
+        }
+    });
+    Completion::Js(promise)
 }
 
 impl SourceAlgorithms {
@@ -354,7 +382,11 @@ pub(super) fn readable_stream_constructor_steps(
     let dict = Dictionary::from_object(underlying_source.clone());
     //    autoAllocateChunkSize: [EnforceRange] unsigned long long
     let auto_allocate_chunk_size = match dict.get("autoAllocateChunkSize", ctx)? {
-        Some(v) => Some(webidl::to_enforce_range_u64(&v, "autoAllocateChunkSize", ctx)?),
+        Some(v) => Some(webidl::to_enforce_range_u64(
+            &v,
+            "autoAllocateChunkSize",
+            ctx,
+        )?),
         None => None,
     };
     let cancel = dict.get_callback("cancel", ctx)?;
@@ -528,17 +560,16 @@ fn set_up_readable_stream_default_controller(
         StartKind::Algorithm(StartAlgorithm::ReturnUndefined) => {
             completion_resolved_with(JsValue::undefined(), ctx)
         }
-        // NOTE: "a promise resolved with" a promise the spec created is a new promise that
-        // adopts it; for a JS promise this is done literally, for a Rust-side one through
-        // RustPromise::resolve_with (same tick count).
+        // NOTE: "a promise resolved with" a promise is a new promise that adopts it; for a JS
+        // promise this is done literally, for a Rust-side (or already settled) one through
+        // RustPromise::resolve_with (same tick count: a thenable job, then a reaction).
         StartKind::Algorithm(StartAlgorithm::Return(c)) => match c {
             Completion::Js(p) => Completion::Js(promise_resolved_with(p.into(), ctx)),
-            Completion::Rust(p) => {
+            other => {
                 let out = super::RustPromise::new();
-                super::RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
+                super::RustPromise::resolve_with(&out, other, ctx);
                 Completion::Rust(out)
             }
-            other => other,
         },
     };
     // 11. Upon fulfillment of startPromise,
@@ -809,7 +840,7 @@ pub fn readable_stream_default_controller_enqueue(
         let result = match size_algorithm {
             SizeAlgorithm::ReturnOne | SizeAlgorithm::Cleared => Ok(1.0),
             SizeAlgorithm::Js(f) => f
-                .call(&JsValue::undefined(), &[chunk.clone()], ctx)
+                .call(&JsValue::undefined(), std::slice::from_ref(&chunk), ctx)
                 .and_then(|v| v.to_number(ctx)),
         };
         //   2. If result is an abrupt completion,

@@ -160,10 +160,7 @@ enum NextValue {
 impl FromIterableSource {
     fn controller(&self) -> Option<JsObject<super::ReadableStreamDefaultController>> {
         let stream = self.stream.borrow().clone()?;
-        match with_stream(&stream, ReadableStream::controller) {
-            Some(StreamController::Default(c)) => Some(c),
-            _ => None,
-        }
+        with_stream(&stream, ReadableStream::controller).and_then(StreamController::into_default)
     }
 
     /// %AsyncFromSyncIteratorPrototype%.next() / the async iterator's next(): the promise
@@ -171,11 +168,16 @@ impl FromIterableSource {
     fn call_next(&self, ctx: &mut Context) -> JsResult<JsValue> {
         match &self.record {
             IteratorRecord::Async { iterator, next } => {
-                // IteratorNext: Call(next, iterator).
+                // IteratorNext: Let result be ? Call(next, iterator); if result is not an
+                // Object, throw a TypeError.
                 let next = next
                     .as_callable()
                     .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-                next.call(&iterator.clone().into(), &[], ctx)
+                let result = next.call(&iterator.clone().into(), &[], ctx)?;
+                if !result.is_object() {
+                    return Err(type_error("the iterator's next() did not return an object"));
+                }
+                Ok(result)
             }
             IteratorRecord::FromSync { iterator, next } => {
                 // %AsyncFromSyncIteratorPrototype%.next():
@@ -264,8 +266,8 @@ impl FromIterableSource {
             out.clone(),
             |out, settlement, ctx| match settlement {
                 Ok(result) => match iter_result_value(&result, ctx) {
-                    Ok(Some(v)) => out.settle(Ok(NextValue::Value(v).into_settled(ctx)), ctx),
-                    Ok(None) => out.settle(Ok(NextValue::End.into_settled(ctx)), ctx),
+                    Ok(Some(v)) => out.settle(Ok(NextValue::Value(v).into_settled()), ctx),
+                    Ok(None) => out.settle(Ok(NextValue::End.into_settled()), ctx),
                     Err(e) => {
                         let e = error_value(e, ctx);
                         out.settle(Err(e), ctx);
@@ -333,33 +335,37 @@ impl FromIterableSource {
     }
 }
 
+thread_local! {
+    /// WebIDL's "end of iteration" as it travels through a Rust promise: a symbol script never
+    /// sees, so no iterator value can be mistaken for it.
+    static END_OF_ITERATION: Option<JsSymbol> =
+        JsSymbol::new(Some(boa_engine::JsString::from("end of iteration")));
+}
+
+fn end_of_iteration() -> JsValue {
+    END_OF_ITERATION.with(|s| s.clone().map_or_else(JsValue::undefined, JsValue::from))
+}
+
 impl NextValue {
-    fn into_settled(self, _ctx: &mut Context) -> JsValue {
+    fn into_settled(self) -> JsValue {
         match self {
-            Self::Value(v) => {
-                // Wrap so a value can never be mistaken for the end marker.
-                let o = JsObject::from_proto_and_data(None, EndOrValue(Some(v)));
-                o.into()
-            }
-            Self::End => JsObject::from_proto_and_data(None, EndOrValue(None)).into(),
+            Self::Value(v) => v,
+            Self::End => end_of_iteration(),
         }
     }
 
     fn from_settled(v: JsValue) -> Self {
-        match v
-            .as_object()
-            .and_then(|o| o.downcast_ref::<EndOrValue>().map(|d| d.0.clone()))
-        {
-            Some(Some(v)) => Self::Value(v),
-            Some(None) => Self::End,
-            None => Self::Value(v),
+        let is_end = match (v.as_symbol(), END_OF_ITERATION.with(Clone::clone)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        };
+        if is_end {
+            Self::End
+        } else {
+            Self::Value(v)
         }
     }
 }
-
-/// A Rust-only box carrying "a value" or "end of iteration" through a Rust promise.
-#[derive(Trace, Finalize, boa_engine::JsData)]
-struct EndOrValue(Option<JsValue>);
 
 /// AsyncFromSyncIteratorContinuation(result, promiseCapability, syncIteratorRecord,
 /// closeOnRejection), returning promiseCapability.[[Promise]].

@@ -97,8 +97,9 @@ pub(crate) fn values(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsR
     // 2. Set iterator's reader to reader.
     // 3. Let preventCancel be args[0]["preventCancel"].
     // 4. Set iterator's prevent cancel to preventCancel.
-    let iterator = JsObject::from_proto_and_data(
-        Some(proto),
+    let iterator = JsObject::new(
+        ctx.root_shape(),
+        proto,
         ReadableStreamAsyncIterator {
             reader,
             prevent_cancel,

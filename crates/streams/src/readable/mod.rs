@@ -45,6 +45,25 @@
 //!
 //! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
 //! positions JS promise reactions would take.
+//!
+//! # Design
+//!
+//! - Internal slots are typed fields (`Cell` / `GcRefCell`); `[[state]]` is [`StreamState`],
+//!   `[[controller]]` is [`StreamController`] and `[[reader]]` is [`StreamReader`] (enums, so
+//!   byte streams / BYOB readers can join), the queue is [`crate::queue::QueueWithSizes`].
+//! - `[[pullAlgorithm]]` / `[[cancelAlgorithm]]` are one [`SourceAlgorithms`] enum; read
+//!   requests are the [`ReadRequest`] enum. No boxed JS closures run internal steps.
+//! - Promises script sees (`read()` results, `closed`, `cancel()` results, iterator results)
+//!   are JS promises created once. Everything else is a [`Completion`].
+//! - Fast paths ([`crate::fast_paths`]): "a promise resolved with" a user result (start, pull,
+//!   cancel, an iterator chunk) runs the promise resolve function's steps in Rust: a
+//!   non-thenable settles at once and its reaction is queued as a native microtask at the
+//!   position the JS reaction would take; a thenable gets a JS promise and the thenable job.
+//!   `[[pulling]]` stays true until that microtask runs. With fast paths off every such
+//!   promise is a real JS promise; WPT results and tick order are the same either way (unit
+//!   tests compare ordering logs both ways).
+//! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
+//!   callbacks, `size()`, getters, resolving a promise with an object).
 
 mod buffers;
 mod byob_reader;
@@ -79,8 +98,8 @@ pub use buffers::{
 };
 pub use byob_reader::{
     acquire_readable_stream_byob_reader, readable_stream_byob_reader_generic_cancel,
-    readable_stream_byob_reader_release, ReadIntoRequest,
-    ReadIntoRequestSteps, ReadableStreamBYOBReader,
+    readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
+    ReadableStreamBYOBReader,
 };
 pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::{
@@ -90,6 +109,7 @@ pub use byte_controller::{
     readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
 };
 pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
+pub(crate) use controller::invoke_promise_callback;
 pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
@@ -97,6 +117,7 @@ pub use controller::{
     readable_stream_default_controller_has_backpressure, NativeSource,
     ReadableStreamDefaultController, RustSource, SizeAlgorithm, SourceAlgorithms, StartAlgorithm,
 };
+pub use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
@@ -137,6 +158,16 @@ pub enum StreamController {
     Byte(JsObject<ReadableByteStreamController>),
 }
 
+impl StreamController {
+    /// The default controller, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultController>> {
+        match self {
+            Self::Default(c) => Some(c),
+            Self::Byte(_) => None,
+        }
+    }
+}
+
 /// `[[reader]]`.
 #[derive(Debug, Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
@@ -151,6 +182,16 @@ impl StreamReader {
         match self {
             Self::Default(r) => r.borrow().data().closed_promise_capability(),
             Self::Byob(r) => r.borrow().data().closed_promise_capability(),
+        }
+    }
+}
+
+impl StreamReader {
+    /// The default reader, if it is one.
+    pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultReader>> {
+        match self {
+            Self::Default(r) => Some(r),
+            Self::Byob(_) => None,
         }
     }
 }
@@ -240,10 +281,10 @@ impl ReadableStream {
     }
 
     fn default_reader(&self) -> Option<JsObject<ReadableStreamDefaultReader>> {
-        match &*self.reader.borrow() {
-            Some(StreamReader::Default(r)) => Some(r.clone()),
-            _ => None,
-        }
+        self.reader
+            .borrow()
+            .clone()
+            .and_then(StreamReader::into_default)
     }
 }
 
@@ -516,6 +557,10 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
     let StreamReader::Default(reader) = reader else {
         return;
     };
+    reader
+        .borrow()
+        .data()
+        .settle_closed_observer(Ok(JsValue::undefined()), ctx);
     //   1. Let readRequests be reader.[[readRequests]].
     //   2. Set reader.[[readRequests]] to an empty list.
     let requests = reader.borrow().data().take_read_requests();
@@ -548,6 +593,10 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
         // 8. If reader implements ReadableStreamDefaultReader,
         //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
         StreamReader::Default(reader) => {
+            reader
+                .borrow()
+                .data()
+                .settle_closed_observer(Err(e.clone()), ctx);
             reader::readable_stream_default_reader_error_read_requests(&reader, e, ctx);
         }
         // 9. Otherwise,

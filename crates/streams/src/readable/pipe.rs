@@ -1,40 +1,870 @@
-//! `pipeTo()` / `pipeThrough()` entry points.
+//! `pipeTo()` / `pipeThrough()` and
+//! [ReadableStreamPipeTo](https://streams.spec.whatwg.org/#readable-stream-pipe-to) as a Rust
+//! state machine.
 //!
-//! PLACEHOLDER for the pipeTo engineer: the operations are installed on
-//! `ReadableStream.prototype` with their WebIDL shapes (name, length, enumerable); replace the
-//! bodies of [`pipe_to`] and [`pipe_through`] (this file is yours). Building blocks:
-//! [`super::acquire_readable_stream_default_reader`],
-//! [`super::readable_stream_default_reader_read`] with [`super::ReadRequest::Pipe`],
-//! [`super::readable_stream_cancel`] (a [`super::Completion`]),
-//! [`super::readable_stream_default_reader_release`], [`super::ReadableStream::state`],
-//! [`super::ReadableStream::set_disturbed`], [`super::ReadableStreamDefaultReader::closed_promise`].
+//! The spec leaves the reading and writing loop "in parallel" and only constrains it; this
+//! module keeps those constraints:
+//!
+//! - **Public API must not be used.** The pipe reads through a native read request
+//!   ([`ReadRequest::Pipe`]) on its own reader and writes through the writer's abstract
+//!   operations with [`NativeCompletion`]s. No JS promise is created for its internal steps;
+//!   the only JS promise of a pipe is the one `pipeTo()` returns. Source close / error is
+//!   observed through the reader's Rust-side closed observer, destination error through the
+//!   writer's `[[closedPromise]]` waiters.
+//! - **Backpressure is enforced.** A read is only issued once the writer's `[[readyPromise]]`
+//!   is fulfilled (desired size > 0), observed as a reaction to it (one microtask, the
+//!   position a `then` on it takes), and only one read is outstanding at a time.
+//! - **Writes are not synchronous with reads.** A chunk is written one microtask after it was
+//!   read, so `controller.enqueue()` in the source never reaches the sink's `write()`
+//!   synchronously (WPT piping/general-addition).
+//! - **Shutdown stops activity.** Once `shuttingDown` is set no read is initiated; chunks
+//!   already read are still written, and the shutdown action (or finalize) waits until every
+//!   read chunk's write has settled when the destination is still writable.
+//! - **Finalize** releases the writer and the reader, removes the abort algorithm from the
+//!   signal (no listener / memory is left on a long-lived signal) and settles the promise.
+//!
+//! The pipe's state is a [`Pipe`] in a GC object referenced only from the streams (the read
+//! request, the writer's waiters, the reader's closed observer) and from the signal's abort
+//! algorithm while it is added: a pipe whose two ends are unreachable is collected.
 
-use boa_engine::{Context, JsResult, JsValue};
+use std::cell::Cell;
 
-use super::{rejected, ReadableStream};
-use crate::webidl::{brand, type_error};
+use boa_engine::{Context, JsData, JsObject, JsResult, JsValue, NativeFunction};
+use boa_gc::{Finalize, GcRefCell, Trace};
+
+use super::{
+    acquire_readable_stream_default_reader, is_readable_stream_locked, readable_stream_cancel,
+    readable_stream_default_reader_read, readable_stream_default_reader_release, with_stream,
+    Completion, ReadRequest, ReadRequestSteps, ReadableStream, ReadableStreamDefaultReader,
+    StreamState,
+};
+use crate::dom::{self, AbortAlgorithmId};
+use crate::webidl::{
+    self, arg, brand, enqueue_microtask, error_value, promise_from_result, type_error, Dictionary,
+    PromiseCapability,
+};
+use crate::writable::{
+    self, acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
+    writable_stream_close_queued_or_in_flight,
+    writable_stream_default_writer_close_with_error_propagation,
+    writable_stream_default_writer_ready_state, writable_stream_default_writer_release,
+    writable_stream_default_writer_upon_closed, writable_stream_default_writer_upon_ready,
+    writable_stream_default_writer_write, AbortWaiter, NativeCompletion, SlotState, WritableStream,
+    WritableStreamRef, WritableStreamState, WriterRef,
+};
+
+// ---------------------------------------------------------------------------------------
+// The methods
+// ---------------------------------------------------------------------------------------
+
+/// A converted [`StreamPipeOptions`](https://streams.spec.whatwg.org/#dictdef-streampipeoptions)
+/// dictionary.
+struct StreamPipeOptions {
+    prevent_abort: bool,
+    prevent_cancel: bool,
+    prevent_close: bool,
+    signal: Option<JsObject>,
+}
+
+impl StreamPipeOptions {
+    /// Convert (members in lexicographic order: preventAbort, preventCancel, preventClose,
+    /// signal; `signal` must implement AbortSignal).
+    ///
+    /// `catching`: read the members through [`webidl::get_catching`] (pipeTo turns an
+    /// exception into a rejected promise; see the engine bug documented there).
+    fn from_value(value: &JsValue, catching: bool, ctx: &mut Context) -> JsResult<Self> {
+        let dict = Dictionary::new(value, "StreamPipeOptions")?;
+        let get = |key: &str, ctx: &mut Context| -> JsResult<Option<JsValue>> {
+            match (dict.object(), catching) {
+                (Some(o), true) => {
+                    let v = webidl::get_catching(o, key, ctx)?;
+                    Ok(if v.is_undefined() { None } else { Some(v) })
+                }
+                _ => dict.get(key, ctx),
+            }
+        };
+        let prevent_abort = get("preventAbort", ctx)?.is_some_and(|v| v.to_boolean());
+        let prevent_cancel = get("preventCancel", ctx)?.is_some_and(|v| v.to_boolean());
+        let prevent_close = get("preventClose", ctx)?.is_some_and(|v| v.to_boolean());
+        let signal = match get("signal", ctx)? {
+            None => None,
+            Some(v) => {
+                if !dom::is_abort_signal(&v) {
+                    return Err(type_error("'signal' must be an AbortSignal"));
+                }
+                v.as_object()
+            }
+        };
+        Ok(Self {
+            prevent_abort,
+            prevent_cancel,
+            prevent_close,
+            signal,
+        })
+    }
+}
 
 /// [pipeTo(destination, options)](https://streams.spec.whatwg.org/#rs-pipe-to)
-pub(crate) fn pipe_to(this: &JsValue, _args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    if let Err(e) = brand::<ReadableStream>(this, "ReadableStream") {
-        return Ok(rejected(e, ctx));
-    }
-    // NOTE: not implemented yet (needs WritableStream).
-    Ok(rejected(
-        type_error("ReadableStream.prototype.pipeTo is not implemented yet"),
-        ctx,
-    ))
+pub(crate) fn pipe_to(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = (|| {
+        let source = brand::<ReadableStream>(this, "ReadableStream")?;
+        // IDL layer: `WritableStream destination`, `optional StreamPipeOptions options = {}`.
+        let dest = WritableStream::slots_of(&arg(args, 0))
+            .ok_or_else(|| type_error("pipeTo's destination must be a WritableStream"))?;
+        let options = StreamPipeOptions::from_value(&arg(args, 1), true, ctx)?;
+        // 1. If ! IsReadableStreamLocked(this) is true, return a promise rejected with a
+        //    TypeError exception.
+        if is_readable_stream_locked(&source) {
+            return Err(type_error("Cannot pipe a locked ReadableStream"));
+        }
+        // 2. If ! IsWritableStreamLocked(destination) is true, return a promise rejected with a
+        //    TypeError exception.
+        if is_writable_stream_locked(&dest) {
+            return Err(type_error("Cannot pipe to a locked WritableStream"));
+        }
+        // 3. Let signal be options["signal"] if it exists, or undefined otherwise.
+        // 4. Return ! ReadableStreamPipeTo(this, destination, options["preventClose"],
+        //    options["preventAbort"], options["preventCancel"], signal).
+        let promise = readable_stream_pipe_to(
+            &source,
+            &dest,
+            options.prevent_close,
+            options.prevent_abort,
+            options.prevent_cancel,
+            options.signal,
+            ctx,
+        )?;
+        Ok(promise.into())
+    })();
+    Ok(promise_from_result(result, ctx))
 }
 
 /// [pipeThrough(transform, options)](https://streams.spec.whatwg.org/#rs-pipe-through)
 pub(crate) fn pipe_through(
     this: &JsValue,
-    _args: &[JsValue],
-    _ctx: &mut Context,
+    args: &[JsValue],
+    ctx: &mut Context,
 ) -> JsResult<JsValue> {
-    brand::<ReadableStream>(this, "ReadableStream")?;
-    // NOTE: not implemented yet (needs WritableStream).
-    Err(type_error(
-        "ReadableStream.prototype.pipeThrough is not implemented yet",
-    ))
+    let source = brand::<ReadableStream>(this, "ReadableStream")?;
+    // IDL layer: `ReadableWritablePair transform` (required members readable, writable, in
+    // lexicographic order), `optional StreamPipeOptions options = {}`.
+    let pair = Dictionary::new(&arg(args, 0), "ReadableWritablePair")?;
+    let readable = pair
+        .get("readable", ctx)?
+        .ok_or_else(|| type_error("ReadableWritablePair requires 'readable'"))?;
+    let readable = readable
+        .as_object()
+        .and_then(|o| o.clone().downcast::<ReadableStream>().ok())
+        .ok_or_else(|| type_error("'readable' must be a ReadableStream"))?;
+    let writable = pair
+        .get("writable", ctx)?
+        .ok_or_else(|| type_error("ReadableWritablePair requires 'writable'"))?;
+    let writable = WritableStream::slots_of(&writable)
+        .ok_or_else(|| type_error("'writable' must be a WritableStream"))?;
+    let options = StreamPipeOptions::from_value(&arg(args, 1), false, ctx)?;
+    // 1. If ! IsReadableStreamLocked(this) is true, throw a TypeError exception.
+    if is_readable_stream_locked(&source) {
+        return Err(type_error("Cannot pipe a locked ReadableStream"));
+    }
+    // 2. If ! IsWritableStreamLocked(transform["writable"]) is true, throw a TypeError
+    //    exception.
+    if is_writable_stream_locked(&writable) {
+        return Err(type_error("Cannot pipe to a locked WritableStream"));
+    }
+    // 3. Let signal be options["signal"] if it exists, or undefined otherwise.
+    // 4. Let promise be ! ReadableStreamPipeTo(this, transform["writable"],
+    //    options["preventClose"], options["preventAbort"], options["preventCancel"], signal).
+    // 5. Set promise.[[PromiseIsHandled]] to true.
+    // NOTE: script never sees this promise and, being handled, its rejection is never
+    // reported: the pipe runs without creating it.
+    pipe_to_with(
+        &source,
+        &writable,
+        options.prevent_close,
+        options.prevent_abort,
+        options.prevent_cancel,
+        options.signal,
+        false,
+        ctx,
+    )?;
+    // 6. Return transform["readable"].
+    Ok(readable.upcast().into())
 }
+
+// ---------------------------------------------------------------------------------------
+// The pipe
+// ---------------------------------------------------------------------------------------
+
+/// A shutdown action (the spec's "action" of "shutdown with an action").
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum Action {
+    /// ! WritableStreamAbort(dest, reason).
+    AbortDest(JsValue),
+    /// ! ReadableStreamCancel(source, reason).
+    CancelSource(JsValue),
+    /// ! WritableStreamDefaultWriterCloseWithErrorPropagation(writer).
+    CloseDest,
+    /// The abort signal's action: getting a promise to wait for all of the abort / cancel
+    /// actions (each one only while its stream is still writable / readable).
+    Signal(JsValue),
+}
+
+/// The state of one pipe.
+#[derive(Trace, Finalize, JsData)]
+#[boa_gc(unsafe_no_drop)]
+pub(crate) struct Pipe {
+    source: JsObject<ReadableStream>,
+    dest: WritableStreamRef,
+    reader: JsObject<ReadableStreamDefaultReader>,
+    writer: WriterRef,
+    #[unsafe_ignore_trace]
+    prevent_close: bool,
+    #[unsafe_ignore_trace]
+    prevent_abort: bool,
+    #[unsafe_ignore_trace]
+    prevent_cancel: bool,
+    signal: Option<JsObject>,
+    #[unsafe_ignore_trace]
+    abort_algorithm: Cell<Option<AbortAlgorithmId>>,
+    /// The promise `pipeTo()` returns (none for `pipeThrough()`).
+    promise: Option<PromiseCapability>,
+    /// `shuttingDown`.
+    #[unsafe_ignore_trace]
+    shutting_down: Cell<bool>,
+    #[unsafe_ignore_trace]
+    finalized: Cell<bool>,
+    /// A read request is outstanding.
+    #[unsafe_ignore_trace]
+    reading: Cell<bool>,
+    /// A reaction to the writer's ready promise is registered.
+    #[unsafe_ignore_trace]
+    waiting_ready: Cell<bool>,
+    /// Chunks read whose write has not settled yet.
+    #[unsafe_ignore_trace]
+    writes_pending: Cell<usize>,
+    /// A shutdown waiting for the pending writes: its action (if any) and error.
+    waiting_shutdown: GcRefCell<Option<(Option<Action>, Option<JsValue>)>>,
+    /// The error finalize is passed when the action fulfills.
+    original_error: GcRefCell<Option<JsValue>>,
+    /// Outstanding parts of the signal's "wait for all" action.
+    #[unsafe_ignore_trace]
+    actions_pending: Cell<usize>,
+}
+
+impl std::fmt::Debug for Pipe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pipe").finish_non_exhaustive()
+    }
+}
+
+type PipeRef = JsObject<Pipe>;
+
+fn pipe<R>(p: &PipeRef, f: impl FnOnce(&Pipe) -> R) -> R {
+    f(p.borrow().data())
+}
+
+fn native(p: &PipeRef, steps: fn(&PipeRef, Result<(), JsValue>, &mut Context)) -> NativeCompletion {
+    NativeCompletion::new(p.clone(), steps)
+}
+
+/// [ReadableStreamPipeTo](https://streams.spec.whatwg.org/#readable-stream-pipe-to)
+///
+/// Returns the promise (the only JS promise the pipe creates).
+pub fn readable_stream_pipe_to(
+    source: &JsObject<ReadableStream>,
+    dest: &WritableStreamRef,
+    prevent_close: bool,
+    prevent_abort: bool,
+    prevent_cancel: bool,
+    signal: Option<JsObject>,
+    ctx: &mut Context,
+) -> JsResult<JsObject> {
+    pipe_to_with(
+        source,
+        dest,
+        prevent_close,
+        prevent_abort,
+        prevent_cancel,
+        signal,
+        true,
+        ctx,
+    )?
+    .ok_or_else(|| type_error("the pipe has no promise"))
+}
+
+/// [ReadableStreamPipeTo](https://streams.spec.whatwg.org/#readable-stream-pipe-to) with or
+/// without the JS promise (`pipeThrough()` never exposes it).
+#[allow(clippy::too_many_arguments)]
+fn pipe_to_with(
+    source: &JsObject<ReadableStream>,
+    dest: &WritableStreamRef,
+    prevent_close: bool,
+    prevent_abort: bool,
+    prevent_cancel: bool,
+    signal: Option<JsObject>,
+    with_promise: bool,
+    ctx: &mut Context,
+) -> JsResult<Option<JsObject>> {
+    // 1. Assert: source implements ReadableStream.
+    // 2. Assert: dest implements WritableStream.
+    // 3. Assert: preventClose, preventAbort, and preventCancel are all booleans.
+    // 4. If signal was not given, let signal be undefined.
+    // 5. Assert: either signal is undefined, or signal implements AbortSignal.
+    // 6. Assert: ! IsReadableStreamLocked(source) is false.
+    // 7. Assert: ! IsWritableStreamLocked(dest) is false.
+    // 8. If source.[[controller]] implements ReadableByteStreamController, ... (no byte
+    //    streams yet).
+    // 9. Otherwise, let reader be ! AcquireReadableStreamDefaultReader(source).
+    let reader = acquire_readable_stream_default_reader(source, ctx)?;
+    // 10. Let writer be ! AcquireWritableStreamDefaultWriter(dest).
+    let writer = acquire_writable_stream_default_writer(dest, ctx)?;
+    // 11. Set source.[[disturbed]] to true.
+    with_stream(source, |s| s.set_disturbed(true));
+    // 12. Let shuttingDown be false.
+    // 13. Let promise be a new promise.
+    let promise = with_promise.then(|| PromiseCapability::new(ctx));
+    let result = promise.as_ref().map(|p| p.promise.clone());
+    let p: PipeRef = JsObject::new(
+        ctx.root_shape(),
+        None,
+        Pipe {
+            source: source.clone(),
+            dest: dest.clone(),
+            reader,
+            writer,
+            prevent_close,
+            prevent_abort,
+            prevent_cancel,
+            signal: signal.clone(),
+            abort_algorithm: Cell::new(None),
+            promise,
+            shutting_down: Cell::new(false),
+            finalized: Cell::new(false),
+            reading: Cell::new(false),
+            waiting_ready: Cell::new(false),
+            writes_pending: Cell::new(0),
+            waiting_shutdown: GcRefCell::new(None),
+            original_error: GcRefCell::new(None),
+            actions_pending: Cell::new(0),
+        },
+    );
+    // 14. If signal is not undefined,
+    if let Some(signal) = &signal {
+        //   1. Let abortAlgorithm be the following steps: (see abort_algorithm)
+        //   2. If signal is aborted, perform abortAlgorithm and return promise.
+        if dom::is_aborted(signal) {
+            abort_algorithm(&p, ctx);
+            return Ok(result);
+        }
+        //   3. Add abortAlgorithm to signal.
+        let f = NativeFunction::from_copy_closure_with_captures(
+            |_, _, p: &PipeRef, ctx| {
+                abort_algorithm(p, ctx);
+                Ok(JsValue::undefined())
+            },
+            p.clone(),
+        )
+        .to_js_function(ctx.realm());
+        let id = dom::add_abort_algorithm(signal, f);
+        pipe(&p, |s| s.abort_algorithm.set(Some(id)));
+    }
+    // 15. In parallel, using reader and writer, read all chunks from source and write them to
+    //     dest (see the module documentation for the constraints).
+    start(&p, ctx);
+    // 16. Return promise.
+    Ok(result)
+}
+
+/// The abort algorithm of step 14.1.
+fn abort_algorithm(p: &PipeRef, ctx: &mut Context) {
+    // 1. Let error be signal's abort reason.
+    let error = pipe(p, |s| s.signal.as_ref().map(dom::abort_reason)).unwrap_or_default();
+    // 2. Let actions be an empty ordered set.
+    // 3. If preventAbort is false, append the abort action to actions.
+    // 4. If preventCancel is false, append the cancel action to actions.
+    // 5. Shutdown with an action consisting of getting a promise to wait for all of the
+    //    actions in actions, and with error.
+    shutdown_with_an_action(p, Action::Signal(error.clone()), Some(error), ctx);
+}
+
+/// The propagation rules checked when the pipe starts, and the observers for "becomes".
+fn start(p: &PipeRef, ctx: &mut Context) {
+    let (source, dest, reader, writer) = pipe(p, |s| {
+        (
+            s.source.clone(),
+            s.dest.clone(),
+            s.reader.clone(),
+            s.writer.clone(),
+        )
+    });
+    let (source_state, source_error) = with_stream(&source, |s| (s.state(), s.stored_error()));
+    // Errors must be propagated forward: if source.[[state]] is "errored" ...
+    if source_state == StreamState::Errored {
+        source_errored(p, source_error, ctx);
+    }
+    // Errors must be propagated backward: if dest.[[state]] is "errored" ...
+    if dest.state() == WritableStreamState::Errored {
+        dest_errored(p, dest.stored_error(), ctx);
+    } else {
+        // ... or becomes "errored" (the writer's [[closedPromise]] rejects).
+        writable_stream_default_writer_upon_closed(
+            &writer,
+            native(p, |p, result, ctx| {
+                if let Err(e) = result {
+                    dest_errored(p, e, ctx);
+                }
+            }),
+            ctx,
+        );
+    }
+    // Closing must be propagated forward: if source.[[state]] is "closed" ...
+    if source_state == StreamState::Closed {
+        source_closed(p, ctx);
+    }
+    if source_state == StreamState::Readable {
+        // ... or becomes "errored" / "closed" (the reader's [[closedPromise]] settles).
+        let observer = reader.borrow().data().closed_observer();
+        Completion::Rust(observer).upon(
+            p.clone(),
+            |p, settlement, ctx| match settlement {
+                Ok(_) => source_closed(p, ctx),
+                Err(e) => source_errored(p, e, ctx),
+            },
+            ctx,
+        );
+    }
+    // Closing must be propagated backward: if ! WritableStreamCloseQueuedOrInFlight(dest) is
+    // true or dest.[[state]] is "closed", then
+    if writable_stream_close_queued_or_in_flight(&dest)
+        || dest.state() == WritableStreamState::Closed
+    {
+        //   1. Assert: no chunks have been read or written.
+        //   2. Let destClosed be a new TypeError.
+        let dest_closed = error_value(
+            type_error("The destination WritableStream closed before all data was piped"),
+            ctx,
+        );
+        //   3. If preventCancel is false, shutdown with an action of !
+        //      ReadableStreamCancel(source, destClosed) and with destClosed.
+        //   4. Otherwise, shutdown with destClosed.
+        if pipe(p, |s| s.prevent_cancel) {
+            shutdown(p, Some(dest_closed), ctx);
+        } else {
+            shutdown_with_an_action(
+                p,
+                Action::CancelSource(dest_closed.clone()),
+                Some(dest_closed),
+                ctx,
+            );
+        }
+    }
+    pipe_step(p, ctx);
+}
+
+/// Errors must be propagated forward.
+fn source_errored(p: &PipeRef, stored_error: JsValue, ctx: &mut Context) {
+    if pipe(p, |s| s.finalized.get()) {
+        return;
+    }
+    // 1. If preventAbort is false, shutdown with an action of ! WritableStreamAbort(dest,
+    //    source.[[storedError]]) and with source.[[storedError]].
+    // 2. Otherwise, shutdown with source.[[storedError]].
+    if pipe(p, |s| s.prevent_abort) {
+        shutdown(p, Some(stored_error), ctx);
+    } else {
+        shutdown_with_an_action(
+            p,
+            Action::AbortDest(stored_error.clone()),
+            Some(stored_error),
+            ctx,
+        );
+    }
+}
+
+/// Errors must be propagated backward.
+fn dest_errored(p: &PipeRef, stored_error: JsValue, ctx: &mut Context) {
+    if pipe(p, |s| s.finalized.get()) {
+        return;
+    }
+    // 1. If preventCancel is false, shutdown with an action of ! ReadableStreamCancel(source,
+    //    dest.[[storedError]]) and with dest.[[storedError]].
+    // 2. Otherwise, shutdown with dest.[[storedError]].
+    if pipe(p, |s| s.prevent_cancel) {
+        shutdown(p, Some(stored_error), ctx);
+    } else {
+        shutdown_with_an_action(
+            p,
+            Action::CancelSource(stored_error.clone()),
+            Some(stored_error),
+            ctx,
+        );
+    }
+}
+
+/// Closing must be propagated forward.
+fn source_closed(p: &PipeRef, ctx: &mut Context) {
+    if pipe(p, |s| s.finalized.get()) {
+        return;
+    }
+    // 1. If preventClose is false, shutdown with an action of !
+    //    WritableStreamDefaultWriterCloseWithErrorPropagation(writer).
+    // 2. Otherwise, shutdown.
+    if pipe(p, |s| s.prevent_close) {
+        shutdown(p, None, ctx);
+    } else {
+        shutdown_with_an_action(p, Action::CloseDest, None, ctx);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The read / write loop
+// ---------------------------------------------------------------------------------------
+
+/// One step of the loop: wait for the writer to be ready, then read one chunk.
+fn pipe_step(p: &PipeRef, ctx: &mut Context) {
+    let (busy, writer) = pipe(p, |s| {
+        (
+            s.shutting_down.get() || s.reading.get() || s.waiting_ready.get(),
+            s.writer.clone(),
+        )
+    });
+    if busy {
+        return;
+    }
+    // Backpressure: do not read while WritableStreamDefaultWriterGetDesiredSize(writer) is
+    // ≤ 0 or null, i.e. until [[readyPromise]] fulfills (reacting to it, as a `then` on it
+    // would).
+    if matches!(
+        writable_stream_default_writer_ready_state(&writer),
+        SlotState::Rejected(_)
+    ) {
+        // The destination is erroring or errored; the error propagation shuts down.
+        return;
+    }
+    pipe(p, |s| s.waiting_ready.set(true));
+    writable_stream_default_writer_upon_ready(
+        &writer,
+        native(p, |p, result, ctx| {
+            pipe(p, |s| s.waiting_ready.set(false));
+            if result.is_ok() {
+                read_next(p, ctx);
+            }
+        }),
+        ctx,
+    );
+}
+
+/// Issue one read on the pipe's reader (unless shutting down, or the writer is not ready any
+/// more).
+fn read_next(p: &PipeRef, ctx: &mut Context) {
+    let (stop, reader, writer) = pipe(p, |s| {
+        (
+            s.shutting_down.get() || s.reading.get(),
+            s.reader.clone(),
+            s.writer.clone(),
+        )
+    });
+    if stop {
+        return;
+    }
+    // The ready promise may have been replaced by a pending one since the reaction was
+    // queued (a write in between): wait again.
+    if !matches!(
+        writable_stream_default_writer_ready_state(&writer),
+        SlotState::Fulfilled
+    ) {
+        pipe_step(p, ctx);
+        return;
+    }
+    pipe(p, |s| s.reading.set(true));
+    readable_stream_default_reader_read(
+        &reader,
+        ReadRequest::Pipe(Box::new(PipeReadRequest { pipe: p.clone() })),
+        ctx,
+    );
+}
+
+/// pipeTo's read request.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct PipeReadRequest {
+    pipe: PipeRef,
+}
+
+impl ReadRequestSteps for PipeReadRequest {
+    fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context) {
+        let p = self.pipe;
+        pipe(&p, |s| {
+            s.reading.set(false);
+            s.writes_pending.set(s.writes_pending.get() + 1);
+        });
+        // The write happens one microtask later: never synchronously inside the source's
+        // enqueue().
+        enqueue_microtask(ctx, move |ctx| write_chunk(&p, chunk, ctx));
+    }
+
+    fn close_steps(self: Box<Self>, _ctx: &mut Context) {
+        // The reader's closed observer propagates the close.
+        pipe(&self.pipe, |s| s.reading.set(false));
+    }
+
+    fn error_steps(self: Box<Self>, _e: JsValue, _ctx: &mut Context) {
+        // The reader's closed observer propagates the error (or the pipe released the reader).
+        pipe(&self.pipe, |s| s.reading.set(false));
+    }
+}
+
+/// Write a chunk that was read, then continue the loop.
+fn write_chunk(p: &PipeRef, chunk: JsValue, ctx: &mut Context) {
+    let writer = pipe(p, |s| s.writer.clone());
+    writable_stream_default_writer_write(
+        &writer,
+        chunk,
+        writable::Completion::Native(native(p, |p, _result, ctx| write_settled(p, ctx))),
+        ctx,
+    );
+    pipe_step(p, ctx);
+}
+
+/// A write's promise settled (its rejection is handled: the error propagation acts on it).
+fn write_settled(p: &PipeRef, ctx: &mut Context) {
+    let (remaining, waiting) = pipe(p, |s| {
+        let n = s.writes_pending.get().saturating_sub(1);
+        s.writes_pending.set(n);
+        let waiting = if n == 0 {
+            s.waiting_shutdown.borrow_mut().take()
+        } else {
+            None
+        };
+        (n, waiting)
+    });
+    if remaining == 0 {
+        if let Some((action, error)) = waiting {
+            after_two_microtasks(p, action, error, ctx);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shutdown and finalize
+// ---------------------------------------------------------------------------------------
+
+/// [Shutdown with an action](https://streams.spec.whatwg.org/#rs-pipeTo-shutdown-with-action)
+fn shutdown_with_an_action(
+    p: &PipeRef,
+    action: Action,
+    original_error: Option<JsValue>,
+    ctx: &mut Context,
+) {
+    // 1. If shuttingDown is true, abort these substeps.
+    // 2. Set shuttingDown to true.
+    if pipe(p, |s| s.shutting_down.replace(true)) {
+        return;
+    }
+    // 3. If dest.[[state]] is "writable" and ! WritableStreamCloseQueuedOrInFlight(dest) is
+    //    false,
+    //   1. If any chunks have been read but not yet written, write them to dest.
+    //   2. Wait until every chunk that has been read has been written (i.e. the
+    //      corresponding promises have settled).
+    // 4. Let p be the result of performing action. (see shutdown_rest)
+    wait_for_writes_then(p, Some(action), original_error, ctx);
+}
+
+/// [Shutdown](https://streams.spec.whatwg.org/#rs-pipeTo-shutdown)
+fn shutdown(p: &PipeRef, error: Option<JsValue>, ctx: &mut Context) {
+    // 1. If shuttingDown is true, abort these substeps.
+    // 2. Set shuttingDown to true.
+    if pipe(p, |s| s.shutting_down.replace(true)) {
+        return;
+    }
+    // 3. If dest.[[state]] is "writable" and ! WritableStreamCloseQueuedOrInFlight(dest) is
+    //    false, write the chunks read and wait until they have been written.
+    // 4. Finalize, passing along error if it was given.
+    wait_for_writes_then(p, None, error, ctx);
+}
+
+fn wait_for_writes_then(
+    p: &PipeRef,
+    action: Option<Action>,
+    error: Option<JsValue>,
+    ctx: &mut Context,
+) {
+    let dest = pipe(p, |s| s.dest.clone());
+    let must_wait = dest.state() == WritableStreamState::Writable
+        && !writable_stream_close_queued_or_in_flight(&dest);
+    if !must_wait {
+        shutdown_rest(p, action, error, ctx);
+    } else if pipe(p, |s| s.writes_pending.get()) > 0 {
+        // Chunks read but not yet written are written by their pending microtask; the last
+        // write's settlement continues (write_settled).
+        pipe(p, |s| {
+            *s.waiting_shutdown.borrow_mut() = Some((action, error))
+        });
+    } else {
+        // NOTE: "wait until every chunk that has been read has been written" is a wait on the
+        // (already settled) last write's promise: the rest runs as a reaction to a reaction to
+        // it, two microtasks later, as in the reference implementation the WPT tests pin
+        // (e.g. a pre-aborted signal lets the destination's start() finish before abort()).
+        after_two_microtasks(p, action, error, ctx);
+    }
+}
+
+/// Run [`shutdown_rest`] two microtasks from now.
+fn after_two_microtasks(
+    p: &PipeRef,
+    action: Option<Action>,
+    error: Option<JsValue>,
+    ctx: &mut Context,
+) {
+    let p = p.clone();
+    enqueue_microtask(ctx, move |ctx| {
+        enqueue_microtask(ctx, move |ctx| shutdown_rest(&p, action, error, ctx));
+    });
+}
+
+/// The steps after the writes finished: perform the action and finalize upon its settlement,
+/// or finalize.
+fn shutdown_rest(p: &PipeRef, action: Option<Action>, error: Option<JsValue>, ctx: &mut Context) {
+    let Some(action) = action else {
+        finalize(p, error, ctx);
+        return;
+    };
+    pipe(p, |s| *s.original_error.borrow_mut() = error);
+    // Let p be the result of performing action.
+    // Upon fulfillment of p, finalize, passing along originalError if it was given.
+    // Upon rejection of p with reason newError, finalize with newError.
+    let (source, dest, writer) = pipe(p, |s| (s.source.clone(), s.dest.clone(), s.writer.clone()));
+    match action {
+        Action::AbortDest(reason) => {
+            pipe(p, |s| s.actions_pending.set(1));
+            abort_dest(p, &dest, reason, ctx);
+        }
+        Action::CancelSource(reason) => {
+            pipe(p, |s| s.actions_pending.set(1));
+            cancel_source(p, &source, reason, ctx);
+        }
+        Action::CloseDest => {
+            pipe(p, |s| s.actions_pending.set(1));
+            writable_stream_default_writer_close_with_error_propagation(
+                &writer,
+                writable::Completion::Native(native(p, action_settled_native)),
+                ctx,
+            );
+        }
+        Action::Signal(error) => {
+            let (prevent_abort, prevent_cancel) = pipe(p, |s| (s.prevent_abort, s.prevent_cancel));
+            let count = usize::from(!prevent_abort) + usize::from(!prevent_cancel);
+            if count == 0 {
+                // Waiting for all of an empty set: a promise resolved with undefined.
+                pipe(p, |s| s.actions_pending.set(1));
+                action_settled(p, Ok(()), ctx);
+                return;
+            }
+            pipe(p, |s| s.actions_pending.set(count));
+            // If preventAbort is false: if dest.[[state]] is "writable", return !
+            // WritableStreamAbort(dest, error); otherwise a promise resolved with undefined.
+            if !prevent_abort {
+                if dest.state() == WritableStreamState::Writable {
+                    abort_dest(p, &dest, error.clone(), ctx);
+                } else {
+                    native(p, action_settled_native).settle(Ok(()), ctx);
+                }
+            }
+            // If preventCancel is false: if source.[[state]] is "readable", return !
+            // ReadableStreamCancel(source, error); otherwise a promise resolved with
+            // undefined.
+            if !prevent_cancel {
+                if with_stream(&source, ReadableStream::state) == StreamState::Readable {
+                    cancel_source(p, &source, error, ctx);
+                } else {
+                    native(p, action_settled_native).settle(Ok(()), ctx);
+                }
+            }
+        }
+    }
+}
+
+fn abort_dest(p: &PipeRef, dest: &WritableStreamRef, reason: JsValue, ctx: &mut Context) {
+    writable_stream_abort(
+        dest,
+        reason,
+        AbortWaiter::Native(native(p, action_settled_native)),
+        ctx,
+    );
+}
+
+fn cancel_source(
+    p: &PipeRef,
+    source: &JsObject<ReadableStream>,
+    reason: JsValue,
+    ctx: &mut Context,
+) {
+    readable_stream_cancel(source, reason, ctx).upon(
+        p.clone(),
+        |p, settlement, ctx| action_settled(p, settlement.map(|_| ()), ctx),
+        ctx,
+    );
+}
+
+fn action_settled_native(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
+    action_settled(p, result, ctx);
+}
+
+/// One part of the action settled ("wait for all": the first rejection rejects, else the
+/// last fulfillment fulfills).
+fn action_settled(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
+    let remaining = pipe(p, |s| {
+        let n = s.actions_pending.get();
+        if n == 0 {
+            // Already settled (an earlier part rejected).
+            return None;
+        }
+        let n = if result.is_err() { 0 } else { n - 1 };
+        s.actions_pending.set(n);
+        Some(n)
+    });
+    match (remaining, result) {
+        (Some(_), Err(new_error)) => finalize(p, Some(new_error), ctx),
+        (Some(0), Ok(())) => {
+            let original = pipe(p, |s| s.original_error.borrow_mut().take());
+            finalize(p, original, ctx);
+        }
+        _ => {}
+    }
+}
+
+/// [Finalize](https://streams.spec.whatwg.org/#rs-pipeTo-finalize)
+fn finalize(p: &PipeRef, error: Option<JsValue>, ctx: &mut Context) {
+    if pipe(p, |s| s.finalized.replace(true)) {
+        return;
+    }
+    let (reader, writer, signal, id, promise) = pipe(p, |s| {
+        (
+            s.reader.clone(),
+            s.writer.clone(),
+            s.signal.clone(),
+            s.abort_algorithm.take(),
+            s.promise.clone(),
+        )
+    });
+    // 1. Perform ! WritableStreamDefaultWriterRelease(writer).
+    writable_stream_default_writer_release(&writer, ctx);
+    // 2. If reader implements ReadableStreamBYOBReader, ... (no BYOB readers yet).
+    // 3. Otherwise, perform ! ReadableStreamDefaultReaderRelease(reader).
+    readable_stream_default_reader_release(&reader, ctx);
+    // 4. If signal is not undefined, remove abortAlgorithm from signal.
+    if let (Some(signal), Some(id)) = (signal, id) {
+        dom::remove_abort_algorithm(&signal, id);
+    }
+    let Some(promise) = promise else { return };
+    match error {
+        // 5. If error was given, reject promise with error.
+        Some(e) => promise.reject(e, ctx),
+        // 6. Otherwise, resolve promise with undefined.
+        None => promise.resolve(JsValue::undefined(), ctx),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -4,19 +4,20 @@
 use std::collections::VecDeque;
 
 use boa_engine::{
+    builtins::object::OrdinaryObject,
     class::{Class, ClassBuilder},
     object::JsObject,
     property::Attribute,
     Context, JsData, JsResult, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::controller::{self, pull_steps};
 use super::iterator::IteratorReadRequest;
 use super::tee::TeeReadRequest;
 use super::{
     is_readable_stream_locked, readable_stream_cancel, rejected, with_stream, Completion,
-    ReadableStream, StreamController, StreamReader, StreamState,
+    ReadableStream, RustPromise, Settlement, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
     self, arg, brand, error_value, mark_as_handled, type_error, PromiseCapability,
@@ -93,7 +94,10 @@ impl ReadRequest {
 /// A `ReadableStreamReadResult` dictionary converted to JS: an ordinary object whose members
 /// are created in lexicographic order (WebIDL dictionary → ECMAScript): `done`, then `value`.
 pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsValue {
-    let o = JsObject::with_object_proto(ctx.intrinsics());
+    // A shared shape (the engine caches the "done" → "value" transitions) instead of the unique
+    // shape `JsObject::with_object_proto` would give.
+    let proto = ctx.intrinsics().constructors().object().prototype();
+    let o = JsObject::new(ctx.root_shape(), proto, OrdinaryObject).upcast();
     // CreateDataProperty on a fresh ordinary object cannot fail.
     let _ = o.create_data_property(webidl::key("done"), done, ctx);
     let _ = o.create_data_property(webidl::key("value"), value, ctx);
@@ -106,6 +110,8 @@ pub struct ReadableStreamDefaultReader {
     stream: GcRefCell<Option<JsObject<ReadableStream>>>,
     closed_promise: GcRefCell<PromiseCapability>,
     read_requests: GcRefCell<VecDeque<ReadRequest>>,
+    /// A Rust-side mirror of `[[closedPromise]]` for pipeTo (created on first use).
+    closed_observer: GcRefCell<Option<Gc<RustPromise>>>,
 }
 
 impl std::fmt::Debug for ReadableStreamDefaultReader {
@@ -145,6 +151,25 @@ impl ReadableStreamDefaultReader {
     /// Number of pending read requests.
     pub fn num_read_requests(&self) -> usize {
         self.read_requests.borrow().len()
+    }
+
+    /// A Rust-side promise that settles when `[[closedPromise]]` is next settled by
+    /// ReadableStreamClose / ReadableStreamError / the reader's release (pipeTo's "is or
+    /// becomes closed / errored" without a JS reaction). Check the stream's state first: it
+    /// does not reflect a settlement that happened before it was created.
+    pub(crate) fn closed_observer(&self) -> Gc<RustPromise> {
+        self.closed_observer
+            .borrow_mut()
+            .get_or_insert_with(RustPromise::new)
+            .clone()
+    }
+
+    /// Settle the [`Self::closed_observer`], if any (enqueues its reactions; runs no JS).
+    pub(crate) fn settle_closed_observer(&self, settlement: Settlement, ctx: &mut Context) {
+        let observer = self.closed_observer.borrow_mut().take();
+        if let Some(o) = observer {
+            o.settle(settlement, ctx);
+        }
     }
 }
 
@@ -271,6 +296,7 @@ impl ReadableStreamDefaultReader {
             // Settled as needed by ReadableStreamReaderGenericInitialize.
             closed_promise: GcRefCell::new(PromiseCapability::new(ctx)),
             read_requests: GcRefCell::new(VecDeque::new()),
+            closed_observer: GcRefCell::new(None),
         }
     }
 }
@@ -381,13 +407,16 @@ fn readable_stream_reader_generic_release(
             reader,
             ReadableStreamDefaultReader::closed_promise_capability,
         );
-        closed.reject(e, ctx);
+        closed.reject(e.clone(), ctx);
     } else {
         // 5. Otherwise, set reader.[[closedPromise]] to a promise rejected with a TypeError
         //    exception.
         let p = PromiseCapability::new(ctx);
-        p.reject(e, ctx);
+        p.reject(e.clone(), ctx);
         reader_data(reader, |r| *r.closed_promise.borrow_mut() = p);
+    }
+    if let Some(o) = reader_data(reader, |r| r.closed_observer.borrow_mut().take()) {
+        o.settle(Err(e), ctx);
     }
     // 6. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
     let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise);

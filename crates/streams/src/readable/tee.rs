@@ -47,10 +47,7 @@ impl TeeState {
         } else {
             self.branch1.borrow().clone()
         }?;
-        match with_stream(&branch, ReadableStream::controller) {
-            Some(StreamController::Default(c)) => Some(c),
-            _ => None,
-        }
+        with_stream(&branch, ReadableStream::controller).and_then(StreamController::into_default)
     }
 }
 

@@ -438,3 +438,140 @@ fn from_sync_iterable_and_bad_inputs() {
     );
     assert_eq!(log, "1 2 3,string:TypeError,bad:TypeError");
 }
+
+fn call_state(state: &JsValue, ctx: &mut Context) -> Completion {
+    if let Some(f) = state.as_callable() {
+        f.call(&JsValue::undefined(), &[], ctx).unwrap();
+    }
+    Completion::undefined()
+}
+
+fn no_cancel(_: &JsValue, _: JsValue, _: &mut Context) -> Completion {
+    Completion::undefined()
+}
+
+#[test]
+fn start_algorithm_returning_a_promise_takes_the_adoption_ticks() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.log = [];
+        new ReadableStream({ start() { return Promise.resolve(); }, pull() { log.push('js'); } });
+        globalThis.rustPull = () => log.push('rust');
+        globalThis.settledPull = () => log.push('settled');
+        let p = Promise.resolve();
+        for (let i = 1; i <= 5; i++) p = p.then(() => log.push('tick' + i));
+        "#,
+    );
+    let started = crate::webidl::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let pull = eval(&mut ctx, "rustPull");
+    create_readable_stream(
+        StartAlgorithm::Return(Completion::Js(started)),
+        SourceAlgorithms::Rust(RustSource {
+            state: pull,
+            pull: call_state,
+            cancel: no_cancel,
+        }),
+        None,
+        None,
+        &mut ctx,
+    )
+    .unwrap();
+    let pull = eval(&mut ctx, "settledPull");
+    create_readable_stream(
+        StartAlgorithm::Return(Completion::undefined()),
+        SourceAlgorithms::Rust(RustSource {
+            state: pull,
+            pull: call_state,
+            cancel: no_cancel,
+        }),
+        None,
+        None,
+        &mut ctx,
+    )
+    .unwrap();
+    ctx.run_jobs().unwrap();
+    assert_eq!(
+        string(&mut ctx, "log.join(',')"),
+        // The JS stream's thenable job is queued before tick1, the Rust ones after it: each
+        // start promise takes three jobs (thenable job, adoption reaction, start reaction).
+        "tick1,tick2,js,tick3,rust,settled,tick4,tick5"
+    );
+}
+
+#[test]
+fn from_async_iterables_end_values_and_bad_next_results() {
+    let log = run_log(
+        r#"
+        (async () => {
+            async function* gen() { yield 'a'; yield Symbol.for('s'); yield undefined; }
+            const out = [];
+            for await (const x of ReadableStream.from(gen())) out.push(String(x));
+            log.push(out.join(' '));
+            const bad = { [Symbol.asyncIterator]() { return { next() { return 42; } }; } };
+            try {
+                await ReadableStream.from(bad).getReader().read();
+            } catch (e) {
+                log.push('bad next:' + e.constructor.name);
+            }
+            let returned;
+            const it = { [Symbol.asyncIterator]() { return {
+                next() { return Promise.resolve({ value: 1, done: false }); },
+                return(r) { returned = r; return Promise.resolve({ done: true }); },
+            }; } };
+            await ReadableStream.from(it).cancel('stop');
+            log.push('return got:' + returned);
+        })();
+        "#,
+    );
+    assert_eq!(
+        log,
+        "a Symbol(s) undefined,bad next:TypeError,return got:stop"
+    );
+}
+
+const THENABLE_SCRIPT: &str = r#"
+    let p = Promise.resolve();
+    for (let i = 1; i <= 12; i++) p = p.then(() => log.push('tick' + i));
+    const thenable = { then(res) { log.push('then called'); res('from thenable'); } };
+    const badThen = { get then() { log.push('then getter'); throw new Error('getter'); } };
+    let n = 0;
+    const rs = new ReadableStream({
+        start() { return { plain: 'object' }; },
+        pull(c) {
+            n++;
+            log.push('pull' + n);
+            if (n === 1) { c.enqueue({ chunk: 1 }); return { not: 'thenable' }; }
+            if (n === 2) { c.enqueue(thenable); return thenable; }
+            if (n === 3) { c.enqueue(badThen); return Promise.resolve(); }
+            c.close();
+        },
+    });
+    (async () => {
+        try {
+            for await (const x of rs) log.push('got ' + JSON.stringify(x));
+        } catch (e) { log.push('loop error ' + e.message); }
+        log.push('loop done');
+    })();
+"#;
+
+fn run_thenables(fast: bool) -> String {
+    crate::set_fast_paths(fast);
+    let mut ctx = context();
+    eval(&mut ctx, "globalThis.log = [];");
+    eval(&mut ctx, THENABLE_SCRIPT);
+    ctx.run_jobs().unwrap();
+    let log = string(&mut ctx, "log.join('\\n')");
+    crate::set_fast_paths(true);
+    log
+}
+
+#[test]
+fn object_and_thenable_results_take_identical_ticks_with_and_without_fast_paths() {
+    let fast = run_thenables(true);
+    let slow = run_thenables(false);
+    assert!(fast.contains("got \"from thenable\""), "{fast}");
+    assert!(fast.contains("loop error getter"), "{fast}");
+    assert_eq!(fast, slow);
+}

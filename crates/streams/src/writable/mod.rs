@@ -12,7 +12,7 @@
 //!
 //! - [`create_writable_stream`]`(algorithms, hwm, size)`: CreateWritableStream with
 //!   [`SinkAlgorithms`] (`Js` underlying sink, `Transform` (TransformStream's sink side,
-//!   placeholder until transform lands), `Native` (a Rust [`NativeSink`])). Returns the JS
+//!   dispatching to `crate::transform`), `Native` (a Rust [`NativeSink`])). Returns the JS
 //!   stream object and its slots.
 //! - [`acquire_writable_stream_default_writer`]`(stream) -> WriterRef`.
 //! - [`writable_stream_default_writer_write`]`(writer, chunk, completion)`: the outcome goes to

@@ -463,8 +463,9 @@ pub enum SinkAlgorithms {
     Js(Gc<JsSink>),
     /// A TransformStream's writable side (`TransformStreamDefaultSink*Algorithm`); `stream` is
     /// the TransformStream.
-    // TODO(transform): dispatch to the TransformStream sink algorithms once transform.rs lands.
-    Transform { stream: JsObject },
+    Transform {
+        stream: JsObject<crate::transform::TransformStream>,
+    },
     /// A sink implemented in Rust.
     Native(Gc<NativeSinkBox>),
 }
@@ -496,7 +497,10 @@ impl SinkAlgorithms {
                 }
                 None => Ok(SinkResult::fulfilled()),
             },
-            Self::Transform { .. } => Ok(SinkResult::fulfilled()),
+            // 1. Let startAlgorithm be an algorithm that returns startPromise.
+            Self::Transform { stream } => {
+                Ok(crate::transform::start_algorithm_for_writable(stream, ctx))
+            }
             Self::Native(n) => n.0.start(controller, ctx),
         }
     }
@@ -516,7 +520,10 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { .. } => SinkResult::fulfilled(),
+            Self::Transform { stream } => {
+                crate::transform::transform_stream_default_sink_write_algorithm(stream, chunk, ctx)
+                    .into()
+            }
             Self::Native(n) => n.0.write(chunk, controller, ctx),
         }
     }
@@ -531,7 +538,9 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { .. } => SinkResult::fulfilled(),
+            Self::Transform { stream } => {
+                crate::transform::transform_stream_default_sink_close_algorithm(stream, ctx).into()
+            }
             Self::Native(n) => n.0.close(ctx),
         }
     }
@@ -546,7 +555,10 @@ impl SinkAlgorithms {
                 }
                 None => SinkResult::fulfilled(),
             },
-            Self::Transform { .. } => SinkResult::fulfilled(),
+            Self::Transform { stream } => {
+                crate::transform::transform_stream_default_sink_abort_algorithm(stream, reason, ctx)
+                    .into()
+            }
             Self::Native(n) => n.0.abort(reason, ctx),
         }
     }

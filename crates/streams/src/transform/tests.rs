@@ -1,0 +1,171 @@
+//! TransformStream unit tests: what WPT cannot see (fast-path equivalence, GC, no JS promise
+//! for the default transform, member read order).
+
+use boa_engine::{js_string, Context, JsValue, NativeFunction, Source};
+
+fn context() -> Context {
+    let mut ctx = Context::default();
+    crate::register(&mut ctx).unwrap();
+    ctx.register_global_builtin_callable(
+        js_string!("gc"),
+        0,
+        NativeFunction::from_fn_ptr(|_, _, _| {
+            boa_gc::force_collect();
+            Ok(JsValue::undefined())
+        }),
+    )
+    .unwrap();
+    ctx
+}
+
+fn eval(ctx: &mut Context, src: &str) -> JsValue {
+    match ctx.eval(Source::from_bytes(src)) {
+        Ok(v) => v,
+        Err(e) => panic!("script failed: {e}"),
+    }
+}
+
+fn string(ctx: &mut Context, src: &str) -> String {
+    let v = eval(ctx, src);
+    v.to_string(ctx).unwrap().to_std_string_escaped()
+}
+
+fn run_ordering(fast: bool) -> String {
+    crate::set_fast_paths(fast);
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.log = [];
+        let tick = 0;
+        const count = () => { tick++; if (tick < 40) Promise.resolve().then(count); };
+        Promise.resolve().then(count);
+        const ts = new TransformStream({
+            transform(chunk, c) {
+                log.push('transform ' + chunk + '@' + tick);
+                c.enqueue(chunk.toUpperCase());
+                if (chunk === 'c') throw new Error('bad chunk');
+            },
+            flush() { log.push('flush@' + tick); },
+            cancel(r) { log.push('cancel@' + tick); },
+        });
+        const writer = ts.writable.getWriter();
+        const reader = ts.readable.getReader();
+        const read = () => reader.read().then(r => {
+            log.push('read ' + r.value + '@' + tick);
+            if (!r.done) read();
+        }, e => log.push('read error ' + e.message + '@' + tick));
+        read();
+        for (const x of ['a', 'b', 'c']) {
+            writer.write(x).then(() => log.push('written ' + x + '@' + tick),
+                                 e => log.push('write failed ' + x + '@' + tick));
+        }
+        writer.closed.catch(e => log.push('closed rejected@' + tick));
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    let out = string(&mut ctx, "log.join()");
+    crate::set_fast_paths(true);
+    out
+}
+
+#[test]
+fn fast_paths_keep_the_microtask_positions() {
+    let fast = run_ordering(true);
+    let slow = run_ordering(false);
+    assert!(fast.contains("write failed c"), "{fast}");
+    assert_eq!(fast, slow);
+}
+
+#[test]
+fn transformer_members_are_read_in_lexicographic_order_after_the_strategies() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.order = [];
+        const spy = (name, value) => new Proxy({}, {
+            get(_, key) { order.push(name + '.' + String(key)); return value(key); },
+        });
+        new TransformStream(
+            spy('transformer', () => undefined),
+            spy('writable', k => (k === 'highWaterMark' ? 1 : undefined)),
+            spy('readable', k => (k === 'highWaterMark' ? 0 : undefined)));
+        "#,
+    );
+    assert_eq!(
+        string(&mut ctx, "order.join()"),
+        "writable.highWaterMark,writable.size,readable.highWaterMark,readable.size,\
+         transformer.cancel,transformer.flush,transformer.readableType,transformer.start,\
+         transformer.transform,transformer.writableType"
+    );
+}
+
+#[test]
+fn transform_stream_is_collected_with_its_controller_and_transformer() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.refs = (() => {
+            let controller;
+            const transformer = { start(c) { controller = c; }, transform(x, c) { c.enqueue(x); } };
+            const ts = new TransformStream(transformer);
+            ts.writable.getWriter().write('x');
+            ts.readable.getReader().read();
+            return [new WeakRef(ts), new WeakRef(controller), new WeakRef(transformer),
+                    new WeakRef(ts.readable), new WeakRef(ts.writable)];
+        })();
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    assert_eq!(
+        string(&mut ctx, "refs.map(r => String(r.deref())).join()"),
+        "undefined,undefined,undefined,undefined,undefined"
+    );
+}
+
+#[test]
+fn cleared_algorithms_release_the_transformer() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.ts = undefined;
+        globalThis.ref = (() => {
+            const transformer = { transform(x, c) { c.enqueue(x); } };
+            ts = new TransformStream(transformer);
+            ts.readable.cancel('stop');
+            return new WeakRef(transformer);
+        })();
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    // The stream is alive, but its algorithms were cleared: the transformer is not.
+    assert_eq!(
+        string(&mut ctx, "typeof ts + ',' + String(ref.deref())"),
+        "object,undefined"
+    );
+}
+
+#[test]
+fn desired_size_follows_the_readable_side() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.sizes = [];
+        const ts = new TransformStream({
+            start(c) { sizes.push(c.desiredSize); c.enqueue(1); sizes.push(c.desiredSize); },
+        }, undefined, { highWaterMark: 2 });
+        ts.readable.cancel();
+        Promise.resolve().then(() => Promise.resolve()).then(() => { });
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(string(&mut ctx, "sizes.join()"), "2,1");
+}
