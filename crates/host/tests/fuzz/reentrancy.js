@@ -128,7 +128,33 @@ function strategy() {
 }
 function make() {
   try {
-    switch (rnd(11)) {
+    switch (rnd(14)) {
+      case 11: {
+        const ts = add(new TransformStream({
+          start(c) { add(c); poke(); },
+          transform(chunk, c) { poke(); if (rnd(2)) c.enqueue(chunk); },
+          flush(c) { poke(); },
+          cancel(r) { poke(); },
+        }, strategy(), strategy()));
+        add(ts.readable); add(ts.writable);
+        break;
+      }
+      case 12: {
+        const rs = add(new ReadableStream(source(rnd(2) === 0)));
+        const ws = add(new WritableStream(sink(), strategy()));
+        const ac = add(new AbortController());
+        add(ac.signal);
+        const opts = rnd(2) ? hostileDict() : { signal: ac.signal, preventClose: rnd(2) === 0 };
+        add(rs.pipeTo(ws, opts).then(() => poke(), () => poke()));
+        break;
+      }
+      case 13: {
+        const rs = add(new ReadableStream(source(false)));
+        const ts = new TransformStream();
+        add(rs.pipeThrough(ts, rnd(2) ? hostileDict() : undefined));
+        add(ts.writable);
+        break;
+      }
       case 0: { const ws = add(new WritableStream(sink(), strategy())); if (rnd(2)) add(ws.getWriter()); break; }
       case 1: { const rs = add(new ReadableStream(source(false), strategy())); if (rnd(2)) add(rs.getReader()); break; }
       case 2: { const rs = add(new ReadableStream(source(true), { highWaterMark: rnd(3) })); if (rnd(2)) add(rs.getReader({ mode: 'byob' })); else if (rnd(2)) add(rs.getReader()); break; }
