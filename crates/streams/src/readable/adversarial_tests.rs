@@ -514,3 +514,35 @@ fn throwing_constructor_getter_does_not_panic() {
     "#);
     assert!(log.contains("end"), "{log}");
 }
+
+#[test]
+fn reader_acquired_during_release_keeps_its_lock() {
+    // ReadableStreamReaderGenericRelease sets [[PromiseIsHandled]] on the closed promise;
+    // Boa's JsPromise::then reads `constructor` there, so script can run mid-release. A reader
+    // acquired from that getter must not lose its lock to the rest of the outer release.
+    let log = run(r#"
+        let c, reader2 = null;
+        const rs = new ReadableStream({ start(ctrl) { c = ctrl; } });
+        const reader = rs.getReader();
+        let armed = false;
+        Object.defineProperty(Promise.prototype, 'constructor', {
+            configurable: true,
+            get() {
+                if (armed) {
+                    armed = false;
+                    reader.releaseLock();
+                    reader2 = rs.getReader();
+                }
+                return Promise;
+            },
+        });
+        armed = true;
+        reader.releaseLock();
+        armed = false;
+        log.push(String(reader2 !== null), String(rs.locked));
+        c.enqueue('a');
+        reader2.read().then(r => log.push(r.value), e => log.push('err ' + e.name));
+        try { rs.getReader(); log.push('second lock'); } catch (e) { log.push(e.name); }
+    "#);
+    assert_eq!(log, "true,true,TypeError,a");
+}
