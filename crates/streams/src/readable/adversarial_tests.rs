@@ -546,3 +546,25 @@ fn reader_acquired_during_release_keeps_its_lock() {
     "#);
     assert_eq!(log, "true,true,TypeError,a");
 }
+
+#[test]
+fn pending_reads_reject_with_the_stream_error_even_if_released_mid_error() {
+    // ReadableStreamError marks the closed promise handled (JsPromise::then reads
+    // `constructor`: script can run) before it errors the read requests; a release from that
+    // getter must not make them reject with the release TypeError instead of e.
+    let log = run(r#"
+        let c;
+        const rs = new ReadableStream({ start(ctrl) { c = ctrl; } });
+        const reader = rs.getReader();
+        reader.read().then(() => log.push('read ok'), e => log.push('read ' + e));
+        let armed = false;
+        Object.defineProperty(Promise.prototype, 'constructor', {
+            configurable: true,
+            get() { if (armed) { armed = false; reader.releaseLock(); } return Promise; },
+        });
+        armed = true;
+        c.error('boom');
+        armed = false;
+    "#);
+    assert_eq!(log, "read boom");
+}
