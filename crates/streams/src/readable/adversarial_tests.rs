@@ -568,3 +568,50 @@ fn pending_reads_reject_with_the_stream_error_even_if_released_mid_error() {
     "#);
     assert_eq!(log, "read boom");
 }
+
+#[test]
+fn pipe_reentered_from_sink_size_pull_and_cancel() {
+    let log = run(r#"
+        const ac = new AbortController();
+        let rc, n = 0;
+        const rs = new ReadableStream({
+            start(c) { rc = c; },
+            pull(c) { n++; c.enqueue(n); if (n === 3) ac.abort('from pull'); },
+            cancel(r) { log.push('cancel ' + r); rs.pipeTo(ws).catch(e => log.push('re ' + e.name)); },
+        }, { highWaterMark: 0 });
+        const ws = new WritableStream({
+            write(ch) {
+                log.push('w' + ch);
+                rs.pipeTo(ws).catch(e => log.push('rp ' + e.name));
+                try { rc.close(); } catch (e) {}
+            },
+            abort(r) { log.push('abort ' + r); ws.getWriter; },
+        }, {
+            size(ch) { if (ch === 2) { try { rc.error('in size'); } catch (e) {} } return 1; },
+            highWaterMark: 2,
+        });
+        rs.pipeTo(ws, { signal: ac.signal }).then(() => log.push('done'), e => log.push('pipe ' + e));
+    "#);
+    // write(1) closes the source: the pipe closes the destination and resolves.
+    assert_eq!(log, "w1,rp TypeError,done");
+}
+
+#[test]
+fn pipe_through_transform_that_terminates_and_reenters() {
+    let log = run(r#"
+        let rc;
+        const rs = new ReadableStream({ start(c) { rc = c; c.enqueue('a'); c.enqueue('b'); } });
+        const ts = new TransformStream({
+            transform(ch, c) {
+                c.enqueue(ch);
+                if (ch === 'b') { c.terminate(); try { rc.close(); } catch (e) {} }
+            },
+        });
+        const out = rs.pipeThrough(ts);
+        const r = out.getReader();
+        const read = () => r.read().then(x => { log.push(x.done ? 'end' : x.value); if (!x.done) return read(); },
+                                         e => log.push('err ' + e.name));
+        read();
+    "#);
+    assert!(log.starts_with("a,b,end"), "{log}");
+}
