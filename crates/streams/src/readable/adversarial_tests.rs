@@ -489,7 +489,7 @@ fn non_promise_methods_throw_type_error_on_bad_this() {
             try { f(); log.push('no throw'); } catch (e) { log.push(e.constructor.name); }
         }
     "#);
-    assert_eq!(log, vec!["TypeError"; 11].join(","));
+    assert_eq!(log, ["TypeError"; 11].join(","));
 }
 
 #[test]
