@@ -615,3 +615,30 @@ fn pipe_through_transform_that_terminates_and_reenters() {
     "#);
     assert!(log.starts_with("a,b,end"), "{log}");
 }
+
+#[test]
+fn option_getters_that_lock_or_throw() {
+    let log = run(r#"
+        const rs1 = new ReadableStream();
+        try { rs1.values({ get preventCancel() { rs1.getReader(); return false; } }); log.push('no'); }
+        catch (e) { log.push('values ' + e.name); }
+        const rs2 = new ReadableStream();
+        try { rs2.getReader({ get mode() { rs2.getReader(); return undefined; } }); log.push('no'); }
+        catch (e) { log.push('getReader ' + e.name); }
+        const rs3 = new ReadableStream(), ws3 = new WritableStream();
+        rs3.pipeTo(ws3, { get signal() { ws3.getWriter(); return undefined; } })
+            .then(() => log.push('no'), e => log.push('pipeTo ' + e.name));
+        const rs4 = new ReadableStream(), ws4 = new WritableStream();
+        rs4.pipeTo(ws4, { get preventAbort() { throw new RangeError('x'); } })
+            .then(() => log.push('no'), e => log.push('pipeTo4 ' + e.name));
+        const rs5 = new ReadableStream(), ts5 = new TransformStream();
+        try { rs5.pipeThrough({ get readable() { rs5.getReader(); return ts5.readable; }, writable: ts5.writable }); log.push('no'); }
+        catch (e) { log.push('pipeThrough ' + e.name); }
+        log.push(String(rs1.locked), String(rs2.locked), String(ws3.locked), String(rs4.locked), String(ts5.writable.locked));
+    "#);
+    assert_eq!(
+        log,
+        "values TypeError,getReader TypeError,pipeThrough TypeError,true,true,true,false,false,\
+         pipeTo TypeError,pipeTo4 RangeError"
+    );
+}
