@@ -642,3 +642,38 @@ fn option_getters_that_lock_or_throw() {
          pipeTo TypeError,pipeTo4 RangeError"
     );
 }
+
+#[test]
+fn transform_callbacks_reenter_both_sides() {
+    let log = run(r#"
+        let w, n = 0;
+        const ts = new TransformStream({
+            transform(ch, c) {
+                n++;
+                if (n === 1) { r.cancel('rc').then(() => log.push('rc ok'), e => log.push('rc ' + e)); }
+                if (n === 1) { w.abort('wa').then(() => log.push('wa ok'), e => log.push('wa ' + e)); }
+                try { c.enqueue(ch); } catch (e) { log.push('enq ' + e.name); }
+                try { c.terminate(); } catch (e) { log.push('term ' + e.name); }
+                return { then(res) { c.error('late'); res(); } };
+            },
+            flush(c) { log.push('flush'); c.terminate(); },
+            cancel(reason) {
+                log.push('cancel ' + reason);
+                try { c2.enqueue(1); } catch (e) {}
+                w.abort('again').catch(() => {});
+                return r.cancel('nested').then(() => log.push('nested ok'));
+            },
+        });
+        let c2;
+        const r = ts.readable.getReader();
+        r.read().then(x => log.push('read ' + x.done), e => log.push('read ' + e));
+        w = ts.writable.getWriter();
+        w.write('x').then(() => log.push('w ok'), e => log.push('w ' + e));
+        w.write('y').then(() => log.push('w2 ok'), e => log.push('w2 ' + e));
+        w.close().then(() => log.push('close ok'), e => log.push('close ' + e));
+    "#);
+    assert!(
+        log.contains("cancel rc") && log.contains("nested ok"),
+        "{log}"
+    );
+}
