@@ -391,8 +391,18 @@ fn async_from_sync_iterator_continuation(
         //    true, then set valueWrapper to Completion(IteratorClose(syncIteratorRecord,
         //    valueWrapper)).
         // 8. IfAbruptRejectPromise(valueWrapper, promiseCapability).
-        // NOTE: JsPromise::resolve is PromiseResolve(%Promise%, value).
-        let value_wrapper = JsPromise::resolve(value, ctx)?;
+        // NOTE: PromiseResolve(%Promise%, value) is written out: JsPromise::resolve turns an
+        // exception of the `constructor` getter into an uncatchable engine error (lost reason).
+        let value_wrapper = match promise_resolve(value, ctx) {
+            Ok(p) => p,
+            Err(e) if !done && close_on_rejection => {
+                if let Ok(Some(ret)) = get_method(sync_iterator, webidl::key("return"), ctx) {
+                    let _ = ret.call(&sync_iterator.clone().into(), &[], ctx);
+                }
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
         // 9. Let unwrap be a new Abstract Closure with parameters (v) that captures done and
         //    performs: Return CreateIterResultObject(v, done).
         // 10. Let onFulfilled be CreateBuiltinFunction(unwrap, 1, "", « »).
@@ -485,4 +495,30 @@ fn async_from_sync_iterator_return(
     // 13. Return AsyncFromSyncIteratorContinuation(result, promiseCapability,
     //     syncIteratorRecord, false).
     async_from_sync_iterator_continuation(&result, sync_iterator, false, ctx)
+}
+
+/// [PromiseResolve](https://tc39.es/ecma262/#sec-promise-resolve)(%Promise%, `x`).
+fn promise_resolve(x: JsValue, ctx: &mut Context) -> JsResult<JsPromise> {
+    // 1. If IsPromise(x) is true, then
+    if let Some(o) = x
+        .as_object()
+        .filter(|o| o.is::<boa_engine::builtins::promise::Promise>())
+    {
+        //   a. Let xConstructor be ? Get(x, "constructor").
+        let x_constructor = o.get(webidl::key("constructor"), ctx)?;
+        //   b. If SameValue(xConstructor, C) is true, return x.
+        let c: JsValue = ctx
+            .intrinsics()
+            .constructors()
+            .promise()
+            .constructor()
+            .into();
+        if JsValue::same_value(&x_constructor, &c) {
+            return JsPromise::from_object(o.clone());
+        }
+    }
+    // 2. Let promiseCapability be ? NewPromiseCapability(C).
+    // 3. Perform ? Call(promiseCapability.[[Resolve]], undefined, « x »).
+    // 4. Return promiseCapability.[[Promise]].
+    JsPromise::from_object(promise_resolved_with(x, ctx))
 }

@@ -65,6 +65,8 @@
 //! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
 //!   callbacks, `size()`, getters, resolving a promise with an object).
 
+#[cfg(test)]
+mod adversarial_tests;
 mod buffers;
 mod byob_reader;
 mod byob_request;
@@ -585,10 +587,12 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
         return;
     };
     // 6. Reject reader.[[closedPromise]] with e.
-    // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
     let closed = reader.closed_promise_capability();
     closed.reject(e.clone(), ctx);
-    webidl::mark_as_handled(&closed.promise, ctx);
+    // NOTE: step 7 (mark_as_handled) is done after step 8/9: it goes through JsPromise::then,
+    // which reads `Promise.prototype.constructor` (script can run, e.g. release the reader and
+    // so reject the read requests with a TypeError instead of e). The flag is not observable
+    // before the next microtask checkpoint.
     match reader {
         // 8. If reader implements ReadableStreamDefaultReader,
         //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
@@ -606,6 +610,8 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
             byob_reader::readable_stream_byob_reader_error_read_into_requests(&reader, e, ctx);
         }
     }
+    // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
+    webidl::mark_as_handled(&closed.promise, ctx);
 }
 
 /// [ReadableStreamAddReadRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-request)

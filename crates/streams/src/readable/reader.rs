@@ -418,9 +418,6 @@ fn readable_stream_reader_generic_release(
     if let Some(o) = reader_data(reader, |r| r.closed_observer.borrow_mut().take()) {
         o.settle(Err(e), ctx);
     }
-    // 6. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-    let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise);
-    mark_as_handled(&closed, ctx);
     // 7. Perform ! stream.[[controller]].[[ReleaseSteps]]().
     match with_stream(&stream, ReadableStream::controller) {
         Some(StreamController::Default(c)) => controller::release_steps(&c),
@@ -431,6 +428,13 @@ fn readable_stream_reader_generic_release(
     with_stream(&stream, |s| *s.reader.borrow_mut() = None);
     // 9. Set reader.[[stream]] to undefined.
     reader_data(reader, |r| *r.stream.borrow_mut() = None);
+    // 6. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
+    // NOTE: done last: mark_as_handled goes through JsPromise::then, which reads
+    // `Promise.prototype.constructor` (script can run); the flag itself is not observable
+    // before the next microtask checkpoint, but a release half done is (a reader acquired from
+    // that getter lost its lock to steps 8-9).
+    let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise);
+    mark_as_handled(&closed, ctx);
 }
 
 /// [ReadableStreamDefaultReaderErrorReadRequests](https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreadererrorreadrequests)
