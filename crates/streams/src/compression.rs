@@ -334,6 +334,8 @@ enum Phase {
     Done,
 }
 
+const TRAILING_DATA: &str = "Unexpected input after the end of the compressed data";
+
 /// A decompression context.
 struct Decompressor {
     inflate: Decompress,
@@ -419,7 +421,17 @@ impl Decompressor {
 
     /// Decompress `input`; an error for corrupt input or for input after the end of the
     /// compressed data.
-    fn decompress(&mut self, mut input: &[u8]) -> Result<Vec<u8>, String> {
+    #[cfg(test)]
+    fn decompress(&mut self, input: &[u8]) -> Result<Vec<u8>, String> {
+        match self.decompress_chunk(input)? {
+            (out, true) => Ok(out),
+            (_, false) => Err(TRAILING_DATA.into()),
+        }
+    }
+
+    /// Decompress `input`: the output and whether `input` was fully consumed (it is not when
+    /// the end of the compressed data comes before its end); an error for corrupt input.
+    fn decompress_chunk(&mut self, mut input: &[u8]) -> Result<(Vec<u8>, bool), String> {
         let mut out = Vec::new();
         while !input.is_empty() {
             match &mut self.phase {
@@ -471,12 +483,10 @@ impl Decompressor {
                         self.phase = Phase::Done;
                     }
                 }
-                Phase::Done => {
-                    return Err("Unexpected input after the end of the compressed data".into());
-                }
+                Phase::Done => return Ok((out, false)),
             }
         }
-        Ok(out)
+        Ok((out, true))
     }
 
     /// Inflate as much of `input` as possible into `out`: (bytes consumed, stream ended).
@@ -547,13 +557,16 @@ fn decompress_and_enqueue_a_chunk(
     let input = buffer_source_bytes(&chunk, ctx)?;
     // 2. Let buffer be the result of decompressing chunk with ds's format and context. If this
     //    results in an error, then throw a TypeError.
+    let (buffer, fully_consumed) =
+        with_decompressor(state, |d| d.decompress_chunk(&input))?.map_err(type_error)?;
+    // 3-4. Split buffer into non-empty Uint8Arrays and enqueue them.
+    enqueue_bytes(buffer, controller, ctx)?;
     // 5. If the end of the compressed input has been reached, and ds's context has not fully
     //    consumed chunk, then throw a TypeError.
-    // NOTE: the trailing-data check (step 5) happens before the enqueue (steps 3-4): the
-    //    stream errors either way, and an errored readable side drops the queued chunks.
-    let buffer = with_decompressor(state, |d| d.decompress(&input))?.map_err(type_error)?;
-    // 3-4. Split buffer into non-empty Uint8Arrays and enqueue them.
-    enqueue_bytes(buffer, controller, ctx)
+    if !fully_consumed {
+        return Err(type_error(TRAILING_DATA));
+    }
+    Ok(())
 }
 
 /// [Decompress flush and enqueue](https://compression.spec.whatwg.org/#decompress-flush-and-enqueue)

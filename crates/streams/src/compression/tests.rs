@@ -346,3 +346,27 @@ fn streams_are_collected_with_their_codec_state() {
         "undefined,undefined,undefined,undefined,undefined"
     );
 }
+
+#[test]
+fn output_before_trailing_data_is_enqueued_before_the_error() {
+    let mut ctx = context();
+    let src = r#"
+        globalThis.result = 'pending';
+        (async () => {
+            const ds = new DecompressionStream('deflate-raw');
+            const writer = ds.writable.getWriter();
+            const reader = ds.readable.getReader();
+            const first = reader.read();
+            // A final stored block holding "hi", then one byte too many.
+            const w = writer.write(new Uint8Array([1, 2, 0, 253, 255, 104, 105, 0]));
+            const { value } = await first;
+            const rest = await Promise.allSettled([w, reader.read()]);
+            return [String.fromCharCode(...value)].concat(
+                rest.map(x => x.status + ':' + (x.reason && x.reason.constructor.name))).join(',');
+        })().then(r => { globalThis.result = r; }, e => { globalThis.result = 'error ' + e; });
+    "#;
+    assert_eq!(
+        run(&mut ctx, src),
+        "hi,rejected:TypeError,rejected:TypeError"
+    );
+}
