@@ -22,6 +22,7 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
+pub mod compression;
 pub mod dom;
 pub mod queue;
 pub mod readable;
@@ -37,6 +38,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     readable::register(context)?;
     writable::register(context)?;
     transform::register(context)?;
+    compression::register(context)?;
     Ok(())
 }
 

@@ -108,6 +108,78 @@ pub struct TransformerAlgorithms {
     transform: Option<JsObject>,
     flush: Option<JsObject>,
     cancel: Option<JsObject>,
+    /// Rust-side transform/flush algorithms of a stream "set up" by another specification
+    /// (then `transformer` holds their state and the JS members are absent).
+    #[unsafe_ignore_trace]
+    rust: Option<RustTransformer>,
+}
+
+/// The transformAlgorithm and flushAlgorithm given to
+/// [set up](https://streams.spec.whatwg.org/#transformstream-set-up) a `TransformStream` from
+/// Rust. Both get the state value passed to [`transform_stream_set_up`]; an `Err` becomes a
+/// rejected promise (the wrappers' "if this throws an exception e, return a promise rejected
+/// with e"). The cancelAlgorithm is the default (a promise resolved with undefined).
+#[derive(Clone, Copy)]
+pub(crate) struct RustTransformer {
+    /// transformAlgorithm, given the state, the chunk and the controller.
+    pub(crate) transform: fn(
+        &JsValue,
+        JsValue,
+        &JsObject<TransformStreamDefaultController>,
+        &mut Context,
+    ) -> JsResult<()>,
+    /// flushAlgorithm, given the state and the controller.
+    pub(crate) flush:
+        fn(&JsValue, &JsObject<TransformStreamDefaultController>, &mut Context) -> JsResult<()>,
+}
+
+/// [Set up](https://streams.spec.whatwg.org/#transformstream-set-up) a new `TransformStream`
+/// with Rust-side algorithms (writable high water mark 1, readable 0, sizes returning 1).
+pub(crate) fn transform_stream_set_up(
+    state: JsValue,
+    algorithms: RustTransformer,
+    ctx: &mut Context,
+) -> JsResult<JsObject<TransformStream>> {
+    let proto = ctx
+        .get_global_class::<TransformStream>()
+        .ok_or_else(|| type_error("TransformStream is not registered"))?
+        .prototype();
+    let stream = JsObject::new(ctx.root_shape(), proto, TransformStream::empty());
+    // 1. Let writableHighWaterMark be 1.
+    // 2. Let writableSizeAlgorithm be an algorithm that returns 1.
+    // 3. Let readableHighWaterMark be 0.
+    // 4. Let readableSizeAlgorithm be an algorithm that returns 1.
+    // 5-7. transformAlgorithmWrapper, flushAlgorithmWrapper, cancelAlgorithmWrapper: see
+    //      RustTransformer and the dispatch in the controller's algorithms.
+    // 8. Let startPromise be a promise resolved with undefined.
+    let start_promise = RustPromise::new();
+    start_promise.resolve_undefined(ctx);
+    // 9. Perform ! InitializeTransformStream(stream, startPromise, writableHighWaterMark,
+    //    writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
+    initialize_transform_stream(
+        &stream,
+        StartPromise::Rust(start_promise.clone()),
+        1.0,
+        strategies::SizeAlgorithm::ReturnOne,
+        0.0,
+        SizeAlgorithm::ReturnOne,
+        ctx,
+    )?;
+    // 10. Let controller be a new TransformStreamDefaultController.
+    // 11. Perform ! SetUpTransformStreamDefaultController(stream, controller,
+    //     transformAlgorithmWrapper, flushAlgorithmWrapper, cancelAlgorithmWrapper).
+    set_up_transform_stream_default_controller(
+        &stream,
+        TransformerAlgorithms {
+            transformer: state,
+            transform: None,
+            flush: None,
+            cancel: None,
+            rust: Some(algorithms),
+        },
+        ctx,
+    )?;
+    Ok(stream)
 }
 
 /// `startPromise` while the streams are being set up: a JS promise when the transformer has a
@@ -309,6 +381,7 @@ impl Class for TransformStream {
                 transform,
                 flush,
                 cancel,
+                rust: None,
             },
             start,
             readable_hwm,
@@ -775,6 +848,14 @@ pub fn transform_stream_default_controller_perform_transform(
     let transform_promise = match controller_algorithms(controller) {
         Some(TransformerAlgorithms {
             transformer,
+            rust: Some(r),
+            ..
+        }) => match (r.transform)(&transformer, chunk, controller, ctx) {
+            Ok(()) => Completion::undefined(),
+            Err(e) => Completion::Rejected(error_value(e, ctx)),
+        },
+        Some(TransformerAlgorithms {
+            transformer,
             transform: Some(f),
             ..
         }) => invoke_promise_callback(
@@ -1004,6 +1085,14 @@ pub fn transform_stream_default_sink_close_algorithm(
     };
     // 5. Let flushPromise be the result of performing controller.[[flushAlgorithm]].
     let flush_promise = match controller_algorithms(&controller) {
+        Some(TransformerAlgorithms {
+            transformer,
+            rust: Some(r),
+            ..
+        }) => match (r.flush)(&transformer, &controller, ctx) {
+            Ok(()) => Completion::undefined(),
+            Err(e) => Completion::Rejected(error_value(e, ctx)),
+        },
         Some(TransformerAlgorithms {
             transformer,
             flush: Some(f),
