@@ -23,6 +23,7 @@ use std::cell::Cell;
 use boa_engine::{realm::Realm, Context, JsResult};
 
 pub mod dom;
+pub mod encoding;
 pub mod queue;
 pub mod readable;
 pub mod strategies;
@@ -37,6 +38,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     readable::register(context)?;
     writable::register(context)?;
     transform::register(context)?;
+    encoding::register(context)?;
     Ok(())
 }
 

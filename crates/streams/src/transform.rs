@@ -1147,5 +1147,76 @@ pub fn transform_stream_default_source_pull_algorithm(
         .map_or_else(Completion::undefined, Completion::Rust)
 }
 
+// ---------------------------------------------------------------------------------------
+// Other specifications: set up
+// ---------------------------------------------------------------------------------------
+
+/// [Set up](https://streams.spec.whatwg.org/#transformstream-set-up) a new `TransformStream`
+/// for another specification (the Encoding Standard's `TextDecoderStream` /
+/// `TextEncoderStream`, ...). `transform` is called with `(chunk, controller)` and `flush`
+/// with `(controller)`, both with callback this value null; they are native functions whose
+/// completion the wrappers below turn into promises.
+pub(crate) fn transform_stream_set_up(
+    transform: JsObject,
+    flush: Option<JsObject>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<TransformStream>> {
+    let proto = ctx
+        .get_global_class::<TransformStream>()
+        .ok_or_else(|| type_error("TransformStream is not registered"))?
+        .prototype();
+    let stream = JsObject::new(ctx.root_shape(), proto, TransformStream::empty());
+    // 1. Let writableHighWaterMark be 1.
+    // 2. Let writableSizeAlgorithm be an algorithm that returns 1.
+    // 3. Let readableHighWaterMark be 0.
+    // 4. Let readableSizeAlgorithm be an algorithm that returns 1.
+    // 5. Let transformAlgorithmWrapper be an algorithm that runs these steps given a value
+    //    chunk:
+    //   1. Let result be the result of running transformAlgorithm given chunk. If this throws
+    //      an exception e, return a promise rejected with e.
+    //   2. If result is a Promise, then return result.
+    //   3. Return a promise resolved with undefined.
+    // 6. Let flushAlgorithmWrapper be an algorithm that runs these steps:
+    //   (the same with flushAlgorithm, or a promise resolved with undefined when absent)
+    // 7. Let cancelAlgorithmWrapper be an algorithm that returns a promise resolved with
+    //    undefined (no cancelAlgorithm is given here).
+    // NOTE: the wrappers are the transformer-callback path: invoke_promise_callback gives a
+    // rejected promise for a throw and a promise resolved with the (undefined) result.
+    let algorithms = TransformerAlgorithms {
+        transformer: JsValue::null(),
+        transform: Some(transform),
+        flush,
+        cancel: None,
+    };
+    // 8. Let startPromise be a promise resolved with undefined.
+    // NOTE: created pending and resolved below, before any reaction to it can run (as the
+    // constructor does).
+    let start_promise = if crate::fast_paths() {
+        StartPromise::Rust(RustPromise::new())
+    } else {
+        StartPromise::Js(PromiseCapability::new(ctx))
+    };
+    // 9. Perform ! InitializeTransformStream(stream, startPromise, writableHighWaterMark,
+    //    writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
+    initialize_transform_stream(
+        &stream,
+        start_promise.clone(),
+        1.0,
+        strategies::SizeAlgorithm::ReturnOne,
+        0.0,
+        SizeAlgorithm::ReturnOne,
+        ctx,
+    )?;
+    // 10. Let controller be a new TransformStreamDefaultController.
+    // 11. Perform ! SetUpTransformStreamDefaultController(stream, controller,
+    //     transformAlgorithmWrapper, flushAlgorithmWrapper, cancelAlgorithmWrapper).
+    set_up_transform_stream_default_controller(&stream, algorithms, ctx)?;
+    match start_promise {
+        StartPromise::Js(p) => p.resolve(JsValue::undefined(), ctx),
+        StartPromise::Rust(p) => p.resolve_undefined(ctx),
+    }
+    Ok(stream)
+}
+
 #[cfg(test)]
 mod tests;
