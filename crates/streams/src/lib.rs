@@ -37,8 +37,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     strategies::register(context)?;
     readable::register(context)?;
     writable::register(context)?;
-    transform::register(context)?;
     encoding::register(context)?;
+    transform::register(context)?;
     Ok(())
 }
 
