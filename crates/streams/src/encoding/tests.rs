@@ -257,3 +257,32 @@ fn attributes_and_brand_checks() {
         "utf-16le,true,false,utf-8,true,true,true,[object TextEncoderStream],TypeError,RangeError,0,0"
     );
 }
+
+#[test]
+fn streams_are_collected_despite_the_algorithm_cycle() {
+    // this -> transform stream -> controller -> native algorithm -> this: a cycle the GC must
+    // still collect once script drops every reference.
+    let mut ctx = context(true);
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.refs = (() => {
+            const d = new TextDecoderStream();
+            const e = new TextEncoderStream();
+            d.writable.getWriter().write(new Uint8Array([0x41]));
+            d.readable.getReader().read();
+            e.writable.getWriter().write('a');
+            e.readable.getReader().read();
+            return [new WeakRef(d), new WeakRef(d.readable), new WeakRef(e), new WeakRef(e.writable)];
+        })();
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    let v = eval(&mut ctx, "refs.map(r => String(r.deref())).join()");
+    assert_eq!(
+        v.to_string(&mut ctx).unwrap().to_std_string_escaped(),
+        "undefined,undefined,undefined,undefined"
+    );
+}
