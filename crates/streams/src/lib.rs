@@ -24,6 +24,7 @@ use boa_engine::{realm::Realm, Context, JsResult};
 
 pub mod compression;
 pub mod dom;
+pub mod encoding;
 pub mod queue;
 pub mod readable;
 pub mod strategies;
@@ -37,6 +38,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     strategies::register(context)?;
     readable::register(context)?;
     writable::register(context)?;
+    encoding::register(context)?;
     transform::register(context)?;
     compression::register(context)?;
     Ok(())

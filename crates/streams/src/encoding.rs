@@ -1,0 +1,771 @@
+//! The Encoding Standard's streams ([§ 7.3 and § 7.4 of the Encoding Standard](https://encoding.spec.whatwg.org/#interface-textdecoderstream)):
+//! `TextDecoderStream` and `TextEncoderStream`.
+//!
+//! Each object owns a `TransformStream` [set up](https://streams.spec.whatwg.org/#transformstream-set-up)
+//! from Rust ([`transform_stream_set_up`]) whose transform and flush algorithms are native
+//! functions running the "decode and enqueue a chunk" / "flush and enqueue" and "encode and
+//! enqueue a chunk" / "encode and flush" algorithms. Labels and decoders come from
+//! `encoding_rs`, which implements the Encoding Standard's encodings; the encoder (UTF-8 only)
+//! is written here, with the pending leading surrogate carried between chunks.
+
+use std::cell::{Cell, RefCell};
+
+use boa_engine::{
+    builtins::{dataview::DataView, typed_array::TypedArray},
+    class::{Class, ClassBuilder},
+    object::builtins::{
+        AlignedVec, JsArrayBuffer, JsDataView, JsSharedArrayBuffer, JsTypedArray, JsUint8Array,
+    },
+    property::Attribute,
+    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, GcRefCell, Trace};
+use encoding_rs::{CoderResult, Decoder, DecoderResult, Encoding};
+
+use crate::transform::{
+    transform_stream_default_controller_enqueue, transform_stream_set_up, RustTransformer,
+    TransformStream, TransformStreamDefaultController,
+};
+use crate::webidl::{
+    self, arg, brand, range_error, to_dom_string, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+};
+
+/// Register `TextDecoderStream` and `TextEncoderStream`.
+pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+    context.register_global_class::<TextDecoderStream>()?;
+    context.register_global_class::<TextEncoderStream>()?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------
+
+/// The [name](https://encoding.spec.whatwg.org/#name) of `encoding`, ASCII lowercased (what
+/// the `encoding` getters return).
+fn encoding_name_lowercase(encoding: &'static Encoding) -> JsString {
+    JsString::from(encoding.name().to_ascii_lowercase().as_str())
+}
+
+/// `this.[[transform]].[[readable]]` / `[[writable]]` for a `GenericTransformStream`.
+fn generic_side(transform: Option<JsObject<TransformStream>>, readable: bool) -> JsValue {
+    let Some(transform) = transform else {
+        return JsValue::undefined();
+    };
+    let side = {
+        let b = transform.borrow();
+        if readable {
+            b.data().readable().map(|r| JsValue::from(r.upcast()))
+        } else {
+            b.data().writable().map(JsValue::from)
+        }
+    };
+    side.unwrap_or_default()
+}
+
+/// The decoder or encoder a transform stream's Rust algorithms were set up with.
+fn state_as<T: boa_engine::NativeObject>(state: &JsValue) -> JsResult<JsObject<T>> {
+    state
+        .as_object()
+        .and_then(|o| o.clone().downcast::<T>().ok())
+        .ok_or_else(|| type_error("transform state is not the expected stream"))
+}
+
+/// TextDecoderStream's transformAlgorithm (constructor step 7).
+fn decoder_transform(
+    state: &JsValue,
+    chunk: JsValue,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let decoder = state_as::<TextDecoderStream>(state)?;
+    decode_and_enqueue_a_chunk(&decoder, &chunk, controller, ctx)
+}
+
+/// TextDecoderStream's flushAlgorithm (constructor step 8).
+fn decoder_flush(
+    state: &JsValue,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let decoder = state_as::<TextDecoderStream>(state)?;
+    flush_and_enqueue(&decoder, controller, ctx)
+}
+
+/// TextEncoderStream's transformAlgorithm (constructor step 2).
+fn encoder_transform(
+    state: &JsValue,
+    chunk: JsValue,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let encoder = state_as::<TextEncoderStream>(state)?;
+    encode_and_enqueue_a_chunk(&encoder, &chunk, controller, ctx)
+}
+
+/// TextEncoderStream's flushAlgorithm (constructor step 3).
+fn encoder_flush(
+    state: &JsValue,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let encoder = state_as::<TextEncoderStream>(state)?;
+    encode_and_flush(&encoder, controller, ctx)
+}
+
+/// [Enqueue](https://streams.spec.whatwg.org/#transformstream-enqueue) `chunk` into the
+/// `TransformStream` whose controller is `controller`.
+fn enqueue(
+    controller: &JsObject<TransformStreamDefaultController>,
+    chunk: JsValue,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. Perform ? TransformStreamDefaultControllerEnqueue(stream.[[controller]], chunk).
+    transform_stream_default_controller_enqueue(controller, chunk, ctx)
+}
+
+/// Whether `buffer` is fixed-length (WebIDL: without `[AllowResizable]`, a resizable
+/// ArrayBuffer is a TypeError).
+// NOTE: Boa keeps [[ArrayBufferMaxByteLength]] private; resizing to the current length fails
+// only for a fixed-length buffer and changes nothing for a resizable one.
+fn is_fixed_length(buffer: &JsArrayBuffer) -> bool {
+    let object: JsObject = buffer.clone().into();
+    let Some(mut data) = object.downcast_mut::<boa_engine::builtins::array_buffer::ArrayBuffer>()
+    else {
+        return true;
+    };
+    let Some(len) = data.data().map(<[u8]>::len) else {
+        return true;
+    };
+    data.resize(len as u64).is_err()
+}
+
+/// The bytes of an ArrayBuffer or SharedArrayBuffer `buffer` in `[offset, offset + length)`
+/// (empty when detached or out of range), or `None` when `buffer` is neither.
+fn buffer_bytes(buffer: &JsValue, range: Option<(u64, u64)>) -> JsResult<Option<Vec<u8>>> {
+    let Some(object) = buffer.as_object() else {
+        return Ok(None);
+    };
+    let all = if let Ok(ab) = JsArrayBuffer::from_object(object.clone()) {
+        if !is_fixed_length(&ab) {
+            return Err(type_error("the chunk must not use a resizable ArrayBuffer"));
+        }
+        ab.to_vec().unwrap_or_default()
+    } else if let Ok(sab) = JsSharedArrayBuffer::from_object(object.clone()) {
+        // NOTE: growable SharedArrayBuffers are not told apart (Boa keeps the flag private).
+        sab.to_vec()
+    } else {
+        return Ok(None);
+    };
+    let Some((offset, length)) = range else {
+        return Ok(Some(all));
+    };
+    let start = usize::try_from(offset).unwrap_or(usize::MAX);
+    let end = usize::try_from(offset.saturating_add(length)).unwrap_or(usize::MAX);
+    Ok(Some(
+        all.get(start..end).map(<[u8]>::to_vec).unwrap_or_default(),
+    ))
+}
+
+/// Convert `value` to the WebIDL type
+/// [`AllowSharedBufferSource`](https://webidl.spec.whatwg.org/#AllowSharedBufferSource) and
+/// [get a copy of the bytes held by the buffer source](https://webidl.spec.whatwg.org/#dfn-get-buffer-source-copy).
+fn copy_bytes_of_allow_shared_buffer_source(
+    value: &JsValue,
+    ctx: &mut Context,
+) -> JsResult<Vec<u8>> {
+    let not_buffer = || type_error("The chunk is not an ArrayBuffer or ArrayBufferView");
+    let Some(object) = value.as_object() else {
+        return Err(not_buffer());
+    };
+    let object = object.clone();
+    // A typed array: [[ViewedArrayBuffer]], [[ByteOffset]] and its byte length, read from the
+    // engine's slots (script cannot observe the conversion).
+    let typed = object
+        .downcast_ref::<TypedArray>()
+        .map(|ta| (ta.byte_offset(), ta.clone()));
+    if let Some((offset, ta)) = typed {
+        // NOTE: JsTypedArray::buffer calls the built-in getter directly (no property lookup).
+        let buffer = JsTypedArray::from_object(object.clone())?.buffer(ctx)?;
+        let buffer_len = buffer_bytes(&buffer, None)?.map_or(0, |b| b.len());
+        let length = ta.byte_length(buffer_len);
+        return buffer_bytes(&buffer, Some((offset, length)))?.ok_or_else(not_buffer);
+    }
+    if object.is::<DataView>() {
+        let dv = JsDataView::from_object(object.clone())?;
+        let buffer = dv.buffer(ctx)?;
+        // The getters throw for a detached (or out-of-bounds) view: those have no bytes.
+        let offset = dv.byte_offset(ctx).unwrap_or(0);
+        let length = dv.byte_length(ctx).unwrap_or(0);
+        return buffer_bytes(&buffer, Some((offset, length)))?.ok_or_else(not_buffer);
+    }
+    buffer_bytes(value, None)?.ok_or_else(not_buffer)
+}
+
+// ---------------------------------------------------------------------------------------
+// TextDecoderStream
+// ---------------------------------------------------------------------------------------
+
+/// A [decoder](https://encoding.spec.whatwg.org/#decoder) with its I/O queue state (inside
+/// `encoding_rs::Decoder`) and the `TextDecoderCommon` [BOM seen](https://encoding.spec.whatwg.org/#textdecoder-bom-seen) flag.
+struct DecoderState {
+    decoder: Decoder,
+    bom_seen: bool,
+}
+
+/// Output of running the decoder over some input: the code units, or error (fatal mode).
+type DecodeOutput = Result<Vec<u16>, ()>;
+
+impl DecoderState {
+    /// Process the bytes of `input` (and end-of-queue when `last`) with the decoder, in
+    /// "replacement" or "fatal" error mode.
+    fn run(&mut self, input: &[u8], last: bool, fatal: bool) -> DecodeOutput {
+        let mut output = Vec::new();
+        let mut buffer = [0u16; 1024];
+        let mut src = input;
+        loop {
+            let (full, read, written) = if fatal {
+                let (result, read, written) =
+                    self.decoder
+                        .decode_to_utf16_without_replacement(src, &mut buffer, last);
+                match result {
+                    // "If result is error, then throw a TypeError."
+                    DecoderResult::Malformed(..) => return Err(()),
+                    DecoderResult::InputEmpty => (false, read, written),
+                    DecoderResult::OutputFull => (true, read, written),
+                }
+            } else {
+                let (result, read, written, _) =
+                    self.decoder.decode_to_utf16(src, &mut buffer, last);
+                (result == CoderResult::OutputFull, read, written)
+            };
+            output.extend_from_slice(buffer.get(..written).unwrap_or_default());
+            src = src.get(read..).unwrap_or_default();
+            if !full {
+                return Ok(output);
+            }
+        }
+    }
+}
+
+/// A `TextDecoderStream` object's state.
+#[derive(Trace, Finalize, JsData)]
+pub struct TextDecoderStream {
+    /// [encoding](https://encoding.spec.whatwg.org/#textdecoder-encoding).
+    #[unsafe_ignore_trace]
+    encoding: &'static Encoding,
+    /// [error mode](https://encoding.spec.whatwg.org/#textdecoder-error-mode) is "fatal".
+    #[unsafe_ignore_trace]
+    fatal: bool,
+    /// [ignore BOM](https://encoding.spec.whatwg.org/#textdecoder-ignore-bom-flag).
+    #[unsafe_ignore_trace]
+    ignore_bom: bool,
+    /// [decoder](https://encoding.spec.whatwg.org/#textdecoder-decoder) and its I/O queue.
+    #[unsafe_ignore_trace]
+    state: RefCell<DecoderState>,
+    /// [transform](https://streams.spec.whatwg.org/#generictransformstream-transform).
+    transform: GcRefCell<Option<JsObject<TransformStream>>>,
+}
+
+impl std::fmt::Debug for TextDecoderStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextDecoderStream")
+            .field("encoding", &self.encoding.name())
+            .field("fatal", &self.fatal)
+            .field("ignore_bom", &self.ignore_bom)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TextDecoderStream {
+    /// [Serialize I/O queue](https://encoding.spec.whatwg.org/#concept-td-serialize) for the
+    /// code units `output` just produced by the decoder.
+    fn serialize_io_queue(&self, mut output: Vec<u16>) -> Vec<u16> {
+        // 1. Let output be the empty string.
+        // 2. While true:
+        //   1. Let item be the result of reading from ioQueue.
+        //   2. If item is end-of-queue, then return output.
+        //   3. If decoder's encoding is UTF-8 or UTF-16BE/LE, and decoder's ignore BOM and BOM
+        //      seen are false, then:
+        //     1. Set decoder's BOM seen to true.
+        //     2. If item is U+FEFF, then continue.
+        //   4. Append item to output.
+        // NOTE: only the first item ever serialized can hit step 3; U+FEFF is one code unit.
+        let bom_encoding = self.encoding == encoding_rs::UTF_8
+            || self.encoding == encoding_rs::UTF_16BE
+            || self.encoding == encoding_rs::UTF_16LE;
+        if bom_encoding && !self.ignore_bom && !output.is_empty() {
+            let mut state = self.state.borrow_mut();
+            if !state.bom_seen {
+                state.bom_seen = true;
+                if output.first() == Some(&0xFEFF) {
+                    output.remove(0);
+                }
+            }
+        }
+        output
+    }
+}
+
+fn decoder_data<R>(
+    stream: &JsObject<TextDecoderStream>,
+    f: impl FnOnce(&TextDecoderStream) -> R,
+) -> R {
+    f(stream.borrow().data())
+}
+
+/// [Decode and enqueue a chunk](https://encoding.spec.whatwg.org/#decode-and-enqueue-a-chunk)
+fn decode_and_enqueue_a_chunk(
+    decoder: &JsObject<TextDecoderStream>,
+    chunk: &JsValue,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. Let bufferSource be the result of converting chunk to an AllowSharedBufferSource.
+    // 2. Push a copy of bufferSource to decoder's I/O queue.
+    let bytes = copy_bytes_of_allow_shared_buffer_source(chunk, ctx)?;
+    // 3. Let output be the I/O queue of scalar values « end-of-queue ».
+    // 4. While true:
+    //   1. Let item be the result of reading from decoder's I/O queue.
+    //   2. If item is end-of-queue:
+    //     1. Let outputChunk be the result of running serialize I/O queue with decoder and
+    //        output.
+    //     2. If outputChunk is not the empty string, then enqueue outputChunk in decoder's
+    //        transform.
+    //     3. Return.
+    //   3. Let result be the result of processing an item with item, decoder's decoder,
+    //      decoder's I/O queue, output, and decoder's error mode.
+    //   4. If result is error, then throw a TypeError.
+    let output = decoder_data(decoder, |d| {
+        let fatal = d.fatal;
+        let result = d.state.borrow_mut().run(&bytes, false, fatal);
+        result.map(|output| d.serialize_io_queue(output))
+    })
+    .map_err(|()| type_error("The encoded data is not valid"))?;
+    if !output.is_empty() {
+        enqueue(controller, JsString::from(output.as_slice()).into(), ctx)?;
+    }
+    Ok(())
+}
+
+/// [Flush and enqueue](https://encoding.spec.whatwg.org/#flush-and-enqueue)
+fn flush_and_enqueue(
+    decoder: &JsObject<TextDecoderStream>,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. Let output be the I/O queue of scalar values « end-of-queue ».
+    // 2. While true:
+    //   1. Let item be the result of reading from decoder's I/O queue.
+    //   2. Let result be the result of processing an item with item, decoder's decoder,
+    //      decoder's I/O queue, output, and decoder's error mode.
+    //   3. If result is finished:
+    //     1. Let outputChunk be the result of running serialize I/O queue with decoder and
+    //        output.
+    //     2. If outputChunk is not the empty string, then enqueue outputChunk in decoder's
+    //        transform.
+    //     3. Return.
+    //   4. Otherwise, if result is error, throw a TypeError.
+    let output = decoder_data(decoder, |d| {
+        let fatal = d.fatal;
+        let result = d.state.borrow_mut().run(&[], true, fatal);
+        result.map(|output| d.serialize_io_queue(output))
+    })
+    .map_err(|()| type_error("The encoded data is not valid"))?;
+    if !output.is_empty() {
+        enqueue(controller, JsString::from(output.as_slice()).into(), ctx)?;
+    }
+    Ok(())
+}
+
+impl Class for TextDecoderStream {
+    const NAME: &'static str = "TextDecoderStream";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        const NAME: &str = "TextDecoderStream";
+        webidl::attribute(
+            class,
+            "encoding",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let s = brand::<TextDecoderStream>(this, NAME)?;
+                // The encoding getter steps are to return this's encoding's name, in ASCII
+                // lowercase.
+                Ok(encoding_name_lowercase(decoder_data(&s, |d| d.encoding)).into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "fatal",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let s = brand::<TextDecoderStream>(this, NAME)?;
+                // The fatal getter steps are to return true if this's error mode is "fatal",
+                // otherwise false.
+                Ok(decoder_data(&s, |d| d.fatal).into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "ignoreBOM",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let s = brand::<TextDecoderStream>(this, NAME)?;
+                // The ignoreBOM getter steps are to return this's ignore BOM.
+                Ok(decoder_data(&s, |d| d.ignore_bom).into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "readable",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let s = brand::<TextDecoderStream>(this, NAME)?;
+                // The readable getter steps are to return this's transform.[[readable]].
+                Ok(generic_side(
+                    decoder_data(&s, |d| d.transform.borrow().clone()),
+                    true,
+                ))
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "writable",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let s = brand::<TextDecoderStream>(this, NAME)?;
+                // The writable getter steps are to return this's transform.[[writable]].
+                Ok(generic_side(
+                    decoder_data(&s, |d| d.transform.borrow().clone()),
+                    false,
+                ))
+            }),
+            None,
+        );
+        webidl::to_string_tag(class, NAME);
+        Ok(())
+    }
+
+    fn data_constructor(
+        _new_target: &JsValue,
+        args: &[JsValue],
+        ctx: &mut Context,
+    ) -> JsResult<Self> {
+        // IDL layer: `optional DOMString label = "utf-8"`, then
+        // `optional TextDecoderOptions options = {}` (members fatal, ignoreBOM).
+        let label = match args.first() {
+            None => JsString::from("utf-8"),
+            Some(v) if v.is_undefined() => JsString::from("utf-8"),
+            Some(v) => to_dom_string(v, ctx)?,
+        };
+        let options = Dictionary::new(&arg(args, 1), "options")?;
+        let fatal = options.get_bool("fatal", false, ctx)?;
+        let ignore_bom = options.get_bool("ignoreBOM", false, ctx)?;
+        // 1. Let encoding be the result of getting an encoding from label.
+        // NOTE: a label with unpaired surrogates matches no label; encoding_rs takes bytes.
+        let encoding = label
+            .to_std_string()
+            .ok()
+            .and_then(|l| Encoding::for_label(l.as_bytes()));
+        // 2. If encoding is failure or replacement, then throw a RangeError.
+        let encoding = match encoding {
+            Some(e) if e != encoding_rs::REPLACEMENT => e,
+            _ => {
+                return Err(range_error(format!(
+                    "'{}' is not a supported encoding label",
+                    label.to_std_string_escaped()
+                )))
+            }
+        };
+        // 3. Set this's encoding to encoding.
+        // 4. If options["fatal"] is true, then set this's error mode to "fatal".
+        // 5. Set this's ignore BOM to options["ignoreBOM"].
+        // 6. Set this's decoder to a new instance of this's encoding's decoder, and set this's
+        //    I/O queue to a new I/O queue.
+        // NOTE: BOM handling is the serialize I/O queue steps', not the decoder's.
+        Ok(Self {
+            encoding,
+            fatal,
+            ignore_bom,
+            state: RefCell::new(DecoderState {
+                decoder: encoding.new_decoder_without_bom_handling(),
+                bom_seen: false,
+            }),
+            transform: GcRefCell::new(None),
+        })
+    }
+
+    fn object_constructor(
+        instance: &JsObject<Self>,
+        _args: &[JsValue],
+        ctx: &mut Context,
+    ) -> JsResult<()> {
+        // 7. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
+        //    decode and enqueue a chunk algorithm with this and chunk. (decoder_transform)
+        // 8. Let flushAlgorithm be an algorithm which takes no arguments and runs the flush
+        //    and enqueue algorithm with this. (decoder_flush)
+        // 9. Let transformStream be a new TransformStream.
+        // 10. Set up transformStream with transformAlgorithm set to transformAlgorithm and
+        //     flushAlgorithm set to flushAlgorithm.
+        let stream = transform_stream_set_up(
+            instance.clone().upcast().into(),
+            RustTransformer {
+                transform: decoder_transform,
+                flush: decoder_flush,
+            },
+            ctx,
+        )?;
+        // 11. Set this's transform to transformStream.
+        *instance.borrow().data().transform.borrow_mut() = Some(stream);
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// TextEncoderStream
+// ---------------------------------------------------------------------------------------
+
+/// A `TextEncoderStream` object's state.
+#[derive(Trace, Finalize, JsData)]
+pub struct TextEncoderStream {
+    /// [leading surrogate](https://encoding.spec.whatwg.org/#textencoderstream-pending-high-surrogate)
+    /// (`None` = null).
+    #[unsafe_ignore_trace]
+    leading_surrogate: Cell<Option<u16>>,
+    /// [transform](https://streams.spec.whatwg.org/#generictransformstream-transform).
+    transform: GcRefCell<Option<JsObject<TransformStream>>>,
+}
+
+impl std::fmt::Debug for TextEncoderStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextEncoderStream").finish_non_exhaustive()
+    }
+}
+
+fn is_leading_surrogate(unit: u16) -> bool {
+    (0xD800..=0xDBFF).contains(&unit)
+}
+
+fn is_trailing_surrogate(unit: u16) -> bool {
+    (0xDC00..=0xDFFF).contains(&unit)
+}
+
+/// What [convert code unit to scalar value](https://encoding.spec.whatwg.org/#convert-code-unit-to-scalar-value)
+/// returns.
+enum Converted {
+    Continue,
+    Scalar(char),
+    /// U+FFFD, with `item` restored to the I/O queue.
+    ReplacementAndRestore,
+}
+
+impl TextEncoderStream {
+    /// [Convert code unit to scalar value](https://encoding.spec.whatwg.org/#convert-code-unit-to-scalar-value)
+    fn convert_code_unit_to_scalar_value(&self, item: u16) -> Converted {
+        // 1. If encoder's leading surrogate is non-null:
+        if let Some(leading) = self.leading_surrogate.get() {
+            //   1. Let leadingSurrogate be encoder's leading surrogate.
+            //   2. Set encoder's leading surrogate to null.
+            self.leading_surrogate.set(None);
+            //   3. If item is a trailing surrogate, then return a scalar value from surrogates
+            //      given leadingSurrogate and item.
+            if is_trailing_surrogate(item) {
+                let scalar =
+                    0x10000 + ((u32::from(leading) - 0xD800) << 10) + (u32::from(item) - 0xDC00);
+                return Converted::Scalar(char::from_u32(scalar).unwrap_or('\u{FFFD}'));
+            }
+            //   4. Restore item to ioQueue.
+            //   5. Return U+FFFD.
+            return Converted::ReplacementAndRestore;
+        }
+        // 2. If item is a leading surrogate, then set encoder's leading surrogate to item and
+        //    return continue.
+        if is_leading_surrogate(item) {
+            self.leading_surrogate.set(Some(item));
+            return Converted::Continue;
+        }
+        // 3. If item is a trailing surrogate, then return U+FFFD.
+        if is_trailing_surrogate(item) {
+            return Converted::Scalar('\u{FFFD}');
+        }
+        // 4. Return item.
+        Converted::Scalar(char::from_u32(u32::from(item)).unwrap_or('\u{FFFD}'))
+    }
+
+    /// Steps 2-4 of [encode and enqueue a chunk](https://encoding.spec.whatwg.org/#encode-and-enqueue-a-chunk)
+    /// up to the byte sequence (UTF-8 encoder, which never returns error).
+    fn encode_code_units(&self, input: impl IntoIterator<Item = u16>) -> Vec<u8> {
+        // 2. Convert input to an I/O queue of code units.
+        // 3. Let output be the I/O queue of bytes « end-of-queue ».
+        let mut output = Vec::new();
+        let push = |c: char, output: &mut Vec<u8>| {
+            let mut buf = [0u8; 4];
+            output.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        };
+        // 4. While true:
+        //   1. Let item be the result of reading from input.
+        for item in input {
+            //   3. Let result be the result of executing the convert code unit to scalar
+            //      value algorithm with encoder, item and input.
+            //   4. If result is not continue, then process an item with result, encoder's
+            //      encoder, input, output, and "fatal".
+            // NOTE: a restored item is converted again at once (the leading surrogate is null
+            // by then, so it yields a scalar value or continue).
+            match self.convert_code_unit_to_scalar_value(item) {
+                Converted::Continue => {}
+                Converted::Scalar(c) => push(c, &mut output),
+                Converted::ReplacementAndRestore => {
+                    push('\u{FFFD}', &mut output);
+                    match self.convert_code_unit_to_scalar_value(item) {
+                        Converted::Scalar(c) => push(c, &mut output),
+                        Converted::Continue | Converted::ReplacementAndRestore => {}
+                    }
+                }
+            }
+        }
+        //   2. If item is end-of-queue: convert output into a byte sequence (the caller
+        //      enqueues it).
+        output
+    }
+}
+
+fn encoder_data<R>(
+    stream: &JsObject<TextEncoderStream>,
+    f: impl FnOnce(&TextEncoderStream) -> R,
+) -> R {
+    f(stream.borrow().data())
+}
+
+/// A `Uint8Array` over a new ArrayBuffer holding `bytes`, in the current realm.
+fn create_uint8_array(bytes: &[u8], ctx: &mut Context) -> JsResult<JsValue> {
+    let buffer = JsArrayBuffer::from_byte_block(AlignedVec::from_slice(0, bytes), ctx)?;
+    Ok(JsUint8Array::from_array_buffer(buffer, ctx)?.into())
+}
+
+/// [Encode and enqueue a chunk](https://encoding.spec.whatwg.org/#encode-and-enqueue-a-chunk)
+fn encode_and_enqueue_a_chunk(
+    encoder: &JsObject<TextEncoderStream>,
+    chunk: &JsValue,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. Let input be the result of converting chunk to a DOMString.
+    let input = to_dom_string(chunk, ctx)?;
+    // 2-4. (see encode_code_units)
+    let output = encoder_data(encoder, |e| e.encode_code_units(input.iter()));
+    //   2. If item is end-of-queue:
+    //     1. Convert output into a byte sequence.
+    //     2. If output is not empty:
+    if !output.is_empty() {
+        //   1. Let chunk be the result of creating a Uint8Array object given output and
+        //      encoder's relevant realm.
+        let chunk = create_uint8_array(&output, ctx)?;
+        //   2. Enqueue chunk into encoder's transform.
+        enqueue(controller, chunk, ctx)?;
+    }
+    //     3. Return.
+    Ok(())
+}
+
+/// [Encode and flush](https://encoding.spec.whatwg.org/#encode-and-flush)
+fn encode_and_flush(
+    encoder: &JsObject<TextEncoderStream>,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. If encoder's leading surrogate is non-null:
+    if encoder_data(encoder, |e| e.leading_surrogate.get()).is_some() {
+        //   1. Let chunk be the result of creating a Uint8Array object given « 0xEF, 0xBF,
+        //      0xBD » and encoder's relevant realm.
+        let chunk = create_uint8_array(&[0xEF, 0xBF, 0xBD], ctx)?;
+        //   2. Enqueue chunk into encoder's transform.
+        enqueue(controller, chunk, ctx)?;
+    }
+    Ok(())
+}
+
+impl Class for TextEncoderStream {
+    const NAME: &'static str = "TextEncoderStream";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        const NAME: &str = "TextEncoderStream";
+        webidl::attribute(
+            class,
+            "encoding",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                brand::<TextEncoderStream>(this, NAME)?;
+                // The encoding getter steps are to return "utf-8".
+                Ok(JsString::from("utf-8").into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "readable",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let s = brand::<TextEncoderStream>(this, NAME)?;
+                // The readable getter steps are to return this's transform.[[readable]].
+                Ok(generic_side(
+                    encoder_data(&s, |e| e.transform.borrow().clone()),
+                    true,
+                ))
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "writable",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let s = brand::<TextEncoderStream>(this, NAME)?;
+                // The writable getter steps are to return this's transform.[[writable]].
+                Ok(generic_side(
+                    encoder_data(&s, |e| e.transform.borrow().clone()),
+                    false,
+                ))
+            }),
+            None,
+        );
+        webidl::to_string_tag(class, NAME);
+        Ok(())
+    }
+
+    fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
+        // 1. Set this's encoder to an instance of the UTF-8 encoder.
+        // NOTE: the UTF-8 encoder has no state; the leading surrogate is this object's.
+        Ok(Self {
+            leading_surrogate: Cell::new(None),
+            transform: GcRefCell::new(None),
+        })
+    }
+
+    fn object_constructor(
+        instance: &JsObject<Self>,
+        _args: &[JsValue],
+        ctx: &mut Context,
+    ) -> JsResult<()> {
+        // 2. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
+        //    encode and enqueue a chunk algorithm with this and chunk. (encoder_transform)
+        // 3. Let flushAlgorithm be an algorithm which runs the encode and flush algorithm with
+        //    this. (encoder_flush)
+        // 4. Let transformStream be a new TransformStream.
+        // 5. Set up transformStream with transformAlgorithm set to transformAlgorithm and
+        //    flushAlgorithm set to flushAlgorithm.
+        let stream = transform_stream_set_up(
+            instance.clone().upcast().into(),
+            RustTransformer {
+                transform: encoder_transform,
+                flush: encoder_flush,
+            },
+            ctx,
+        )?;
+        // 6. Set this's transform to transformStream.
+        *instance.borrow().data().transform.borrow_mut() = Some(stream);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
