@@ -30,8 +30,12 @@ pub mod transform;
 pub mod webidl;
 pub mod writable;
 
+#[cfg(test)]
+mod native_catch_tests;
+
 /// Register every interface of this crate on the context's current realm.
 pub fn register(context: &mut Context) -> JsResult<()> {
+    webidl::install_call_trampoline(context)?;
     dom::register(context)?;
     strategies::register(context)?;
     readable::register(context)?;

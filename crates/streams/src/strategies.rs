@@ -59,7 +59,14 @@ impl SizeAlgorithm {
         match self {
             Self::ReturnOne => Ok(1.0),
             Self::JsFunction(f) => {
-                let result = f.call(&JsValue::undefined(), std::slice::from_ref(chunk), context)?;
+                // Callers may catch the exception (the writable controller errors the stream
+                // and returns 1): see webidl::call_catching.
+                let result = webidl::call_catching(
+                    f,
+                    &JsValue::undefined(),
+                    std::slice::from_ref(chunk),
+                    context,
+                )?;
                 result.to_number(context)
             }
         }

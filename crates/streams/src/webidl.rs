@@ -450,3 +450,123 @@ pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult
 fn key_e() -> PropertyKey {
     key("e")
 }
+
+/// The realm's call trampoline (see [`call_catching`]): the JS function and the object it
+/// returns (with the exception in its `e` slot) when the callee throws.
+#[derive(Clone, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct CatchingCall {
+    trampoline: JsFunction,
+    thrown: JsObject,
+}
+
+/// The trampoline's source. `callF(f, t, ...args)` is `Function.prototype.call` uncurried
+/// (bound to itself), read once at creation, so script patching `Function.prototype.call`
+/// later is not seen, and no argument array is allocated for up to two arguments; more
+/// arguments go through `Reflect.apply` (also read at creation) with an array (`n` = -1).
+const CALL_TRAMPOLINE: &str = "(function (thrown) {
+  'use strict';
+  const apply = Reflect.apply;
+  const callF = apply(Function.prototype.bind, Function.prototype.call, [Function.prototype.call]);
+  return function (f, t, n, a, b) {
+    try {
+      switch (n) {
+        case 0: return callF(f, t);
+        case 1: return callF(f, t, a);
+        case 2: return callF(f, t, a, b);
+        default: return apply(f, t, a);
+      }
+    } catch (e) {
+      thrown.e = e;
+      return thrown;
+    }
+  };
+})";
+
+/// Create the current realm's call trampoline now (before any script can patch the built-ins
+/// it reads: `Reflect.apply`, `Function.prototype.bind` / `.call`). [`crate::register`] calls
+/// it; [`call_catching`] creates it on first use in a realm that has none.
+pub fn install_call_trampoline(ctx: &mut Context) -> JsResult<()> {
+    catching_call(ctx).map(|_| ())
+}
+
+fn catching_call(ctx: &mut Context) -> JsResult<CatchingCall> {
+    if let Some(c) = ctx.realm().host_defined().get::<CatchingCall>() {
+        return Ok(c.clone());
+    }
+    let thrown = JsObject::with_null_proto();
+    let factory = ctx
+        .eval(boa_engine::Source::from_bytes(CALL_TRAMPOLINE))?
+        .as_object()
+        .and_then(JsFunction::from_object)
+        .ok_or_else(|| type_error("the call trampoline factory is not a function"))?;
+    let trampoline = factory
+        .call(&JsValue::undefined(), &[thrown.clone().into()], ctx)?
+        .as_object()
+        .and_then(JsFunction::from_object)
+        .ok_or_else(|| type_error("the call trampoline is not a function"))?;
+    let c = CatchingCall { trampoline, thrown };
+    ctx.realm().host_defined_mut().insert(c.clone());
+    Ok(c)
+}
+
+/// `Call(f, this, args)` for a caller that CATCHES the exception instead of letting it reach
+/// script (a callback whose exception becomes a rejected promise or an errored stream, an
+/// event listener whose exception is reported, ...).
+///
+/// Boa 0.22 leaves a frame's values on the operand stack when an exception thrown in a nested
+/// JS frame unwinds to a host-called frame (docs/engine-bugs/native-catch-stack.js); if the
+/// host then returns normally, the JS caller's pending operands are corrupted. The call
+/// therefore runs inside a JS `try`/`catch` (a per-realm function), where the engine restores
+/// the stack on its normal return. The success path allocates nothing; a throw is reported as
+/// a per-realm object the callee can never return (script never sees it), with the exception
+/// in a slot read (and cleared) here.
+///
+/// Where the spec rethrows the callback's exception to script (a constructor's `start()`),
+/// call directly: the engine cleans the stack up when script catches it.
+// NOTE: `f` sees the same `this`, arguments and argument count as a direct call; the
+// trampoline's frames show up only in error stack traces and count towards the recursion
+// limit.
+pub fn call_catching(
+    f: &JsObject,
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let c = catching_call(ctx)?;
+    let (trampoline, thrown) = (&c.trampoline, &c.thrown);
+    let f: JsValue = f.clone().into();
+    let result = match args {
+        [] => trampoline.call(
+            &JsValue::undefined(),
+            &[f, this.clone(), JsValue::from(0)],
+            ctx,
+        ),
+        [a] => trampoline.call(
+            &JsValue::undefined(),
+            &[f, this.clone(), JsValue::from(1), a.clone()],
+            ctx,
+        ),
+        [a, b] => trampoline.call(
+            &JsValue::undefined(),
+            &[f, this.clone(), JsValue::from(2), a.clone(), b.clone()],
+            ctx,
+        ),
+        _ => {
+            let list = boa_engine::object::builtins::JsArray::from_iter(args.iter().cloned(), ctx);
+            trampoline.call(
+                &JsValue::undefined(),
+                &[f, this.clone(), JsValue::from(-1), list.into()],
+                ctx,
+            )
+        }
+    }?;
+    if result
+        .as_object()
+        .is_some_and(|o| JsObject::equals(&o, thrown))
+    {
+        let e = thrown.get(key_e(), ctx)?;
+        thrown.set(key_e(), JsValue::undefined(), false, ctx)?;
+        return Err(JsError::from_opaque(e));
+    }
+    Ok(result)
+}

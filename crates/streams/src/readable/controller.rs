@@ -124,7 +124,7 @@ pub(crate) fn invoke_promise_callback(
     args: &[JsValue],
     ctx: &mut Context,
 ) -> Completion {
-    match f.call(this, args, ctx) {
+    match webidl::call_catching(f, this, args, ctx) {
         Ok(v) => completion_resolved_with(v, ctx),
         Err(e) => {
             let r = error_value(e, ctx);
@@ -839,9 +839,12 @@ pub fn readable_stream_default_controller_enqueue(
         let size_algorithm = data(controller, |c| c.size_algorithm.borrow().clone());
         let result = match size_algorithm {
             SizeAlgorithm::ReturnOne | SizeAlgorithm::Cleared => Ok(1.0),
-            SizeAlgorithm::Js(f) => f
-                .call(&JsValue::undefined(), std::slice::from_ref(&chunk), ctx)
-                .and_then(|v| v.to_number(ctx)),
+            // NOTE: caught (not direct): native callers such as the identity transform turn
+            // the exception into a rejected promise (engine bug native-catch-stack).
+            SizeAlgorithm::Js(f) => {
+                webidl::call_catching(&f, &JsValue::undefined(), std::slice::from_ref(&chunk), ctx)
+                    .and_then(|v| v.to_number(ctx))
+            }
         };
         //   2. If result is an abrupt completion,
         //     1. Perform ! ReadableStreamDefaultControllerError(controller, result.[[Value]]).

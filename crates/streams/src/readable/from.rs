@@ -55,6 +55,25 @@ fn get_method(
     }
 }
 
+/// GetMethod(V, P) for a caller that catches the exception (see [`webidl::get_catching`]).
+fn get_method_catching(
+    value: &JsObject,
+    key: &str,
+    ctx: &mut Context,
+) -> JsResult<Option<JsObject>> {
+    // 1. Let func be ? GetV(V, P).
+    let func = webidl::get_catching(value, key, ctx)?;
+    // 2. If func is either undefined or null, return undefined.
+    if func.is_null_or_undefined() {
+        return Ok(None);
+    }
+    // 3. If IsCallable(func) is false, throw a TypeError exception.
+    match func.as_callable() {
+        Some(f) => Ok(Some(f.clone())),
+        None => Err(type_error("iterator method is not callable")),
+    }
+}
+
 /// GetIteratorFromMethod(obj, method).
 fn get_iterator_from_method(
     obj: &JsValue,
@@ -140,13 +159,15 @@ fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsV
         return Err(type_error("the iterator result is not an object"));
     };
     // 2. Let done be ? IteratorComplete(iterResult).
-    let done = o.get(webidl::key("done"), ctx)?.to_boolean();
+    // NOTE: the callers catch: the reads go through webidl::get_catching (engine bug
+    // native-catch-stack), here and below.
+    let done = webidl::get_catching(&o, "done", ctx)?.to_boolean();
     // 3. If done is true, return end of iteration.
     if done {
         return Ok(None);
     }
     // 4. Return ? IteratorValue(iterResult).
-    Ok(Some(o.get(webidl::key("value"), ctx)?))
+    Ok(Some(webidl::get_catching(&o, "value", ctx)?))
 }
 
 /// A value carrying "end of iteration" through a promise settlement.
@@ -173,7 +194,7 @@ impl FromIterableSource {
                 let next = next
                     .as_callable()
                     .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-                let result = next.call(&iterator.clone().into(), &[], ctx)?;
+                let result = webidl::call_catching(&next, &iterator.clone().into(), &[], ctx)?;
                 if !result.is_object() {
                     return Err(type_error("the iterator's next() did not return an object"));
                 }
@@ -188,7 +209,7 @@ impl FromIterableSource {
                     let next = next
                         .as_callable()
                         .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-                    let r = next.call(&iterator.clone().into(), &[], ctx)?;
+                    let r = webidl::call_catching(&next, &iterator.clone().into(), &[], ctx)?;
                     if !r.is_object() {
                         return Err(type_error("the iterator result is not an object"));
                     }
@@ -289,7 +310,7 @@ impl FromIterableSource {
                 // 2. Let returnMethod be GetMethod(iterator, "return").
                 // 3. If returnMethod is an abrupt completion, return a promise rejected with
                 //    returnMethod.[[Value]].
-                let method = match get_method(iterator, webidl::key("return"), ctx) {
+                let method = match get_method_catching(iterator, "return", ctx) {
                     Ok(m) => m,
                     Err(e) => return settle_rejected(e, ctx),
                 };
@@ -300,7 +321,7 @@ impl FromIterableSource {
                 // 5. Let returnResult be Call(returnMethod.[[Value]], iterator, « reason »).
                 // 6. If returnResult is an abrupt completion, return a promise rejected with
                 //    returnResult.[[Value]].
-                match method.call(&iterator.clone().into(), &[reason], ctx) {
+                match webidl::call_catching(&method, &iterator.clone().into(), &[reason], ctx) {
                     Ok(r) => r,
                     Err(e) => return settle_rejected(e, ctx),
                 }
@@ -382,10 +403,10 @@ fn async_from_sync_iterator_continuation(
         // 1. NOTE: the capability is for a native %Promise%.
         // 2. Let done be Completion(IteratorComplete(result)).
         // 3. IfAbruptRejectPromise(done, promiseCapability).
-        let done = result.get(webidl::key("done"), ctx)?.to_boolean();
+        let done = webidl::get_catching(&result, "done", ctx)?.to_boolean();
         // 4. Let value be Completion(IteratorValue(result)).
         // 5. IfAbruptRejectPromise(value, promiseCapability).
-        let value = result.get(webidl::key("value"), ctx)?;
+        let value = webidl::get_catching(&result, "value", ctx)?;
         // 6. Let valueWrapper be Completion(PromiseResolve(%Promise%, value)).
         // 7. If valueWrapper is an abrupt completion, done is false, and closeOnRejection is
         //    true, then set valueWrapper to Completion(IteratorClose(syncIteratorRecord,
@@ -416,8 +437,8 @@ fn async_from_sync_iterator_continuation(
                         let error = webidl::arg(args, 0);
                         // IteratorClose with a throw completion: call return (if any),
                         // ignore its result and errors, rethrow error.
-                        if let Ok(Some(ret)) = get_method(iterator, webidl::key("return"), ctx) {
-                            let _ = ret.call(&iterator.clone().into(), &[], ctx);
+                        if let Ok(Some(ret)) = get_method_catching(iterator, "return", ctx) {
+                            let _ = webidl::call_catching(&ret, &iterator.clone().into(), &[], ctx);
                         }
                         Err(boa_engine::JsError::from_opaque(error))
                     },
@@ -452,7 +473,7 @@ fn async_from_sync_iterator_return(
     // 5. Let syncIterator be syncIteratorRecord.[[Iterator]].
     // 6. Let return be Completion(GetMethod(syncIterator, "return")).
     // 7. IfAbruptRejectPromise(return, promiseCapability).
-    let method = match get_method(sync_iterator, webidl::key("return"), ctx) {
+    let method = match get_method_catching(sync_iterator, "return", ctx) {
         Ok(m) => m,
         Err(e) => {
             let e = error_value(e, ctx);
@@ -467,7 +488,8 @@ fn async_from_sync_iterator_return(
     };
     // 9. If value is present, let result be Completion(Call(return, syncIterator, « value »)).
     // 11. IfAbruptRejectPromise(result, promiseCapability).
-    let result = match method.call(&sync_iterator.clone().into(), &[value], ctx) {
+    let result = match webidl::call_catching(&method, &sync_iterator.clone().into(), &[value], ctx)
+    {
         Ok(r) => r,
         Err(e) => {
             let e = error_value(e, ctx);

@@ -507,7 +507,12 @@ impl SinkAlgorithms {
         match self {
             Self::Js(s) => match &s.write {
                 Some(f) => {
-                    let r = f.call(&s.sink, &[chunk, controller.clone().into()], ctx);
+                    let r = crate::webidl::call_catching(
+                        f,
+                        &s.sink,
+                        &[chunk, controller.clone().into()],
+                        ctx,
+                    );
                     promise_callback_result(r, ctx)
                 }
                 None => SinkResult::fulfilled(),
@@ -525,7 +530,7 @@ impl SinkAlgorithms {
         match self {
             Self::Js(s) => match &s.close {
                 Some(f) => {
-                    let r = f.call(&s.sink, &[], ctx);
+                    let r = crate::webidl::call_catching(f, &s.sink, &[], ctx);
                     promise_callback_result(r, ctx)
                 }
                 None => SinkResult::fulfilled(),
@@ -542,7 +547,7 @@ impl SinkAlgorithms {
         match self {
             Self::Js(s) => match &s.abort {
                 Some(f) => {
-                    let r = f.call(&s.sink, &[reason], ctx);
+                    let r = crate::webidl::call_catching(f, &s.sink, &[reason], ctx);
                     promise_callback_result(r, ctx)
                 }
                 None => SinkResult::fulfilled(),
