@@ -28,10 +28,12 @@ use crate::readable::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, Completion, ReadableStream,
-    ReadableStreamDefaultController, RustPromise, RustSource, Settlement, SizeAlgorithm,
-    SourceAlgorithms, StartAlgorithm, StreamController, StreamState,
+    ReadableStreamDefaultController, RustPromise, RustSource, Settlement, SourceAlgorithms,
+    StartAlgorithm, StreamController, StreamState,
 };
-use crate::strategies::{self, extract_high_water_mark, extract_size_algorithm, QueuingStrategy};
+use crate::strategies::{
+    extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
+};
 use crate::webidl::{
     self, arg, brand, error_value, illegal_constructor, promise_resolved_with, range_error,
     type_error, Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
@@ -136,10 +138,10 @@ struct PendingInit {
     start: Option<JsObject>,
     #[unsafe_ignore_trace]
     readable_hwm: f64,
-    readable_size: strategies::SizeAlgorithm,
+    readable_size: SizeAlgorithm,
     #[unsafe_ignore_trace]
     writable_hwm: f64,
-    writable_size: strategies::SizeAlgorithm,
+    writable_size: SizeAlgorithm,
 }
 
 /// A `TransformStream` object's internal slots.
@@ -216,13 +218,6 @@ fn readable_state_and_error(stream: &JsObject<TransformStream>) -> (StreamState,
         let b = r.borrow();
         (b.data().state(), b.data().stored_error())
     })
-}
-
-fn to_readable_size(size: strategies::SizeAlgorithm) -> SizeAlgorithm {
-    match &size {
-        strategies::SizeAlgorithm::ReturnOne => SizeAlgorithm::ReturnOne,
-        strategies::SizeAlgorithm::JsFunction(f) => SizeAlgorithm::Js(f.clone()),
-    }
 }
 
 impl Class for TransformStream {
@@ -344,7 +339,7 @@ impl Class for TransformStream {
             init.writable_hwm,
             init.writable_size,
             init.readable_hwm,
-            to_readable_size(init.readable_size),
+            init.readable_size,
             ctx,
         )?;
         // 11. Perform ? SetUpTransformStreamDefaultControllerFromTransformer(this, transformer,
@@ -418,7 +413,7 @@ fn initialize_transform_stream(
     stream: &JsObject<TransformStream>,
     start_promise: StartPromise,
     writable_hwm: f64,
-    writable_size: strategies::SizeAlgorithm,
+    writable_size: SizeAlgorithm,
     readable_hwm: f64,
     readable_size: SizeAlgorithm,
     ctx: &mut Context,

@@ -21,6 +21,7 @@ use super::{
     StreamState,
 };
 use crate::queue::QueueWithSizes;
+use crate::strategies::SizeAlgorithm;
 use crate::webidl::{
     self, arg, brand, error_value, illegal_constructor, promise_rejected_with,
     promise_resolved_with, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
@@ -100,18 +101,6 @@ pub enum StartAlgorithm {
     /// adopts it as "a promise resolved with" a promise does (two extra ticks), even when it
     /// is given as an already settled [`Completion::Fulfilled`] / [`Completion::Rejected`].
     Return(Completion),
-}
-
-/// `[[strategySizeAlgorithm]]`.
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum SizeAlgorithm {
-    /// An algorithm that returns 1.
-    ReturnOne,
-    /// Invoke the strategy's `size` with the chunk.
-    Js(JsObject),
-    /// Cleared by ReadableStreamDefaultControllerClearAlgorithms.
-    Cleared,
 }
 
 /// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved
@@ -234,7 +223,8 @@ pub struct ReadableStreamDefaultController {
     pulling: Cell<bool>,
     #[unsafe_ignore_trace]
     strategy_hwm: Cell<f64>,
-    size_algorithm: GcRefCell<SizeAlgorithm>,
+    /// `[[strategySizeAlgorithm]]`; `None` once cleared.
+    size_algorithm: GcRefCell<Option<SizeAlgorithm>>,
     algorithms: GcRefCell<Option<SourceAlgorithms>>,
 }
 
@@ -357,7 +347,7 @@ fn new_controller_object(
             pull_again: Cell::new(false),
             pulling: Cell::new(false),
             strategy_hwm: Cell::new(1.0),
-            size_algorithm: GcRefCell::new(SizeAlgorithm::ReturnOne),
+            size_algorithm: GcRefCell::new(Some(SizeAlgorithm::ReturnOne)),
             algorithms: GcRefCell::new(None),
         },
     ))
@@ -432,7 +422,7 @@ pub(super) fn readable_stream_constructor_steps(
     //   1. Assert: underlyingSourceDict["type"] does not exist.
     //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
     let size_algorithm = match size {
-        Some(f) => SizeAlgorithm::Js(f),
+        Some(f) => SizeAlgorithm::JsFunction(f),
         None => SizeAlgorithm::ReturnOne,
     };
     //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
@@ -536,7 +526,7 @@ fn set_up_readable_stream_default_controller(
         c.pulling.set(false);
         // 5. Set controller.[[strategySizeAlgorithm]] to sizeAlgorithm and
         //    controller.[[strategyHWM]] to highWaterMark.
-        *c.size_algorithm.borrow_mut() = size_algorithm;
+        *c.size_algorithm.borrow_mut() = Some(size_algorithm);
         c.strategy_hwm.set(hwm);
         // 6. Set controller.[[pullAlgorithm]] to pullAlgorithm.
         // 7. Set controller.[[cancelAlgorithm]] to cancelAlgorithm.
@@ -787,7 +777,7 @@ pub(crate) fn readable_stream_default_controller_clear_algorithms(
         // 2. Set controller.[[cancelAlgorithm]] to undefined.
         *c.algorithms.borrow_mut() = None;
         // 3. Set controller.[[strategySizeAlgorithm]] to undefined.
-        *c.size_algorithm.borrow_mut() = SizeAlgorithm::Cleared;
+        *c.size_algorithm.borrow_mut() = None;
     });
 }
 
@@ -837,14 +827,13 @@ pub fn readable_stream_default_controller_enqueue(
         //   1. Let result be the result of performing controller.[[strategySizeAlgorithm]],
         //      passing in chunk, and interpreting the result as a completion record.
         let size_algorithm = data(controller, |c| c.size_algorithm.borrow().clone());
+        // NOTE: a cleared algorithm (the stream is closing or errored) is never reached here
+        // (CanCloseOrEnqueue is false); it counts as 1. The size call is caught
+        // (webidl::call_catching): native callers such as the identity transform turn its
+        // exception into a rejected promise.
         let result = match size_algorithm {
-            SizeAlgorithm::ReturnOne | SizeAlgorithm::Cleared => Ok(1.0),
-            // NOTE: caught (not direct): native callers such as the identity transform turn
-            // the exception into a rejected promise (engine bug native-catch-stack).
-            SizeAlgorithm::Js(f) => {
-                webidl::call_catching(&f, &JsValue::undefined(), std::slice::from_ref(&chunk), ctx)
-                    .and_then(|v| v.to_number(ctx))
-            }
+            None => Ok(1.0),
+            Some(size) => size.call(&chunk, ctx),
         };
         //   2. If result is an abrupt completion,
         //     1. Perform ! ReadableStreamDefaultControllerError(controller, result.[[Value]]).

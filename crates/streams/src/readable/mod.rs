@@ -92,6 +92,7 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
+pub use crate::strategies::SizeAlgorithm;
 pub use buffers::{
     can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
     ViewConstructor, ViewRecord,
@@ -115,7 +116,7 @@ pub use controller::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, NativeSource,
-    ReadableStreamDefaultController, RustSource, SizeAlgorithm, SourceAlgorithms, StartAlgorithm,
+    ReadableStreamDefaultController, RustSource, SourceAlgorithms, StartAlgorithm,
 };
 pub use pipe::readable_stream_pipe_to;
 pub use reader::{
