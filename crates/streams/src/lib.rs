@@ -22,6 +22,7 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
+pub mod completion;
 pub mod dom;
 pub mod queue;
 pub mod readable;

@@ -22,9 +22,9 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
+use crate::completion::invoke_promise_callback;
 use crate::readable::{
-    create_readable_stream, invoke_promise_callback,
-    readable_stream_default_controller_can_close_or_enqueue,
+    create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, Completion, ReadableStream,

@@ -10,7 +10,6 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use super::completion::Completion;
 use super::from::FromIterableSource;
 use super::reader::ReadRequest;
 use super::tee::TeeBranch;
@@ -20,11 +19,12 @@ use super::{
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
+use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
 use crate::webidl::{
-    self, arg, brand, error_value, illegal_constructor, promise_rejected_with,
-    promise_resolved_with, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self, arg, brand, error_value, illegal_constructor, promise_resolved_with, range_error,
+    type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -101,70 +101,6 @@ pub enum StartAlgorithm {
     /// adopts it as "a promise resolved with" a promise does (two extra ticks), even when it
     /// is given as an already settled [`Completion::Fulfilled`] / [`Completion::Rejected`].
     Return(Completion),
-}
-
-/// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved
-/// with" the value, or a promise rejected with the exception. With fast paths on, a non-object
-/// result or an exception becomes an already-settled [`Completion`] (its reactions take the
-/// same microtask position as a reaction to the new promise would).
-pub(crate) fn invoke_promise_callback(
-    f: &JsObject,
-    this: &JsValue,
-    args: &[JsValue],
-    ctx: &mut Context,
-) -> Completion {
-    match webidl::call_catching(f, this, args, ctx) {
-        Ok(v) => completion_resolved_with(v, ctx),
-        Err(e) => {
-            let r = error_value(e, ctx);
-            if crate::fast_paths() {
-                Completion::Rejected(r)
-            } else {
-                Completion::Js(promise_rejected_with(r, ctx))
-            }
-        }
-    }
-}
-
-/// "A promise resolved with `value`" as a [`Completion`].
-///
-/// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
-/// an object whose `then` is not callable fulfills at once (no promise is allocated), a
-/// throwing `then` getter rejects, and a callable `then` gets a JS promise and the
-/// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
-/// `Get(value, "then")` runs exactly once, as in the resolve function.
-pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
-    if !crate::fast_paths() {
-        return Completion::Js(promise_resolved_with(value, ctx));
-    }
-    let Some(object) = value.as_object() else {
-        return Completion::Fulfilled(value);
-    };
-    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
-    let then = match object.get(webidl::key("then"), ctx) {
-        Ok(t) => t,
-        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
-        Err(e) => return Completion::Rejected(error_value(e, ctx)),
-    };
-    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
-    let Some(then) = then.as_callable() else {
-        return Completion::Fulfilled(value);
-    };
-    // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
-    //        HostEnqueuePromiseJob(job).
-    let capability = webidl::PromiseCapability::new(ctx);
-    let promise = capability.promise.clone();
-    webidl::enqueue_microtask(ctx, move |ctx| {
-        let args = [
-            capability.resolve.clone().into(),
-            capability.reject.clone().into(),
-        ];
-        if let Err(e) = then.call(&value, &args, ctx) {
-            let e = error_value(e, ctx);
-            capability.reject(e, ctx);
-        }
-    });
-    Completion::Js(promise)
 }
 
 impl SourceAlgorithms {

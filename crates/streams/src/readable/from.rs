@@ -10,13 +10,13 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use super::completion::{Completion, RustPromise};
 use super::controller::{
     create_readable_stream, readable_stream_default_controller_close,
     readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
     SourceAlgorithms, StartAlgorithm,
 };
 use super::{with_stream, ReadableStream, StreamController};
+use crate::completion::{Completion, RustPromise};
 use crate::webidl::{self, error_value, promise_rejected_with, promise_resolved_with, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a

@@ -13,10 +13,11 @@
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
+use crate::completion::{completion_resolved_with, invoke_promise_callback};
 use crate::readable::RustPromise;
 use crate::webidl::{
-    enqueue_microtask, error_value, mark_as_handled, promise_rejected_with, promise_resolved_with,
-    react, PromiseCapability, StepFn,
+    enqueue_microtask, mark_as_handled, promise_rejected_with, promise_resolved_with, react,
+    PromiseCapability, StepFn,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -383,31 +384,6 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
     }
 }
 
-/// The result of invoking a callback whose return type is `Promise<undefined>`: WebIDL
-/// "invoke" converts the return value to the promise type
-/// ([js-promise](https://webidl.spec.whatwg.org/#js-promise): a new promise resolved with it,
-/// never the value itself), and an exception becomes a rejected promise.
-///
-/// A non-object result settles the new promise at once with no observable step, so it is
-/// reported as already settled (the fast path reacts to it in a microtask, or through a promise
-/// when the fast paths are off).
-pub(crate) fn promise_callback_result(result: JsResult<JsValue>, ctx: &mut Context) -> SinkResult {
-    match result {
-        Err(e) => SinkResult::Settled(Err(error_value(e, ctx))),
-        Ok(v) if v.is_object() => SinkResult::Promise(promise_resolved_with(v, ctx)),
-        Ok(_) => SinkResult::Settled(Ok(())),
-    }
-}
-
-/// "A promise resolved with `value`" for a value of type `any` (the start algorithm's result).
-pub(crate) fn any_result(value: JsValue, ctx: &mut Context) -> SinkResult {
-    if value.is_object() {
-        SinkResult::Promise(promise_resolved_with(value, ctx))
-    } else {
-        SinkResult::Settled(Ok(()))
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Sink algorithms
 // ---------------------------------------------------------------------------------------
@@ -485,7 +461,7 @@ impl SinkAlgorithms {
                 // Invoke with « controller », exception behavior "rethrow", this = sink.
                 Some(f) => {
                     let v = f.call(&s.sink, &[controller.clone().into()], ctx)?;
-                    Ok(any_result(v, ctx))
+                    Ok(completion_resolved_with(v, ctx).into())
                 }
                 None => Ok(SinkResult::fulfilled()),
             },
@@ -507,13 +483,8 @@ impl SinkAlgorithms {
         match self {
             Self::Js(s) => match &s.write {
                 Some(f) => {
-                    let r = crate::webidl::call_catching(
-                        f,
-                        &s.sink,
-                        &[chunk, controller.clone().into()],
-                        ctx,
-                    );
-                    promise_callback_result(r, ctx)
+                    invoke_promise_callback(f, &s.sink, &[chunk, controller.clone().into()], ctx)
+                        .into()
                 }
                 None => SinkResult::fulfilled(),
             },
@@ -529,10 +500,7 @@ impl SinkAlgorithms {
     pub(crate) fn close(&self, ctx: &mut Context) -> SinkResult {
         match self {
             Self::Js(s) => match &s.close {
-                Some(f) => {
-                    let r = crate::webidl::call_catching(f, &s.sink, &[], ctx);
-                    promise_callback_result(r, ctx)
-                }
+                Some(f) => invoke_promise_callback(f, &s.sink, &[], ctx).into(),
                 None => SinkResult::fulfilled(),
             },
             Self::Transform { stream } => {
@@ -546,10 +514,7 @@ impl SinkAlgorithms {
     pub(crate) fn abort(&self, reason: JsValue, ctx: &mut Context) -> SinkResult {
         match self {
             Self::Js(s) => match &s.abort {
-                Some(f) => {
-                    let r = crate::webidl::call_catching(f, &s.sink, &[reason], ctx);
-                    promise_callback_result(r, ctx)
-                }
+                Some(f) => invoke_promise_callback(f, &s.sink, &[reason], ctx).into(),
                 None => SinkResult::fulfilled(),
             },
             Self::Transform { stream } => {

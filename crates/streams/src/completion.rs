@@ -1,10 +1,12 @@
 //! Promises the stream algorithms pass around without allocating JS promises where script
-//! cannot see them.
+//! cannot see them, shared by readable, writable, transform and pipe.
 //!
-//! A [`Completion`] is what a source algorithm returns and what
-//! [`readable_stream_cancel`](super::readable_stream_cancel) returns: either a settled value
+//! A [`Completion`] is what an algorithm returns where the spec returns "a promise" (source
+//! pull/cancel, sink write/close/abort, transform algorithms,
+//! [`readable_stream_cancel`](crate::readable::readable_stream_cancel)): either a settled value
 //! (the sync fast path), a Rust-side promise ([`RustPromise`]) or a real JS promise (a value
-//! user code returned, or a promise script can see).
+//! user code returned, or a promise script can see). [`invoke_promise_callback`] is the one
+//! way a user callback returning `Promise<undefined>` is invoked.
 //!
 //! Reactions run in microtasks at exactly the position a JS promise reaction would take:
 //! reacting to a settled completion enqueues a native microtask immediately; settling a pending
@@ -13,7 +15,9 @@
 use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, NativeFunction};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::webidl::{arg, enqueue_microtask, promise_rejected_with, promise_resolved_with};
+use crate::webidl::{
+    self, arg, enqueue_microtask, error_value, promise_rejected_with, promise_resolved_with,
+};
 
 /// The settlement of a promise: `Ok(value)` = fulfilled, `Err(reason)` = rejected.
 pub type Settlement = Result<JsValue, JsValue>;
@@ -286,4 +290,68 @@ fn react_js<C: Trace + 'static>(
     )
     .to_js_function(ctx.realm());
     let _ = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
+}
+
+/// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved
+/// with" the value, or a promise rejected with the exception. With fast paths on, a non-object
+/// result or an exception becomes an already-settled [`Completion`] (its reactions take the
+/// same microtask position as a reaction to the new promise would).
+pub(crate) fn invoke_promise_callback(
+    f: &JsObject,
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> Completion {
+    match webidl::call_catching(f, this, args, ctx) {
+        Ok(v) => completion_resolved_with(v, ctx),
+        Err(e) => {
+            let r = error_value(e, ctx);
+            if crate::fast_paths() {
+                Completion::Rejected(r)
+            } else {
+                Completion::Js(promise_rejected_with(r, ctx))
+            }
+        }
+    }
+}
+
+/// "A promise resolved with `value`" as a [`Completion`].
+///
+/// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
+/// an object whose `then` is not callable fulfills at once (no promise is allocated), a
+/// throwing `then` getter rejects, and a callable `then` gets a JS promise and the
+/// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
+/// `Get(value, "then")` runs exactly once, as in the resolve function.
+pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
+    if !crate::fast_paths() {
+        return Completion::Js(promise_resolved_with(value, ctx));
+    }
+    let Some(object) = value.as_object() else {
+        return Completion::Fulfilled(value);
+    };
+    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
+    let then = match object.get(webidl::key("then"), ctx) {
+        Ok(t) => t,
+        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
+        Err(e) => return Completion::Rejected(error_value(e, ctx)),
+    };
+    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
+    let Some(then) = then.as_callable() else {
+        return Completion::Fulfilled(value);
+    };
+    // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
+    //        HostEnqueuePromiseJob(job).
+    let capability = webidl::PromiseCapability::new(ctx);
+    let promise = capability.promise.clone();
+    webidl::enqueue_microtask(ctx, move |ctx| {
+        let args = [
+            capability.resolve.clone().into(),
+            capability.reject.clone().into(),
+        ];
+        if let Err(e) = then.call(&value, &args, ctx) {
+            let e = error_value(e, ctx);
+            capability.reject(e, ctx);
+        }
+    });
+    Completion::Js(promise)
 }
