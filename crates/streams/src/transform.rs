@@ -392,14 +392,14 @@ pub(crate) fn start_algorithm_for_writable(
     let start = ts(stream, |s| s.start_promise.borrow().clone());
     match start {
         Some(StartPromise::Js(p)) => {
-            SinkResult::Promise(promise_resolved_with(p.promise.clone().into(), ctx))
+            SinkResult::Js(promise_resolved_with(p.promise.clone().into(), ctx))
         }
         Some(StartPromise::Rust(p)) => {
             let out = RustPromise::new();
             RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
             SinkResult::Rust(out)
         }
-        None => SinkResult::fulfilled(),
+        None => SinkResult::undefined(),
     }
 }
 

@@ -312,10 +312,10 @@ struct RecordingSink {
 impl NativeSink for RecordingSink {
     fn write(&self, chunk: JsValue, _: &JsObject, ctx: &mut Context) -> SinkResult {
         if chunk.to_string(ctx).map(|s| s.to_std_string_escaped()) == Ok("fail".into()) {
-            return SinkResult::Settled(Err(js_string!("sink failed").into()));
+            return SinkResult::Rejected(js_string!("sink failed").into());
         }
         self.chunks.borrow_mut().push(chunk);
-        SinkResult::fulfilled()
+        SinkResult::undefined()
     }
 }
 
@@ -361,7 +361,7 @@ fn native_sink_and_native_completions() {
         writable_stream_default_writer_write(
             &writer,
             js_string!(c).into(),
-            Completion::Native(completion()),
+            RequestPromise::Native(completion()),
             &mut ctx,
         );
     }
@@ -385,7 +385,7 @@ fn native_sink_and_native_completions() {
     writable_stream_default_writer_write(
         &writer,
         js_string!("fail").into(),
-        Completion::Native(completion()),
+        RequestPromise::Native(completion()),
         &mut ctx,
     );
     writable_stream_default_writer_upon_closed(&writer, completion(), &mut ctx);
@@ -393,7 +393,7 @@ fn native_sink_and_native_completions() {
     assert_eq!(stream.state(), WritableStreamState::Errored);
     writable_stream_default_writer_close_with_error_propagation(
         &writer,
-        Completion::Native(completion()),
+        RequestPromise::Native(completion()),
         &mut ctx,
     );
     ctx.run_jobs().unwrap();
