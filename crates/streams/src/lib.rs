@@ -33,6 +33,8 @@ pub mod writable;
 
 #[cfg(test)]
 mod native_catch_tests;
+#[cfg(test)]
+mod test_support;
 
 /// Register every interface of this crate on the context's current realm.
 pub fn register(context: &mut Context) -> JsResult<()> {

@@ -4,20 +4,15 @@
 //! `g(1, 2, <stream operation>, 'd')` and checks that `g` gets its four arguments, with the
 //! fast paths on and off.
 
-use boa_engine::{Context, JsValue, Source};
+use boa_engine::{Context, JsValue};
+
+use crate::test_support::eval;
 
 fn context(fast: bool) -> Context {
     crate::set_fast_paths(fast);
     let mut ctx = Context::default();
     crate::register(&mut ctx).unwrap();
     ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}"),
-    }
 }
 
 const PRELUDE: &str = r#"

@@ -334,22 +334,11 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 
 #[cfg(test)]
 mod tests {
-    use boa_engine::{js_string, Context, JsValue, Source};
+    use boa_engine::{js_string, JsValue};
 
     use super::*;
 
-    fn context() -> Context {
-        let mut context = Context::default();
-        crate::register(&mut context).unwrap();
-        context
-    }
-
-    fn eval(context: &mut Context, src: &str) -> JsValue {
-        match context.eval(Source::from_bytes(src)) {
-            Ok(v) => v,
-            Err(e) => panic!("{src}\nthrew: {e}"),
-        }
-    }
+    use crate::test_support::{context, eval};
 
     #[test]
     fn dictionary_members_are_read_once_in_order() {

@@ -2,23 +2,10 @@
 //! lazy promises, GC and reentrancy.
 
 use super::*;
-use boa_engine::{js_string, Source};
+use boa_engine::js_string;
 use boa_gc::GcRefCell;
 
-fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    ctx.eval(Source::from_bytes(src)).unwrap()
-}
-
-fn eval_string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
+use crate::test_support::{context, eval, string as eval_string};
 
 /// A script exercising every kind of sink result (undefined, throw, native promise, thenable,
 /// rejected promise, start promise), writer promises, abort and close, interleaved with
