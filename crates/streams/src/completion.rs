@@ -240,14 +240,59 @@ impl Completion {
     /// "The result of reacting to this promise with a fulfillment step that returns
     /// undefined" (rejections propagate).
     pub fn then_undefined(self, ctx: &mut Context) -> Completion {
-        let out = RustPromise::new();
-        self.upon(
-            out.clone(),
-            |out, s, ctx| out.settle(s.map(|_| JsValue::undefined()), ctx),
+        react(
+            self,
+            (),
+            |(), s, _| match s {
+                Ok(_) => StepResult::Value(JsValue::undefined()),
+                Err(e) => StepResult::Throw(e),
+            },
             ctx,
-        );
-        Completion::Rust(out)
+        )
     }
+}
+
+/// What reaction steps produce: a value, an exception, or a promise to adopt.
+pub enum StepResult {
+    Value(JsValue),
+    Throw(JsValue),
+    Promise(Completion),
+}
+
+/// A step function pointer that is `Trace` (it holds no GC data).
+struct StepPtr<C>(fn(&C, Settlement, &mut Context) -> StepResult);
+
+impl<C> Clone for StepPtr<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C> Copy for StepPtr<C> {}
+impl<C> boa_gc::Finalize for StepPtr<C> {}
+// SAFETY: a function pointer holds no GC handles.
+unsafe impl<C> boa_gc::Trace for StepPtr<C> {
+    boa_gc::empty_trace!();
+}
+
+/// "The result of reacting to `promise`" with `step`: a new (Rust-side) promise resolved with
+/// what the step returns (adopting a returned promise with the ticks a JS promise takes).
+pub fn react<C: Trace + 'static>(
+    promise: Completion,
+    captures: C,
+    step: fn(&C, Settlement, &mut Context) -> StepResult,
+    ctx: &mut Context,
+) -> Completion {
+    let out = RustPromise::new();
+    promise.upon(
+        (out.clone(), captures, StepPtr(step)),
+        |(out, captures, step), settlement, ctx| match (step.0)(captures, settlement, ctx) {
+            StepResult::Value(v) => out.settle(Ok(v), ctx),
+            StepResult::Throw(e) => out.settle(Err(e), ctx),
+            StepResult::Promise(p) => RustPromise::resolve_with(out, p, ctx),
+        },
+        ctx,
+    );
+    Completion::Rust(out)
 }
 
 /// React to a JS promise with native steps (through `then`, so the reaction is ordered with

@@ -22,14 +22,14 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::completion::invoke_promise_callback;
+use crate::completion::{invoke_promise_callback, react, StepResult};
 use crate::readable::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, Completion, ReadableStream,
-    ReadableStreamDefaultController, RustPromise, RustSource, Settlement, SourceAlgorithms,
-    StartAlgorithm, StreamController, StreamState,
+    ReadableStreamDefaultController, RustPromise, RustSource, SourceAlgorithms, StartAlgorithm,
+    StreamController, StreamState,
 };
 use crate::strategies::{
     extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
@@ -53,49 +53,6 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 // ---------------------------------------------------------------------------------------
 // Promise helpers (Rust-side "reacting")
 // ---------------------------------------------------------------------------------------
-
-/// What reaction steps produce: a value, an exception, or a promise to adopt.
-enum StepResult {
-    Value(JsValue),
-    Throw(JsValue),
-    Promise(Completion),
-}
-
-/// A step function pointer that is `Trace` (it holds no GC data).
-struct StepPtr<C>(fn(&C, Settlement, &mut Context) -> StepResult);
-
-impl<C> Clone for StepPtr<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for StepPtr<C> {}
-impl<C> Finalize for StepPtr<C> {}
-// SAFETY: a function pointer holds no GC handles.
-unsafe impl<C> Trace for StepPtr<C> {
-    boa_gc::empty_trace!();
-}
-
-/// "The result of reacting to `promise`" with `step`: a new (Rust-side) promise resolved with
-/// what the step returns (adopting a returned promise with the ticks a JS promise takes).
-fn react<C: Trace + 'static>(
-    promise: Completion,
-    captures: C,
-    step: fn(&C, Settlement, &mut Context) -> StepResult,
-    ctx: &mut Context,
-) -> Completion {
-    let out = RustPromise::new();
-    promise.upon(
-        (out.clone(), captures, StepPtr(step)),
-        |(out, captures, step), settlement, ctx| match (step.0)(captures, settlement, ctx) {
-            StepResult::Value(v) => out.settle(Ok(v), ctx),
-            StepResult::Throw(e) => out.settle(Err(e), ctx),
-            StepResult::Promise(p) => RustPromise::resolve_with(out, p, ctx),
-        },
-        ctx,
-    );
-    Completion::Rust(out)
-}
 
 // ---------------------------------------------------------------------------------------
 // TransformStream

@@ -16,7 +16,7 @@ use super::controller::{
     SourceAlgorithms, StartAlgorithm,
 };
 use super::{with_stream, ReadableStream, StreamController};
-use crate::completion::{Completion, RustPromise};
+use crate::completion::{react, Completion, RustPromise, StepResult};
 use crate::webidl::{self, error_value, promise_rejected_with, promise_resolved_with, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
@@ -282,23 +282,19 @@ impl FromIterableSource {
         let next_promise = Completion::Js(promise_resolved_with(next_result, ctx));
         // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
         //    type check, IteratorComplete, IteratorValue (end of iteration → End).
-        let out = RustPromise::new();
-        next_promise.upon(
-            out.clone(),
-            |out, settlement, ctx| match settlement {
+        react(
+            next_promise,
+            (),
+            |(), settlement, ctx| match settlement {
                 Ok(result) => match iter_result_value(&result, ctx) {
-                    Ok(Some(v)) => out.settle(Ok(NextValue::Value(v).into_settled()), ctx),
-                    Ok(None) => out.settle(Ok(NextValue::End.into_settled()), ctx),
-                    Err(e) => {
-                        let e = error_value(e, ctx);
-                        out.settle(Err(e), ctx);
-                    }
+                    Ok(Some(v)) => StepResult::Value(NextValue::Value(v).into_settled()),
+                    Ok(None) => StepResult::Value(NextValue::End.into_settled()),
+                    Err(e) => StepResult::Throw(error_value(e, ctx)),
                 },
-                Err(e) => out.settle(Err(e), ctx),
+                Err(e) => StepResult::Throw(e),
             },
             ctx,
-        );
-        Completion::Rust(out)
+        )
     }
 
     /// The cancel algorithm: close the async iterator with `reason`.
@@ -336,23 +332,19 @@ impl FromIterableSource {
         let return_promise = Completion::Js(promise_resolved_with(return_result, ctx));
         // 8. Return the result of reacting to returnPromise with: fulfilled with
         //    returnPromiseResult: if it is not an Object, throw a TypeError; return undefined.
-        let out = RustPromise::new();
-        return_promise.upon(
-            out.clone(),
-            |out, settlement, ctx| match settlement {
-                Ok(v) if v.is_object() => out.settle(Ok(JsValue::undefined()), ctx),
-                Ok(_) => {
-                    let e = error_value(
-                        type_error("the iterator's return() result is not an object"),
-                        ctx,
-                    );
-                    out.settle(Err(e), ctx);
-                }
-                Err(e) => out.settle(Err(e), ctx),
+        react(
+            return_promise,
+            (),
+            |(), settlement, ctx| match settlement {
+                Ok(v) if v.is_object() => StepResult::Value(JsValue::undefined()),
+                Ok(_) => StepResult::Throw(error_value(
+                    type_error("the iterator's return() result is not an object"),
+                    ctx,
+                )),
+                Err(e) => StepResult::Throw(e),
             },
             ctx,
-        );
-        Completion::Rust(out)
+        )
     }
 }
 
