@@ -459,22 +459,15 @@ struct CatchingCall {
     thrown: JsObject,
 }
 
-/// The trampoline's source. `callF(f, t, ...args)` is `Function.prototype.call` uncurried
-/// (bound to itself), read once at creation, so script patching `Function.prototype.call`
-/// later is not seen, and no argument array is allocated for up to two arguments; more
-/// arguments go through `Reflect.apply` (also read at creation) with an array (`n` = -1).
-const CALL_TRAMPOLINE: &str = "(function (thrown) {
+/// The trampoline's source: `invoke(f, t, n, a, b)` is a native function (see [`invoke`])
+/// that calls `f` with `this` = `t` and the first `n` of `a`, `b` (or, for `n` = -1, the
+/// elements of the array `a`), so script patching `Function.prototype.call` or `Reflect.apply`
+/// is never seen and no argument array is allocated for up to two arguments.
+const CALL_TRAMPOLINE: &str = "(function (invoke, thrown) {
   'use strict';
-  const apply = Reflect.apply;
-  const callF = apply(Function.prototype.bind, Function.prototype.call, [Function.prototype.call]);
   return function (f, t, n, a, b) {
     try {
-      switch (n) {
-        case 0: return callF(f, t);
-        case 1: return callF(f, t, a);
-        case 2: return callF(f, t, a, b);
-        default: return apply(f, t, a);
-      }
+      return invoke(f, t, n, a, b);
     } catch (e) {
       thrown.e = e;
       return thrown;
@@ -482,9 +475,33 @@ const CALL_TRAMPOLINE: &str = "(function (thrown) {
   };
 })";
 
-/// Create the current realm's call trampoline now (before any script can patch the built-ins
-/// it reads: `Reflect.apply`, `Function.prototype.bind` / `.call`). [`crate::register`] calls
-/// it; [`call_catching`] creates it on first use in a realm that has none.
+/// The trampoline's native callee: `Call(f, t, args)` where the arguments are described by
+/// `n`, `a`, `b` (see [`CALL_TRAMPOLINE`]).
+fn invoke(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let Some(f) = args.first().and_then(JsValue::as_callable) else {
+        return Err(type_error("not a function"));
+    };
+    let this = arg(args, 1);
+    let n = arg(args, 2).as_number().unwrap_or(0.0);
+    if n >= 0.0 {
+        let n = (n as usize).min(2);
+        let list = args.get(3..3 + n).unwrap_or_default();
+        return f.call(&this, list, ctx);
+    }
+    let Some(array) = arg(args, 3).as_object() else {
+        return Err(type_error("not an argument list"));
+    };
+    let length = array.get(key("length"), ctx)?.to_length(ctx)?;
+    let mut list = Vec::new();
+    for i in 0..length {
+        list.push(array.get(i, ctx)?);
+    }
+    f.call(&this, &list, ctx)
+}
+
+/// Create the current realm's call trampoline now. [`crate::register`] calls it;
+/// [`call_catching`] creates it on first use in a realm that has none. The trampoline reads no
+/// global, so script patching built-ins cannot affect it.
 pub fn install_call_trampoline(ctx: &mut Context) -> JsResult<()> {
     catching_call(ctx).map(|_| ())
 }
@@ -499,8 +516,13 @@ fn catching_call(ctx: &mut Context) -> JsResult<CatchingCall> {
         .as_object()
         .and_then(JsFunction::from_object)
         .ok_or_else(|| type_error("the call trampoline factory is not a function"))?;
+    let invoke = function(ctx, "invoke", 5, NativeFunction::from_fn_ptr(invoke));
     let trampoline = factory
-        .call(&JsValue::undefined(), &[thrown.clone().into()], ctx)?
+        .call(
+            &JsValue::undefined(),
+            &[invoke.into(), thrown.clone().into()],
+            ctx,
+        )?
         .as_object()
         .and_then(JsFunction::from_object)
         .ok_or_else(|| type_error("the call trampoline is not a function"))?;
