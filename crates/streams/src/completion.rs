@@ -16,7 +16,7 @@ use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, Native
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::webidl::{
-    self, arg, enqueue_microtask, error_value, promise_rejected_with, promise_resolved_with,
+    self, arg, enqueue_microtask, error_value, promise_rejected_with, promise_resolved_with, StepFn,
 };
 
 /// The settlement of a promise: `Ok(value)` = fulfilled, `Err(reason)` = rejected.
@@ -214,6 +214,24 @@ impl Completion {
             ),
             Self::Js(p) => react_js(&p, captures, step, ctx),
         }
+    }
+
+    /// "Upon fulfillment" / "upon rejection": [`Completion::upon`] with one step per outcome.
+    pub fn upon_either<C: Trace + 'static>(
+        self,
+        captures: C,
+        on_fulfilled: fn(JsValue, &C, &mut Context),
+        on_rejected: fn(JsValue, &C, &mut Context),
+        ctx: &mut Context,
+    ) {
+        self.upon(
+            (captures, StepFn(on_fulfilled), StepFn(on_rejected)),
+            |(captures, on_fulfilled, on_rejected), settlement, ctx| match settlement {
+                Ok(v) => (on_fulfilled.0)(v, captures, ctx),
+                Err(e) => (on_rejected.0)(e, captures, ctx),
+            },
+            ctx,
+        );
     }
 
     /// The promise as a JS promise (for a JS-visible result). A pending Rust promise gets a

@@ -329,26 +329,12 @@ pub fn react<C: boa_gc::Trace + Clone + 'static>(
     on_rejected: fn(JsValue, &C, &mut Context),
     ctx: &mut Context,
 ) {
-    let Ok(p) = JsPromise::from_object(promise.clone()) else {
-        return;
-    };
-    let f = NativeFunction::from_copy_closure_with_captures(
-        |_, args, caps: &(C, StepFn<C>), ctx| {
-            (caps.1 .0)(arg(args, 0), &caps.0, ctx);
-            Ok(JsValue::undefined())
-        },
-        (captures.clone(), StepFn(on_fulfilled)),
-    )
-    .to_js_function(ctx.realm());
-    let r = NativeFunction::from_copy_closure_with_captures(
-        |_, args, caps: &(C, StepFn<C>), ctx| {
-            (caps.1 .0)(arg(args, 0), &caps.0, ctx);
-            Ok(JsValue::undefined())
-        },
-        (captures, StepFn(on_rejected)),
-    )
-    .to_js_function(ctx.realm());
-    let _ = p.then(Some(f), Some(r), ctx);
+    crate::completion::Completion::Js(promise.clone()).upon_either(
+        captures,
+        on_fulfilled,
+        on_rejected,
+        ctx,
+    );
 }
 
 /// A step function pointer that is `Trace` (it holds no GC data).

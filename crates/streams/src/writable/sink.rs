@@ -20,7 +20,7 @@ use boa_gc::{Finalize, Gc, Trace};
 use crate::completion::{completion_resolved_with, invoke_promise_callback};
 use crate::webidl::{
     enqueue_microtask, mark_as_handled, promise_rejected_with, promise_resolved_with,
-    PromiseCapability, StepFn,
+    PromiseCapability,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -326,14 +326,7 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
     on_rejected: fn(JsValue, &C, &mut Context),
     ctx: &mut Context,
 ) {
-    result.upon(
-        (captures, StepFn(on_fulfilled), StepFn(on_rejected)),
-        |(captures, on_fulfilled, on_rejected), settlement, ctx| match settlement {
-            Ok(v) => (on_fulfilled.0)(v, captures, ctx),
-            Err(e) => (on_rejected.0)(e, captures, ctx),
-        },
-        ctx,
-    );
+    result.upon_either(captures, on_fulfilled, on_rejected, ctx);
 }
 
 // ---------------------------------------------------------------------------------------
