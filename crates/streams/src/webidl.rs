@@ -413,7 +413,8 @@ pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult
             f
         }
     };
-    let fail = JsObject::with_null_proto();
+    // The realm's sentinel of `call_catching` (never visible to script) reports a throw.
+    let fail = catching_call(ctx)?.thrown.clone();
     let result = trampoline.call(
         &JsValue::undefined(),
         &[
@@ -428,6 +429,7 @@ pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult
         .is_some_and(|o| JsObject::equals(&o, &fail))
     {
         let e = fail.get(key_e(), ctx)?;
+        fail.set(key_e(), JsValue::undefined(), false, ctx)?;
         return Err(JsError::from_opaque(e));
     }
     Ok(result)
