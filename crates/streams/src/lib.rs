@@ -22,6 +22,7 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
+pub mod completion;
 pub mod compression;
 pub mod dom;
 pub mod encoding;
@@ -32,8 +33,14 @@ pub mod transform;
 pub mod webidl;
 pub mod writable;
 
+#[cfg(test)]
+mod native_catch_tests;
+#[cfg(test)]
+mod test_support;
+
 /// Register every interface of this crate on the context's current realm.
 pub fn register(context: &mut Context) -> JsResult<()> {
+    webidl::install_call_trampoline(context)?;
     dom::register(context)?;
     strategies::register(context)?;
     readable::register(context)?;

@@ -59,7 +59,14 @@ impl SizeAlgorithm {
         match self {
             Self::ReturnOne => Ok(1.0),
             Self::JsFunction(f) => {
-                let result = f.call(&JsValue::undefined(), std::slice::from_ref(chunk), context)?;
+                // Callers may catch the exception (the writable controller errors the stream
+                // and returns 1): see webidl::call_catching.
+                let result = webidl::call_catching(
+                    f,
+                    &JsValue::undefined(),
+                    std::slice::from_ref(chunk),
+                    context,
+                )?;
                 result.to_number(context)
             }
         }
@@ -327,22 +334,11 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 
 #[cfg(test)]
 mod tests {
-    use boa_engine::{js_string, Context, JsValue, Source};
+    use boa_engine::{js_string, JsValue};
 
     use super::*;
 
-    fn context() -> Context {
-        let mut context = Context::default();
-        crate::register(&mut context).unwrap();
-        context
-    }
-
-    fn eval(context: &mut Context, src: &str) -> JsValue {
-        match context.eval(Source::from_bytes(src)) {
-            Ok(v) => v,
-            Err(e) => panic!("{src}\nthrew: {e}"),
-        }
-    }
+    use crate::test_support::{context, eval};
 
     #[test]
     fn dictionary_members_are_read_once_in_order() {

@@ -22,16 +22,18 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
+use crate::completion::{invoke_promise_callback, react, StepResult};
 use crate::readable::{
-    create_readable_stream, invoke_promise_callback,
-    readable_stream_default_controller_can_close_or_enqueue,
+    create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, Completion, ReadableStream,
-    ReadableStreamDefaultController, RustPromise, RustSource, Settlement, SizeAlgorithm,
-    SourceAlgorithms, StartAlgorithm, StreamController, StreamState,
+    ReadableStreamDefaultController, RustPromise, RustSource, SourceAlgorithms, StartAlgorithm,
+    StreamController, StreamState,
 };
-use crate::strategies::{self, extract_high_water_mark, extract_size_algorithm, QueuingStrategy};
+use crate::strategies::{
+    extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
+};
 use crate::webidl::{
     self, arg, brand, error_value, illegal_constructor, promise_resolved_with, range_error,
     type_error, Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
@@ -51,49 +53,6 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 // ---------------------------------------------------------------------------------------
 // Promise helpers (Rust-side "reacting")
 // ---------------------------------------------------------------------------------------
-
-/// What reaction steps produce: a value, an exception, or a promise to adopt.
-enum StepResult {
-    Value(JsValue),
-    Throw(JsValue),
-    Promise(Completion),
-}
-
-/// A step function pointer that is `Trace` (it holds no GC data).
-struct StepPtr<C>(fn(&C, Settlement, &mut Context) -> StepResult);
-
-impl<C> Clone for StepPtr<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for StepPtr<C> {}
-impl<C> Finalize for StepPtr<C> {}
-// SAFETY: a function pointer holds no GC handles.
-unsafe impl<C> Trace for StepPtr<C> {
-    boa_gc::empty_trace!();
-}
-
-/// "The result of reacting to `promise`" with `step`: a new (Rust-side) promise resolved with
-/// what the step returns (adopting a returned promise with the ticks a JS promise takes).
-fn react<C: Trace + 'static>(
-    promise: Completion,
-    captures: C,
-    step: fn(&C, Settlement, &mut Context) -> StepResult,
-    ctx: &mut Context,
-) -> Completion {
-    let out = RustPromise::new();
-    promise.upon(
-        (out.clone(), captures, StepPtr(step)),
-        |(out, captures, step), settlement, ctx| match (step.0)(captures, settlement, ctx) {
-            StepResult::Value(v) => out.settle(Ok(v), ctx),
-            StepResult::Throw(e) => out.settle(Err(e), ctx),
-            StepResult::Promise(p) => RustPromise::resolve_with(out, p, ctx),
-        },
-        ctx,
-    );
-    Completion::Rust(out)
-}
 
 // ---------------------------------------------------------------------------------------
 // TransformStream
@@ -160,7 +119,7 @@ pub(crate) fn transform_stream_set_up(
         &stream,
         StartPromise::Rust(start_promise.clone()),
         1.0,
-        strategies::SizeAlgorithm::ReturnOne,
+        SizeAlgorithm::ReturnOne,
         0.0,
         SizeAlgorithm::ReturnOne,
         ctx,
@@ -208,10 +167,10 @@ struct PendingInit {
     start: Option<JsObject>,
     #[unsafe_ignore_trace]
     readable_hwm: f64,
-    readable_size: strategies::SizeAlgorithm,
+    readable_size: SizeAlgorithm,
     #[unsafe_ignore_trace]
     writable_hwm: f64,
-    writable_size: strategies::SizeAlgorithm,
+    writable_size: SizeAlgorithm,
 }
 
 /// A `TransformStream` object's internal slots.
@@ -288,13 +247,6 @@ fn readable_state_and_error(stream: &JsObject<TransformStream>) -> (StreamState,
         let b = r.borrow();
         (b.data().state(), b.data().stored_error())
     })
-}
-
-fn to_readable_size(size: strategies::SizeAlgorithm) -> SizeAlgorithm {
-    match &size {
-        strategies::SizeAlgorithm::ReturnOne => SizeAlgorithm::ReturnOne,
-        strategies::SizeAlgorithm::JsFunction(f) => SizeAlgorithm::Js(f.clone()),
-    }
 }
 
 impl Class for TransformStream {
@@ -417,7 +369,7 @@ impl Class for TransformStream {
             init.writable_hwm,
             init.writable_size,
             init.readable_hwm,
-            to_readable_size(init.readable_size),
+            init.readable_size,
             ctx,
         )?;
         // 11. Perform ? SetUpTransformStreamDefaultControllerFromTransformer(this, transformer,
@@ -470,14 +422,14 @@ pub(crate) fn start_algorithm_for_writable(
     let start = ts(stream, |s| s.start_promise.borrow().clone());
     match start {
         Some(StartPromise::Js(p)) => {
-            SinkResult::Promise(promise_resolved_with(p.promise.clone().into(), ctx))
+            SinkResult::Js(promise_resolved_with(p.promise.clone().into(), ctx))
         }
         Some(StartPromise::Rust(p)) => {
             let out = RustPromise::new();
             RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
             SinkResult::Rust(out)
         }
-        None => SinkResult::fulfilled(),
+        None => SinkResult::undefined(),
     }
 }
 
@@ -491,7 +443,7 @@ fn initialize_transform_stream(
     stream: &JsObject<TransformStream>,
     start_promise: StartPromise,
     writable_hwm: f64,
-    writable_size: strategies::SizeAlgorithm,
+    writable_size: SizeAlgorithm,
     readable_hwm: f64,
     readable_size: SizeAlgorithm,
     ctx: &mut Context,

@@ -329,26 +329,12 @@ pub fn react<C: boa_gc::Trace + Clone + 'static>(
     on_rejected: fn(JsValue, &C, &mut Context),
     ctx: &mut Context,
 ) {
-    let Ok(p) = JsPromise::from_object(promise.clone()) else {
-        return;
-    };
-    let f = NativeFunction::from_copy_closure_with_captures(
-        |_, args, caps: &(C, StepFn<C>), ctx| {
-            (caps.1 .0)(arg(args, 0), &caps.0, ctx);
-            Ok(JsValue::undefined())
-        },
-        (captures.clone(), StepFn(on_fulfilled)),
-    )
-    .to_js_function(ctx.realm());
-    let r = NativeFunction::from_copy_closure_with_captures(
-        |_, args, caps: &(C, StepFn<C>), ctx| {
-            (caps.1 .0)(arg(args, 0), &caps.0, ctx);
-            Ok(JsValue::undefined())
-        },
-        (captures, StepFn(on_rejected)),
-    )
-    .to_js_function(ctx.realm());
-    let _ = p.then(Some(f), Some(r), ctx);
+    crate::completion::Completion::Js(promise.clone()).upon_either(
+        captures,
+        on_fulfilled,
+        on_rejected,
+        ctx,
+    );
 }
 
 /// A step function pointer that is `Trace` (it holds no GC data).
@@ -427,7 +413,8 @@ pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult
             f
         }
     };
-    let fail = JsObject::with_null_proto();
+    // The realm's sentinel of `call_catching` (never visible to script) reports a throw.
+    let fail = catching_call(ctx)?.thrown.clone();
     let result = trampoline.call(
         &JsValue::undefined(),
         &[
@@ -442,6 +429,7 @@ pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult
         .is_some_and(|o| JsObject::equals(&o, &fail))
     {
         let e = fail.get(key_e(), ctx)?;
+        fail.set(key_e(), JsValue::undefined(), false, ctx)?;
         return Err(JsError::from_opaque(e));
     }
     Ok(result)
@@ -449,4 +437,146 @@ pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult
 
 fn key_e() -> PropertyKey {
     key("e")
+}
+
+/// The realm's call trampoline (see [`call_catching`]): the JS function and the object it
+/// returns (with the exception in its `e` slot) when the callee throws.
+#[derive(Clone, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct CatchingCall {
+    trampoline: JsFunction,
+    thrown: JsObject,
+}
+
+/// The trampoline's source: `invoke(f, t, n, a, b)` is a native function (see [`invoke`])
+/// that calls `f` with `this` = `t` and the first `n` of `a`, `b` (or, for `n` = -1, the
+/// elements of the array `a`), so script patching `Function.prototype.call` or `Reflect.apply`
+/// is never seen and no argument array is allocated for up to two arguments.
+const CALL_TRAMPOLINE: &str = "(function (invoke, thrown) {
+  'use strict';
+  return function (f, t, n, a, b) {
+    try {
+      return invoke(f, t, n, a, b);
+    } catch (e) {
+      thrown.e = e;
+      return thrown;
+    }
+  };
+})";
+
+/// The trampoline's native callee: `Call(f, t, args)` where the arguments are described by
+/// `n`, `a`, `b` (see [`CALL_TRAMPOLINE`]).
+fn invoke(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let Some(f) = args.first().and_then(JsValue::as_callable) else {
+        return Err(type_error("not a function"));
+    };
+    let this = arg(args, 1);
+    let n = arg(args, 2).as_number().unwrap_or(0.0);
+    if n >= 0.0 {
+        let n = (n as usize).min(2);
+        let list = args.get(3..3 + n).unwrap_or_default();
+        return f.call(&this, list, ctx);
+    }
+    let Some(array) = arg(args, 3).as_object() else {
+        return Err(type_error("not an argument list"));
+    };
+    let length = array.get(key("length"), ctx)?.to_length(ctx)?;
+    let mut list = Vec::new();
+    for i in 0..length {
+        list.push(array.get(i, ctx)?);
+    }
+    f.call(&this, &list, ctx)
+}
+
+/// Create the current realm's call trampoline now. [`crate::register`] calls it;
+/// [`call_catching`] creates it on first use in a realm that has none. The trampoline reads no
+/// global, so script patching built-ins cannot affect it.
+pub fn install_call_trampoline(ctx: &mut Context) -> JsResult<()> {
+    catching_call(ctx).map(|_| ())
+}
+
+fn catching_call(ctx: &mut Context) -> JsResult<CatchingCall> {
+    if let Some(c) = ctx.realm().host_defined().get::<CatchingCall>() {
+        return Ok(c.clone());
+    }
+    let thrown = JsObject::with_null_proto();
+    let factory = ctx
+        .eval(boa_engine::Source::from_bytes(CALL_TRAMPOLINE))?
+        .as_object()
+        .and_then(JsFunction::from_object)
+        .ok_or_else(|| type_error("the call trampoline factory is not a function"))?;
+    let invoke = function(ctx, "invoke", 5, NativeFunction::from_fn_ptr(invoke));
+    let trampoline = factory
+        .call(
+            &JsValue::undefined(),
+            &[invoke.into(), thrown.clone().into()],
+            ctx,
+        )?
+        .as_object()
+        .and_then(JsFunction::from_object)
+        .ok_or_else(|| type_error("the call trampoline is not a function"))?;
+    let c = CatchingCall { trampoline, thrown };
+    ctx.realm().host_defined_mut().insert(c.clone());
+    Ok(c)
+}
+
+/// `Call(f, this, args)` for a caller that CATCHES the exception instead of letting it reach
+/// script (a callback whose exception becomes a rejected promise or an errored stream, an
+/// event listener whose exception is reported, ...).
+///
+/// Boa 0.22 leaves a frame's values on the operand stack when an exception thrown in a nested
+/// JS frame unwinds to a host-called frame (docs/engine-bugs/native-catch-stack.js); if the
+/// host then returns normally, the JS caller's pending operands are corrupted. The call
+/// therefore runs inside a JS `try`/`catch` (a per-realm function), where the engine restores
+/// the stack on its normal return. The success path allocates nothing; a throw is reported as
+/// a per-realm object the callee can never return (script never sees it), with the exception
+/// in a slot read (and cleared) here.
+///
+/// Where the spec rethrows the callback's exception to script (a constructor's `start()`),
+/// call directly: the engine cleans the stack up when script catches it.
+// NOTE: `f` sees the same `this`, arguments and argument count as a direct call; the
+// trampoline's frames show up only in error stack traces and count towards the recursion
+// limit.
+pub fn call_catching(
+    f: &JsObject,
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let c = catching_call(ctx)?;
+    let (trampoline, thrown) = (&c.trampoline, &c.thrown);
+    let f: JsValue = f.clone().into();
+    let result = match args {
+        [] => trampoline.call(
+            &JsValue::undefined(),
+            &[f, this.clone(), JsValue::from(0)],
+            ctx,
+        ),
+        [a] => trampoline.call(
+            &JsValue::undefined(),
+            &[f, this.clone(), JsValue::from(1), a.clone()],
+            ctx,
+        ),
+        [a, b] => trampoline.call(
+            &JsValue::undefined(),
+            &[f, this.clone(), JsValue::from(2), a.clone(), b.clone()],
+            ctx,
+        ),
+        _ => {
+            let list = boa_engine::object::builtins::JsArray::from_iter(args.iter().cloned(), ctx);
+            trampoline.call(
+                &JsValue::undefined(),
+                &[f, this.clone(), JsValue::from(-1), list.into()],
+                ctx,
+            )
+        }
+    }?;
+    if result
+        .as_object()
+        .is_some_and(|o| JsObject::equals(&o, thrown))
+    {
+        let e = thrown.get(key_e(), ctx)?;
+        thrown.set(key_e(), JsValue::undefined(), false, ctx)?;
+        return Err(JsError::from_opaque(e));
+    }
+    Ok(result)
 }

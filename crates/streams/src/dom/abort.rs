@@ -191,7 +191,7 @@ fn run_abort_steps(signal: &JsObject, context: &mut Context) -> JsResult<()> {
         let Some((_, algorithm)) = next else { break };
         match &algorithm {
             AbortAlgorithm::Js(f) => {
-                if let Err(err) = f.call(&JsValue::undefined(), &[], context) {
+                if let Err(err) = webidl::call_catching(f, &JsValue::undefined(), &[], context) {
                     report_exception(err, context);
                 }
             }

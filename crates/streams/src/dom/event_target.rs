@@ -9,7 +9,6 @@ use std::cell::Cell;
 
 use boa_engine::{
     class::{Class, ClassBuilder},
-    js_string,
     property::Attribute,
     Context, JsData, JsError, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
@@ -409,14 +408,14 @@ fn call_user_object_operation(
     // 7. If ! IsCallable(O) is false, then: get O.handleEvent, TypeError if not callable,
     //    and call it with this = O. Otherwise call O with this = thisArg.
     if callback.is_callable() {
-        callback.call(&current_target.clone().into(), &[event], context)?;
+        webidl::call_catching(callback, &current_target.clone().into(), &[event], context)?;
         return Ok(());
     }
-    let handle = callback.get(js_string!("handleEvent"), context)?;
+    let handle = webidl::get_catching(callback, "handleEvent", context)?;
     let Some(handle) = handle.as_callable() else {
         return Err(webidl::type_error("handleEvent is not a function"));
     };
-    handle.call(&callback.clone().into(), &[event], context)?;
+    webidl::call_catching(&handle, &callback.clone().into(), &[event], context)?;
     Ok(())
 }
 
@@ -447,7 +446,8 @@ fn event_handler_processing(
         return Ok(());
     }
     let event_value: JsValue = event.clone().upcast().into();
-    let result = callback.call(
+    let result = webidl::call_catching(
+        &callback,
         &current_target.object.clone().into(),
         &[event_value],
         context,

@@ -26,8 +26,7 @@ use super::byob_reader::{
 };
 use super::byob_request::ReadableStreamBYOBRequest;
 use super::byte_tee::ByteTeeBranch;
-use super::completion::Completion;
-use super::controller::{completion_resolved_with, invoke_promise_callback, JsSource};
+use super::controller::JsSource;
 use super::reader::ReadRequest;
 use super::{
     new_readable_stream_object, readable_stream_add_read_request, readable_stream_close,
@@ -35,6 +34,7 @@ use super::{
     readable_stream_get_num_read_requests, readable_stream_has_default_reader, with_stream,
     ReadableStream, StreamController, StreamReader, StreamState,
 };
+use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::webidl::{
     self, arg, brand, error_value, illegal_constructor, range_error, type_error,
     INTERFACE_ATTRIBUTES,

@@ -19,12 +19,12 @@ use super::byte_controller::{
     readable_byte_stream_controller_respond_with_new_view, ByteSourceAlgorithms,
     ReadableByteStreamController,
 };
-use super::completion::{Completion, RustPromise};
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
 };
 use super::{readable_stream_cancel, ReadableStream, StreamReader};
+use crate::completion::{Completion, RustPromise};
 use crate::webidl::enqueue_microtask;
 
 /// The variables ReadableByteStreamTee's closures share.

@@ -10,7 +10,6 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use super::completion::Completion;
 use super::from::FromIterableSource;
 use super::reader::ReadRequest;
 use super::tee::TeeBranch;
@@ -20,10 +19,12 @@ use super::{
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
+use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::queue::QueueWithSizes;
+use crate::strategies::SizeAlgorithm;
 use crate::webidl::{
-    self, arg, brand, error_value, illegal_constructor, promise_rejected_with,
-    promise_resolved_with, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self, arg, brand, error_value, illegal_constructor, promise_resolved_with, range_error,
+    type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -102,82 +103,6 @@ pub enum StartAlgorithm {
     Return(Completion),
 }
 
-/// `[[strategySizeAlgorithm]]`.
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum SizeAlgorithm {
-    /// An algorithm that returns 1.
-    ReturnOne,
-    /// Invoke the strategy's `size` with the chunk.
-    Js(JsObject),
-    /// Cleared by ReadableStreamDefaultControllerClearAlgorithms.
-    Cleared,
-}
-
-/// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved
-/// with" the value, or a promise rejected with the exception. With fast paths on, a non-object
-/// result or an exception becomes an already-settled [`Completion`] (its reactions take the
-/// same microtask position as a reaction to the new promise would).
-pub(crate) fn invoke_promise_callback(
-    f: &JsObject,
-    this: &JsValue,
-    args: &[JsValue],
-    ctx: &mut Context,
-) -> Completion {
-    match f.call(this, args, ctx) {
-        Ok(v) => completion_resolved_with(v, ctx),
-        Err(e) => {
-            let r = error_value(e, ctx);
-            if crate::fast_paths() {
-                Completion::Rejected(r)
-            } else {
-                Completion::Js(promise_rejected_with(r, ctx))
-            }
-        }
-    }
-}
-
-/// "A promise resolved with `value`" as a [`Completion`].
-///
-/// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
-/// an object whose `then` is not callable fulfills at once (no promise is allocated), a
-/// throwing `then` getter rejects, and a callable `then` gets a JS promise and the
-/// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
-/// `Get(value, "then")` runs exactly once, as in the resolve function.
-pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
-    if !crate::fast_paths() {
-        return Completion::Js(promise_resolved_with(value, ctx));
-    }
-    let Some(object) = value.as_object() else {
-        return Completion::Fulfilled(value);
-    };
-    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
-    let then = match object.get(webidl::key("then"), ctx) {
-        Ok(t) => t,
-        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
-        Err(e) => return Completion::Rejected(error_value(e, ctx)),
-    };
-    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
-    let Some(then) = then.as_callable() else {
-        return Completion::Fulfilled(value);
-    };
-    // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
-    //        HostEnqueuePromiseJob(job).
-    let capability = webidl::PromiseCapability::new(ctx);
-    let promise = capability.promise.clone();
-    webidl::enqueue_microtask(ctx, move |ctx| {
-        let args = [
-            capability.resolve.clone().into(),
-            capability.reject.clone().into(),
-        ];
-        if let Err(e) = then.call(&value, &args, ctx) {
-            let e = error_value(e, ctx);
-            capability.reject(e, ctx);
-        }
-    });
-    Completion::Js(promise)
-}
-
 impl SourceAlgorithms {
     fn pull(
         &self,
@@ -234,7 +159,8 @@ pub struct ReadableStreamDefaultController {
     pulling: Cell<bool>,
     #[unsafe_ignore_trace]
     strategy_hwm: Cell<f64>,
-    size_algorithm: GcRefCell<SizeAlgorithm>,
+    /// `[[strategySizeAlgorithm]]`; `None` once cleared.
+    size_algorithm: GcRefCell<Option<SizeAlgorithm>>,
     algorithms: GcRefCell<Option<SourceAlgorithms>>,
 }
 
@@ -357,7 +283,7 @@ fn new_controller_object(
             pull_again: Cell::new(false),
             pulling: Cell::new(false),
             strategy_hwm: Cell::new(1.0),
-            size_algorithm: GcRefCell::new(SizeAlgorithm::ReturnOne),
+            size_algorithm: GcRefCell::new(Some(SizeAlgorithm::ReturnOne)),
             algorithms: GcRefCell::new(None),
         },
     ))
@@ -432,7 +358,7 @@ pub(super) fn readable_stream_constructor_steps(
     //   1. Assert: underlyingSourceDict["type"] does not exist.
     //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
     let size_algorithm = match size {
-        Some(f) => SizeAlgorithm::Js(f),
+        Some(f) => SizeAlgorithm::JsFunction(f),
         None => SizeAlgorithm::ReturnOne,
     };
     //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
@@ -536,7 +462,7 @@ fn set_up_readable_stream_default_controller(
         c.pulling.set(false);
         // 5. Set controller.[[strategySizeAlgorithm]] to sizeAlgorithm and
         //    controller.[[strategyHWM]] to highWaterMark.
-        *c.size_algorithm.borrow_mut() = size_algorithm;
+        *c.size_algorithm.borrow_mut() = Some(size_algorithm);
         c.strategy_hwm.set(hwm);
         // 6. Set controller.[[pullAlgorithm]] to pullAlgorithm.
         // 7. Set controller.[[cancelAlgorithm]] to cancelAlgorithm.
@@ -787,7 +713,7 @@ pub(crate) fn readable_stream_default_controller_clear_algorithms(
         // 2. Set controller.[[cancelAlgorithm]] to undefined.
         *c.algorithms.borrow_mut() = None;
         // 3. Set controller.[[strategySizeAlgorithm]] to undefined.
-        *c.size_algorithm.borrow_mut() = SizeAlgorithm::Cleared;
+        *c.size_algorithm.borrow_mut() = None;
     });
 }
 
@@ -837,11 +763,13 @@ pub fn readable_stream_default_controller_enqueue(
         //   1. Let result be the result of performing controller.[[strategySizeAlgorithm]],
         //      passing in chunk, and interpreting the result as a completion record.
         let size_algorithm = data(controller, |c| c.size_algorithm.borrow().clone());
+        // NOTE: a cleared algorithm (the stream is closing or errored) is never reached here
+        // (CanCloseOrEnqueue is false); it counts as 1. The size call is caught
+        // (webidl::call_catching): native callers such as the identity transform turn its
+        // exception into a rejected promise.
         let result = match size_algorithm {
-            SizeAlgorithm::ReturnOne | SizeAlgorithm::Cleared => Ok(1.0),
-            SizeAlgorithm::Js(f) => f
-                .call(&JsValue::undefined(), std::slice::from_ref(&chunk), ctx)
-                .and_then(|v| v.to_number(ctx)),
+            None => Ok(1.0),
+            Some(size) => size.call(&chunk, ctx),
         };
         //   2. If result is an abrupt completion,
         //     1. Perform ! ReadableStreamDefaultControllerError(controller, result.[[Value]]).

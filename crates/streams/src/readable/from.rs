@@ -10,13 +10,13 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use super::completion::{Completion, RustPromise};
 use super::controller::{
     create_readable_stream, readable_stream_default_controller_close,
     readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
     SourceAlgorithms, StartAlgorithm,
 };
 use super::{with_stream, ReadableStream, StreamController};
+use crate::completion::{react, Completion, RustPromise, StepResult};
 use crate::webidl::{self, error_value, promise_rejected_with, promise_resolved_with, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
@@ -44,6 +44,25 @@ fn get_method(
 ) -> JsResult<Option<JsObject>> {
     // 1. Let func be ? GetV(V, P).
     let func = value.get(key, ctx)?;
+    // 2. If func is either undefined or null, return undefined.
+    if func.is_null_or_undefined() {
+        return Ok(None);
+    }
+    // 3. If IsCallable(func) is false, throw a TypeError exception.
+    match func.as_callable() {
+        Some(f) => Ok(Some(f.clone())),
+        None => Err(type_error("iterator method is not callable")),
+    }
+}
+
+/// GetMethod(V, P) for a caller that catches the exception (see [`webidl::get_catching`]).
+fn get_method_catching(
+    value: &JsObject,
+    key: &str,
+    ctx: &mut Context,
+) -> JsResult<Option<JsObject>> {
+    // 1. Let func be ? GetV(V, P).
+    let func = webidl::get_catching(value, key, ctx)?;
     // 2. If func is either undefined or null, return undefined.
     if func.is_null_or_undefined() {
         return Ok(None);
@@ -140,13 +159,15 @@ fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsV
         return Err(type_error("the iterator result is not an object"));
     };
     // 2. Let done be ? IteratorComplete(iterResult).
-    let done = o.get(webidl::key("done"), ctx)?.to_boolean();
+    // NOTE: the callers catch: the reads go through webidl::get_catching (engine bug
+    // native-catch-stack), here and below.
+    let done = webidl::get_catching(&o, "done", ctx)?.to_boolean();
     // 3. If done is true, return end of iteration.
     if done {
         return Ok(None);
     }
     // 4. Return ? IteratorValue(iterResult).
-    Ok(Some(o.get(webidl::key("value"), ctx)?))
+    Ok(Some(webidl::get_catching(&o, "value", ctx)?))
 }
 
 /// A value carrying "end of iteration" through a promise settlement.
@@ -173,7 +194,7 @@ impl FromIterableSource {
                 let next = next
                     .as_callable()
                     .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-                let result = next.call(&iterator.clone().into(), &[], ctx)?;
+                let result = webidl::call_catching(&next, &iterator.clone().into(), &[], ctx)?;
                 if !result.is_object() {
                     return Err(type_error("the iterator's next() did not return an object"));
                 }
@@ -188,7 +209,7 @@ impl FromIterableSource {
                     let next = next
                         .as_callable()
                         .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-                    let r = next.call(&iterator.clone().into(), &[], ctx)?;
+                    let r = webidl::call_catching(&next, &iterator.clone().into(), &[], ctx)?;
                     if !r.is_object() {
                         return Err(type_error("the iterator result is not an object"));
                     }
@@ -261,23 +282,19 @@ impl FromIterableSource {
         let next_promise = Completion::Js(promise_resolved_with(next_result, ctx));
         // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
         //    type check, IteratorComplete, IteratorValue (end of iteration → End).
-        let out = RustPromise::new();
-        next_promise.upon(
-            out.clone(),
-            |out, settlement, ctx| match settlement {
+        react(
+            next_promise,
+            (),
+            |(), settlement, ctx| match settlement {
                 Ok(result) => match iter_result_value(&result, ctx) {
-                    Ok(Some(v)) => out.settle(Ok(NextValue::Value(v).into_settled()), ctx),
-                    Ok(None) => out.settle(Ok(NextValue::End.into_settled()), ctx),
-                    Err(e) => {
-                        let e = error_value(e, ctx);
-                        out.settle(Err(e), ctx);
-                    }
+                    Ok(Some(v)) => StepResult::Value(NextValue::Value(v).into_settled()),
+                    Ok(None) => StepResult::Value(NextValue::End.into_settled()),
+                    Err(e) => StepResult::Throw(error_value(e, ctx)),
                 },
-                Err(e) => out.settle(Err(e), ctx),
+                Err(e) => StepResult::Throw(e),
             },
             ctx,
-        );
-        Completion::Rust(out)
+        )
     }
 
     /// The cancel algorithm: close the async iterator with `reason`.
@@ -289,7 +306,7 @@ impl FromIterableSource {
                 // 2. Let returnMethod be GetMethod(iterator, "return").
                 // 3. If returnMethod is an abrupt completion, return a promise rejected with
                 //    returnMethod.[[Value]].
-                let method = match get_method(iterator, webidl::key("return"), ctx) {
+                let method = match get_method_catching(iterator, "return", ctx) {
                     Ok(m) => m,
                     Err(e) => return settle_rejected(e, ctx),
                 };
@@ -300,7 +317,7 @@ impl FromIterableSource {
                 // 5. Let returnResult be Call(returnMethod.[[Value]], iterator, « reason »).
                 // 6. If returnResult is an abrupt completion, return a promise rejected with
                 //    returnResult.[[Value]].
-                match method.call(&iterator.clone().into(), &[reason], ctx) {
+                match webidl::call_catching(&method, &iterator.clone().into(), &[reason], ctx) {
                     Ok(r) => r,
                     Err(e) => return settle_rejected(e, ctx),
                 }
@@ -315,23 +332,19 @@ impl FromIterableSource {
         let return_promise = Completion::Js(promise_resolved_with(return_result, ctx));
         // 8. Return the result of reacting to returnPromise with: fulfilled with
         //    returnPromiseResult: if it is not an Object, throw a TypeError; return undefined.
-        let out = RustPromise::new();
-        return_promise.upon(
-            out.clone(),
-            |out, settlement, ctx| match settlement {
-                Ok(v) if v.is_object() => out.settle(Ok(JsValue::undefined()), ctx),
-                Ok(_) => {
-                    let e = error_value(
-                        type_error("the iterator's return() result is not an object"),
-                        ctx,
-                    );
-                    out.settle(Err(e), ctx);
-                }
-                Err(e) => out.settle(Err(e), ctx),
+        react(
+            return_promise,
+            (),
+            |(), settlement, ctx| match settlement {
+                Ok(v) if v.is_object() => StepResult::Value(JsValue::undefined()),
+                Ok(_) => StepResult::Throw(error_value(
+                    type_error("the iterator's return() result is not an object"),
+                    ctx,
+                )),
+                Err(e) => StepResult::Throw(e),
             },
             ctx,
-        );
-        Completion::Rust(out)
+        )
     }
 }
 
@@ -382,10 +395,10 @@ fn async_from_sync_iterator_continuation(
         // 1. NOTE: the capability is for a native %Promise%.
         // 2. Let done be Completion(IteratorComplete(result)).
         // 3. IfAbruptRejectPromise(done, promiseCapability).
-        let done = result.get(webidl::key("done"), ctx)?.to_boolean();
+        let done = webidl::get_catching(&result, "done", ctx)?.to_boolean();
         // 4. Let value be Completion(IteratorValue(result)).
         // 5. IfAbruptRejectPromise(value, promiseCapability).
-        let value = result.get(webidl::key("value"), ctx)?;
+        let value = webidl::get_catching(&result, "value", ctx)?;
         // 6. Let valueWrapper be Completion(PromiseResolve(%Promise%, value)).
         // 7. If valueWrapper is an abrupt completion, done is false, and closeOnRejection is
         //    true, then set valueWrapper to Completion(IteratorClose(syncIteratorRecord,
@@ -426,8 +439,8 @@ fn async_from_sync_iterator_continuation(
                         let error = webidl::arg(args, 0);
                         // IteratorClose with a throw completion: call return (if any),
                         // ignore its result and errors, rethrow error.
-                        if let Ok(Some(ret)) = get_method(iterator, webidl::key("return"), ctx) {
-                            let _ = ret.call(&iterator.clone().into(), &[], ctx);
+                        if let Ok(Some(ret)) = get_method_catching(iterator, "return", ctx) {
+                            let _ = webidl::call_catching(&ret, &iterator.clone().into(), &[], ctx);
                         }
                         Err(boa_engine::JsError::from_opaque(error))
                     },
@@ -462,7 +475,7 @@ fn async_from_sync_iterator_return(
     // 5. Let syncIterator be syncIteratorRecord.[[Iterator]].
     // 6. Let return be Completion(GetMethod(syncIterator, "return")).
     // 7. IfAbruptRejectPromise(return, promiseCapability).
-    let method = match get_method(sync_iterator, webidl::key("return"), ctx) {
+    let method = match get_method_catching(sync_iterator, "return", ctx) {
         Ok(m) => m,
         Err(e) => {
             let e = error_value(e, ctx);
@@ -477,7 +490,8 @@ fn async_from_sync_iterator_return(
     };
     // 9. If value is present, let result be Completion(Call(return, syncIterator, « value »)).
     // 11. IfAbruptRejectPromise(result, promiseCapability).
-    let result = match method.call(&sync_iterator.clone().into(), &[value], ctx) {
+    let result = match webidl::call_catching(&method, &sync_iterator.clone().into(), &[value], ctx)
+    {
         Ok(r) => r,
         Err(e) => {
             let e = error_value(e, ctx);

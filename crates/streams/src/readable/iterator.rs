@@ -11,13 +11,13 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use super::controller::completion_resolved_with;
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
     ReadableStreamDefaultReader,
 };
 use super::{Completion, ReadableStream};
+use crate::completion::completion_resolved_with;
 use crate::webidl::{
     self, arg, brand, error_value, promise_rejected_with, promise_resolved_with, type_error,
     Dictionary, PromiseCapability,

@@ -74,7 +74,6 @@ mod byte_controller;
 mod byte_tee;
 #[cfg(test)]
 mod byte_tests;
-mod completion;
 mod controller;
 mod from;
 mod iterator;
@@ -94,6 +93,8 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
+pub use crate::completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
+pub use crate::strategies::SizeAlgorithm;
 pub use buffers::{
     can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
     ViewConstructor, ViewRecord,
@@ -110,14 +111,12 @@ pub use byte_controller::{
     readable_byte_stream_controller_get_desired_size, readable_byte_stream_controller_respond,
     readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
 };
-pub use completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
-pub(crate) use controller::invoke_promise_callback;
 pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, NativeSource,
-    ReadableStreamDefaultController, RustSource, SizeAlgorithm, SourceAlgorithms, StartAlgorithm,
+    ReadableStreamDefaultController, RustSource, SourceAlgorithms, StartAlgorithm,
 };
 pub use pipe::readable_stream_pipe_to;
 pub use reader::{

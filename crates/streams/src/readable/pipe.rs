@@ -621,7 +621,7 @@ fn write_chunk(p: &PipeRef, chunk: JsValue, ctx: &mut Context) {
     writable_stream_default_writer_write(
         &writer,
         chunk,
-        writable::Completion::Native(native(p, |p, _result, ctx| write_settled(p, ctx))),
+        writable::RequestPromise::Native(native(p, |p, _result, ctx| write_settled(p, ctx))),
         ctx,
     );
     pipe_step(p, ctx);
@@ -748,7 +748,7 @@ fn shutdown_rest(p: &PipeRef, action: Option<Action>, error: Option<JsValue>, ct
             pipe(p, |s| s.actions_pending.set(1));
             writable_stream_default_writer_close_with_error_propagation(
                 &writer,
-                writable::Completion::Native(native(p, action_settled_native)),
+                writable::RequestPromise::Native(native(p, action_settled_native)),
                 ctx,
             );
         }

@@ -6,7 +6,6 @@ use std::cell::Cell;
 use boa_engine::{object::builtins::JsArray, Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use super::completion::{Completion, RustPromise};
 use super::controller::{
     create_readable_stream, readable_stream_default_controller_close,
     readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
@@ -17,6 +16,7 @@ use super::reader::{
     ReadableStreamDefaultReader,
 };
 use super::{readable_stream_cancel, with_stream, ReadableStream, StreamController};
+use crate::completion::{Completion, RustPromise};
 use crate::webidl::enqueue_microtask;
 
 /// The variables ReadableStreamDefaultTee's closures share.

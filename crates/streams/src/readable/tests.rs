@@ -1,38 +1,13 @@
 //! Unit tests for what WPT cannot see: GC, reentrancy, deep synchronous queues, fast-path
 //! equivalence, the native source and read request API.
 
-use boa_engine::{js_string, Context, JsObject, JsValue, NativeFunction, Source};
+use boa_engine::{js_string, Context, JsObject, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
 use super::*;
 use crate::readable::controller::NativeSourceBox;
 
-fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx.register_global_builtin_callable(
-        js_string!("gc"),
-        0,
-        NativeFunction::from_fn_ptr(|_, _, _| {
-            boa_gc::force_collect();
-            Ok(JsValue::undefined())
-        }),
-    )
-    .unwrap();
-    ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}"),
-    }
-}
-
-fn string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
+use crate::test_support::{context, eval, string};
 
 /// Run `script`, drain the job queue, return `String(log)` where the script pushes to `log`.
 fn run_log(script: &str) -> String {

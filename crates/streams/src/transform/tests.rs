@@ -1,34 +1,7 @@
 //! TransformStream unit tests: what WPT cannot see (fast-path equivalence, GC, no JS promise
 //! for the default transform, member read order).
 
-use boa_engine::{js_string, Context, JsValue, NativeFunction, Source};
-
-fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx.register_global_builtin_callable(
-        js_string!("gc"),
-        0,
-        NativeFunction::from_fn_ptr(|_, _, _| {
-            boa_gc::force_collect();
-            Ok(JsValue::undefined())
-        }),
-    )
-    .unwrap();
-    ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}"),
-    }
-}
-
-fn string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
+use crate::test_support::{context, eval, string};
 
 fn run_ordering(fast: bool) -> String {
     crate::set_fast_paths(fast);

@@ -16,8 +16,8 @@
 //!   stream object and its slots.
 //! - [`acquire_writable_stream_default_writer`]`(stream) -> WriterRef`.
 //! - [`writable_stream_default_writer_write`]`(writer, chunk, completion)`: the outcome goes to
-//!   a [`Completion`]: `Completion::Promise` (a JS promise capability) or
-//!   `Completion::Native` (a [`NativeCompletion`]: `fn` steps + traced captures, run as a
+//!   a [`RequestPromise`]: `RequestPromise::Promise` (a JS promise capability) or
+//!   `RequestPromise::Native` (a [`NativeCompletion`]: `fn` steps + traced captures, run as a
 //!   microtask where a reaction to the spec's promise would run; no JS promise allocated).
 //! - [`writable_stream_default_writer_close_with_error_propagation`]`(writer, completion)`,
 //!   [`writable_stream_default_writer_close`], [`writable_stream_close`].
@@ -37,9 +37,9 @@
 //!
 //! Promises script can see (`writer.closed`, `writer.ready`, the results of `write()`,
 //! `close()`, `abort()`) are real JS promises; `closed`/`ready` are materialised on first read
-//! (see [`PromiseSlot`]). Sink results go through [`SinkResult`] (settled, a JS promise, or a
-//! `crate::readable::RustPromise`; `From<crate::readable::Completion>` converts the readable
-//! side's promise model, for TransformStream). With the fast paths on
+//! (see [`PromiseSlot`]). Sink results are [`SinkResult`], the shared
+//! [`Completion`](crate::completion::Completion) (settled, a JS promise, or a Rust promise);
+//! requests are settled through [`RequestPromise`]. With the fast paths on
 //! ([`crate::fast_paths`]) a sink method returning a non-object (or throwing) settles through
 //! one native microtask at the exact position of the spec's promise reaction.
 
@@ -51,8 +51,8 @@ mod tests;
 pub use crate::strategies::SizeAlgorithm;
 pub use ops::*;
 pub use sink::{
-    Completion, CompletionSteps, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot,
-    SinkAlgorithms, SinkResult, SlotState,
+    CompletionSteps, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot,
+    RequestPromise, SinkAlgorithms, SinkResult, SlotState,
 };
 
 use boa_engine::{
@@ -220,7 +220,7 @@ impl Class for WritableStream {
                         ));
                     }
                     // 3. Return ! WritableStreamClose(this).
-                    let (completion, promise) = Completion::new_promise(ctx);
+                    let (completion, promise) = RequestPromise::new_promise(ctx);
                     writable_stream_close(&s, completion, ctx);
                     Ok(promise.into())
                 })();
@@ -460,7 +460,7 @@ impl Class for WritableStreamDefaultWriter {
                         );
                     }
                     // 4. Return ! WritableStreamDefaultWriterClose(this).
-                    let (completion, promise) = Completion::new_promise(ctx);
+                    let (completion, promise) = RequestPromise::new_promise(ctx);
                     writable_stream_default_writer_close(&w, completion, ctx);
                     promise.into()
                 });
@@ -496,7 +496,7 @@ impl Class for WritableStreamDefaultWriter {
                         return released_writer_rejection(ctx);
                     }
                     // 2. Return ! WritableStreamDefaultWriterWrite(this, chunk).
-                    let (completion, promise) = Completion::new_promise(ctx);
+                    let (completion, promise) = RequestPromise::new_promise(ctx);
                     writable_stream_default_writer_write(&w, arg(args, 0), completion, ctx);
                     promise.into()
                 });

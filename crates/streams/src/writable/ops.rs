@@ -13,7 +13,7 @@ use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::sink::{
-    upon_settlement, Completion, NativeCompletion, PromiseSlot, SinkAlgorithms, SinkResult,
+    upon_settlement, NativeCompletion, PromiseSlot, RequestPromise, SinkAlgorithms, SinkResult,
 };
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
@@ -82,15 +82,15 @@ pub struct WritableStreamSlots {
     // --- WritableStream ---
     #[unsafe_ignore_trace]
     backpressure: Cell<bool>,
-    close_request: GcRefCell<Option<Completion>>,
-    in_flight_write_request: GcRefCell<Option<Completion>>,
-    in_flight_close_request: GcRefCell<Option<Completion>>,
+    close_request: GcRefCell<Option<RequestPromise>>,
+    in_flight_write_request: GcRefCell<Option<RequestPromise>>,
+    in_flight_close_request: GcRefCell<Option<RequestPromise>>,
     pending_abort_request: GcRefCell<Option<PendingAbortRequest>>,
     #[unsafe_ignore_trace]
     state: Cell<WritableStreamState>,
     stored_error: GcRefCell<JsValue>,
     writer: GcRefCell<Option<WriterRef>>,
-    write_requests: GcRefCell<VecDeque<Completion>>,
+    write_requests: GcRefCell<VecDeque<RequestPromise>>,
     // --- WritableStreamDefaultController ---
     /// The controller's JS object (passed to the sink's start() and write()).
     controller_object: GcRefCell<Option<JsObject>>,
@@ -453,7 +453,7 @@ pub fn writable_stream_controller_signal(
 /// [WritableStreamClose](https://streams.spec.whatwg.org/#writable-stream-close)
 pub fn writable_stream_close(
     stream: &WritableStreamRef,
-    completion: Completion,
+    completion: RequestPromise,
     ctx: &mut Context,
 ) {
     // 1. Let state be stream.[[state]].
@@ -491,7 +491,7 @@ pub fn writable_stream_close(
 // ---------------------------------------------------------------------------------------
 
 /// [WritableStreamAddWriteRequest](https://streams.spec.whatwg.org/#writable-stream-add-write-request)
-pub fn writable_stream_add_write_request(stream: &WritableStreamRef, completion: Completion) {
+pub fn writable_stream_add_write_request(stream: &WritableStreamRef, completion: RequestPromise) {
     // 1. Assert: ! IsWritableStreamLocked(stream) is true.
     // 2. Assert: stream.[[state]] is "writable".
     // 3. Let promise be a new promise.
@@ -820,7 +820,7 @@ pub fn writable_stream_default_writer_abort(
 /// [WritableStreamDefaultWriterClose](https://streams.spec.whatwg.org/#writable-stream-default-writer-close)
 pub fn writable_stream_default_writer_close(
     writer: &WriterRef,
-    completion: Completion,
+    completion: RequestPromise,
     ctx: &mut Context,
 ) {
     // 1. Let stream be writer.[[stream]].
@@ -837,7 +837,7 @@ pub fn writable_stream_default_writer_close(
 /// [WritableStreamDefaultWriterCloseWithErrorPropagation](https://streams.spec.whatwg.org/#writable-stream-default-writer-close-with-error-propagation)
 pub fn writable_stream_default_writer_close_with_error_propagation(
     writer: &WriterRef,
-    completion: Completion,
+    completion: RequestPromise,
     ctx: &mut Context,
 ) {
     // 1. Let stream be writer.[[stream]].
@@ -987,7 +987,7 @@ pub fn writable_stream_default_writer_release(writer: &WriterRef, ctx: &mut Cont
 pub fn writable_stream_default_writer_write(
     writer: &WriterRef,
     chunk: JsValue,
-    completion: Completion,
+    completion: RequestPromise,
     ctx: &mut Context,
 ) {
     // 1. Let stream be writer.[[stream]].
@@ -1056,7 +1056,7 @@ pub fn writable_stream_default_controller_abort_steps(
     // cleared algorithm is treated as "a promise resolved with undefined".
     let result = match algorithms {
         Some(a) => a.abort(reason, ctx),
-        None => SinkResult::fulfilled(),
+        None => SinkResult::undefined(),
     };
     // 2. Perform ! WritableStreamDefaultControllerClearAlgorithms(this).
     writable_stream_default_controller_clear_algorithms(stream);
@@ -1281,7 +1281,7 @@ pub fn writable_stream_default_controller_process_close(
     let algorithms = stream.algorithms.borrow().clone();
     let sink_close_promise = match algorithms {
         Some(a) => a.close(ctx),
-        None => SinkResult::fulfilled(),
+        None => SinkResult::undefined(),
     };
     // 6. Perform ! WritableStreamDefaultControllerClearAlgorithms(controller).
     writable_stream_default_controller_clear_algorithms(stream);
@@ -1315,7 +1315,7 @@ pub fn writable_stream_default_controller_process_write(
     let controller = stream.controller_object.borrow().clone();
     let sink_write_promise = match (algorithms, controller) {
         (Some(a), Some(c)) => a.write(chunk, &c, ctx),
-        _ => SinkResult::fulfilled(),
+        _ => SinkResult::undefined(),
     };
     upon_settlement(
         sink_write_promise,

@@ -3,20 +3,24 @@
 //! - [`SinkAlgorithms`]: the controller's `[[writeAlgorithm]]`, `[[closeAlgorithm]]`,
 //!   `[[abortAlgorithm]]` (and the start algorithm) as a Rust enum: a JS underlying sink, a
 //!   TransformStream's sink side, or a native (Rust) sink.
-//! - [`SinkResult`]: what a sink algorithm produced: already settled (the sync fast path), or a
-//!   promise to react to.
-//! - [`Completion`]: how a request (write, close, abort) reports its result: a JS promise
-//!   capability, or native steps (pipeTo) that allocate no JS promise.
+//! - [`SinkResult`]: what a sink algorithm produced (the promise side, reacted to): the shared
+//!   [`Completion`](crate::completion::Completion), already settled (the sync fast path), a JS
+//!   promise or a Rust-side promise.
+//! - [`RequestPromise`]: the RESOLVING side of a request's promise (`[[writeRequests]]`,
+//!   `[[closeRequest]]`, `[[inFlight*Request]]`, the abort request): either a JS promise
+//!   capability that script holds, or one native observer ([`NativeCompletion`], pipeTo) that
+//!   runs as a microtask when the request settles, so no JS promise is allocated. It is settled
+//!   once, never reacted to, which is why it is not a `Completion`.
 //! - [`PromiseSlot`]: a JS-visible promise slot (`writer.closed`, `writer.ready`) whose JS
 //!   promise is only allocated when script asks for it.
 
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
-use crate::readable::RustPromise;
+use crate::completion::{completion_resolved_with, invoke_promise_callback};
 use crate::webidl::{
-    enqueue_microtask, error_value, mark_as_handled, promise_rejected_with, promise_resolved_with,
-    react, PromiseCapability, StepFn,
+    enqueue_microtask, mark_as_handled, promise_rejected_with, promise_resolved_with,
+    PromiseCapability,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -72,17 +76,19 @@ impl NativeCompletion {
     }
 }
 
-/// How a write / close request reports its outcome.
+/// How a write / close / abort request reports its outcome: the resolving side of the
+/// request's promise (see the module docs for how it differs from
+/// [`Completion`](crate::completion::Completion)).
 #[derive(Debug, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-pub enum Completion {
+pub enum RequestPromise {
     /// A JS promise (returned to script).
     Promise(PromiseCapability),
     /// Native steps (no JS promise is allocated).
     Native(NativeCompletion),
 }
 
-impl Completion {
+impl RequestPromise {
     /// A completion backed by a new JS promise; returns the completion and the promise.
     pub fn new_promise(ctx: &mut Context) -> (Self, JsObject) {
         let cap = PromiseCapability::new(ctx);
@@ -314,46 +320,10 @@ impl SlotSettlement {
 // Sink results and reactions
 // ---------------------------------------------------------------------------------------
 
-/// The result of a sink algorithm ("a promise" in the spec).
-#[derive(Clone)]
-pub enum SinkResult {
-    /// Already settled: fulfilled (`Ok`) or rejected (`Err(reason)`). The reaction steps run
-    /// as a microtask, exactly where a reaction to an already-settled promise would run.
-    Settled(Result<(), JsValue>),
-    /// A promise to react to.
-    Promise(JsObject),
-    /// A Rust-side promise (e.g. from TransformStream's or a native sink's algorithms); no JS
-    /// promise is allocated to react to it.
-    Rust(Gc<RustPromise>),
-}
-
-impl std::fmt::Debug for SinkResult {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Settled(r) => f.debug_tuple("SinkResult::Settled").field(r).finish(),
-            Self::Promise(p) => f.debug_tuple("SinkResult::Promise").field(p).finish(),
-            Self::Rust(_) => f.write_str("SinkResult::Rust"),
-        }
-    }
-}
-
-impl From<crate::readable::Completion> for SinkResult {
-    fn from(c: crate::readable::Completion) -> Self {
-        match c {
-            crate::readable::Completion::Fulfilled(_) => Self::Settled(Ok(())),
-            crate::readable::Completion::Rejected(e) => Self::Settled(Err(e)),
-            crate::readable::Completion::Rust(p) => Self::Rust(p),
-            crate::readable::Completion::Js(p) => Self::Promise(p),
-        }
-    }
-}
-
-impl SinkResult {
-    /// "A promise resolved with undefined".
-    pub fn fulfilled() -> Self {
-        Self::Settled(Ok(()))
-    }
-}
+/// The result of a sink algorithm ("a promise" in the spec): the shared
+/// [`Completion`](crate::completion::Completion) (already settled, a JS promise, or a
+/// [`RustPromise`](crate::completion::RustPromise)).
+pub type SinkResult = crate::completion::Completion;
 
 /// "Upon fulfillment / upon rejection of `result`": run `on_fulfilled` / `on_rejected` in the
 /// position a promise reaction would take.
@@ -364,56 +334,7 @@ pub(crate) fn upon_settlement<C: Trace + Clone + 'static>(
     on_rejected: fn(JsValue, &C, &mut Context),
     ctx: &mut Context,
 ) {
-    match result {
-        SinkResult::Settled(r) if crate::fast_paths() => {
-            enqueue_microtask(ctx, move |ctx| match r {
-                Ok(()) => on_fulfilled(JsValue::undefined(), &captures, ctx),
-                Err(e) => on_rejected(e, &captures, ctx),
-            })
-        }
-        SinkResult::Settled(Ok(())) => {
-            let p = promise_resolved_with(JsValue::undefined(), ctx);
-            react(&p, captures, on_fulfilled, on_rejected, ctx);
-        }
-        SinkResult::Settled(Err(e)) => {
-            let p = promise_rejected_with(e, ctx);
-            react(&p, captures, on_fulfilled, on_rejected, ctx);
-        }
-        SinkResult::Promise(p) => react(&p, captures, on_fulfilled, on_rejected, ctx),
-        SinkResult::Rust(p) => crate::readable::Completion::Rust(p).upon(
-            (captures, StepFn(on_fulfilled), StepFn(on_rejected)),
-            |(captures, on_fulfilled, on_rejected), settlement, ctx| match settlement {
-                Ok(v) => (on_fulfilled.0)(v, captures, ctx),
-                Err(e) => (on_rejected.0)(e, captures, ctx),
-            },
-            ctx,
-        ),
-    }
-}
-
-/// The result of invoking a callback whose return type is `Promise<undefined>`: WebIDL
-/// "invoke" converts the return value to the promise type
-/// ([js-promise](https://webidl.spec.whatwg.org/#js-promise): a new promise resolved with it,
-/// never the value itself), and an exception becomes a rejected promise.
-///
-/// A non-object result settles the new promise at once with no observable step, so it is
-/// reported as already settled (the fast path reacts to it in a microtask, or through a promise
-/// when the fast paths are off).
-pub(crate) fn promise_callback_result(result: JsResult<JsValue>, ctx: &mut Context) -> SinkResult {
-    match result {
-        Err(e) => SinkResult::Settled(Err(error_value(e, ctx))),
-        Ok(v) if v.is_object() => SinkResult::Promise(promise_resolved_with(v, ctx)),
-        Ok(_) => SinkResult::Settled(Ok(())),
-    }
-}
-
-/// "A promise resolved with `value`" for a value of type `any` (the start algorithm's result).
-pub(crate) fn any_result(value: JsValue, ctx: &mut Context) -> SinkResult {
-    if value.is_object() {
-        SinkResult::Promise(promise_resolved_with(value, ctx))
-    } else {
-        SinkResult::Settled(Ok(()))
-    }
+    result.upon_either(captures, on_fulfilled, on_rejected, ctx);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -436,19 +357,19 @@ pub trait NativeSink: Trace + Finalize + 'static {
     /// The start algorithm (may throw: the stream construction then fails).
     fn start(&self, controller: &JsObject, ctx: &mut Context) -> JsResult<SinkResult> {
         let _ = (controller, ctx);
-        Ok(SinkResult::fulfilled())
+        Ok(SinkResult::undefined())
     }
     /// The write algorithm.
     fn write(&self, chunk: JsValue, controller: &JsObject, ctx: &mut Context) -> SinkResult;
     /// The close algorithm.
     fn close(&self, ctx: &mut Context) -> SinkResult {
         let _ = ctx;
-        SinkResult::fulfilled()
+        SinkResult::undefined()
     }
     /// The abort algorithm.
     fn abort(&self, reason: JsValue, ctx: &mut Context) -> SinkResult {
         let _ = (reason, ctx);
-        SinkResult::fulfilled()
+        SinkResult::undefined()
     }
 }
 
@@ -493,9 +414,9 @@ impl SinkAlgorithms {
                 // Invoke with « controller », exception behavior "rethrow", this = sink.
                 Some(f) => {
                     let v = f.call(&s.sink, &[controller.clone().into()], ctx)?;
-                    Ok(any_result(v, ctx))
+                    Ok(completion_resolved_with(v, ctx))
                 }
-                None => Ok(SinkResult::fulfilled()),
+                None => Ok(SinkResult::undefined()),
             },
             // 1. Let startAlgorithm be an algorithm that returns startPromise.
             Self::Transform { stream } => {
@@ -515,14 +436,12 @@ impl SinkAlgorithms {
         match self {
             Self::Js(s) => match &s.write {
                 Some(f) => {
-                    let r = f.call(&s.sink, &[chunk, controller.clone().into()], ctx);
-                    promise_callback_result(r, ctx)
+                    invoke_promise_callback(f, &s.sink, &[chunk, controller.clone().into()], ctx)
                 }
-                None => SinkResult::fulfilled(),
+                None => SinkResult::undefined(),
             },
             Self::Transform { stream } => {
                 crate::transform::transform_stream_default_sink_write_algorithm(stream, chunk, ctx)
-                    .into()
             }
             Self::Native(n) => n.0.write(chunk, controller, ctx),
         }
@@ -532,14 +451,11 @@ impl SinkAlgorithms {
     pub(crate) fn close(&self, ctx: &mut Context) -> SinkResult {
         match self {
             Self::Js(s) => match &s.close {
-                Some(f) => {
-                    let r = f.call(&s.sink, &[], ctx);
-                    promise_callback_result(r, ctx)
-                }
-                None => SinkResult::fulfilled(),
+                Some(f) => invoke_promise_callback(f, &s.sink, &[], ctx),
+                None => SinkResult::undefined(),
             },
             Self::Transform { stream } => {
-                crate::transform::transform_stream_default_sink_close_algorithm(stream, ctx).into()
+                crate::transform::transform_stream_default_sink_close_algorithm(stream, ctx)
             }
             Self::Native(n) => n.0.close(ctx),
         }
@@ -549,15 +465,11 @@ impl SinkAlgorithms {
     pub(crate) fn abort(&self, reason: JsValue, ctx: &mut Context) -> SinkResult {
         match self {
             Self::Js(s) => match &s.abort {
-                Some(f) => {
-                    let r = f.call(&s.sink, &[reason], ctx);
-                    promise_callback_result(r, ctx)
-                }
-                None => SinkResult::fulfilled(),
+                Some(f) => invoke_promise_callback(f, &s.sink, &[reason], ctx),
+                None => SinkResult::undefined(),
             },
             Self::Transform { stream } => {
                 crate::transform::transform_stream_default_sink_abort_algorithm(stream, reason, ctx)
-                    .into()
             }
             Self::Native(n) => n.0.abort(reason, ctx),
         }

@@ -2,23 +2,10 @@
 //! lazy promises, GC and reentrancy.
 
 use super::*;
-use boa_engine::{js_string, Source};
+use boa_engine::js_string;
 use boa_gc::GcRefCell;
 
-fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    ctx.eval(Source::from_bytes(src)).unwrap()
-}
-
-fn eval_string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
+use crate::test_support::{context, eval, string as eval_string};
 
 /// A script exercising every kind of sink result (undefined, throw, native promise, thenable,
 /// rejected promise, start promise), writer promises, abort and close, interleaved with
@@ -312,10 +299,10 @@ struct RecordingSink {
 impl NativeSink for RecordingSink {
     fn write(&self, chunk: JsValue, _: &JsObject, ctx: &mut Context) -> SinkResult {
         if chunk.to_string(ctx).map(|s| s.to_std_string_escaped()) == Ok("fail".into()) {
-            return SinkResult::Settled(Err(js_string!("sink failed").into()));
+            return SinkResult::Rejected(js_string!("sink failed").into());
         }
         self.chunks.borrow_mut().push(chunk);
-        SinkResult::fulfilled()
+        SinkResult::undefined()
     }
 }
 
@@ -361,7 +348,7 @@ fn native_sink_and_native_completions() {
         writable_stream_default_writer_write(
             &writer,
             js_string!(c).into(),
-            Completion::Native(completion()),
+            RequestPromise::Native(completion()),
             &mut ctx,
         );
     }
@@ -385,7 +372,7 @@ fn native_sink_and_native_completions() {
     writable_stream_default_writer_write(
         &writer,
         js_string!("fail").into(),
-        Completion::Native(completion()),
+        RequestPromise::Native(completion()),
         &mut ctx,
     );
     writable_stream_default_writer_upon_closed(&writer, completion(), &mut ctx);
@@ -393,7 +380,7 @@ fn native_sink_and_native_completions() {
     assert_eq!(stream.state(), WritableStreamState::Errored);
     writable_stream_default_writer_close_with_error_propagation(
         &writer,
-        Completion::Native(completion()),
+        RequestPromise::Native(completion()),
         &mut ctx,
     );
     ctx.run_jobs().unwrap();

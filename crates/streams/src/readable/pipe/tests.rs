@@ -1,34 +1,9 @@
 //! pipeTo unit tests: what WPT cannot see (abort algorithm cleanup, GC of abandoned pipes,
 //! bounded queues over a long pipe chain, fast-path equivalence).
 
-use boa_engine::{js_string, Context, JsValue, NativeFunction, Source};
+use boa_engine::Context;
 
-fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx.register_global_builtin_callable(
-        js_string!("gc"),
-        0,
-        NativeFunction::from_fn_ptr(|_, _, _| {
-            boa_gc::force_collect();
-            Ok(JsValue::undefined())
-        }),
-    )
-    .unwrap();
-    ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}"),
-    }
-}
-
-fn string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
+use crate::test_support::{context, eval, string};
 
 fn signal_algorithms(ctx: &mut Context) -> usize {
     let signal = eval(ctx, "signal");

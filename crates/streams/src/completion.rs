@@ -1,10 +1,12 @@
 //! Promises the stream algorithms pass around without allocating JS promises where script
-//! cannot see them.
+//! cannot see them, shared by readable, writable, transform and pipe.
 //!
-//! A [`Completion`] is what a source algorithm returns and what
-//! [`readable_stream_cancel`](super::readable_stream_cancel) returns: either a settled value
+//! A [`Completion`] is what an algorithm returns where the spec returns "a promise" (source
+//! pull/cancel, sink write/close/abort, transform algorithms,
+//! [`readable_stream_cancel`](crate::readable::readable_stream_cancel)): either a settled value
 //! (the sync fast path), a Rust-side promise ([`RustPromise`]) or a real JS promise (a value
-//! user code returned, or a promise script can see).
+//! user code returned, or a promise script can see). [`invoke_promise_callback`] is the one
+//! way a user callback returning `Promise<undefined>` is invoked.
 //!
 //! Reactions run in microtasks at exactly the position a JS promise reaction would take:
 //! reacting to a settled completion enqueues a native microtask immediately; settling a pending
@@ -13,7 +15,9 @@
 use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, NativeFunction};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::webidl::{arg, enqueue_microtask, promise_rejected_with, promise_resolved_with};
+use crate::webidl::{
+    self, arg, enqueue_microtask, error_value, promise_rejected_with, promise_resolved_with, StepFn,
+};
 
 /// The settlement of a promise: `Ok(value)` = fulfilled, `Err(reason)` = rejected.
 pub type Settlement = Result<JsValue, JsValue>;
@@ -212,6 +216,24 @@ impl Completion {
         }
     }
 
+    /// "Upon fulfillment" / "upon rejection": [`Completion::upon`] with one step per outcome.
+    pub fn upon_either<C: Trace + 'static>(
+        self,
+        captures: C,
+        on_fulfilled: fn(JsValue, &C, &mut Context),
+        on_rejected: fn(JsValue, &C, &mut Context),
+        ctx: &mut Context,
+    ) {
+        self.upon(
+            (captures, StepFn(on_fulfilled), StepFn(on_rejected)),
+            |(captures, on_fulfilled, on_rejected), settlement, ctx| match settlement {
+                Ok(v) => (on_fulfilled.0)(v, captures, ctx),
+                Err(e) => (on_rejected.0)(e, captures, ctx),
+            },
+            ctx,
+        );
+    }
+
     /// The promise as a JS promise (for a JS-visible result). A pending Rust promise gets a
     /// JS promise that settles synchronously with it, so script sees the same timing.
     pub fn into_js_promise(self, ctx: &mut Context) -> JsObject {
@@ -236,14 +258,59 @@ impl Completion {
     /// "The result of reacting to this promise with a fulfillment step that returns
     /// undefined" (rejections propagate).
     pub fn then_undefined(self, ctx: &mut Context) -> Completion {
-        let out = RustPromise::new();
-        self.upon(
-            out.clone(),
-            |out, s, ctx| out.settle(s.map(|_| JsValue::undefined()), ctx),
+        react(
+            self,
+            (),
+            |(), s, _| match s {
+                Ok(_) => StepResult::Value(JsValue::undefined()),
+                Err(e) => StepResult::Throw(e),
+            },
             ctx,
-        );
-        Completion::Rust(out)
+        )
     }
+}
+
+/// What reaction steps produce: a value, an exception, or a promise to adopt.
+pub enum StepResult {
+    Value(JsValue),
+    Throw(JsValue),
+    Promise(Completion),
+}
+
+/// A step function pointer that is `Trace` (it holds no GC data).
+struct StepPtr<C>(fn(&C, Settlement, &mut Context) -> StepResult);
+
+impl<C> Clone for StepPtr<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C> Copy for StepPtr<C> {}
+impl<C> boa_gc::Finalize for StepPtr<C> {}
+// SAFETY: a function pointer holds no GC handles.
+unsafe impl<C> boa_gc::Trace for StepPtr<C> {
+    boa_gc::empty_trace!();
+}
+
+/// "The result of reacting to `promise`" with `step`: a new (Rust-side) promise resolved with
+/// what the step returns (adopting a returned promise with the ticks a JS promise takes).
+pub fn react<C: Trace + 'static>(
+    promise: Completion,
+    captures: C,
+    step: fn(&C, Settlement, &mut Context) -> StepResult,
+    ctx: &mut Context,
+) -> Completion {
+    let out = RustPromise::new();
+    promise.upon(
+        (out.clone(), captures, StepPtr(step)),
+        |(out, captures, step), settlement, ctx| match (step.0)(captures, settlement, ctx) {
+            StepResult::Value(v) => out.settle(Ok(v), ctx),
+            StepResult::Throw(e) => out.settle(Err(e), ctx),
+            StepResult::Promise(p) => RustPromise::resolve_with(out, p, ctx),
+        },
+        ctx,
+    );
+    Completion::Rust(out)
 }
 
 /// React to a JS promise with native steps (through `then`, so the reaction is ordered with
@@ -286,4 +353,68 @@ fn react_js<C: Trace + 'static>(
     )
     .to_js_function(ctx.realm());
     let _ = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
+}
+
+/// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved
+/// with" the value, or a promise rejected with the exception. With fast paths on, a non-object
+/// result or an exception becomes an already-settled [`Completion`] (its reactions take the
+/// same microtask position as a reaction to the new promise would).
+pub(crate) fn invoke_promise_callback(
+    f: &JsObject,
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> Completion {
+    match webidl::call_catching(f, this, args, ctx) {
+        Ok(v) => completion_resolved_with(v, ctx),
+        Err(e) => {
+            let r = error_value(e, ctx);
+            if crate::fast_paths() {
+                Completion::Rejected(r)
+            } else {
+                Completion::Js(promise_rejected_with(r, ctx))
+            }
+        }
+    }
+}
+
+/// "A promise resolved with `value`" as a [`Completion`].
+///
+/// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
+/// an object whose `then` is not callable fulfills at once (no promise is allocated), a
+/// throwing `then` getter rejects, and a callable `then` gets a JS promise and the
+/// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
+/// `Get(value, "then")` runs exactly once, as in the resolve function.
+pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
+    if !crate::fast_paths() {
+        return Completion::Js(promise_resolved_with(value, ctx));
+    }
+    let Some(object) = value.as_object() else {
+        return Completion::Fulfilled(value);
+    };
+    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
+    let then = match object.get(webidl::key("then"), ctx) {
+        Ok(t) => t,
+        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
+        Err(e) => return Completion::Rejected(error_value(e, ctx)),
+    };
+    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
+    let Some(then) = then.as_callable() else {
+        return Completion::Fulfilled(value);
+    };
+    // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
+    //        HostEnqueuePromiseJob(job).
+    let capability = webidl::PromiseCapability::new(ctx);
+    let promise = capability.promise.clone();
+    webidl::enqueue_microtask(ctx, move |ctx| {
+        let args = [
+            capability.resolve.clone().into(),
+            capability.reject.clone().into(),
+        ];
+        if let Err(e) = then.call(&value, &args, ctx) {
+            let e = error_value(e, ctx);
+            capability.reject(e, ctx);
+        }
+    });
+    Completion::Js(promise)
 }
