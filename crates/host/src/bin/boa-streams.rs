@@ -104,7 +104,11 @@ fn run(args: Args) -> i32 {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1)) {
+    let args = match parse_args(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    ) {
         Parsed::Run(args) => args,
         Parsed::Help => {
             print!("{HELP}");
