@@ -26,6 +26,7 @@ pub mod completion;
 pub mod compression;
 pub mod dom;
 pub mod encoding;
+pub mod native;
 pub mod queue;
 pub mod readable;
 pub mod strategies;

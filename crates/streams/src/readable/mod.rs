@@ -115,7 +115,7 @@ pub use controller::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
-    readable_stream_default_controller_has_backpressure, NativeSource,
+    readable_stream_default_controller_has_backpressure, NativeSource, NativeSourceBox,
     ReadableStreamDefaultController, RustSource, SourceAlgorithms, StartAlgorithm,
 };
 pub use pipe::readable_stream_pipe_to;
