@@ -242,15 +242,7 @@ impl Class for ByteLengthQueuingStrategy {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
-        if new_target.is_undefined() {
-            return Err(webidl::type_error(format!(
-                "Failed to construct '{}': Please use the 'new' operator",
-                Self::NAME
-            )));
-        }
-        let data = Self::data_constructor(new_target, args, context)?;
-        let proto = crate::dom::prototype_from_new_target::<Self>(new_target, context)?;
-        Ok(JsObject::from_proto_and_data(Some(proto), data))
+        webidl::construct_converted::<Self>(new_target, args, context)
     }
 }
 
@@ -310,15 +302,7 @@ impl Class for CountQueuingStrategy {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
-        if new_target.is_undefined() {
-            return Err(webidl::type_error(format!(
-                "Failed to construct '{}': Please use the 'new' operator",
-                Self::NAME
-            )));
-        }
-        let data = Self::data_constructor(new_target, args, context)?;
-        let proto = crate::dom::prototype_from_new_target::<Self>(new_target, context)?;
-        Ok(JsObject::from_proto_and_data(Some(proto), data))
+        webidl::construct_converted::<Self>(new_target, args, context)
     }
 }
 

@@ -120,6 +120,30 @@ pub fn brand<T: NativeObject>(this: &JsValue, interface: &str) -> JsResult<JsObj
         })
 }
 
+/// An interface constructor called without `new` throws TypeError.
+pub fn require_new(new_target: &JsValue, interface: &str) -> JsResult<()> {
+    if new_target.is_undefined() {
+        return Err(type_error(format!(
+            "Failed to construct '{interface}': Please use the 'new' operator"
+        )));
+    }
+    Ok(())
+}
+
+/// `Class::construct` in WebIDL order for interfaces whose `data_constructor` converts the
+/// arguments: require `new`, convert the arguments (and run the constructor steps), then
+/// GetPrototypeFromConstructor(newTarget).
+pub fn construct_converted<T: boa_engine::class::Class>(
+    new_target: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsObject> {
+    require_new(new_target, T::NAME)?;
+    let data = T::data_constructor(new_target, args, ctx)?;
+    let proto = crate::dom::prototype_from_new_target::<T>(new_target, ctx)?;
+    Ok(JsObject::from_proto_and_data(Some(proto), data))
+}
+
 /// The TypeError a non-constructible interface throws when called or constructed.
 pub fn illegal_constructor() -> JsError {
     JsNativeError::typ()

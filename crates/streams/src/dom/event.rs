@@ -445,11 +445,7 @@ impl Class for EventData {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
-        if new_target.is_undefined() {
-            return Err(webidl::type_error(
-                "Failed to construct 'Event': Please use the 'new' operator",
-            ));
-        }
+        webidl::require_new(new_target, "Event")?;
         if args.is_empty() {
             return Err(webidl::type_error(
                 "Failed to construct 'Event': 1 argument required, but only 0 present",
@@ -540,11 +536,7 @@ impl Class for CustomEventInterface {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
-        if new_target.is_undefined() {
-            return Err(webidl::type_error(
-                "Failed to construct 'CustomEvent': Please use the 'new' operator",
-            ));
-        }
+        webidl::require_new(new_target, "CustomEvent")?;
         if args.is_empty() {
             return Err(webidl::type_error(
                 "Failed to construct 'CustomEvent': 1 argument required, but only 0 present",

@@ -74,15 +74,6 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     Ok(())
 }
 
-fn require_new(new_target: &JsValue, name: &str) -> JsResult<()> {
-    if new_target.is_undefined() {
-        return Err(type_error(format!(
-            "Failed to construct '{name}': Please use the 'new' operator"
-        )));
-    }
-    Ok(())
-}
-
 fn rejected_type_error(message: &str, ctx: &mut Context) -> JsValue {
     let e = crate::webidl::error_value(type_error(message), ctx);
     promise_rejected_with(e, ctx).into()
@@ -253,7 +244,7 @@ impl Class for WritableStream {
 
     /// [new WritableStream(underlyingSink, strategy)](https://streams.spec.whatwg.org/#ws-constructor)
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
-        require_new(new_target, "WritableStream")?;
+        crate::webidl::require_new(new_target, "WritableStream")?;
         // WebIDL argument conversion: `optional object underlyingSink`,
         // `optional QueuingStrategy strategy = {}`.
         let underlying_sink = arg(args, 0);
@@ -514,7 +505,7 @@ impl Class for WritableStreamDefaultWriter {
 
     /// [new WritableStreamDefaultWriter(stream)](https://streams.spec.whatwg.org/#default-writer-constructor)
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
-        require_new(new_target, "WritableStreamDefaultWriter")?;
+        crate::webidl::require_new(new_target, "WritableStreamDefaultWriter")?;
         // WebIDL argument conversion: `WritableStream stream`.
         let Some(stream) = WritableStream::slots_of(&arg(args, 0)) else {
             return Err(type_error(
