@@ -31,8 +31,11 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     Ok(())
 }
 
-/// Output grows by at least this much per (de)compressor call.
-const OUTPUT_STEP: usize = 64 * 1024;
+/// The largest chunk a `CompressionStream` or `DecompressionStream` enqueues, and the largest
+/// single allocation its output needs: 64 KiB. However much one input chunk expands (a
+/// decompression bomb), its output is cut into pieces of at most this size, each its own
+/// allocation, so no buffer ever grows to the whole output.
+pub(crate) const OUTPUT_CHUNK_BOUND: usize = 64 * 1024;
 
 /// The `CompressionFormat` enumeration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,26 +82,92 @@ fn buffer_source_bytes(chunk: &JsValue, ctx: &mut Context) -> JsResult<Vec<u8>> 
         .unwrap_or_default())
 }
 
-/// Split `buffer` into non-empty pieces converted to `Uint8Array`s and enqueue each (nothing for
-/// an empty buffer).
-fn enqueue_bytes(
-    buffer: Vec<u8>,
+/// Codec output cut into pieces of at most [`OUTPUT_CHUNK_BOUND`] bytes as it is produced: the
+/// codec writes into [`PieceWriter::spare`], and a full piece is moved out as its own block.
+#[derive(Debug, Default)]
+struct PieceWriter {
+    /// The piece being filled: empty until the first output, then exactly
+    /// `OUTPUT_CHUNK_BOUND` bytes, of which `filled` are output.
+    current: Vec<u8>,
+    filled: usize,
+    /// The completed pieces, each non-empty and at most `OUTPUT_CHUNK_BOUND` bytes.
+    pieces: Vec<AlignedVec<u8>>,
+}
+
+impl PieceWriter {
+    /// The unfilled part of the current piece; never empty (a full piece is cut first).
+    fn spare(&mut self) -> &mut [u8] {
+        if self.filled >= OUTPUT_CHUNK_BOUND {
+            self.cut();
+        }
+        if self.current.len() != OUTPUT_CHUNK_BOUND {
+            self.current = vec![0; OUTPUT_CHUNK_BOUND];
+        }
+        self.current.get_mut(self.filled..).unwrap_or_default()
+    }
+
+    /// Mark `n` more bytes of [`Self::spare`] as output and return them.
+    fn advance(&mut self, n: usize) -> &[u8] {
+        let start = self.filled;
+        self.filled = start.saturating_add(n).min(self.current.len());
+        self.current.get(start..self.filled).unwrap_or_default()
+    }
+
+    /// Append `bytes` (small framing bytes) to the output.
+    fn write(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let spare = self.spare();
+            let n = spare.len().min(bytes.len());
+            for (dst, src) in spare.iter_mut().zip(bytes) {
+                *dst = *src;
+            }
+            self.advance(n);
+            bytes = bytes.get(n..).unwrap_or_default();
+        }
+    }
+
+    /// Move the current piece, if it holds any output, to the completed pieces.
+    fn cut(&mut self) {
+        if self.filled > 0 {
+            let bytes = self.current.get(..self.filled).unwrap_or_default();
+            self.pieces.push(AlignedVec::from_slice(64, bytes));
+            self.filled = 0;
+        }
+    }
+
+    /// All output so far, as pieces; the writer is left empty (keeping its scratch block).
+    fn take(&mut self) -> Vec<AlignedVec<u8>> {
+        self.cut();
+        std::mem::take(&mut self.pieces)
+    }
+}
+
+/// Enqueue each of `pieces` (the non-empty pieces a codec cut its output `buffer` into) as a
+/// `Uint8Array` (nothing when there are none).
+fn enqueue_pieces(
+    pieces: Vec<AlignedVec<u8>>,
     controller: &JsObject<TransformStreamDefaultController>,
     ctx: &mut Context,
 ) -> JsResult<()> {
     // If buffer is empty, return.
-    if buffer.is_empty() {
-        return Ok(());
-    }
     // Let arrays be the result of splitting buffer into one or more non-empty pieces and
     // converting them into Uint8Arrays.
-    // NOTE: one piece: the whole buffer.
-    let len = buffer.len() as u64;
-    let array_buffer = JsArrayBuffer::from_byte_block(AlignedVec::from_iter(0, buffer), ctx)?;
-    let array = ViewConstructor::Typed(boa_engine::builtins::typed_array::TypedArrayKind::Uint8)
-        .construct(&array_buffer, 0, len, ctx)?;
+    // NOTE: the codec already split its output into non-empty pieces of at most
+    // OUTPUT_CHUNK_BOUND bytes; each is converted just before it is enqueued, which nothing
+    // can observe (the conversion runs no JS).
     // For each Uint8Array array of arrays, enqueue array in the stream's transform.
-    transform_stream_default_controller_enqueue(controller, array.into(), ctx)
+    for piece in pieces {
+        if piece.is_empty() {
+            continue;
+        }
+        let len = piece.len() as u64;
+        let array_buffer = JsArrayBuffer::from_byte_block(piece, ctx)?;
+        let array =
+            ViewConstructor::Typed(boa_engine::builtins::typed_array::TypedArrayKind::Uint8)
+                .construct(&array_buffer, 0, len, ctx)?;
+        transform_stream_default_controller_enqueue(controller, array.into(), ctx)?;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -112,6 +181,7 @@ struct Compressor {
     /// GZIP: whether the header has been written, and the running CRC-32 / size of the input.
     header_written: bool,
     crc: Crc,
+    out: PieceWriter,
 }
 
 impl Compressor {
@@ -121,16 +191,23 @@ impl Compressor {
             deflate: Compress::new(Compression::default(), format == CompressionFormat::Deflate),
             header_written: false,
             crc: Crc::new(),
+            out: PieceWriter::default(),
         }
     }
 
-    /// Compress `input` (all of it), finishing the stream when `finish` is set.
-    fn compress(&mut self, input: &[u8], finish: bool) -> Result<Vec<u8>, String> {
-        let mut out = Vec::new();
+    /// Compress `input` (all of it), finishing the stream when `finish` is set: the output in
+    /// pieces of at most [`OUTPUT_CHUNK_BOUND`] bytes.
+    fn compress(&mut self, input: &[u8], finish: bool) -> Result<Vec<AlignedVec<u8>>, String> {
+        let result = self.compress_into_pieces(input, finish);
+        let pieces = self.out.take();
+        result.map(|()| pieces)
+    }
+
+    fn compress_into_pieces(&mut self, input: &[u8], finish: bool) -> Result<(), String> {
         if self.format == CompressionFormat::Gzip {
             if !self.header_written {
                 // ID1 ID2 CM FLG MTIME(4) XFL OS (255 = unknown).
-                out.extend_from_slice(&[31, 139, 8, 0, 0, 0, 0, 0, 0, 255]);
+                self.out.write(&[31, 139, 8, 0, 0, 0, 0, 0, 0, 255]);
                 self.header_written = true;
             }
             self.crc.update(input);
@@ -142,19 +219,19 @@ impl Compressor {
         };
         let mut rest = input;
         loop {
-            if out.capacity() - out.len() < OUTPUT_STEP {
-                out.reserve(OUTPUT_STEP);
-            }
+            let spare = self.out.spare();
+            let room = spare.len();
             let before_in = self.deflate.total_in();
             let before_out = self.deflate.total_out();
             let status = self
                 .deflate
-                .compress_vec(rest, &mut out, flush)
+                .compress(rest, spare, flush)
                 .map_err(|e| e.to_string())?;
             let consumed = usize::try_from(self.deflate.total_in() - before_in).unwrap_or(0);
             rest = rest.get(consumed..).unwrap_or_default();
-            let produced = self.deflate.total_out() - before_out;
-            let output_full = out.len() == out.capacity();
+            let produced = usize::try_from(self.deflate.total_out() - before_out).unwrap_or(0);
+            self.out.advance(produced);
+            let output_full = produced >= room;
             match status {
                 Status::StreamEnd => break,
                 _ if finish => {}
@@ -166,10 +243,10 @@ impl Compressor {
             }
         }
         if finish && self.format == CompressionFormat::Gzip {
-            out.extend_from_slice(&self.crc.sum().to_le_bytes());
-            out.extend_from_slice(&self.crc.amount().to_le_bytes());
+            self.out.write(&self.crc.sum().to_le_bytes());
+            self.out.write(&self.crc.amount().to_le_bytes());
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -206,7 +283,7 @@ fn compress_and_enqueue_a_chunk(
     // 2. Let buffer be the result of compressing chunk with cs's format and context.
     let buffer = with_compressor(state, |c| c.compress(&input, false))?.map_err(type_error)?;
     // 3-5. Split buffer into non-empty Uint8Arrays and enqueue them.
-    enqueue_bytes(buffer, controller, ctx)
+    enqueue_pieces(buffer, controller, ctx)
 }
 
 /// [Compress flush and enqueue](https://compression.spec.whatwg.org/#compress-flush-and-enqueue)
@@ -219,7 +296,7 @@ fn compress_flush_and_enqueue(
     //    with the finish flag.
     let buffer = with_compressor(state, |c| c.compress(&[], true))?.map_err(type_error)?;
     // 2-4. Split buffer into non-empty Uint8Arrays and enqueue them.
-    enqueue_bytes(buffer, controller, ctx)
+    enqueue_pieces(buffer, controller, ctx)
 }
 
 /// A `CompressionStream` object's internal slots.
@@ -324,8 +401,8 @@ impl Class for CompressionStream {
 /// Where a decompression context is in its input.
 #[derive(Debug)]
 enum Phase {
-    /// GZIP: collecting the header bytes.
-    GzipHeader(Vec<u8>),
+    /// GZIP: parsing the header.
+    GzipHeader(GzipHeaderParser),
     /// Inflating the DEFLATE (or ZLIB) data.
     Body,
     /// GZIP: collecting the 8-byte trailer.
@@ -336,72 +413,176 @@ enum Phase {
 
 const TRAILING_DATA: &str = "Unexpected input after the end of the compressed data";
 
+/// GZIP header flags (RFC 1952 §2.3.1).
+const FHCRC: u8 = 2;
+const FEXTRA: u8 = 4;
+const FNAME: u8 = 8;
+const FCOMMENT: u8 = 16;
+
+/// The part of a GZIP header a [`GzipHeaderParser`] expects next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HeaderField {
+    /// ID1 ID2 CM FLG MTIME(4) XFL OS: the index of the next of these 10 bytes.
+    Fixed(u8),
+    /// FEXTRA's XLEN: the low byte once read.
+    ExtraLength(Option<u8>),
+    /// FEXTRA's data: the bytes still to skip.
+    ExtraData(u16),
+    /// FNAME: skipping up to and including its NUL.
+    Name,
+    /// FCOMMENT: skipping up to and including its NUL.
+    Comment,
+    /// FHCRC: the low byte once read.
+    HeaderCrc(Option<u8>),
+    /// The header is complete.
+    Done,
+}
+
+/// An incremental GZIP header parser (RFC 1952 §2.3.1). Each input byte is examined once, in
+/// whatever chunks it arrives; nothing of the header is kept but FLG, the field in progress
+/// and the running CRC-32 FHCRC checks, so an unbounded FNAME, FCOMMENT or FEXTRA costs time
+/// linear in its length and constant memory.
+#[derive(Debug)]
+struct GzipHeaderParser {
+    field: HeaderField,
+    flags: u8,
+    /// The CRC-32 of the header bytes so far (maintained only while FHCRC may be set).
+    crc: Crc,
+    /// The number of input bytes examined so far (never more than were fed).
+    examined: u64,
+}
+
+impl GzipHeaderParser {
+    fn new() -> Self {
+        Self {
+            field: HeaderField::Fixed(0),
+            flags: 0,
+            crc: Crc::new(),
+            examined: 0,
+        }
+    }
+
+    /// The optional field that follows `after` according to FLG (FEXTRA, FNAME, FCOMMENT,
+    /// FHCRC in that order), or [`HeaderField::Done`].
+    fn next_field(&self, after: HeaderField) -> HeaderField {
+        let order = [
+            (FEXTRA, HeaderField::ExtraLength(None)),
+            (FNAME, HeaderField::Name),
+            (FCOMMENT, HeaderField::Comment),
+            (FHCRC, HeaderField::HeaderCrc(None)),
+        ];
+        let start = match after {
+            HeaderField::Fixed(_) => 0,
+            HeaderField::ExtraLength(_) | HeaderField::ExtraData(_) => 1,
+            HeaderField::Name => 2,
+            HeaderField::Comment => 3,
+            HeaderField::HeaderCrc(_) | HeaderField::Done => 4,
+        };
+        order
+            .iter()
+            .skip(start)
+            .find(|(flag, _)| self.flags & flag != 0)
+            .map_or(HeaderField::Done, |&(_, field)| field)
+    }
+
+    /// Consume header bytes from the start of `input`: `Ok(Some(n))` when the header ends
+    /// after its first `n` bytes, `Ok(None)` when all of `input` belongs to the header and
+    /// more is needed.
+    fn feed(&mut self, input: &[u8]) -> Result<Option<usize>, &'static str> {
+        let mut pos = 0usize;
+        while self.field != HeaderField::Done {
+            let Some(rest) = input.get(pos..).filter(|r| !r.is_empty()) else {
+                return Ok(None);
+            };
+            // How many bytes of `rest` this step examines and consumes.
+            let taken = match self.field {
+                HeaderField::Fixed(index) => {
+                    let b = rest.first().copied().unwrap_or(0);
+                    match (index, b) {
+                        (0, 31) | (1, 139) | (2, 8) => {}
+                        (0..=2, _) => return Err("Invalid gzip header"),
+                        (3, _) if b & 0xE0 != 0 => return Err("Reserved gzip header flags set"),
+                        (3, _) => self.flags = b,
+                        _ => {}
+                    }
+                    self.crc.update(&[b]);
+                    self.field = if index >= 9 {
+                        self.next_field(self.field)
+                    } else {
+                        HeaderField::Fixed(index + 1)
+                    };
+                    1
+                }
+                HeaderField::ExtraLength(low) => {
+                    let b = rest.first().copied().unwrap_or(0);
+                    self.field = match low {
+                        None => HeaderField::ExtraLength(Some(b)),
+                        Some(lo) => match u16::from_le_bytes([lo, b]) {
+                            0 => self.next_field(HeaderField::ExtraData(0)),
+                            len => HeaderField::ExtraData(len),
+                        },
+                    };
+                    self.checked_bytes(rest.get(..1));
+                    1
+                }
+                HeaderField::ExtraData(left) => {
+                    let n = rest.len().min(usize::from(left));
+                    self.checked_bytes(rest.get(..n));
+                    let left = left.saturating_sub(u16::try_from(n).unwrap_or(u16::MAX));
+                    self.field = if left == 0 {
+                        self.next_field(HeaderField::ExtraData(0))
+                    } else {
+                        HeaderField::ExtraData(left)
+                    };
+                    n
+                }
+                HeaderField::Name | HeaderField::Comment => {
+                    let n = match rest.iter().position(|&b| b == 0) {
+                        Some(nul) => {
+                            self.field = self.next_field(self.field);
+                            nul + 1
+                        }
+                        None => rest.len(),
+                    };
+                    self.checked_bytes(rest.get(..n));
+                    n
+                }
+                HeaderField::HeaderCrc(low) => {
+                    let b = rest.first().copied().unwrap_or(0);
+                    match low {
+                        None => self.field = HeaderField::HeaderCrc(Some(b)),
+                        Some(lo) => {
+                            if self.crc.sum() & 0xFFFF != u32::from(u16::from_le_bytes([lo, b])) {
+                                return Err("gzip header CRC mismatch");
+                            }
+                            self.field = HeaderField::Done;
+                        }
+                    }
+                    1
+                }
+                HeaderField::Done => 0,
+            };
+            self.examined += taken as u64;
+            pos += taken;
+        }
+        Ok(Some(pos))
+    }
+
+    /// Feed header bytes before FHCRC to its CRC (only when FHCRC is set).
+    fn checked_bytes(&mut self, bytes: Option<&[u8]>) {
+        if self.flags & FHCRC != 0 {
+            self.crc.update(bytes.unwrap_or_default());
+        }
+    }
+}
+
 /// A decompression context.
 struct Decompressor {
     inflate: Decompress,
     phase: Phase,
     crc: Crc,
     gzip: bool,
-}
-
-/// Parse a GZIP header (RFC 1952 §2.3.1) from the start of `bytes`: `Ok(Some(len))` when
-/// complete, `Ok(None)` when more bytes are needed.
-fn parse_gzip_header(bytes: &[u8]) -> Result<Option<usize>, &'static str> {
-    const FHCRC: u8 = 2;
-    const FEXTRA: u8 = 4;
-    const FNAME: u8 = 8;
-    const FCOMMENT: u8 = 16;
-    let byte = |i: usize| bytes.get(i).copied();
-    // ID1, ID2 and CM are checked as soon as they arrive.
-    for (i, expected) in [(0, 31), (1, 139), (2, 8)] {
-        match byte(i) {
-            None => return Ok(None),
-            Some(b) if b != expected => return Err("Invalid gzip header"),
-            Some(_) => {}
-        }
-    }
-    let Some(flg) = byte(3) else {
-        return Ok(None);
-    };
-    if flg & 0xE0 != 0 {
-        return Err("Reserved gzip header flags set");
-    }
-    let mut pos = 10;
-    if bytes.len() < pos {
-        return Ok(None);
-    }
-    if flg & FEXTRA != 0 {
-        let (Some(lo), Some(hi)) = (byte(pos), byte(pos + 1)) else {
-            return Ok(None);
-        };
-        pos += 2 + usize::from(u16::from_le_bytes([lo, hi]));
-        if bytes.len() < pos {
-            return Ok(None);
-        }
-    }
-    for flag in [FNAME, FCOMMENT] {
-        if flg & flag != 0 {
-            let Some(nul) = bytes
-                .get(pos..)
-                .and_then(|r| r.iter().position(|&b| b == 0))
-            else {
-                return Ok(None);
-            };
-            pos += nul + 1;
-        }
-    }
-    if flg & FHCRC != 0 {
-        let (Some(lo), Some(hi)) = (byte(pos), byte(pos + 1)) else {
-            return Ok(None);
-        };
-        let mut crc = Crc::new();
-        crc.update(bytes.get(..pos).unwrap_or_default());
-        if crc.sum() & 0xFFFF != u32::from(u16::from_le_bytes([lo, hi])) {
-            return Err("gzip header CRC mismatch");
-        }
-        pos += 2;
-    }
-    Ok(Some(pos))
+    out: PieceWriter,
 }
 
 impl Decompressor {
@@ -410,12 +591,13 @@ impl Decompressor {
         Self {
             inflate: Decompress::new(format == CompressionFormat::Deflate),
             phase: if gzip {
-                Phase::GzipHeader(Vec::new())
+                Phase::GzipHeader(GzipHeaderParser::new())
             } else {
                 Phase::Body
             },
             crc: Crc::new(),
             gzip,
+            out: PieceWriter::default(),
         }
     }
 
@@ -424,34 +606,32 @@ impl Decompressor {
     #[cfg(test)]
     fn decompress(&mut self, input: &[u8]) -> Result<Vec<u8>, String> {
         match self.decompress_chunk(input)? {
-            (out, true) => Ok(out),
+            (pieces, true) => Ok(pieces.iter().flat_map(|p| p.iter().copied()).collect()),
             (_, false) => Err(TRAILING_DATA.into()),
         }
     }
 
-    /// Decompress `input`: the output and whether `input` was fully consumed (it is not when
-    /// the end of the compressed data comes before its end); an error for corrupt input.
-    fn decompress_chunk(&mut self, mut input: &[u8]) -> Result<(Vec<u8>, bool), String> {
-        let mut out = Vec::new();
+    /// Decompress `input`: the output, in pieces of at most [`OUTPUT_CHUNK_BOUND`] bytes, and
+    /// whether `input` was fully consumed (it is not when the end of the compressed data comes
+    /// before its end); an error (and no output) for corrupt input.
+    fn decompress_chunk(&mut self, input: &[u8]) -> Result<(Vec<AlignedVec<u8>>, bool), String> {
+        let result = self.decompress_into_pieces(input);
+        let pieces = self.out.take();
+        result.map(|fully_consumed| (pieces, fully_consumed))
+    }
+
+    fn decompress_into_pieces(&mut self, mut input: &[u8]) -> Result<bool, String> {
         while !input.is_empty() {
             match &mut self.phase {
-                Phase::GzipHeader(header) => {
-                    let old = header.len();
-                    header.extend_from_slice(input);
-                    match parse_gzip_header(header)? {
-                        None => input = &[],
-                        Some(len) => {
-                            input = input.get(len.saturating_sub(old)..).unwrap_or_default();
-                            self.phase = Phase::Body;
-                        }
+                Phase::GzipHeader(parser) => match parser.feed(input)? {
+                    None => input = &[],
+                    Some(len) => {
+                        input = input.get(len..).unwrap_or_default();
+                        self.phase = Phase::Body;
                     }
-                }
+                },
                 Phase::Body => {
-                    let start = out.len();
-                    let (consumed, ended) = self.inflate_into(input, &mut out)?;
-                    if self.gzip {
-                        self.crc.update(out.get(start..).unwrap_or_default());
-                    }
+                    let (consumed, ended) = self.inflate_into_pieces(input)?;
                     input = input.get(consumed..).unwrap_or_default();
                     if ended {
                         self.phase = if self.gzip {
@@ -483,43 +663,48 @@ impl Decompressor {
                         self.phase = Phase::Done;
                     }
                 }
-                Phase::Done => return Ok((out, false)),
+                Phase::Done => return Ok(false),
             }
         }
-        Ok((out, true))
+        Ok(true)
     }
 
-    /// Inflate as much of `input` as possible into `out`: (bytes consumed, stream ended).
-    fn inflate_into(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(usize, bool), String> {
+    /// Inflate as much of `input` as possible into the output pieces: (bytes consumed, stream
+    /// ended).
+    fn inflate_into_pieces(&mut self, input: &[u8]) -> Result<(usize, bool), String> {
         let mut consumed = 0usize;
         loop {
-            if out.capacity() - out.len() < OUTPUT_STEP {
-                out.reserve(OUTPUT_STEP);
-            }
+            let spare = self.out.spare();
+            let room = spare.len();
             let rest = input.get(consumed..).unwrap_or_default();
             let before_in = self.inflate.total_in();
             let before_out = self.inflate.total_out();
             let status = self
                 .inflate
-                .decompress_vec(rest, out, FlushDecompress::None)
+                .decompress(rest, spare, FlushDecompress::None)
                 .map_err(|e| format!("The compressed data could not be decoded: {e}"))?;
             let step_in = usize::try_from(self.inflate.total_in() - before_in).unwrap_or(0);
             consumed += step_in;
-            let produced = self.inflate.total_out() - before_out;
+            let produced = usize::try_from(self.inflate.total_out() - before_out).unwrap_or(0);
+            let output = self.out.advance(produced);
+            if self.gzip {
+                self.crc.update(output);
+            }
             if status == Status::StreamEnd {
                 return Ok((consumed, true));
             }
-            let output_full = out.len() == out.capacity();
+            let output_full = produced >= room;
             if (consumed >= input.len() && !output_full) || (step_in == 0 && produced == 0) {
                 return Ok((consumed, false));
             }
         }
     }
 
-    /// The end of the input: an error unless the end of the compressed data was reached.
-    fn finish(&mut self) -> Result<Vec<u8>, String> {
+    /// The end of the input: an error unless the end of the compressed data was reached. All
+    /// output has already been produced by [`Self::decompress_chunk`].
+    fn finish(&mut self) -> Result<(), String> {
         match self.phase {
-            Phase::Done => Ok(Vec::new()),
+            Phase::Done => Ok(()),
             _ => Err("The compressed data ended unexpectedly".into()),
         }
     }
@@ -557,10 +742,13 @@ fn decompress_and_enqueue_a_chunk(
     let input = buffer_source_bytes(&chunk, ctx)?;
     // 2. Let buffer be the result of decompressing chunk with ds's format and context. If this
     //    results in an error, then throw a TypeError.
+    // NOTE: the output of the whole chunk is produced (as bounded pieces) before any of it is
+    // enqueued, so corrupt data anywhere in the chunk enqueues nothing, as the spec's order
+    // requires (a pending read would otherwise observe the pieces before the error).
     let (buffer, fully_consumed) =
         with_decompressor(state, |d| d.decompress_chunk(&input))?.map_err(type_error)?;
     // 3-4. Split buffer into non-empty Uint8Arrays and enqueue them.
-    enqueue_bytes(buffer, controller, ctx)?;
+    enqueue_pieces(buffer, controller, ctx)?;
     // 5. If the end of the compressed input has been reached, and ds's context has not fully
     //    consumed chunk, then throw a TypeError.
     if !fully_consumed {
@@ -572,15 +760,17 @@ fn decompress_and_enqueue_a_chunk(
 /// [Decompress flush and enqueue](https://compression.spec.whatwg.org/#decompress-flush-and-enqueue)
 fn decompress_flush_and_enqueue(
     state: &JsValue,
-    controller: &JsObject<TransformStreamDefaultController>,
-    ctx: &mut Context,
+    _controller: &JsObject<TransformStreamDefaultController>,
+    _ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Let buffer be the result of decompressing an empty input with ds's format and
     //    context, with the finish flag.
     // 2. If the end of the compressed input has not been reached, then throw a TypeError.
-    let buffer = with_decompressor(state, Decompressor::finish)?.map_err(type_error)?;
+    with_decompressor(state, Decompressor::finish)?.map_err(type_error)?;
     // 3-5. Split buffer into non-empty Uint8Arrays and enqueue them.
-    enqueue_bytes(buffer, controller, ctx)
+    // NOTE: buffer is always empty: every byte the input decodes to was produced and
+    // enqueued by the transform algorithm (inflating consumes all input it is given).
+    Ok(())
 }
 
 /// A `DecompressionStream` object's internal slots.

@@ -4,7 +4,11 @@
 
 use boa_engine::{js_string, Context, JsValue, NativeFunction, Source};
 
-use super::{parse_gzip_header, CompressionFormat, Compressor, Decompressor};
+use std::io::Write;
+
+use super::{
+    CompressionFormat, Compressor, Decompressor, GzipHeaderParser, Phase, OUTPUT_CHUNK_BOUND,
+};
 
 const FORMATS: [CompressionFormat; 3] = [
     CompressionFormat::Deflate,
@@ -58,10 +62,19 @@ fn compress_all(format: CompressionFormat, data: &[u8], chunk: usize) -> Vec<u8>
     let mut c = Compressor::new(format);
     let mut out = Vec::new();
     for piece in data.chunks(chunk) {
-        out.extend(c.compress(piece, false).unwrap());
+        for p in c.compress(piece, false).unwrap() {
+            out.extend_from_slice(&p);
+        }
     }
-    out.extend(c.compress(&[], true).unwrap());
+    for p in c.compress(&[], true).unwrap() {
+        out.extend_from_slice(&p);
+    }
     out
+}
+
+/// Parse a GZIP header from the start of `bytes` with a fresh parser.
+fn parse_gzip_header(bytes: &[u8]) -> Result<Option<usize>, &'static str> {
+    GzipHeaderParser::new().feed(bytes)
 }
 
 fn decompress_all(format: CompressionFormat, data: &[u8], chunk: usize) -> Result<Vec<u8>, String> {
@@ -70,7 +83,7 @@ fn decompress_all(format: CompressionFormat, data: &[u8], chunk: usize) -> Resul
     for piece in data.chunks(chunk) {
         out.extend(d.decompress(piece)?);
     }
-    out.extend(d.finish()?);
+    d.finish()?;
     Ok(out)
 }
 
@@ -126,6 +139,12 @@ fn gzip_header_optional_fields_are_skipped_and_checked() {
     assert_eq!(parse_gzip_header(&header), Ok(Some(header.len())));
     for cut in 0..header.len() {
         assert_eq!(parse_gzip_header(header.get(..cut).unwrap()), Ok(None));
+        // Split in two anywhere: the second part completes it, with trailing bytes left.
+        let mut parser = GzipHeaderParser::new();
+        assert_eq!(parser.feed(header.get(..cut).unwrap()), Ok(None));
+        let mut rest = header.get(cut..).unwrap().to_vec();
+        rest.push(77);
+        assert_eq!(parser.feed(&rest), Ok(Some(rest.len() - 1)));
     }
     // FHCRC: the low 16 bits of the CRC-32 of the header bytes before it.
     if let Some(flg) = header.get_mut(3) {
@@ -137,6 +156,18 @@ fn gzip_header_optional_fields_are_skipped_and_checked() {
     let mut with_crc = header.clone();
     with_crc.extend_from_slice(&good);
     assert_eq!(parse_gzip_header(&with_crc), Ok(Some(with_crc.len())));
+    // Byte by byte.
+    let mut parser = GzipHeaderParser::new();
+    for (i, b) in with_crc.iter().enumerate() {
+        let expected = if i + 1 == with_crc.len() { Some(1) } else { None };
+        assert_eq!(parser.feed(&[*b]), Ok(expected), "byte {i}");
+    }
+    assert_eq!(parser.examined, with_crc.len() as u64);
+    // An empty FEXTRA.
+    assert_eq!(
+        parse_gzip_header(&[31, 139, 8, 4, 0, 0, 0, 0, 0, 3, 0, 0, 1]),
+        Ok(Some(12))
+    );
     header.extend_from_slice(&[good[0] ^ 1, good[1]]);
     assert!(parse_gzip_header(&header).is_err());
     assert!(parse_gzip_header(&[31, 139, 8, 0x20]).is_err());
@@ -368,5 +399,183 @@ fn output_before_trailing_data_is_enqueued_before_the_error() {
     assert_eq!(
         run(&mut ctx, src),
         "hi,rejected:TypeError,rejected:TypeError"
+    );
+}
+
+/// A GZIP header with FNAME (and FHCRC) whose name has no NUL in the first 1,600 chunks of
+/// 64 KiB: each byte is examined once (the header is parsed incrementally, never re-scanned),
+/// and the stream still decodes once the name ends.
+#[test]
+fn gzip_header_with_a_huge_name_is_parsed_in_linear_time() {
+    const CHUNKS: usize = 1600;
+    let header = [31u8, 139, 8, 8 | 2, 0, 0, 0, 0, 0, 3];
+    let name_chunk = vec![b'a'; 64 * 1024];
+    let mut header_crc = flate2::Crc::new();
+    header_crc.update(&header);
+    let mut d = Decompressor::new(CompressionFormat::Gzip);
+    assert_eq!(d.decompress(&header), Ok(Vec::new()));
+    for _ in 0..CHUNKS {
+        assert_eq!(d.decompress(&name_chunk), Ok(Vec::new()));
+        header_crc.update(&name_chunk);
+    }
+    let fed = (header.len() + CHUNKS * name_chunk.len()) as u64;
+    let Phase::GzipHeader(parser) = &d.phase else {
+        panic!("still in the header");
+    };
+    assert_eq!(parser.examined, fed, "every byte examined exactly once");
+    // The NUL, the header CRC, then a deflate body and the trailer.
+    header_crc.update(&[0]);
+    let mut rest = vec![0u8];
+    rest.extend_from_slice(&(header_crc.sum() as u16).to_le_bytes());
+    let data = sample(1000);
+    let member = compress_all(CompressionFormat::Gzip, &data, 1000);
+    rest.extend_from_slice(member.get(10..).unwrap());
+    assert_eq!(d.decompress(&rest), Ok(data));
+    assert!(d.finish().is_ok());
+}
+
+/// Write `len` zero bytes to `writer`.
+fn write_zeros<W: Write>(mut writer: W, len: usize) -> W {
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(zeros.len());
+        writer.write_all(zeros.get(..n).unwrap()).unwrap();
+        left -= n;
+    }
+    writer
+}
+
+/// A decompression bomb: `len` zero bytes compressed by flate2 directly (not by the code
+/// under test).
+fn bomb(format: CompressionFormat, len: usize) -> Vec<u8> {
+    use flate2::write::{DeflateEncoder, GzEncoder, ZlibEncoder};
+    let level = flate2::Compression::best();
+    match format {
+        CompressionFormat::Deflate => write_zeros(ZlibEncoder::new(Vec::new(), level), len)
+            .finish()
+            .unwrap(),
+        CompressionFormat::DeflateRaw => {
+            write_zeros(DeflateEncoder::new(Vec::new(), level), len)
+                .finish()
+                .unwrap()
+        }
+        CompressionFormat::Gzip => write_zeros(GzEncoder::new(Vec::new(), level), len)
+            .finish()
+            .unwrap(),
+    }
+}
+
+/// One small input chunk that inflates to 32 MiB comes out as 512 pieces of exactly
+/// OUTPUT_CHUNK_BOUND bytes, never as one buffer of the whole output.
+#[test]
+fn a_decompression_bomb_comes_out_in_bounded_pieces() {
+    const LEN: usize = 32 << 20;
+    for format in FORMATS {
+        let input = bomb(format, LEN);
+        assert!(input.len() < 64 * 1024, "{format:?}: {} bytes", input.len());
+        let mut d = Decompressor::new(format);
+        let (pieces, fully_consumed) = d.decompress_chunk(&input).unwrap();
+        assert!(fully_consumed);
+        assert!(d.finish().is_ok());
+        assert_eq!(pieces.len(), LEN / OUTPUT_CHUNK_BOUND, "{format:?}");
+        assert!(pieces.iter().all(|p| p.len() == OUTPUT_CHUNK_BOUND));
+        assert!(pieces.iter().all(|p| p.iter().all(|&b| b == 0)));
+    }
+}
+
+/// A 1 MiB incompressible chunk compresses to pieces of at most OUTPUT_CHUNK_BOUND bytes
+/// (more than one), which decompress to the input.
+#[test]
+fn compression_output_comes_out_in_bounded_pieces() {
+    let mut x: u32 = 99;
+    let data: Vec<u8> = (0..1 << 20)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect();
+    for format in FORMATS {
+        let mut c = Compressor::new(format);
+        let mut pieces = c.compress(&data, false).unwrap();
+        pieces.extend(c.compress(&[], true).unwrap());
+        assert!(pieces.len() > data.len() / OUTPUT_CHUNK_BOUND, "{format:?}");
+        assert!(pieces
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= OUTPUT_CHUNK_BOUND));
+        let compressed: Vec<u8> = pieces.iter().flat_map(|p| p.iter().copied()).collect();
+        assert_eq!(decompress_all(format, &compressed, 4096).unwrap(), data);
+    }
+}
+
+/// Through the streams: the readable side of a DecompressionStream fed a bomb in one write
+/// receives many chunks, none larger than OUTPUT_CHUNK_BOUND, adding up to the whole output.
+#[test]
+fn a_decompression_bomb_reaches_the_readable_side_in_bounded_chunks() {
+    const LEN: usize = 8 << 20;
+    let input = bomb(CompressionFormat::DeflateRaw, LEN);
+    let literal: Vec<String> = input.iter().map(u8::to_string).collect();
+    let mut ctx = context();
+    let src = format!(
+        r#"
+        globalThis.result = 'pending';
+        (async () => {{
+            const ds = new DecompressionStream('deflate-raw');
+            const writer = ds.writable.getWriter();
+            writer.write(new Uint8Array([{}]));
+            writer.close();
+            const reader = ds.readable.getReader();
+            let chunks = 0, total = 0, max = 0, zeros = true;
+            for (;;) {{
+                const {{ value, done }} = await reader.read();
+                if (done) break;
+                chunks++;
+                total += value.length;
+                max = Math.max(max, value.length);
+                if (value[0] !== 0 || value[value.length - 1] !== 0) zeros = false;
+            }}
+            return [chunks, total, max, zeros].join();
+        }})().then(r => {{ globalThis.result = r; }}, e => {{ globalThis.result = 'error ' + e; }});
+        "#,
+        literal.join(",")
+    );
+    assert_eq!(
+        run(&mut ctx, &src),
+        format!("{},{LEN},{OUTPUT_CHUNK_BOUND},true", LEN / OUTPUT_CHUNK_BOUND)
+    );
+}
+
+/// Corrupt data at the end of a chunk whose start inflates to many pieces: per the spec's
+/// order (decompress the whole chunk, throw on error, only then enqueue), nothing of that
+/// chunk is enqueued, so a pending read rejects rather than receiving a piece.
+#[test]
+fn a_chunk_with_a_bad_checksum_enqueues_none_of_its_output() {
+    let mut input = bomb(CompressionFormat::Deflate, 1 << 20);
+    if let Some(last) = input.last_mut() {
+        *last ^= 1;
+    }
+    let mut d = Decompressor::new(CompressionFormat::Deflate);
+    assert!(d.decompress_chunk(&input).is_err());
+    let literal: Vec<String> = input.iter().map(u8::to_string).collect();
+    let mut ctx = context();
+    let src = format!(
+        r#"
+        globalThis.result = 'pending';
+        (async () => {{
+            const ds = new DecompressionStream('deflate');
+            const writer = ds.writable.getWriter();
+            const reader = ds.readable.getReader();
+            const first = reader.read();
+            const w = writer.write(new Uint8Array([{}]));
+            const settled = await Promise.allSettled([first, w]);
+            return settled.map(x => x.status + ':' + (x.reason && x.reason.constructor.name))
+                .join(',');
+        }})().then(r => {{ globalThis.result = r; }}, e => {{ globalThis.result = 'error ' + e; }});
+        "#,
+        literal.join(",")
+    );
+    assert_eq!(
+        run(&mut ctx, &src),
+        "rejected:TypeError,rejected:TypeError"
     );
 }
