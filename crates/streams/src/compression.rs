@@ -135,9 +135,13 @@ impl PieceWriter {
         }
     }
 
-    /// All output so far, as pieces; the writer is left empty (keeping its scratch block).
-    fn take(&mut self) -> Vec<AlignedVec<u8>> {
+    /// All output so far, as pieces; the writer is left empty. Its scratch block is kept for
+    /// the next call unless `last` (the codec will produce no more output).
+    fn take(&mut self, last: bool) -> Vec<AlignedVec<u8>> {
         self.cut();
+        if last {
+            self.current = Vec::new();
+        }
         std::mem::take(&mut self.pieces)
     }
 }
@@ -199,7 +203,7 @@ impl Compressor {
     /// pieces of at most [`OUTPUT_CHUNK_BOUND`] bytes.
     fn compress(&mut self, input: &[u8], finish: bool) -> Result<Vec<AlignedVec<u8>>, String> {
         let result = self.compress_into_pieces(input, finish);
-        let pieces = self.out.take();
+        let pieces = self.out.take(finish || result.is_err());
         result.map(|()| pieces)
     }
 
@@ -616,7 +620,8 @@ impl Decompressor {
     /// before its end); an error (and no output) for corrupt input.
     fn decompress_chunk(&mut self, input: &[u8]) -> Result<(Vec<AlignedVec<u8>>, bool), String> {
         let result = self.decompress_into_pieces(input);
-        let pieces = self.out.take();
+        let last = !matches!((&result, &self.phase), (Ok(_), Phase::Body));
+        let pieces = self.out.take(last);
         result.map(|fully_consumed| (pieces, fully_consumed))
     }
 

@@ -159,7 +159,11 @@ fn gzip_header_optional_fields_are_skipped_and_checked() {
     // Byte by byte.
     let mut parser = GzipHeaderParser::new();
     for (i, b) in with_crc.iter().enumerate() {
-        let expected = if i + 1 == with_crc.len() { Some(1) } else { None };
+        let expected = if i + 1 == with_crc.len() {
+            Some(1)
+        } else {
+            None
+        };
         assert_eq!(parser.feed(&[*b]), Ok(expected), "byte {i}");
     }
     assert_eq!(parser.examined, with_crc.len() as u64);
@@ -455,11 +459,9 @@ fn bomb(format: CompressionFormat, len: usize) -> Vec<u8> {
         CompressionFormat::Deflate => write_zeros(ZlibEncoder::new(Vec::new(), level), len)
             .finish()
             .unwrap(),
-        CompressionFormat::DeflateRaw => {
-            write_zeros(DeflateEncoder::new(Vec::new(), level), len)
-                .finish()
-                .unwrap()
-        }
+        CompressionFormat::DeflateRaw => write_zeros(DeflateEncoder::new(Vec::new(), level), len)
+            .finish()
+            .unwrap(),
         CompressionFormat::Gzip => write_zeros(GzEncoder::new(Vec::new(), level), len)
             .finish()
             .unwrap(),
@@ -541,7 +543,10 @@ fn a_decompression_bomb_reaches_the_readable_side_in_bounded_chunks() {
     );
     assert_eq!(
         run(&mut ctx, &src),
-        format!("{},{LEN},{OUTPUT_CHUNK_BOUND},true", LEN / OUTPUT_CHUNK_BOUND)
+        format!(
+            "{},{LEN},{OUTPUT_CHUNK_BOUND},true",
+            LEN / OUTPUT_CHUNK_BOUND
+        )
     );
 }
 
@@ -574,8 +579,5 @@ fn a_chunk_with_a_bad_checksum_enqueues_none_of_its_output() {
         "#,
         literal.join(",")
     );
-    assert_eq!(
-        run(&mut ctx, &src),
-        "rejected:TypeError,rejected:TypeError"
-    );
+    assert_eq!(run(&mut ctx, &src), "rejected:TypeError,rejected:TypeError");
 }
