@@ -228,6 +228,7 @@ impl Host {
             None,
             &mut context,
         )?;
+        event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
         boa_streams::register(&mut context)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
