@@ -308,10 +308,7 @@ pub(crate) fn signal_abort(
     *state.reason.borrow_mut() = Some(reason.clone());
     // NOTE: an aborted signal's dependent signals are never read again (step 1 returns
     // early), so the set is emptied here, releasing the dependents it kept alive.
-    let dependents = std::mem::replace(
-        &mut state.dependent_signals.borrow_mut().entries,
-        BTreeMap::new(),
-    );
+    let dependents = std::mem::take(&mut state.dependent_signals.borrow_mut().entries);
     // 3. Let dependentSignalsToAbort be a new list.
     let mut to_abort = Vec::new();
     // 4. For each dependentSignal of signal's dependent signals:
