@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use boa_engine::builtins::error::Error as ErrorData;
 use boa_engine::builtins::promise::PromiseState;
 use boa_engine::builtins::promise::{OperationType, Promise};
+use boa_engine::builtins::proxy::Proxy;
 use boa_engine::context::time::{JsDuration, JsInstant};
 use boa_engine::context::HostHooks;
 use boa_engine::job::{
@@ -21,7 +22,9 @@ use boa_engine::job::{
 };
 use boa_engine::object::builtins::JsPromise;
 use boa_engine::object::JsObject;
-use boa_engine::{js_string, Context, JsError, JsResult, JsValue};
+use boa_engine::property::{PropertyDescriptor, PropertyKey};
+use boa_engine::{js_string, Context, JsError, JsResult, JsString, JsSymbol, JsValue};
+use boa_streams::dom::DomException;
 
 use crate::clock::VirtualClock;
 use crate::{HostError, LoopOutcome};
@@ -107,20 +110,147 @@ impl std::fmt::Display for HostError {
     }
 }
 
-/// `String(value)` (falling back to a debug display when that throws) and `value.stack` when
-/// `value` is an Error object.
+/// The intrinsic `get Error.prototype.stack` (captured at host creation, before any script
+/// can replace the accessor): a native function that reads the `[[ErrorData]]` slot only.
+pub(crate) struct ErrorStackGetter(pub(crate) Option<JsObject>);
+
+/// Capture the intrinsic `Error.prototype.stack` getter into the context's data.
+pub(crate) fn capture_error_stack_getter(context: &mut Context) {
+    let proto = context.intrinsics().constructors().error().prototype();
+    let getter = own_property(&proto, &js_string!("stack").into())
+        .and_then(|d| d.get().and_then(JsValue::as_object));
+    context.insert_data(ErrorStackGetter(getter));
+}
+
+/// A message (and, for an Error object, a stack) describing an exception or rejection reason,
+/// without running any user code: no `toString`, `Symbol.toPrimitive`, getter or Proxy trap.
+///
+/// * A primitive is formatted directly (`String(value)`; a symbol as `Symbol(description)`).
+/// * An error-like object ([`is_error_like`]) reads as `Error.prototype.toString` would, but
+///   takes `name` and `message` from data properties only (its own, else the nearest on its
+///   prototype chain, such as `TypeError.prototype.name`); a `DOMException` from its slots.
+///   Its stack is its own data property `stack`, else the `[[ErrorData]]` backtrace.
+/// * Any other object reads `[object Tag]` (`Function`, `Array`, `Error` or `Object`; a string
+///   `Symbol.toStringTag` found as a data property on its chain overrides it).
 pub(crate) fn describe(value: &JsValue, context: &mut Context) -> (String, Option<String>) {
-    let message = match value.to_string(context) {
-        Ok(s) => s.to_std_string_escaped(),
-        Err(_) => value.display().to_string(),
+    let Some(object) = value.as_object() else {
+        let message = if let Some(s) = value.as_string() {
+            s.to_std_string_escaped()
+        } else if value.is_symbol() {
+            value.display().to_string()
+        } else {
+            // Number, BigInt, boolean, null, undefined: ToString runs no user code.
+            value.to_string(context).map_or_else(
+                |_| value.display().to_string(),
+                |s| s.to_std_string_escaped(),
+            )
+        };
+        return (message, None);
     };
-    let stack = value
-        .as_object()
-        .filter(|o| is_error_like(o, context))
-        .and_then(|o| o.get(js_string!("stack"), context).ok())
-        .and_then(|v| v.as_string())
+    if !is_error_like(&object, context) {
+        return (object_tag(&object), None);
+    }
+    let message = if let Some(e) = object.downcast_ref::<DomException>() {
+        error_to_string(
+            &e.name().to_std_string_escaped(),
+            &e.message().to_std_string_escaped(),
+        )
+    } else {
+        let name = data_string_on_chain(&object, "name").unwrap_or_else(|| "Error".into());
+        let message = data_string_on_chain(&object, "message").unwrap_or_default();
+        error_to_string(&name, &message)
+    };
+    let own_stack = own_property(&object, &js_string!("stack").into()).and_then(|d| {
+        if d.is_data_descriptor() {
+            d.value().and_then(JsValue::as_string)
+        } else {
+            None
+        }
+    });
+    let stack = own_stack
+        .or_else(|| {
+            if !object.is::<ErrorData>() {
+                return None;
+            }
+            let getter = context.get_data::<ErrorStackGetter>()?.0.clone()?;
+            getter
+                .call(&object.clone().into(), &[], context)
+                .ok()?
+                .as_string()
+        })
         .map(|s| s.to_std_string_escaped().trim_end().to_owned());
     (message, stack)
+}
+
+/// `Error.prototype.toString`'s joining of a name and a message.
+fn error_to_string(name: &str, message: &str) -> String {
+    match (name.is_empty(), message.is_empty()) {
+        (true, _) => message.to_owned(),
+        (false, true) => name.to_owned(),
+        (false, false) => format!("{name}: {message}"),
+    }
+}
+
+/// `object`'s own property `key`, read from its property storage: no internal method (so no
+/// Proxy trap) runs.
+fn own_property(object: &JsObject, key: &PropertyKey) -> Option<PropertyDescriptor> {
+    object.try_borrow().ok()?.properties().get(key)
+}
+
+/// Whether `object` is a Proxy (whose own property storage says nothing about it).
+fn is_proxy(object: &JsObject) -> bool {
+    object.is::<Proxy>()
+}
+
+/// The string value of the data property `key` on `object` or the nearest object of its
+/// prototype chain that has one (accessors are skipped, never called; a Proxy ends the walk).
+fn data_string_on_chain(object: &JsObject, key: &str) -> Option<String> {
+    let key: PropertyKey = JsString::from(key).into();
+    let mut current = Some(object.clone());
+    // Bounded walk (prototype chains are acyclic, but stay defensive).
+    for _ in 0..10_000 {
+        let o = current?;
+        if is_proxy(&o) {
+            return None;
+        }
+        if let Some(d) = own_property(&o, &key) {
+            if d.is_data_descriptor() {
+                return d
+                    .value()
+                    .and_then(JsValue::as_string)
+                    .map(|s| s.to_std_string_escaped());
+            }
+        }
+        current = o.prototype();
+    }
+    None
+}
+
+/// `[object Tag]` for a non-error object, from internal slots and data properties only.
+fn object_tag(object: &JsObject) -> String {
+    let tag_key: PropertyKey = JsSymbol::to_string_tag().into();
+    let mut current = Some(object.clone());
+    for _ in 0..10_000 {
+        let Some(o) = current else { break };
+        if is_proxy(&o) {
+            break;
+        }
+        if let Some(d) = own_property(&o, &tag_key) {
+            if let Some(tag) = d.value().and_then(JsValue::as_string) {
+                return format!("[object {}]", tag.to_std_string_escaped());
+            }
+            break;
+        }
+        current = o.prototype();
+    }
+    let builtin = if object.is_callable() {
+        "Function"
+    } else if !is_proxy(object) && object.is_array() {
+        "Array"
+    } else {
+        "Object"
+    };
+    format!("[object {builtin}]")
 }
 
 /// An Error instance, or an object inheriting from `Error.prototype` (a `DOMException`, an
@@ -290,8 +420,8 @@ impl EventLoop {
                     if !self.shared.has_pending_rejections() {
                         break;
                     }
-                    // Describing a reason may run user code (toString), which may queue
-                    // microtasks: loop until both are empty.
+                    // Describing a reason runs no user code, so nothing new is queued; the
+                    // loop still goes on until both lists are empty.
                     self.shared.notify_about_rejected_promises(context);
                 }
             }

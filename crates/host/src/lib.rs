@@ -28,6 +28,10 @@
 //!   before its end) are reported as [`HostError::UnhandledRejection`] (HTML's
 //!   "about-to-be-notified rejected promises list", fed by Boa's
 //!   `HostHooks::promise_rejection_tracker`), then `Context::clear_kept_objects` runs.
+//! * Reported exceptions and rejection reasons are described without running script: a
+//!   primitive as `String(value)`, an Error-like object from its `name`/`message`/`stack`
+//!   data properties (accessors and `toString` are never called; a `DOMException` from its
+//!   slots), any other object as `[object Tag]`. So reporting cannot queue more work.
 //! * With [`HostOptions::virtual_time`] the context gets a virtual clock: when nothing but
 //!   timers is pending, the loop moves the clock to the next due timer instead of sleeping.
 //!   `performance.now()` and `Date.now()` follow that clock (a busy-wait on `Date.now()` never
@@ -228,6 +232,7 @@ impl Host {
             None,
             &mut context,
         )?;
+        event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
         boa_streams::register(&mut context)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):

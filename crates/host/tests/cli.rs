@@ -88,6 +88,30 @@ fn unhandled_rejection_exits_with_its_code() {
 }
 
 #[test]
+fn reporting_a_rejection_does_not_call_the_reasons_to_string() {
+    // Calling toString here would reject again on every report: the host used to loop
+    // forever. It now reports once and exits with the rejection code.
+    let path = script(
+        "evil.js",
+        r#"const evil={toString(){Promise.reject(evil);return 'evil'}};Promise.reject(evil);"#,
+    );
+    let out = run(&[path.to_str().expect("utf8")]);
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code::UNHANDLED_REJECTION),
+        "{}",
+        text(&out.stderr)
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr.matches("Unhandled promise rejection").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("[object Object]"), "{stderr}");
+}
+
+#[test]
 fn usage_errors_and_help() {
     assert_eq!(run(&[]).status.code(), Some(exit_code::USAGE));
     assert_eq!(

@@ -231,26 +231,133 @@ fn rejection_stack_comes_from_error_like_reasons_only() {
         Promise.reject(fake);
         Promise.reject({ stack: "not an error", toString() { return "plain"; } });
         Promise.reject(Symbol("sym"));
+        Promise.reject(12n);
+        Promise.reject([1, 2]);
+        Promise.reject({ [Symbol.toStringTag]: "Tagged" });
         "#,
     );
     h.run_microtasks();
+    let rejection = |message: &str, stack: Option<&str>| HostError::UnhandledRejection {
+        message: message.into(),
+        stack: stack.map(Into::into),
+    };
+    // Reasons are described from their slots and data properties: their own `toString` is
+    // never called.
     assert_eq!(
         h.take_errors(),
         [
-            HostError::UnhandledRejection {
-                message: "fake error".into(),
-                stack: Some("fake stack".into())
-            },
-            HostError::UnhandledRejection {
-                message: "plain".into(),
-                stack: None
-            },
-            HostError::UnhandledRejection {
-                message: "Symbol(sym)".into(),
-                stack: None
-            },
+            rejection("Error", Some("fake stack")),
+            rejection("[object Object]", None),
+            rejection("Symbol(sym)", None),
+            rejection("12", None),
+            rejection("[object Array]", None),
+            rejection("[object Tagged]", None),
         ]
     );
+}
+
+#[test]
+fn reporting_a_reason_runs_no_user_code() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var calls = 0;
+        const handler = new Proxy({}, {
+            get() { calls++; return () => "trap"; },
+            getOwnPropertyDescriptor() { calls++; return undefined; },
+            getPrototypeOf() { calls++; return Error.prototype; },
+            has() { calls++; return true; },
+        });
+        Promise.reject(new Proxy({}, handler));
+        Promise.reject(new Proxy(new Error("target"), handler));
+        const getter = new Error("ignored");
+        Object.defineProperty(getter, "message", { get() { calls++; return "from getter"; } });
+        Object.defineProperty(getter, "name", { get() { calls++; return "Named"; } });
+        Promise.reject(getter);
+        const prim = { [Symbol.toPrimitive]() { calls++; return "prim"; }, toString() { calls++; return "s"; } };
+        Promise.reject(prim);
+        Object.defineProperty(TypeError.prototype, "message", { get() { calls++; return "proto getter"; } });
+        Promise.reject(Object.create(TypeError.prototype));
+        queueMicrotask(() => { throw getter; });
+        "#,
+    );
+    h.run_microtasks();
+    let errors = h.take_errors();
+    assert_eq!(string(&mut h, "String(calls)"), "0", "{errors:?}");
+    let messages: Vec<&str> = errors
+        .iter()
+        .map(|e| match e {
+            HostError::Uncaught { message, .. } | HostError::UnhandledRejection { message, .. } => {
+                message.as_str()
+            }
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            // The thrown error (a microtask runs before rejections are reported); its
+            // accessor `name` and `message` are skipped for Error.prototype's data.
+            "Error",
+            "[object Object]",
+            "[object Object]",
+            "Error",
+            "[object Object]",
+            "TypeError",
+        ]
+    );
+}
+
+#[test]
+fn error_subclass_is_reported_with_its_name_and_message() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        class MyError extends Error {}
+        class NamedError extends Error { constructor(m) { super(m); this.name = "NamedError"; } }
+        Promise.reject(new MyError("sub message"));
+        Promise.reject(new NamedError("named message"));
+        Promise.reject(new DOMException("dom message", "AbortError"));
+        "#,
+    );
+    h.run_microtasks();
+    let errors = h.take_errors();
+    assert_eq!(
+        messages(&errors),
+        [
+            "rejection Error: sub message",
+            "rejection NamedError: named message",
+            "rejection AbortError: dom message"
+        ]
+    );
+    assert!(
+        matches!(&errors[0], HostError::UnhandledRejection { stack: Some(s), .. } if s.contains("test.js")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_reason_whose_to_string_rejects_again_is_reported_once() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var calls = 0;
+        const evil = { toString() { calls++; Promise.reject(evil); return "evil"; } };
+        Promise.reject(evil);
+        "#,
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    assert_eq!(h.run_event_loop(Some(deadline)), LoopOutcome::Idle);
+    assert_eq!(
+        h.take_errors(),
+        [HostError::UnhandledRejection {
+            message: "[object Object]".into(),
+            stack: None
+        }]
+    );
+    assert_eq!(string(&mut h, "String(calls)"), "0");
 }
 
 #[test]

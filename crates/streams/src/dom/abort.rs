@@ -1,12 +1,16 @@
 //! [`AbortController`](https://dom.spec.whatwg.org/#interface-abortcontroller) and
 //! [`AbortSignal`](https://dom.spec.whatwg.org/#interface-AbortSignal).
 //!
-//! An `AbortSignal` object's native data is an [`EventTargetData`] carrying an
-//! [`AbortSignalState`]; the `AbortSignal` interface object and prototype come from the
+//! An `AbortSignal` object's native data is an [`EventTargetData`] carrying a
+//! `Gc<`[`AbortSignalState`]`>`; the `AbortSignal` interface object and prototype come from the
 //! marker class [`AbortSignalInterface`], its prototype chained to `EventTarget.prototype`.
+//!
+//! The state is its own GC box (pointing back at its object) so that source and dependent
+//! signals can refer to each other weakly ([`WeakGc`]), as the DOM Standard holds them:
+//! Boa gives no weak handle to a `JsObject` itself.
 
 use std::cell::Cell;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, HashSet};
 
 use boa_engine::{
     class::{Class, ClassBuilder},
@@ -16,7 +20,7 @@ use boa_engine::{
     property::Attribute,
     Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsSymbol, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace, WeakGc};
 
 use super::event_target::{self, EventTargetData, Listener};
 use super::{event, exception, report_exception};
@@ -34,33 +38,113 @@ pub(crate) enum AbortAlgorithm {
     },
 }
 
+/// One entry of a signal's dependent signals.
+#[derive(Trace, Finalize)]
+struct DependentEntry {
+    /// The dependent signal, held weakly (the DOM's dependent signals is a weak set).
+    weak: WeakGc<AbortSignalState>,
+    /// The same signal held strongly while it must not be collected: it has `abort`
+    /// listeners or abort algorithms ("AbortSignal garbage collection").
+    strong: Option<Gc<AbortSignalState>>,
+}
+
+/// A signal's [dependent signals](https://dom.spec.whatwg.org/#abortsignal-dependent-signals):
+/// an ordered weak set. Entries are keyed by insertion number (so iteration is insertion
+/// order and one entry is found in O(log n)); entries whose signal was collected or aborted
+/// are pruned when the map doubles in size since the last prune, so its size stays within a
+/// constant factor of the live dependents' count.
+#[derive(Trace, Finalize)]
+struct DependentSet {
+    entries: BTreeMap<u64, DependentEntry>,
+    #[unsafe_ignore_trace]
+    next_key: u64,
+    #[unsafe_ignore_trace]
+    prune_at: usize,
+}
+
+/// The smallest size at which a dependent set is pruned.
+const MIN_PRUNE_AT: usize = 32;
+
+impl DependentSet {
+    fn new() -> Self {
+        Self {
+            entries: BTreeMap::new(),
+            next_key: 0,
+            prune_at: MIN_PRUNE_AT,
+        }
+    }
+
+    /// Append `signal` (held weakly, or also strongly when `pinned`); returns its key.
+    fn insert(&mut self, signal: &Gc<AbortSignalState>, pinned: bool) -> u64 {
+        if self.entries.len() >= self.prune_at {
+            self.prune();
+        }
+        let key = self.next_key;
+        self.next_key += 1;
+        self.entries.insert(
+            key,
+            DependentEntry {
+                weak: WeakGc::new(signal),
+                strong: pinned.then(|| signal.clone()),
+            },
+        );
+        key
+    }
+
+    /// Drop the entries whose signal was collected or is aborted (an aborted dependent is
+    /// skipped by "signal abort" step 4.1, so dropping it is unobservable).
+    fn prune(&mut self) {
+        self.entries.retain(|_, e| {
+            e.weak
+                .upgrade()
+                .is_some_and(|s| s.reason.borrow().is_none())
+        });
+        self.prune_at = (self.entries.len() * 2).max(MIN_PRUNE_AT);
+    }
+}
+
+/// A link from a dependent signal to one of its source signals.
+#[derive(Trace, Finalize)]
+struct SourceLink {
+    /// The source signal, held weakly (the DOM's source signals is a weak set).
+    source: WeakGc<AbortSignalState>,
+    /// The key of the dependent's entry in the source's dependent signals.
+    #[unsafe_ignore_trace]
+    key: u64,
+}
+
 /// The AbortSignal-specific slots of an event target.
 #[derive(Trace, Finalize)]
 pub(crate) struct AbortSignalState {
+    /// The `AbortSignal` object owning this state (set right after its creation).
+    object: GcRefCell<Option<JsObject>>,
     /// The abort reason; `None` while not aborted (a signal is aborted when its reason is not
     /// undefined, and an aborted signal's reason is never undefined).
     reason: GcRefCell<Option<JsValue>>,
-    algorithms: GcRefCell<VecDeque<(u64, AbortAlgorithm)>>,
+    /// The abort algorithms, keyed by their id (ids grow, so key order is append order).
+    algorithms: GcRefCell<BTreeMap<u64, AbortAlgorithm>>,
     #[unsafe_ignore_trace]
     next_id: Cell<u64>,
     #[unsafe_ignore_trace]
     dependent: Cell<bool>,
-    // NOTE: the DOM holds source and dependent signals weakly; strong (traced) references
-    // are used here. A dependent signal thus lives as long as its sources. Unobservable
-    // except for memory.
-    source_signals: GcRefCell<Vec<JsObject>>,
-    dependent_signals: GcRefCell<Vec<JsObject>>,
+    /// Whether this (dependent) signal's sources hold it strongly.
+    #[unsafe_ignore_trace]
+    pinned: Cell<bool>,
+    source_signals: GcRefCell<Vec<SourceLink>>,
+    dependent_signals: GcRefCell<DependentSet>,
 }
 
 impl AbortSignalState {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Self {
+            object: GcRefCell::new(None),
             reason: GcRefCell::new(None),
-            algorithms: GcRefCell::new(VecDeque::new()),
+            algorithms: GcRefCell::new(BTreeMap::new()),
             next_id: Cell::new(1),
             dependent: Cell::new(false),
+            pinned: Cell::new(false),
             source_signals: GcRefCell::new(Vec::new()),
-            dependent_signals: GcRefCell::new(Vec::new()),
+            dependent_signals: GcRefCell::new(DependentSet::new()),
         }
     }
 
@@ -71,6 +155,10 @@ impl AbortSignalState {
     pub(crate) fn is_aborted(&self) -> bool {
         self.reason.borrow().is_some()
     }
+
+    fn object(&self) -> Option<JsObject> {
+        self.object.borrow().clone()
+    }
 }
 
 /// Whether `object` is an `AbortSignal`.
@@ -80,36 +168,44 @@ pub(crate) fn is_signal_object(object: &JsObject) -> bool {
         .is_some_and(|d| d.signal().is_some())
 }
 
-/// Run `f` on `signal`'s state (briefly borrowed; `f` must not run JS).
+/// `signal`'s state (the object is borrowed only briefly).
+fn state_of(signal: &JsObject) -> Option<Gc<AbortSignalState>> {
+    signal.downcast_ref::<EventTargetData>()?.signal_gc()
+}
+
+/// Run `f` on `signal`'s state (`f` must not run JS).
 pub(crate) fn with_state<R>(
     signal: &JsObject,
     f: impl FnOnce(&AbortSignalState) -> R,
 ) -> Option<R> {
-    let data = signal.downcast_ref::<EventTargetData>()?;
-    data.signal().map(f)
+    state_of(signal).map(|s| f(&s))
 }
 
 /// Append an abort algorithm (no-op if aborted); returns its id (0 when not added).
 pub(crate) fn add_algorithm(signal: &JsObject, algorithm: AbortAlgorithm) -> u64 {
-    with_state(signal, |s| {
-        // 1. If signal is aborted, then return.
-        if s.is_aborted() {
-            return 0;
-        }
-        // 2. Append algorithm to signal's abort algorithms.
-        let id = s.next_id.get();
-        s.next_id.set(id + 1);
-        s.algorithms.borrow_mut().push_back((id, algorithm));
-        id
-    })
-    .unwrap_or(0)
+    let Some(state) = state_of(signal) else {
+        return 0;
+    };
+    // 1. If signal is aborted, then return.
+    if state.is_aborted() {
+        return 0;
+    }
+    // 2. Append algorithm to signal's abort algorithms.
+    let id = state.next_id.get();
+    state.next_id.set(id + 1);
+    state.algorithms.borrow_mut().insert(id, algorithm);
+    update_pin(signal, &state);
+    id
 }
 
 /// Remove the abort algorithm with `id`.
 pub(crate) fn remove_algorithm(signal: &JsObject, id: u64) {
-    with_state(signal, |s| {
-        s.algorithms.borrow_mut().retain(|(i, _)| *i != id);
-    });
+    let Some(state) = state_of(signal) else {
+        return;
+    };
+    let removed = state.algorithms.borrow_mut().remove(&id);
+    update_pin(signal, &state);
+    drop(removed);
 }
 
 /// The number of abort algorithms `signal` holds (0 if not a signal).
@@ -118,16 +214,75 @@ pub(crate) fn algorithm_count(signal: &JsObject) -> usize {
     with_state(signal, |s| s.algorithms.borrow().len()).unwrap_or(0)
 }
 
+/// `(entries, live)`: how many entries `signal`'s dependent signals holds, and how many of
+/// them still refer to a live signal (tests: the weak set stays bounded).
+#[cfg(test)]
+pub(crate) fn dependent_entry_counts(signal: &JsObject) -> (usize, usize) {
+    with_state(signal, |s| {
+        let set = s.dependent_signals.borrow();
+        let live = set
+            .entries
+            .values()
+            .filter(|e| e.weak.is_upgradable())
+            .count();
+        (set.entries.len(), live)
+    })
+    .unwrap_or((0, 0))
+}
+
+/// The number of `signal`'s source signals (tests: `any` chains stay flat).
+#[cfg(test)]
+pub(crate) fn source_count(signal: &JsObject) -> usize {
+    with_state(signal, |s| s.source_signals.borrow().len()).unwrap_or(0)
+}
+
+/// `signal`'s event listener list or abort algorithms changed: recompute whether its source
+/// signals must keep it alive.
+pub(crate) fn listeners_changed(signal: &JsObject) {
+    if let Some(state) = state_of(signal) {
+        update_pin(signal, &state);
+    }
+}
+
+/// [AbortSignal garbage collection](https://dom.spec.whatwg.org/#abort-signal-garbage-collection):
+/// "A non-aborted dependent AbortSignal object must not be garbage collected while its source
+/// signals is non-empty and it has registered event listeners for its abort event or its
+/// abort algorithms is non-empty." Such a signal is held strongly by each of its (weakly
+/// held) sources, so it lives exactly as long as one of them can still abort it.
+fn update_pin(signal: &JsObject, state: &Gc<AbortSignalState>) {
+    if !state.dependent.get() {
+        return;
+    }
+    let wanted = !state.is_aborted()
+        && (!state.algorithms.borrow().is_empty()
+            || event_target::has_listener_for(signal, "abort"));
+    if wanted == state.pinned.get() {
+        return;
+    }
+    state.pinned.set(wanted);
+    for link in state.source_signals.borrow().iter() {
+        let Some(source) = link.source.upgrade() else {
+            continue;
+        };
+        let mut set = source.dependent_signals.borrow_mut();
+        if let Some(entry) = set.entries.get_mut(&link.key) {
+            entry.strong = wanted.then(|| state.clone());
+        }
+    }
+}
+
 /// Create a new `AbortSignal` object in the current realm.
 pub(crate) fn create_signal(context: &mut Context) -> JsResult<JsObject> {
     let proto = context
         .get_global_class::<AbortSignalInterface>()
         .ok_or_else(|| JsNativeError::typ().with_message("AbortSignal is not registered"))?
         .prototype();
-    Ok(JsObject::from_proto_and_data(
-        Some(proto),
-        EventTargetData::new_signal(),
-    ))
+    let state = Gc::new(AbortSignalState::new());
+    let object: JsObject =
+        JsObject::from_proto_and_data(Some(proto), EventTargetData::new_signal(state.clone()))
+            .upcast();
+    *state.object.borrow_mut() = Some(object.clone());
+    Ok(object)
 }
 
 /// [signal abort](https://dom.spec.whatwg.org/#abortsignal-signal-abort)
@@ -136,8 +291,11 @@ pub(crate) fn signal_abort(
     reason: JsValue,
     context: &mut Context,
 ) -> JsResult<()> {
+    let Some(state) = state_of(signal) else {
+        return Ok(());
+    };
     // 1. If signal is aborted, then return.
-    if with_state(signal, AbortSignalState::is_aborted).unwrap_or(true) {
+    if state.is_aborted() {
         return Ok(());
     }
     // 2. Set signal's abort reason to reason if it is given; otherwise to a new
@@ -147,28 +305,27 @@ pub(crate) fn signal_abort(
     } else {
         reason
     };
-    let dependents = with_state(signal, |s| {
-        *s.reason.borrow_mut() = Some(reason.clone());
-        s.dependent_signals.borrow().clone()
-    })
-    .unwrap_or_default();
+    *state.reason.borrow_mut() = Some(reason.clone());
+    // NOTE: an aborted signal's dependent signals are never read again (step 1 returns
+    // early), so the set is emptied here, releasing the dependents it kept alive.
+    let dependents = std::mem::take(&mut state.dependent_signals.borrow_mut().entries);
     // 3. Let dependentSignalsToAbort be a new list.
     let mut to_abort = Vec::new();
     // 4. For each dependentSignal of signal's dependent signals:
-    for dependent in dependents {
+    for entry in dependents.into_values() {
+        // A collected dependent has no listeners or algorithms: skipping it is unobservable.
+        let Some(dependent) = entry.weak.upgrade() else {
+            continue;
+        };
         // 4.1 If dependentSignal is not aborted, then:
-        let newly = with_state(&dependent, |s| {
-            if s.is_aborted() {
-                return false;
-            }
-            // 4.1.1 Set dependentSignal's abort reason to signal's abort reason.
-            *s.reason.borrow_mut() = Some(reason.clone());
-            true
-        })
-        .unwrap_or(false);
+        if dependent.is_aborted() {
+            continue;
+        }
+        // 4.1.1 Set dependentSignal's abort reason to signal's abort reason.
+        *dependent.reason.borrow_mut() = Some(reason.clone());
         // 4.1.2 Append dependentSignal to dependentSignalsToAbort.
-        if newly {
-            to_abort.push(dependent);
+        if let Some(object) = dependent.object() {
+            to_abort.push(object);
         }
     }
     // 5. Run the abort steps for signal.
@@ -183,11 +340,16 @@ pub(crate) fn signal_abort(
 
 /// [run the abort steps](https://dom.spec.whatwg.org/#run-the-abort-steps)
 fn run_abort_steps(signal: &JsObject, context: &mut Context) -> JsResult<()> {
+    let Some(state) = state_of(signal) else {
+        return Ok(());
+    };
+    // An aborted signal never aborts again: it need not be kept alive by its sources.
+    update_pin(signal, &state);
     // 1. For each algorithm of signal's abort algorithms: run algorithm.
     // 2. Empty signal's abort algorithms.
     // NOTE: taken one at a time so an algorithm removed by an earlier one does not run.
     loop {
-        let next = with_state(signal, |s| s.algorithms.borrow_mut().pop_front()).flatten();
+        let next = state.algorithms.borrow_mut().pop_first();
         let Some((_, algorithm)) = next else { break };
         match &algorithm {
             AbortAlgorithm::Js(f) => {
@@ -219,52 +381,57 @@ fn create_dependent_abort_signal(
 ) -> JsResult<JsObject> {
     // 1. Let resultSignal be a new object implementing signalInterface using realm.
     let result = create_signal(context)?;
+    let Some(result_state) = state_of(&result) else {
+        return Ok(result);
+    };
+    let states: Vec<Gc<AbortSignalState>> = signals.iter().filter_map(state_of).collect();
     // 2. For each signal of signals: if signal is aborted, then set resultSignal's abort
     //    reason to signal's abort reason and return resultSignal.
-    for signal in signals {
-        if let Some(reason) = with_state(signal, AbortSignalState::reason).flatten() {
-            with_state(&result, |s| *s.reason.borrow_mut() = Some(reason));
+    for signal in &states {
+        if let Some(reason) = signal.reason() {
+            *result_state.reason.borrow_mut() = Some(reason);
             return Ok(result);
         }
     }
     // 3. Set resultSignal's dependent to true.
-    with_state(&result, |s| s.dependent.set(true));
+    result_state.dependent.set(true);
+    // resultSignal's source signals is a set: the addresses of the signals linked so far.
+    let mut linked = HashSet::new();
+    let mut link = |source: Gc<AbortSignalState>| {
+        if !linked.insert(std::ptr::from_ref::<AbortSignalState>(&source) as usize) {
+            return;
+        }
+        // Append source to resultSignal's source signals and resultSignal to source's
+        // dependent signals.
+        let key = source
+            .dependent_signals
+            .borrow_mut()
+            .insert(&result_state, false);
+        result_state.source_signals.borrow_mut().push(SourceLink {
+            source: WeakGc::new(&source),
+            key,
+        });
+    };
     // 4. For each signal of signals:
-    for signal in signals {
-        let (dependent, sources) = with_state(signal, |s| {
-            (s.dependent.get(), s.source_signals.borrow().clone())
-        })
-        .unwrap_or((false, Vec::new()));
-        let to_link = if dependent {
-            // 4.2 Otherwise, for each sourceSignal of signal's source signals: (assert not
-            //     aborted and not dependent) link it.
-            sources
+    for signal in states {
+        if !signal.dependent.get() {
+            // 4.1 If signal's dependent is false: append signal to resultSignal's source
+            //     signals and resultSignal to signal's dependent signals.
+            link(signal);
         } else {
-            // 4.1 If signal's dependent is false: link signal itself.
-            vec![signal.clone()]
-        };
-        for source in to_link {
-            // Append source to resultSignal's source signals (a set) and resultSignal to
-            // source's dependent signals.
-            let added = with_state(&result, |s| {
-                let mut list = s.source_signals.borrow_mut();
-                if list.iter().any(|o| JsObject::equals(o, &source)) {
-                    false
-                } else {
-                    list.push(source.clone());
-                    true
-                }
-            })
-            .unwrap_or(false);
-            if added {
-                with_state(&source, |s| {
-                    let mut dependents = s.dependent_signals.borrow_mut();
-                    // NOTE: dependents that are already aborted are skipped by "signal abort"
-                    // (step 4.1); dropping them here only bounds the list's growth.
-                    dependents
-                        .retain(|d| !with_state(d, AbortSignalState::is_aborted).unwrap_or(true));
-                    dependents.push(result.clone());
-                });
+            // 4.2 Otherwise, for each sourceSignal of signal's source signals: assert
+            //     sourceSignal is not aborted and not dependent; append it to resultSignal's
+            //     source signals and resultSignal to its dependent signals.
+            // NOTE: a collected source can no longer abort anything; skipping it is
+            // unobservable.
+            let sources: Vec<Gc<AbortSignalState>> = signal
+                .source_signals
+                .borrow()
+                .iter()
+                .filter_map(|l| l.source.upgrade())
+                .collect();
+            for source in sources {
+                link(source);
             }
         }
     }

@@ -59,7 +59,7 @@ struct EventHandler {
 pub struct EventTargetData {
     listeners: GcRefCell<Vec<Gc<Listener>>>,
     handlers: GcRefCell<Vec<EventHandler>>,
-    signal: Option<AbortSignalState>,
+    signal: Option<Gc<AbortSignalState>>,
 }
 
 impl EventTargetData {
@@ -73,18 +73,37 @@ impl EventTargetData {
     }
 
     /// An `AbortSignal`'s data.
-    pub(crate) fn new_signal() -> Self {
+    pub(crate) fn new_signal(state: Gc<AbortSignalState>) -> Self {
         Self {
             listeners: GcRefCell::new(Vec::new()),
             handlers: GcRefCell::new(Vec::new()),
-            signal: Some(AbortSignalState::new()),
+            signal: Some(state),
         }
     }
 
     /// The `AbortSignal` state, if this target is an `AbortSignal`.
     pub(crate) fn signal(&self) -> Option<&AbortSignalState> {
-        self.signal.as_ref()
+        self.signal.as_deref()
     }
+
+    /// The `AbortSignal` state's GC box, if this target is an `AbortSignal`.
+    pub(crate) fn signal_gc(&self) -> Option<Gc<AbortSignalState>> {
+        self.signal.clone()
+    }
+}
+
+/// Whether `target`'s event listener list holds a (not removed) listener for `event_type`.
+pub(crate) fn has_listener_for(target: &JsObject, event_type: &str) -> bool {
+    let Some(data) = target.downcast_ref::<EventTargetData>() else {
+        return false;
+    };
+    let event_type = JsString::from(event_type);
+    let found = data
+        .listeners
+        .borrow()
+        .iter()
+        .any(|l| !l.removed.get() && l.event_type == event_type);
+    found
 }
 
 /// An event target as dispatch sees it: the object script sees (`object`: `this`,
@@ -221,6 +240,7 @@ pub(crate) fn add_an_event_listener(target: &JsObject<EventTargetData>, listener
             list.push(listener.clone());
         }
     }
+    abort::listeners_changed(&target.clone().upcast());
     // 6. If listener's signal is not null, then add the following abort steps to it:
     //    remove an event listener with eventTarget and listener.
     if let Some(signal) = signal {
@@ -245,6 +265,8 @@ pub(crate) fn remove_an_event_listener(target: &JsObject, listener: &Gc<Listener
     data.listeners
         .borrow_mut()
         .retain(|l| !Gc::ptr_eq(l, listener));
+    drop(data);
+    abort::listeners_changed(target);
 }
 
 /// [dispatch](https://dom.spec.whatwg.org/#concept-event-dispatch) `event` to `target`, a
@@ -537,6 +559,9 @@ pub(crate) fn set_event_handler(
                 // 5. Set eventHandler's listener to listener.
                 h.listener = Some(listener);
             }
+            drop(handlers);
+            drop(data);
+            abort::listeners_changed(&target.clone().upcast());
         }
         Step::Nothing => {}
     }

@@ -536,3 +536,157 @@ fn creating_a_dom_exception_runs_no_script() {
         })()"#,
     );
 }
+
+/// The `AbortSignal` in global `name`.
+fn global_signal(ctx: &mut Context, name: &str) -> JsObject {
+    eval(ctx, name)
+        .as_object()
+        .unwrap_or_else(|| panic!("{name} is not an object"))
+}
+
+#[test]
+fn any_keeps_its_dependents_weakly_and_bounded() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var long = new AbortController();
+        for (let i = 0; i < 40000; i++) AbortSignal.any([long.signal, new AbortController().signal]);
+        "#,
+    );
+    let source = global_signal(&mut ctx, "long.signal");
+    let (entries_before, _) = abort::dependent_entry_counts(&source);
+    // Pruning on growth keeps the set within a constant factor of the live dependents;
+    // collections ran during the loop, so it never held all 40,000.
+    // (411 entries were left when measured.)
+    assert!(
+        entries_before < 10_000,
+        "dead entries were not pruned: {entries_before}"
+    );
+    boa_gc::force_collect();
+    let (entries, live) = abort::dependent_entry_counts(&source);
+    assert!(live <= 1, "{live} dependents survived a collection");
+    // One more dependent: at most one prune away from the floor.
+    eval(&mut ctx, "var last = AbortSignal.any([long.signal]);");
+    let (after, _) = abort::dependent_entry_counts(&source);
+    assert!(after <= entries + 1, "{entries} -> {after}");
+    check(
+        &mut ctx,
+        "(() => { long.abort('x'); return last.aborted && last.reason === 'x'; })()",
+    );
+    assert_eq!(abort::dependent_entry_counts(&source), (0, 0));
+}
+
+#[test]
+fn any_chains_stay_flat() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var root = new AbortController();
+        var s = root.signal;
+        for (let i = 0; i < 10000; i++) s = AbortSignal.any([s]);
+        var fired = 0;
+        s.addEventListener('abort', () => fired++);
+        "#,
+    );
+    let chained = global_signal(&mut ctx, "s");
+    // The 10,000th signal's sources are the root alone, not a 10,000-long chain.
+    assert_eq!(abort::source_count(&chained), 1);
+    // Only the last signal (it has a listener) is still a live dependent of the root.
+    boa_gc::force_collect();
+    let root = global_signal(&mut ctx, "root.signal");
+    let (entries, live) = abort::dependent_entry_counts(&root);
+    assert_eq!(live, 1);
+    assert!(entries < 10_000, "dead entries were not pruned: {entries}");
+    check(
+        &mut ctx,
+        "(() => { root.abort('r'); return fired === 1 && s.reason === 'r'; })()",
+    );
+}
+
+#[test]
+fn a_dependent_with_abort_listeners_outlives_gc_while_its_source_can_abort() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var ac = new AbortController();
+        var log = [];
+        var refs = (() => {
+            const withListener = AbortSignal.any([ac.signal]);
+            withListener.addEventListener('abort', () => log.push('listener'));
+            const withHandler = AbortSignal.any([ac.signal]);
+            withHandler.onabort = () => log.push('handler');
+            // An abort algorithm: a listener elsewhere that withAlgorithm removes.
+            const withAlgorithm = AbortSignal.any([ac.signal]);
+            const target = new EventTarget();
+            target.addEventListener('x', () => log.push('x'), { signal: withAlgorithm });
+            globalThis.target = target;
+            const removed = AbortSignal.any([ac.signal]);
+            const f = () => log.push('removed');
+            removed.addEventListener('abort', f);
+            removed.removeEventListener('abort', f);
+            const bare = AbortSignal.any([ac.signal]);
+            return [new WeakRef(withListener), new WeakRef(withHandler),
+                    new WeakRef(withAlgorithm), new WeakRef(removed), new WeakRef(bare)];
+        })();
+        "#,
+    );
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    check(
+        &mut ctx,
+        r#"(() => {
+            const alive = refs.map(r => r.deref() !== undefined).join();
+            target.dispatchEvent(new Event('x'));
+            ac.abort();
+            target.dispatchEvent(new Event('x'));
+            return alive === 'true,true,true,false,false'
+              && log.join() === 'x,listener,handler';
+        })()"#,
+    );
+    // Aborted: the source no longer holds them.
+    let source = global_signal(&mut ctx, "ac.signal");
+    assert_eq!(abort::dependent_entry_counts(&source), (0, 0));
+}
+
+#[test]
+fn a_dependent_is_released_when_its_source_is_collected() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var ref = (() => {
+            const ac = new AbortController();
+            const dep = AbortSignal.any([ac.signal]);
+            dep.addEventListener('abort', () => {});
+            return new WeakRef(dep);
+        })();
+        "#,
+    );
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    // Its source can no longer abort it: the listener does not keep it alive.
+    check(&mut ctx, "ref.deref() === undefined");
+}
+
+#[test]
+fn a_dependent_that_loses_its_listeners_is_released() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        var ac = new AbortController();
+        var dep = AbortSignal.any([ac.signal]);
+        dep.onabort = () => {};
+        var ref = new WeakRef(dep);
+        "#,
+    );
+    let source = global_signal(&mut ctx, "ac.signal");
+    eval(&mut ctx, "dep.onabort = null; dep = undefined;");
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    check(&mut ctx, "ref.deref() === undefined");
+    assert_eq!(abort::dependent_entry_counts(&source).1, 0);
+}
