@@ -16,7 +16,7 @@ use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, Native
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::webidl::{
-    self, arg, enqueue_microtask, error_value, promise_rejected_with, promise_resolved_with, StepFn,
+    self, arg, enqueue_microtask, promise_rejected_with, promise_resolved_with, StepFn,
 };
 
 /// The settlement of a promise: `Ok(value)` = fulfilled, `Err(reason)` = rejected.
@@ -368,7 +368,7 @@ pub(crate) fn invoke_promise_callback(
     match webidl::call_catching(f, this, args, ctx) {
         Ok(v) => completion_resolved_with(v, ctx),
         Err(e) => {
-            let r = error_value(e, ctx);
+            let r = e.into_value();
             if crate::fast_paths() {
                 Completion::Rejected(r)
             } else {
@@ -393,10 +393,10 @@ pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Com
         return Completion::Fulfilled(value);
     };
     // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
-    let then = match object.get(webidl::key("then"), ctx) {
+    let then = match webidl::get_then(&object, ctx) {
         Ok(t) => t,
         // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
-        Err(e) => return Completion::Rejected(error_value(e, ctx)),
+        Err(e) => return Completion::Rejected(e.into_value()),
     };
     // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
     let Some(then) = then.as_callable() else {
@@ -411,9 +411,8 @@ pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Com
             capability.resolve.clone().into(),
             capability.reject.clone().into(),
         ];
-        if let Err(e) = then.call(&value, &args, ctx) {
-            let e = error_value(e, ctx);
-            capability.reject(e, ctx);
+        if let Err(e) = webidl::call_catching(&then, &value, &args, ctx) {
+            capability.reject(e.into_value(), ctx);
         }
     });
     Completion::Js(promise)

@@ -35,7 +35,7 @@ use crate::strategies::{
     extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, illegal_constructor, promise_resolved_with, range_error,
+    self, arg, brand, illegal_constructor, promise_resolved_with, range_error,
     type_error, Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
 };
 use crate::writable::{
@@ -761,7 +761,8 @@ pub fn transform_stream_default_controller_enqueue(
     if let Err(e) = readable_stream_default_controller_enqueue(&rc, chunk, ctx) {
         //   1. Perform ! TransformStreamErrorWritableAndUnblockWrite(stream,
         //      enqueueResult.[[Value]]).
-        let e = error_value(e, ctx);
+        // (a TypeError of the steps, or the strategy's size() exception, already caught)
+        let e = webidl::own_error_value(e, ctx);
         transform_stream_error_writable_and_unblock_write(&stream, e, ctx);
         //   2. Throw stream.[[readable]].[[storedError]].
         let (_, stored) = readable_state_and_error(&stream);
@@ -802,10 +803,21 @@ pub fn transform_stream_default_controller_perform_transform(
             transformer,
             rust: Some(r),
             ..
-        }) => match (r.transform)(&transformer, chunk, controller, ctx) {
-            Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(error_value(e, ctx)),
-        },
+        }) => {
+            // A native transformer runs user code only by converting an object chunk
+            // (`toString`, `valueOf`, getters): then it runs inside webidl::catching.
+            let result = if chunk.is_object() {
+                webidl::catching(ctx, |ctx| (r.transform)(&transformer, chunk, controller, ctx))
+                    .map_err(webidl::Caught::into_value)
+            } else {
+                (r.transform)(&transformer, chunk, controller, ctx)
+                    .map_err(|e| webidl::own_error_value(e, ctx))
+            };
+            match result {
+                Ok(()) => Completion::undefined(),
+                Err(e) => Completion::Rejected(e),
+            }
+        }
         Some(TransformerAlgorithms {
             transformer,
             transform: Some(f),
@@ -823,7 +835,7 @@ pub fn transform_stream_default_controller_perform_transform(
         //   3. Otherwise, return a promise resolved with undefined.
         Some(_) => match transform_stream_default_controller_enqueue(controller, chunk, ctx) {
             Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(error_value(e, ctx)),
+            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
         },
         // NOTE: cleared algorithms are never performed (the writable side is erroring by
         // then); treat one as a promise resolved with undefined.
@@ -860,7 +872,7 @@ pub fn transform_stream_default_controller_terminate(
         readable_stream_default_controller_close(&rc, ctx);
     }
     // 4. Let error be a TypeError exception indicating that the stream has been terminated.
-    let error = error_value(type_error("The TransformStream has been terminated"), ctx);
+    let error = crate::webidl::type_error_value("The TransformStream has been terminated", ctx);
     // 5. Perform ! TransformStreamErrorWritableAndUnblockWrite(stream, error).
     transform_stream_error_writable_and_unblock_write(&stream, error, ctx);
 }
@@ -1043,7 +1055,8 @@ pub fn transform_stream_default_sink_close_algorithm(
             ..
         }) => match (r.flush)(&transformer, &controller, ctx) {
             Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(error_value(e, ctx)),
+            // A native flush converts no user value (no user code runs).
+            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
         },
         Some(TransformerAlgorithms {
             transformer,

@@ -126,7 +126,7 @@ pub use reader::{
 };
 
 use crate::webidl::{
-    self, arg, brand, promise_from_result, promise_rejected_with, type_error, Dictionary,
+    self, arg, brand, promise_rejected_with, type_error, Dictionary,
     INTERFACE_ATTRIBUTES,
 };
 
@@ -351,7 +351,7 @@ impl Class for ReadableStream {
                     let c = readable_stream_cancel(&stream, arg(args, 0), ctx);
                     Ok(c.into_js_promise(ctx).into())
                 })();
-                Ok(promise_from_result(result, ctx))
+                Ok(webidl::promise_from_own_result(result, ctx))
             }),
         );
         webidl::operation(
@@ -690,7 +690,9 @@ pub fn readable_stream_tee(
 }
 
 /// Reject helper used by promise-returning methods with a bad `this`.
+/// `err` is the library's own (a brand check, a released reader): see
+/// [`webidl::own_error_value`].
 pub(crate) fn rejected(err: boa_engine::JsError, ctx: &mut Context) -> JsValue {
-    let reason = webidl::error_value(err, ctx);
+    let reason = webidl::own_error_value(err, ctx);
     promise_rejected_with(reason, ctx).into()
 }

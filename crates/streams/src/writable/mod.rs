@@ -62,7 +62,7 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::webidl::{
-    arg, attribute, illegal_constructor, operation, promise_from_result, promise_rejected_with,
+    arg, attribute, illegal_constructor, operation, promise_from_own_result, promise_rejected_with,
     to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
@@ -75,7 +75,7 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 }
 
 fn rejected_type_error(message: &str, ctx: &mut Context) -> JsValue {
-    let e = crate::webidl::error_value(type_error(message), ctx);
+    let e = crate::webidl::type_error_value(message, ctx);
     promise_rejected_with(e, ctx).into()
 }
 
@@ -184,7 +184,7 @@ impl Class for WritableStream {
                             .map_or_else(JsValue::undefined, JsValue::from),
                     )
                 })();
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -215,7 +215,7 @@ impl Class for WritableStream {
                     writable_stream_close(&s, completion, ctx);
                     Ok(promise.into())
                 })();
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -382,7 +382,7 @@ impl Class for WritableStreamDefaultWriter {
                 let result = WritableStreamDefaultWriter::this_writer(this)
                     // 1. Return this.[[closedPromise]].
                     .map(|w| JsValue::from(w.closed_promise(ctx)));
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
             None,
         );
@@ -408,7 +408,7 @@ impl Class for WritableStreamDefaultWriter {
                 let result = WritableStreamDefaultWriter::this_writer(this)
                     // 1. Return this.[[readyPromise]].
                     .map(|w| JsValue::from(w.ready_promise(ctx)));
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
             None,
         );
@@ -427,7 +427,7 @@ impl Class for WritableStreamDefaultWriter {
                     writable_stream_default_writer_abort(&w, arg(args, 0), AbortWaiter::Js, ctx)
                         .map_or_else(JsValue::undefined, JsValue::from)
                 });
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -455,7 +455,7 @@ impl Class for WritableStreamDefaultWriter {
                     writable_stream_default_writer_close(&w, completion, ctx);
                     promise.into()
                 });
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -491,7 +491,7 @@ impl Class for WritableStreamDefaultWriter {
                     writable_stream_default_writer_write(&w, arg(args, 0), completion, ctx);
                     promise.into()
                 });
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         to_string_tag(class, "WritableStreamDefaultWriter");
