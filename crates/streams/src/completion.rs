@@ -119,10 +119,10 @@ impl RustPromise {
                 }
                 ReactionSlot::Mirror { resolve, reject } => {
                     // The mirrored promise settles now, as this one does.
-                    let _ = match &settlement {
-                        Ok(v) => resolve.call(&JsValue::undefined(), std::slice::from_ref(v), ctx),
-                        Err(e) => reject.call(&JsValue::undefined(), std::slice::from_ref(e), ctx),
-                    };
+                    match &settlement {
+                        Ok(v) => webidl::resolve_promise(&resolve, &reject, v.clone(), ctx),
+                        Err(e) => webidl::reject_promise(&reject, e.clone(), ctx),
+                    }
                 }
             }
         }
@@ -162,10 +162,10 @@ impl RustPromise {
         match slot {
             ReactionSlot::Queued(r) => enqueue_microtask(ctx, move |ctx| r.run(settled, ctx)),
             ReactionSlot::Mirror { resolve, reject } => {
-                let _ = match settled {
-                    Ok(v) => resolve.call(&JsValue::undefined(), &[v], ctx),
-                    Err(e) => reject.call(&JsValue::undefined(), &[e], ctx),
-                };
+                match settled {
+                    Ok(v) => webidl::resolve_promise(&resolve, &reject, v, ctx),
+                    Err(e) => webidl::reject_promise(&reject, e, ctx),
+                }
             }
         }
     }
@@ -352,7 +352,15 @@ fn react_js<C: Trace + 'static>(
         cell,
     )
     .to_js_function(ctx.realm());
-    let _ = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
+    // JsPromise::then reads `constructor` (SpeciesConstructor, see docs/engine-bugs
+    // promise-then-species): through webidl::catching when that can run user code. Its
+    // exception cannot be reported anywhere (the reaction is not registered).
+    if webidl::lookup_runs_no_code(promise, "constructor") {
+        let _not_registered = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
+    } else {
+        let _not_registered =
+            webidl::catching(ctx, |ctx| p.then(Some(on_fulfilled), Some(on_rejected), ctx));
+    }
 }
 
 /// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved

@@ -293,33 +293,47 @@ impl PromiseCapability {
     // returns that error without rejecting, and Boa offers no other way to settle the promise;
     // see docs/engine-bugs/README.md (native-catch-stack).
     pub fn resolve(&self, value: JsValue, ctx: &mut Context) {
-        let result = match value.as_object() {
-            Some(o) if !then_lookup_runs_no_code(&o) => catching(ctx, |ctx| {
-                let region = raise_limits(ctx);
-                let r = self.resolve.call(&JsValue::undefined(), &[value], ctx);
-                end_region(ctx, region);
-                r
-            }),
-            _ => settle(&self.resolve, value, ctx),
-        };
-        if let Err(caught) = result {
-            // The resolving functions were not run (the only errors besides the residual
-            // case above), so the reject function still settles the promise.
-            let _ignored_already_settled = settle(&self.reject, caught.into_value(), ctx);
-        }
+        resolve_promise(&self.resolve, &self.reject, value, ctx);
     }
 
     /// "Reject p with r". Runs no user code.
     pub fn reject(&self, reason: JsValue, ctx: &mut Context) {
-        if let Err(caught) = settle(&self.reject, reason, ctx) {
-            // Only a failure to enter the function at all: reject with that error.
-            let _ignored_already_settled = settle(&self.reject, caught.into_value(), ctx);
-        }
+        reject_promise(&self.reject, reason, ctx);
     }
 
     /// The promise as a value.
     pub fn value(&self) -> JsValue {
         self.promise.clone().into()
+    }
+}
+
+/// Call a promise's resolve function with `value` (see [`PromiseCapability::resolve`]): the
+/// only way the library resolves a JS promise it created.
+pub fn resolve_promise(resolve: &JsObject, reject: &JsObject, value: JsValue, ctx: &mut Context) {
+    let result = match value.as_object() {
+        Some(o) if !lookup_runs_no_code(&o, "then") => catching(ctx, |ctx| {
+            let region = raise_limits(ctx);
+            let r = resolve.call(&JsValue::undefined(), &[value], ctx);
+            end_region(ctx, region);
+            r
+        }),
+        _ => settle(resolve, value, ctx),
+    };
+    if let Err(caught) = result {
+        // The resolving functions were not run (the only errors besides the residual case
+        // documented on PromiseCapability::resolve), so the reject function still settles
+        // the promise; if they did run, it is a no-op.
+        reject_promise(reject, caught.into_value(), ctx);
+    }
+}
+
+/// Call a promise's reject function with `reason` (runs no user code): the only way the
+/// library rejects a JS promise it created.
+pub fn reject_promise(reject: &JsObject, reason: JsValue, ctx: &mut Context) {
+    if let Err(caught) = settle(reject, reason, ctx) {
+        // Only a failure to enter the function at all (with the margin granted, not
+        // expected): reject with that error instead.
+        let _already_reported = settle(reject, caught.into_value(), ctx);
     }
 }
 
@@ -336,17 +350,23 @@ fn settle(function: &JsObject, value: JsValue, ctx: &mut Context) -> Result<JsVa
 /// Whether `Get(object, "then")` runs no user code: every object on the lookup path is an
 /// ordinary object (no proxy traps or exotic lookups) and the property found, if any, is a
 /// data property.
-fn then_lookup_runs_no_code(object: &JsObject) -> bool {
-    let then = PropertyKey::from(boa_engine::js_string!("then"));
+pub(crate) fn lookup_runs_no_code(object: &JsObject, name: &'static str) -> bool {
+    let key = PropertyKey::from(match name {
+        "then" => boa_engine::js_string!("then"),
+        "constructor" => boa_engine::js_string!("constructor"),
+        other => JsString::from(other),
+    });
     let mut current = object.clone();
     // The chain is finite; the bound only caps the work on very long chains.
     for _ in 0..64 {
-        if !current.is_ordinary() {
+        // Ordinary objects and promises look string keys up in their property storage;
+        // anything else (a proxy, a module namespace, ...) may run code or throw.
+        if !current.is_ordinary() && !current.is::<boa_engine::builtins::promise::Promise>() {
             return false;
         }
         let (found, prototype) = {
             let o = current.borrow();
-            (o.properties().get(&then), o.prototype())
+            (o.properties().get(&key), o.prototype())
         };
         if let Some(descriptor) = found {
             return descriptor.is_data_descriptor();
@@ -362,13 +382,13 @@ fn then_lookup_runs_no_code(object: &JsObject) -> bool {
 /// `Get(object, "then")` for a caller that catches the exception (the resolve function's
 /// steps mirrored in Rust): through [`catching`] unless the lookup runs no user code.
 pub fn get_then(object: &JsObject, ctx: &mut Context) -> Result<JsValue, Caught> {
-    if then_lookup_runs_no_code(object) {
+    if lookup_runs_no_code(object, "then") {
         return catching_free_get(object, "then", ctx);
     }
     get_catching(object, "then", ctx)
 }
 
-/// `Get` on a lookup path [`then_lookup_runs_no_code`] checked: it cannot throw.
+/// `Get` on a lookup path [`lookup_runs_no_code`] checked: it cannot throw.
 fn catching_free_get(object: &JsObject, name: &str, ctx: &mut Context) -> Result<JsValue, Caught> {
     object
         .get(key(name), ctx)
@@ -429,7 +449,12 @@ pub fn mark_as_handled(promise: &JsObject, ctx: &mut Context) {
     if let Ok(p) = JsPromise::from_object(promise.clone()) {
         let noop = NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined()))
             .to_js_function(ctx.realm());
-        let _ = p.then(None, Some(noop), ctx);
+        // `then` reads `constructor` (see `react`): through `catching` when that runs code.
+        if lookup_runs_no_code(promise, "constructor") {
+            let _not_registered = p.then(None, Some(noop), ctx);
+        } else {
+            let _not_registered = catching(ctx, |ctx| p.then(None, Some(noop), ctx));
+        }
     }
 }
 
