@@ -284,6 +284,8 @@ impl Class for CompressionStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
         if args.is_empty() {
             return Err(type_error(
                 "Failed to construct 'CompressionStream': 1 argument required",
@@ -314,6 +316,7 @@ impl Class for CompressionStream {
             ctx,
         )?;
         Ok(Self { transform })
+    })())
     }
 }
 
@@ -617,6 +620,8 @@ impl Class for DecompressionStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
         if args.is_empty() {
             return Err(type_error(
                 "Failed to construct 'DecompressionStream': 1 argument required",
@@ -647,6 +652,7 @@ impl Class for DecompressionStream {
             ctx,
         )?;
         Ok(Self { transform })
+    })())
     }
 }
 

@@ -452,6 +452,8 @@ impl Class for TextDecoderStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
         // IDL layer: `optional DOMString label = "utf-8"`, then
         // `optional TextDecoderOptions options = {}` (members fatal, ignoreBOM).
         let label = match args.first() {
@@ -494,6 +496,7 @@ impl Class for TextDecoderStream {
             }),
             transform: GcRefCell::new(None),
         })
+    })())
     }
 
     fn object_constructor(
@@ -501,6 +504,8 @@ impl Class for TextDecoderStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
         // 7. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
         //    decode and enqueue a chunk algorithm with this and chunk. (decoder_transform)
         // 8. Let flushAlgorithm be an algorithm which takes no arguments and runs the flush
@@ -519,6 +524,7 @@ impl Class for TextDecoderStream {
         // 11. Set this's transform to transformStream.
         *instance.borrow().data().transform.borrow_mut() = Some(stream);
         Ok(())
+    })())
     }
 }
 
@@ -746,6 +752,8 @@ impl Class for TextEncoderStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
         // 2. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
         //    encode and enqueue a chunk algorithm with this and chunk. (encoder_transform)
         // 3. Let flushAlgorithm be an algorithm which runs the encode and flush algorithm with
@@ -764,6 +772,7 @@ impl Class for TextEncoderStream {
         // 6. Set this's transform to transformStream.
         *instance.borrow().data().transform.borrow_mut() = Some(stream);
         Ok(())
+    })())
     }
 }
 

@@ -37,6 +37,8 @@ pub mod writable;
 #[cfg(test)]
 mod native_catch_tests;
 #[cfg(test)]
+mod injection_tests;
+#[cfg(test)]
 mod test_support;
 
 /// Register every interface of this crate on the context's current realm.

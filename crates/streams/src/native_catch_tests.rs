@@ -148,7 +148,7 @@ fn call_catching_keeps_this_arguments_and_the_exception() {
     );
     let thrower = eval(&mut ctx, "thrower").as_object().unwrap();
     let err = crate::webidl::call_catching(&thrower, &this, &[], &mut ctx).unwrap_err();
-    let v = crate::webidl::error_value(err, &mut ctx);
+    let v = err.into_value();
     let name = v
         .as_object()
         .unwrap()

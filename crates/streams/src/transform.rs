@@ -285,6 +285,8 @@ impl Class for TransformStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
         // IDL layer: `optional object transformer`.
         let transformer = arg(args, 0);
         let transformer_object = if transformer.is_undefined() {
@@ -342,6 +344,7 @@ impl Class for TransformStream {
             writable_size,
         });
         Ok(stream)
+    })())
     }
 
     fn object_constructor(
@@ -349,6 +352,8 @@ impl Class for TransformStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
         let init = ts(instance, |s| s.pending_init.borrow_mut().take());
         let Some(init) = init else {
             return Ok(());
@@ -396,6 +401,7 @@ impl Class for TransformStream {
             (_, StartPromise::Rust(p)) => p.resolve_undefined(ctx),
         }
         Ok(())
+    })())
     }
 }
 

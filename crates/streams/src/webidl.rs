@@ -26,7 +26,15 @@ use boa_engine::{
 pub const INTERFACE_ATTRIBUTES: Attribute = Attribute::WRITABLE.union(Attribute::CONFIGURABLE);
 
 /// Build a built-in function object with the given `name` and `length`, not a constructor.
+///
+/// An engine error (a runtime limit hit by user code the operation runs, which Boa makes
+/// uncatchable) leaves the function as the catchable RangeError other engines throw: see
+/// [`limits_catchable`].
 pub fn function(ctx: &mut Context, name: &str, length: usize, f: NativeFunction) -> JsFunction {
+    let f = NativeFunction::from_copy_closure_with_captures(
+        |this, args, f: &NativeFunction, ctx| limits_catchable(f.call(this, args, ctx)),
+        f,
+    );
     FunctionObjectBuilder::new(ctx.realm(), f)
         .name(JsString::from(name))
         .length(length)
@@ -141,7 +149,7 @@ pub fn construct_converted<T: boa_engine::class::Class>(
     ctx: &mut Context,
 ) -> JsResult<JsObject> {
     require_new(new_target, T::NAME)?;
-    let data = T::data_constructor(new_target, args, ctx)?;
+    let data = limits_catchable(T::data_constructor(new_target, args, ctx))?;
     let proto = crate::dom::prototype_from_new_target::<T>(new_target, ctx)?;
     Ok(JsObject::from_proto_and_data(Some(proto), data))
 }
@@ -556,6 +564,15 @@ pub fn new_error(error: JsNativeError, ctx: &mut Context) -> JsValue {
 pub fn type_error_value(message: impl Into<String>, ctx: &mut Context) -> JsValue {
     let message: String = message.into();
     new_error(JsNativeError::typ().with_message(message), ctx)
+}
+
+/// For a native function or constructor that lets the exceptions of user code it runs
+/// directly propagate to script (where the spec rethrows): an engine error (a runtime limit,
+/// uncatchable by script in Boa) becomes the catchable RangeError other engines throw. The
+/// engine has already truncated the frames the error unwound; script catching it restores
+/// the rest (the frame's stack is truncated when it returns).
+pub fn limits_catchable<T>(result: JsResult<T>) -> JsResult<T> {
+    result.map_err(catchable)
 }
 
 /// The value of an error that no user code threw: one the library's own steps raise, one an

@@ -445,6 +445,8 @@ impl Class for EventData {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
         webidl::require_new(new_target, "Event")?;
         if args.is_empty() {
             return Err(webidl::type_error(
@@ -459,6 +461,7 @@ impl Class for EventData {
         // the dictionary.
         let data = EventData::new(event_type, bubbles, cancelable, composed);
         create_event_object(proto, data, context)
+    })())
     }
 }
 
@@ -536,6 +539,8 @@ impl Class for CustomEventInterface {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
         webidl::require_new(new_target, "CustomEvent")?;
         if args.is_empty() {
             return Err(webidl::type_error(
@@ -551,6 +556,7 @@ impl Class for CustomEventInterface {
         data.custom = true;
         *data.detail.borrow_mut() = detail;
         create_event_object(proto, data, context)
+    })())
     }
 }
 

@@ -143,6 +143,8 @@ impl Class for DomException {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<Self> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
         let message = match args.first() {
             None => js_string!(),
             Some(v) if v.is_undefined() => js_string!(),
@@ -154,6 +156,7 @@ impl Class for DomException {
             Some(v) => webidl::to_dom_string(v, context)?,
         };
         Ok(Self { name, message })
+    })())
     }
 
     fn object_constructor(

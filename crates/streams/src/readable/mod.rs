@@ -442,6 +442,8 @@ impl Class for ReadableStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
         // IDL layer: `optional object underlyingSource`.
         let source = arg(args, 0);
         let underlying_source = if source.is_undefined() {
@@ -463,6 +465,7 @@ impl Class for ReadableStream {
             size,
         });
         Ok(stream)
+    })())
     }
 
     fn object_constructor(
@@ -470,6 +473,8 @@ impl Class for ReadableStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
         let init = instance.borrow().data().pending_init.borrow_mut().take();
         let Some(init) = init else {
             return Ok(());
@@ -481,6 +486,7 @@ impl Class for ReadableStream {
             init.size,
             ctx,
         )
+    })())
     }
 }
 

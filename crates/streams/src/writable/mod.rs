@@ -244,6 +244,8 @@ impl Class for WritableStream {
 
     /// [new WritableStream(underlyingSink, strategy)](https://streams.spec.whatwg.org/#ws-constructor)
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
         crate::webidl::require_new(new_target, "WritableStream")?;
         // WebIDL argument conversion: `optional object underlyingSink`,
         // `optional QueuingStrategy strategy = {}`.
@@ -307,6 +309,7 @@ impl Class for WritableStream {
             ctx,
         )?;
         Ok(this)
+    })())
     }
 }
 
