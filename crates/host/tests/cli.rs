@@ -212,7 +212,7 @@ fn hostile_text_encoder_chunk_keeps_the_frame() {
             "{HOSTILE_PRELUDE}
 const ts = new TextEncoderStream();
 const w = ts.writable.getWriter();
-ts.readable.getReader().read();
+ts.readable.getReader().read().catch(() => {{}});
 setTimeout(() => {{
   console.log(g(1, 2, w.write({{ toString() {{ fail(); }} }}), 'd'));
   w.closed.catch((e) => console.log('closed', e.message));

@@ -161,12 +161,10 @@ impl RustPromise {
         };
         match slot {
             ReactionSlot::Queued(r) => enqueue_microtask(ctx, move |ctx| r.run(settled, ctx)),
-            ReactionSlot::Mirror { resolve, reject } => {
-                match settled {
-                    Ok(v) => webidl::resolve_promise(&resolve, &reject, v, ctx),
-                    Err(e) => webidl::reject_promise(&reject, e, ctx),
-                }
-            }
+            ReactionSlot::Mirror { resolve, reject } => match settled {
+                Ok(v) => webidl::resolve_promise(&resolve, &reject, v, ctx),
+                Err(e) => webidl::reject_promise(&reject, e, ctx),
+            },
         }
     }
 }
@@ -358,8 +356,9 @@ fn react_js<C: Trace + 'static>(
     if webidl::lookup_runs_no_code(promise, "constructor") {
         let _not_registered = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
     } else {
-        let _not_registered =
-            webidl::catching(ctx, |ctx| p.then(Some(on_fulfilled), Some(on_rejected), ctx));
+        let _not_registered = webidl::catching(ctx, |ctx| {
+            p.then(Some(on_fulfilled), Some(on_rejected), ctx)
+        });
     }
 }
 

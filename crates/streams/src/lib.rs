@@ -35,9 +35,9 @@ pub mod webidl;
 pub mod writable;
 
 #[cfg(test)]
-mod native_catch_tests;
-#[cfg(test)]
 mod injection_tests;
+#[cfg(test)]
+mod native_catch_tests;
 #[cfg(test)]
 mod test_support;
 

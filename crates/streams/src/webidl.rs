@@ -773,8 +773,8 @@ fn trampoline(ctx: &mut Context) -> JsResult<Trampoline> {
         .as_object()
         .and_then(JsFunction::from_object)
         .ok_or_else(|| type_error("the trampoline is not a function"))?;
-    let probe = NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined()))
-        .to_js_function(ctx.realm());
+    let probe =
+        NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined())).to_js_function(ctx.realm());
     let t = Trampoline {
         function,
         ok,

@@ -17,8 +17,8 @@
 use std::cell::Cell;
 
 use boa_engine::{
-    object::builtins::JsFunction, property::PropertyDescriptor, Context, JsObject,
-    JsResult, JsString, JsValue,
+    object::builtins::JsFunction, property::PropertyDescriptor, Context, JsObject, JsResult,
+    JsString, JsValue,
 };
 use boa_gc::{Finalize, Trace};
 

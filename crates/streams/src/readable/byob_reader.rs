@@ -21,8 +21,8 @@ use super::{
     Completion, ReadableStream, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, mark_as_handled, range_error, to_enforce_range_u64, type_error,
-    Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, mark_as_handled, range_error, to_enforce_range_u64, type_error, Dictionary,
+    PromiseCapability, INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read-into request implemented in Rust (the byte tee,
@@ -498,7 +498,10 @@ pub fn readable_stream_byob_reader_generic_cancel(
     // 1. Let stream be reader.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = reader_data(reader, ReadableStreamBYOBReader::stream) else {
-        return Completion::Rejected(crate::webidl::type_error_value("The reader has been released", ctx));
+        return Completion::Rejected(crate::webidl::type_error_value(
+            "The reader has been released",
+            ctx,
+        ));
     };
     // 3. Return ! ReadableStreamCancel(stream, reason).
     readable_stream_cancel(&stream, reason, ctx)

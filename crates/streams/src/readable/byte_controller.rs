@@ -36,8 +36,7 @@ use super::{
 };
 use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::webidl::{
-    self, arg, brand, illegal_constructor, range_error, type_error,
-    INTERFACE_ATTRIBUTES,
+    self, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -736,7 +735,10 @@ pub fn readable_byte_stream_controller_close(
         };
         if misaligned {
             //   1. Let e be a new TypeError exception.
-            let e = crate::webidl::type_error_value("Cannot close a stream with a partially filled element", ctx);
+            let e = crate::webidl::type_error_value(
+                "Cannot close a stream with a partially filled element",
+                ctx,
+            );
             //   2. Perform ! ReadableByteStreamControllerError(controller, e).
             readable_byte_stream_controller_error(controller, e.clone(), ctx);
             //   3. Throw e.
@@ -1489,7 +1491,8 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         //   2. If controller.[[closeRequested]] is true,
         if data(controller, |c| c.close_requested.get()) {
             //   1. Let e be a TypeError exception.
-            let e = crate::webidl::type_error_value("The stream closed with a partial element", ctx);
+            let e =
+                crate::webidl::type_error_value("The stream closed with a partial element", ctx);
             //   2. Perform ! ReadableByteStreamControllerError(controller, e).
             readable_byte_stream_controller_error(controller, e.clone(), ctx);
             //   3. Perform readIntoRequest's error steps, given e.

@@ -23,8 +23,8 @@ use crate::completion::{completion_resolved_with, invoke_promise_callback, Compl
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
 use crate::webidl::{
-    self, arg, brand, illegal_constructor, promise_resolved_with, range_error,
-    type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self, arg, brand, illegal_constructor, promise_resolved_with, range_error, type_error,
+    Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------

@@ -324,7 +324,10 @@ impl FromIterableSource {
             (),
             |(), settlement, ctx| match settlement {
                 Ok(v) if v.is_object() => StepResult::Value(JsValue::undefined()),
-                Ok(_) => StepResult::Throw(crate::webidl::type_error_value("the iterator's return() result is not an object", ctx)),
+                Ok(_) => StepResult::Throw(crate::webidl::type_error_value(
+                    "the iterator's return() result is not an object",
+                    ctx,
+                )),
                 Err(e) => StepResult::Throw(e),
             },
             ctx,
@@ -477,7 +480,8 @@ fn async_from_sync_iterator_return(
     };
     // 12. If result is not an Object, then reject promiseCapability with a TypeError.
     if !result.is_object() {
-        let e = crate::webidl::type_error_value("the iterator's return() result is not an object", ctx);
+        let e =
+            crate::webidl::type_error_value("the iterator's return() result is not an object", ctx);
         return promise_rejected_with(e, ctx);
     }
     // 13. Return AsyncFromSyncIteratorContinuation(result, promiseCapability,

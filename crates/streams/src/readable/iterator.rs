@@ -19,8 +19,8 @@ use super::reader::{
 use super::{Completion, ReadableStream};
 use crate::completion::completion_resolved_with;
 use crate::webidl::{
-    self, arg, brand, promise_rejected_with, promise_resolved_with, type_error,
-    Dictionary, PromiseCapability,
+    self, arg, brand, promise_rejected_with, promise_resolved_with, type_error, Dictionary,
+    PromiseCapability,
 };
 
 /// `%ReadableStreamAsyncIteratorPrototype%` of a realm (kept in the realm's host-defined

@@ -126,8 +126,7 @@ pub use reader::{
 };
 
 use crate::webidl::{
-    self, arg, brand, promise_rejected_with, type_error, Dictionary,
-    INTERFACE_ATTRIBUTES,
+    self, arg, brand, promise_rejected_with, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
@@ -444,28 +443,28 @@ impl Class for ReadableStream {
     ) -> JsResult<Self> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
         crate::webidl::limits_catchable((|| -> JsResult<Self> {
-        // IDL layer: `optional object underlyingSource`.
-        let source = arg(args, 0);
-        let underlying_source = if source.is_undefined() {
-            None
-        } else {
-            match source.as_object() {
-                Some(o) => Some(o.clone()),
-                None => return Err(type_error("underlyingSource must be an object")),
-            }
-        };
-        // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
-        let strategy = Dictionary::new(&arg(args, 1), "QueuingStrategy")?;
-        let high_water_mark = strategy.get_unrestricted_double("highWaterMark", ctx)?;
-        let size = strategy.get_callback("size", ctx)?;
-        let stream = Self::initialize_readable_stream();
-        *stream.pending_init.borrow_mut() = Some(PendingInit {
-            underlying_source,
-            high_water_mark,
-            size,
-        });
-        Ok(stream)
-    })())
+            // IDL layer: `optional object underlyingSource`.
+            let source = arg(args, 0);
+            let underlying_source = if source.is_undefined() {
+                None
+            } else {
+                match source.as_object() {
+                    Some(o) => Some(o.clone()),
+                    None => return Err(type_error("underlyingSource must be an object")),
+                }
+            };
+            // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
+            let strategy = Dictionary::new(&arg(args, 1), "QueuingStrategy")?;
+            let high_water_mark = strategy.get_unrestricted_double("highWaterMark", ctx)?;
+            let size = strategy.get_callback("size", ctx)?;
+            let stream = Self::initialize_readable_stream();
+            *stream.pending_init.borrow_mut() = Some(PendingInit {
+                underlying_source,
+                high_water_mark,
+                size,
+            });
+            Ok(stream)
+        })())
     }
 
     fn object_constructor(
@@ -475,18 +474,18 @@ impl Class for ReadableStream {
     ) -> JsResult<()> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
         crate::webidl::limits_catchable((|| -> JsResult<()> {
-        let init = instance.borrow().data().pending_init.borrow_mut().take();
-        let Some(init) = init else {
-            return Ok(());
-        };
-        controller::readable_stream_constructor_steps(
-            instance,
-            init.underlying_source,
-            init.high_water_mark,
-            init.size,
-            ctx,
-        )
-    })())
+            let init = instance.borrow().data().pending_init.borrow_mut().take();
+            let Some(init) = init else {
+                return Ok(());
+            };
+            controller::readable_stream_constructor_steps(
+                instance,
+                init.underlying_source,
+                init.high_water_mark,
+                init.size,
+                ctx,
+            )
+        })())
     }
 }
 

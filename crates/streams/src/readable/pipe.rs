@@ -40,8 +40,7 @@ use super::{
 };
 use crate::dom::{self, AbortAlgorithmId};
 use crate::webidl::{
-    self, arg, brand, enqueue_microtask, type_error, Dictionary,
-    PromiseCapability,
+    self, arg, brand, enqueue_microtask, type_error, Dictionary, PromiseCapability,
 };
 use crate::writable::{
     self, acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
@@ -432,7 +431,10 @@ fn start(p: &PipeRef, ctx: &mut Context) {
     {
         //   1. Assert: no chunks have been read or written.
         //   2. Let destClosed be a new TypeError.
-        let dest_closed = crate::webidl::type_error_value("The destination WritableStream closed before all data was piped", ctx);
+        let dest_closed = crate::webidl::type_error_value(
+            "The destination WritableStream closed before all data was piped",
+            ctx,
+        );
         //   3. If preventCancel is false, shutdown with an action of !
         //      ReadableStreamCancel(source, destClosed) and with destClosed.
         //   4. Otherwise, shutdown with destClosed.

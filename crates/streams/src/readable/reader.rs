@@ -20,8 +20,7 @@ use super::{
     ReadableStream, RustPromise, Settlement, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, mark_as_handled, type_error, PromiseCapability,
-    INTERFACE_ATTRIBUTES,
+    self, arg, brand, mark_as_handled, type_error, PromiseCapability, INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
@@ -382,7 +381,10 @@ pub fn readable_stream_reader_generic_cancel(
     // 1. Let stream be reader.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = reader_data(reader, ReadableStreamDefaultReader::stream) else {
-        return Completion::Rejected(crate::webidl::type_error_value("The reader has been released", ctx));
+        return Completion::Rejected(crate::webidl::type_error_value(
+            "The reader has been released",
+            ctx,
+        ));
     };
     // 3. Return ! ReadableStreamCancel(stream, reason).
     readable_stream_cancel(&stream, reason, ctx)

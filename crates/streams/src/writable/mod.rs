@@ -246,70 +246,70 @@ impl Class for WritableStream {
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
         crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
-        crate::webidl::require_new(new_target, "WritableStream")?;
-        // WebIDL argument conversion: `optional object underlyingSink`,
-        // `optional QueuingStrategy strategy = {}`.
-        let underlying_sink = arg(args, 0);
-        let underlying_sink = if underlying_sink.is_undefined() {
-            None
-        } else {
-            match underlying_sink.as_object() {
-                Some(o) => Some(o),
-                None => return Err(type_error("underlyingSink must be an object")),
-            }
-        };
-        let strategy = crate::strategies::QueuingStrategy::from_value(&arg(args, 1), ctx)?;
-        let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
-        let slots = initialize_writable_stream();
-        let this = JsObject::new(
-            ctx.root_shape(),
-            proto,
-            WritableStream {
-                slots: slots.clone(),
-            },
-        )
-        .upcast();
+            crate::webidl::require_new(new_target, "WritableStream")?;
+            // WebIDL argument conversion: `optional object underlyingSink`,
+            // `optional QueuingStrategy strategy = {}`.
+            let underlying_sink = arg(args, 0);
+            let underlying_sink = if underlying_sink.is_undefined() {
+                None
+            } else {
+                match underlying_sink.as_object() {
+                    Some(o) => Some(o),
+                    None => return Err(type_error("underlyingSink must be an object")),
+                }
+            };
+            let strategy = crate::strategies::QueuingStrategy::from_value(&arg(args, 1), ctx)?;
+            let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
+            let slots = initialize_writable_stream();
+            let this = JsObject::new(
+                ctx.root_shape(),
+                proto,
+                WritableStream {
+                    slots: slots.clone(),
+                },
+            )
+            .upcast();
 
-        // 1. If underlyingSink is missing, set it to null.
-        let sink_value = underlying_sink
-            .clone()
-            .map_or_else(JsValue::null, JsValue::from);
-        // 2. Let underlyingSinkDict be underlyingSink, converted to an IDL value of type
-        //    UnderlyingSink. (Members in lexicographic order: abort, close, start, type, write.)
-        let dict = Dictionary::from_object(underlying_sink);
-        let abort = dict.get_callback("abort", ctx)?;
-        let close = dict.get_callback("close", ctx)?;
-        let start = dict.get_callback("start", ctx)?;
-        let ty = dict.get("type", ctx)?;
-        let write = dict.get_callback("write", ctx)?;
-        // 3. If underlyingSinkDict["type"] exists, throw a RangeError exception.
-        if ty.is_some() {
-            return Err(JsNativeError::range()
-                .with_message("Invalid type is specified")
-                .into());
-        }
-        // 4. Perform ! InitializeWritableStream(this). (Done when the slots were created.)
-        // 5. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
-        let size_algorithm = crate::strategies::extract_size_algorithm(&strategy, ctx);
-        // 6. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
-        let high_water_mark = crate::strategies::extract_high_water_mark(&strategy, 1.0)?;
-        // 7. Perform ? SetUpWritableStreamDefaultControllerFromUnderlyingSink(this,
-        //    underlyingSink, underlyingSinkDict, highWaterMark, sizeAlgorithm).
-        set_up_writable_stream_default_controller_from_underlying_sink(
-            &slots,
-            JsSink {
-                sink: sink_value,
-                start,
-                write,
-                close,
-                abort,
-            },
-            high_water_mark,
-            size_algorithm,
-            ctx,
-        )?;
-        Ok(this)
-    })())
+            // 1. If underlyingSink is missing, set it to null.
+            let sink_value = underlying_sink
+                .clone()
+                .map_or_else(JsValue::null, JsValue::from);
+            // 2. Let underlyingSinkDict be underlyingSink, converted to an IDL value of type
+            //    UnderlyingSink. (Members in lexicographic order: abort, close, start, type, write.)
+            let dict = Dictionary::from_object(underlying_sink);
+            let abort = dict.get_callback("abort", ctx)?;
+            let close = dict.get_callback("close", ctx)?;
+            let start = dict.get_callback("start", ctx)?;
+            let ty = dict.get("type", ctx)?;
+            let write = dict.get_callback("write", ctx)?;
+            // 3. If underlyingSinkDict["type"] exists, throw a RangeError exception.
+            if ty.is_some() {
+                return Err(JsNativeError::range()
+                    .with_message("Invalid type is specified")
+                    .into());
+            }
+            // 4. Perform ! InitializeWritableStream(this). (Done when the slots were created.)
+            // 5. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
+            let size_algorithm = crate::strategies::extract_size_algorithm(&strategy, ctx);
+            // 6. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
+            let high_water_mark = crate::strategies::extract_high_water_mark(&strategy, 1.0)?;
+            // 7. Perform ? SetUpWritableStreamDefaultControllerFromUnderlyingSink(this,
+            //    underlyingSink, underlyingSinkDict, highWaterMark, sizeAlgorithm).
+            set_up_writable_stream_default_controller_from_underlying_sink(
+                &slots,
+                JsSink {
+                    sink: sink_value,
+                    start,
+                    write,
+                    close,
+                    abort,
+                },
+                high_water_mark,
+                size_algorithm,
+                ctx,
+            )?;
+            Ok(this)
+        })())
     }
 }
 
