@@ -203,9 +203,13 @@ fn catching_cost() {
     let closure = measure("catching(closure: call + ToNumber)", &mut ctx, &mut |ctx| {
         crate::webidl::catching(ctx, |ctx| f.call(&this, &args, ctx)?.to_number(ctx)).unwrap();
     });
-    let throws = measure("call_catching, callee throws from a nested frame", &mut ctx, &mut |ctx| {
-        crate::webidl::call_catching(&thrower, &this, &[], ctx).unwrap_err();
-    });
+    let throws = measure(
+        "call_catching, callee throws from a nested frame",
+        &mut ctx,
+        &mut |ctx| {
+            crate::webidl::call_catching(&thrower, &this, &[], ctx).unwrap_err();
+        },
+    );
     println!(
         "overhead: call_catching {:.0} ns, catching closure {:.0} ns, throw path {:.0} ns",
         caught - direct,
@@ -232,7 +236,10 @@ fn catching_turns_the_recursion_limit_into_a_range_error_and_restores_the_limits
         .unwrap()
         .get(boa_engine::js_string!("name"), &mut ctx)
         .unwrap();
-    assert_eq!(name.as_string().unwrap().to_std_string_escaped(), "RangeError");
+    assert_eq!(
+        name.as_string().unwrap().to_std_string_escaped(),
+        "RangeError"
+    );
     let after = ctx.runtime_limits();
     assert_eq!(before.recursion_limit(), after.recursion_limit());
     assert_eq!(before.stack_size_limit(), after.stack_size_limit());
