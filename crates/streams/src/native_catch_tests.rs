@@ -179,7 +179,7 @@ fn catching_cost() {
     let this = JsValue::undefined();
     let args = [JsValue::from(1)];
     const N: u32 = 200_000;
-    let mut measure = |name: &str, ctx: &mut Context, run: &mut dyn FnMut(&mut Context)| {
+    let measure = |name: &str, ctx: &mut Context, run: &mut dyn FnMut(&mut Context)| {
         for _ in 0..N / 10 {
             run(ctx);
         }
