@@ -188,3 +188,124 @@ fn hello_example_runs() {
     assert_eq!(lines.len(), 5, "{stdout}");
     assert!(lines.last().is_some_and(|l| l.starts_with("setTimeout")));
 }
+
+/// Hostile input (docs/engine-bugs/README.md, native-catch-stack): user code run by a
+/// conversion, a callback or a `then` probe throws from a nested frame or hits the recursion
+/// limit while the library catches it; the calling script's operands stay intact, the error
+/// is a real RangeError and every promise settles.
+fn run_ok(name: &str, source: &str) -> String {
+    let path = script(name, source);
+    let out = run(&[path.to_str().expect("utf8")]);
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code::OK),
+        "stdout: {}\nstderr: {}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+const HOSTILE_PRELUDE: &str = "
+function fail() { throw new Error('x'); }
+function rec() { return rec() + 1; }
+function g(a, b, p, d) { if (p instanceof Promise) p.catch(() => {}); return [a, b, p instanceof Promise, d].join(':'); }
+";
+
+#[test]
+fn hostile_byob_read_min_getter_keeps_the_frame() {
+    let out = run_ok(
+        "byob-min.js",
+        &format!(
+            "{HOSTILE_PRELUDE}
+const r = new ReadableStream({{ type: 'bytes' }}).getReader({{ mode: 'byob' }});
+console.log(g(1, 2, r.read(new Uint8Array(4), {{ get min() {{ fail(); }} }}), 'd'));
+console.log(g(1, 2, r.read(new Uint8Array(4), {{ min: {{ valueOf() {{ fail(); }} }} }}), 'd'));
+r.read(new Uint8Array(4), {{ get min() {{ rec(); }} }}).catch((e) => console.log(e instanceof RangeError));
+"
+        ),
+    );
+    assert_eq!(out, "1:2:true:d\n1:2:true:d\ntrue\n");
+}
+
+#[test]
+fn hostile_text_encoder_chunk_keeps_the_frame() {
+    let out = run_ok(
+        "encoder-chunk.js",
+        &format!(
+            "{HOSTILE_PRELUDE}
+const ts = new TextEncoderStream();
+const w = ts.writable.getWriter();
+ts.readable.getReader().read().catch(() => {{}});
+setTimeout(() => {{
+  console.log(g(1, 2, w.write({{ toString() {{ fail(); }} }}), 'd'));
+  w.closed.catch((e) => console.log('closed', e.message));
+}}, 0);
+"
+        ),
+    );
+    assert_eq!(out, "1:2:true:d\nclosed x\n");
+}
+
+#[test]
+fn hostile_loop_of_caught_exceptions_keeps_the_context_alive() {
+    // Before the fix each iteration leaked operand-stack values: ~116,500 iterations exhausted
+    // the stack and every later job failed.
+    let out = run_ok(
+        "loop.js",
+        &format!(
+            "{HOSTILE_PRELUDE}
+setTimeout(() => console.log('timer'), 0);
+const r = new ReadableStream({{ type: 'bytes' }}).getReader({{ mode: 'byob' }});
+const v = new Uint8Array(4);
+for (let i = 0; i < 300000; i++) try {{ r.read(v, {{ get min() {{ fail(); }} }}).catch(() => {{}}); }} catch {{}}
+console.log(g(1, 2, Promise.resolve(), 'd'));
+"
+        ),
+    );
+    assert_eq!(out, "1:2:true:d\ntimer\n");
+}
+
+#[test]
+fn hostile_recursion_limit_in_callbacks_is_a_range_error() {
+    let out = run_ok(
+        "recursion.js",
+        &format!(
+            "{HOSTILE_PRELUDE}
+const rs = new ReadableStream({{ pull() {{ rec(); }} }});
+rs.getReader().read().catch((e) => console.log('pull', e instanceof RangeError));
+const rs2 = new ReadableStream({{ cancel() {{ rec(); }} }});
+console.log(g(1, 2, rs2.cancel(), 'd'));
+let ctl;
+new ReadableStream({{ start(c) {{ ctl = c; }} }}, {{ size() {{ ctl.enqueue('x'); return 1; }} }});
+try {{ ctl.enqueue('x'); }} catch (e) {{ console.log('size', e instanceof RangeError); }}
+try {{ new ReadableStream({{ start() {{ rec(); }} }}); }} catch (e) {{ console.log('start', e instanceof RangeError); }}
+"
+        ),
+    );
+    assert_eq!(out, "1:2:true:d\nsize true\nstart true\npull true\n");
+}
+
+#[test]
+fn hostile_then_getter_reentering_read_settles_every_read() {
+    let out = run_ok(
+        "then-reentry.js",
+        "
+const rs = new ReadableStream({ start(c) { for (let i = 0; i < 30000; i++) c.enqueue(i); } }, { highWaterMark: Infinity });
+const reader = rs.getReader();
+const reads = [];
+Object.defineProperty(Object.prototype, 'then', { configurable: true, get() {
+  if (reads.length < 20000) reads.push(reader.read());
+  return undefined;
+} });
+const top = reader.read();
+delete Object.prototype.then;
+let fulfilled = 0, rejected = 0;
+Promise.allSettled([top, ...reads]).then((all) => {
+  for (const s of all) s.status === 'fulfilled' ? fulfilled++ : (rejected++, s.reason instanceof RangeError || console.log('bad reason', s.reason));
+  console.log('all settled', fulfilled > 0, rejected > 0, fulfilled + rejected === reads.length + 1);
+});
+",
+    );
+    assert_eq!(out, "all settled true true true\n");
+}

@@ -16,7 +16,7 @@ use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, Native
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::webidl::{
-    self, arg, enqueue_microtask, error_value, promise_rejected_with, promise_resolved_with, StepFn,
+    self, arg, enqueue_microtask, promise_rejected_with, promise_resolved_with, StepFn,
 };
 
 /// The settlement of a promise: `Ok(value)` = fulfilled, `Err(reason)` = rejected.
@@ -119,10 +119,10 @@ impl RustPromise {
                 }
                 ReactionSlot::Mirror { resolve, reject } => {
                     // The mirrored promise settles now, as this one does.
-                    let _ = match &settlement {
-                        Ok(v) => resolve.call(&JsValue::undefined(), std::slice::from_ref(v), ctx),
-                        Err(e) => reject.call(&JsValue::undefined(), std::slice::from_ref(e), ctx),
-                    };
+                    match &settlement {
+                        Ok(v) => webidl::resolve_promise(&resolve, &reject, v.clone(), ctx),
+                        Err(e) => webidl::reject_promise(&reject, e.clone(), ctx),
+                    }
                 }
             }
         }
@@ -161,12 +161,10 @@ impl RustPromise {
         };
         match slot {
             ReactionSlot::Queued(r) => enqueue_microtask(ctx, move |ctx| r.run(settled, ctx)),
-            ReactionSlot::Mirror { resolve, reject } => {
-                let _ = match settled {
-                    Ok(v) => resolve.call(&JsValue::undefined(), &[v], ctx),
-                    Err(e) => reject.call(&JsValue::undefined(), &[e], ctx),
-                };
-            }
+            ReactionSlot::Mirror { resolve, reject } => match settled {
+                Ok(v) => webidl::resolve_promise(&resolve, &reject, v, ctx),
+                Err(e) => webidl::reject_promise(&reject, e, ctx),
+            },
         }
     }
 }
@@ -352,7 +350,16 @@ fn react_js<C: Trace + 'static>(
         cell,
     )
     .to_js_function(ctx.realm());
-    let _ = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
+    // JsPromise::then reads `constructor` (SpeciesConstructor, see docs/engine-bugs
+    // promise-then-species): through webidl::catching when that can run user code. Its
+    // exception cannot be reported anywhere (the reaction is not registered).
+    if webidl::lookup_runs_no_code(promise, "constructor") {
+        let _not_registered = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
+    } else {
+        let _not_registered = webidl::catching(ctx, |ctx| {
+            p.then(Some(on_fulfilled), Some(on_rejected), ctx)
+        });
+    }
 }
 
 /// Invoke a callback returning `Promise<undefined>` and convert its result: "a promise resolved
@@ -368,7 +375,7 @@ pub(crate) fn invoke_promise_callback(
     match webidl::call_catching(f, this, args, ctx) {
         Ok(v) => completion_resolved_with(v, ctx),
         Err(e) => {
-            let r = error_value(e, ctx);
+            let r = e.into_value();
             if crate::fast_paths() {
                 Completion::Rejected(r)
             } else {
@@ -393,10 +400,10 @@ pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Com
         return Completion::Fulfilled(value);
     };
     // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
-    let then = match object.get(webidl::key("then"), ctx) {
+    let then = match webidl::get_then(&object, ctx) {
         Ok(t) => t,
         // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
-        Err(e) => return Completion::Rejected(error_value(e, ctx)),
+        Err(e) => return Completion::Rejected(e.into_value()),
     };
     // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
     let Some(then) = then.as_callable() else {
@@ -411,9 +418,8 @@ pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Com
             capability.resolve.clone().into(),
             capability.reject.clone().into(),
         ];
-        if let Err(e) = then.call(&value, &args, ctx) {
-            let e = error_value(e, ctx);
-            capability.reject(e, ctx);
+        if let Err(e) = webidl::call_catching(&then, &value, &args, ctx) {
+            capability.reject(e.into_value(), ctx);
         }
     });
     Completion::Js(promise)

@@ -365,36 +365,39 @@ impl Class for CompressionStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
-        if args.is_empty() {
-            return Err(type_error(
-                "Failed to construct 'CompressionStream': 1 argument required",
-            ));
-        }
-        // 1. If format is unsupported in CompressionStream, then throw a TypeError.
-        // 2. Set this's format to format.
-        let format = CompressionFormat::from_value(&arg(args, 0), ctx)?;
-        let state = JsObject::from_proto_and_data(
-            None,
-            CompressorState {
-                context: RefCell::new(Compressor::new(format)),
-            },
-        );
-        // 3. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
-        //    compress and enqueue a chunk algorithm with this and chunk.
-        // 4. Let flushAlgorithm be an algorithm which takes no argument and runs the compress
-        //    flush and enqueue algorithm with this.
-        // 5. Set this's transform to a new TransformStream.
-        // 6. Set up this's transform with transformAlgorithm set to transformAlgorithm and
-        //    flushAlgorithm set to flushAlgorithm.
-        let transform = transform_stream_set_up(
-            state.upcast().into(),
-            RustTransformer {
-                transform: compress_and_enqueue_a_chunk,
-                flush: compress_flush_and_enqueue,
-            },
-            ctx,
-        )?;
-        Ok(Self { transform })
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+            if args.is_empty() {
+                return Err(type_error(
+                    "Failed to construct 'CompressionStream': 1 argument required",
+                ));
+            }
+            // 1. If format is unsupported in CompressionStream, then throw a TypeError.
+            // 2. Set this's format to format.
+            let format = CompressionFormat::from_value(&arg(args, 0), ctx)?;
+            let state = JsObject::from_proto_and_data(
+                None,
+                CompressorState {
+                    context: RefCell::new(Compressor::new(format)),
+                },
+            );
+            // 3. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
+            //    compress and enqueue a chunk algorithm with this and chunk.
+            // 4. Let flushAlgorithm be an algorithm which takes no argument and runs the compress
+            //    flush and enqueue algorithm with this.
+            // 5. Set this's transform to a new TransformStream.
+            // 6. Set up this's transform with transformAlgorithm set to transformAlgorithm and
+            //    flushAlgorithm set to flushAlgorithm.
+            let transform = transform_stream_set_up(
+                state.upcast().into(),
+                RustTransformer {
+                    transform: compress_and_enqueue_a_chunk,
+                    flush: compress_flush_and_enqueue,
+                },
+                ctx,
+            )?;
+            Ok(Self { transform })
+        })())
     }
 }
 
@@ -812,36 +815,39 @@ impl Class for DecompressionStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
-        if args.is_empty() {
-            return Err(type_error(
-                "Failed to construct 'DecompressionStream': 1 argument required",
-            ));
-        }
-        // 1. If format is unsupported in DecompressionStream, then throw a TypeError.
-        // 2. Set this's format to format.
-        let format = CompressionFormat::from_value(&arg(args, 0), ctx)?;
-        let state = JsObject::from_proto_and_data(
-            None,
-            DecompressorState {
-                context: RefCell::new(Decompressor::new(format)),
-            },
-        );
-        // 3. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
-        //    decompress and enqueue a chunk algorithm with this and chunk.
-        // 4. Let flushAlgorithm be an algorithm which takes no argument and runs the
-        //    decompress flush and enqueue algorithm with this.
-        // 5. Set this's transform to a new TransformStream.
-        // 6. Set up this's transform with transformAlgorithm set to transformAlgorithm and
-        //    flushAlgorithm set to flushAlgorithm.
-        let transform = transform_stream_set_up(
-            state.upcast().into(),
-            RustTransformer {
-                transform: decompress_and_enqueue_a_chunk,
-                flush: decompress_flush_and_enqueue,
-            },
-            ctx,
-        )?;
-        Ok(Self { transform })
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+            if args.is_empty() {
+                return Err(type_error(
+                    "Failed to construct 'DecompressionStream': 1 argument required",
+                ));
+            }
+            // 1. If format is unsupported in DecompressionStream, then throw a TypeError.
+            // 2. Set this's format to format.
+            let format = CompressionFormat::from_value(&arg(args, 0), ctx)?;
+            let state = JsObject::from_proto_and_data(
+                None,
+                DecompressorState {
+                    context: RefCell::new(Decompressor::new(format)),
+                },
+            );
+            // 3. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
+            //    decompress and enqueue a chunk algorithm with this and chunk.
+            // 4. Let flushAlgorithm be an algorithm which takes no argument and runs the
+            //    decompress flush and enqueue algorithm with this.
+            // 5. Set this's transform to a new TransformStream.
+            // 6. Set up this's transform with transformAlgorithm set to transformAlgorithm and
+            //    flushAlgorithm set to flushAlgorithm.
+            let transform = transform_stream_set_up(
+                state.upcast().into(),
+                RustTransformer {
+                    transform: decompress_and_enqueue_a_chunk,
+                    flush: decompress_flush_and_enqueue,
+                },
+                ctx,
+            )?;
+            Ok(Self { transform })
+        })())
     }
 }
 

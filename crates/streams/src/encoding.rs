@@ -452,48 +452,51 @@ impl Class for TextDecoderStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
-        // IDL layer: `optional DOMString label = "utf-8"`, then
-        // `optional TextDecoderOptions options = {}` (members fatal, ignoreBOM).
-        let label = match args.first() {
-            None => JsString::from("utf-8"),
-            Some(v) if v.is_undefined() => JsString::from("utf-8"),
-            Some(v) => to_dom_string(v, ctx)?,
-        };
-        let options = Dictionary::new(&arg(args, 1), "options")?;
-        let fatal = options.get_bool("fatal", false, ctx)?;
-        let ignore_bom = options.get_bool("ignoreBOM", false, ctx)?;
-        // 1. Let encoding be the result of getting an encoding from label.
-        // NOTE: a label with unpaired surrogates matches no label; encoding_rs takes bytes.
-        let encoding = label
-            .to_std_string()
-            .ok()
-            .and_then(|l| Encoding::for_label(l.as_bytes()));
-        // 2. If encoding is failure or replacement, then throw a RangeError.
-        let encoding = match encoding {
-            Some(e) if e != encoding_rs::REPLACEMENT => e,
-            _ => {
-                return Err(range_error(format!(
-                    "'{}' is not a supported encoding label",
-                    label.to_std_string_escaped()
-                )))
-            }
-        };
-        // 3. Set this's encoding to encoding.
-        // 4. If options["fatal"] is true, then set this's error mode to "fatal".
-        // 5. Set this's ignore BOM to options["ignoreBOM"].
-        // 6. Set this's decoder to a new instance of this's encoding's decoder, and set this's
-        //    I/O queue to a new I/O queue.
-        // NOTE: BOM handling is the serialize I/O queue steps', not the decoder's.
-        Ok(Self {
-            encoding,
-            fatal,
-            ignore_bom,
-            state: RefCell::new(DecoderState {
-                decoder: encoding.new_decoder_without_bom_handling(),
-                bom_seen: false,
-            }),
-            transform: GcRefCell::new(None),
-        })
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+            // IDL layer: `optional DOMString label = "utf-8"`, then
+            // `optional TextDecoderOptions options = {}` (members fatal, ignoreBOM).
+            let label = match args.first() {
+                None => JsString::from("utf-8"),
+                Some(v) if v.is_undefined() => JsString::from("utf-8"),
+                Some(v) => to_dom_string(v, ctx)?,
+            };
+            let options = Dictionary::new(&arg(args, 1), "options")?;
+            let fatal = options.get_bool("fatal", false, ctx)?;
+            let ignore_bom = options.get_bool("ignoreBOM", false, ctx)?;
+            // 1. Let encoding be the result of getting an encoding from label.
+            // NOTE: a label with unpaired surrogates matches no label; encoding_rs takes bytes.
+            let encoding = label
+                .to_std_string()
+                .ok()
+                .and_then(|l| Encoding::for_label(l.as_bytes()));
+            // 2. If encoding is failure or replacement, then throw a RangeError.
+            let encoding = match encoding {
+                Some(e) if e != encoding_rs::REPLACEMENT => e,
+                _ => {
+                    return Err(range_error(format!(
+                        "'{}' is not a supported encoding label",
+                        label.to_std_string_escaped()
+                    )))
+                }
+            };
+            // 3. Set this's encoding to encoding.
+            // 4. If options["fatal"] is true, then set this's error mode to "fatal".
+            // 5. Set this's ignore BOM to options["ignoreBOM"].
+            // 6. Set this's decoder to a new instance of this's encoding's decoder, and set this's
+            //    I/O queue to a new I/O queue.
+            // NOTE: BOM handling is the serialize I/O queue steps', not the decoder's.
+            Ok(Self {
+                encoding,
+                fatal,
+                ignore_bom,
+                state: RefCell::new(DecoderState {
+                    decoder: encoding.new_decoder_without_bom_handling(),
+                    bom_seen: false,
+                }),
+                transform: GcRefCell::new(None),
+            })
+        })())
     }
 
     fn object_constructor(
@@ -501,24 +504,27 @@ impl Class for TextDecoderStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
-        // 7. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
-        //    decode and enqueue a chunk algorithm with this and chunk. (decoder_transform)
-        // 8. Let flushAlgorithm be an algorithm which takes no arguments and runs the flush
-        //    and enqueue algorithm with this. (decoder_flush)
-        // 9. Let transformStream be a new TransformStream.
-        // 10. Set up transformStream with transformAlgorithm set to transformAlgorithm and
-        //     flushAlgorithm set to flushAlgorithm.
-        let stream = transform_stream_set_up(
-            instance.clone().upcast().into(),
-            RustTransformer {
-                transform: decoder_transform,
-                flush: decoder_flush,
-            },
-            ctx,
-        )?;
-        // 11. Set this's transform to transformStream.
-        *instance.borrow().data().transform.borrow_mut() = Some(stream);
-        Ok(())
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
+            // 7. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
+            //    decode and enqueue a chunk algorithm with this and chunk. (decoder_transform)
+            // 8. Let flushAlgorithm be an algorithm which takes no arguments and runs the flush
+            //    and enqueue algorithm with this. (decoder_flush)
+            // 9. Let transformStream be a new TransformStream.
+            // 10. Set up transformStream with transformAlgorithm set to transformAlgorithm and
+            //     flushAlgorithm set to flushAlgorithm.
+            let stream = transform_stream_set_up(
+                instance.clone().upcast().into(),
+                RustTransformer {
+                    transform: decoder_transform,
+                    flush: decoder_flush,
+                },
+                ctx,
+            )?;
+            // 11. Set this's transform to transformStream.
+            *instance.borrow().data().transform.borrow_mut() = Some(stream);
+            Ok(())
+        })())
     }
 }
 
@@ -746,24 +752,27 @@ impl Class for TextEncoderStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
-        // 2. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
-        //    encode and enqueue a chunk algorithm with this and chunk. (encoder_transform)
-        // 3. Let flushAlgorithm be an algorithm which runs the encode and flush algorithm with
-        //    this. (encoder_flush)
-        // 4. Let transformStream be a new TransformStream.
-        // 5. Set up transformStream with transformAlgorithm set to transformAlgorithm and
-        //    flushAlgorithm set to flushAlgorithm.
-        let stream = transform_stream_set_up(
-            instance.clone().upcast().into(),
-            RustTransformer {
-                transform: encoder_transform,
-                flush: encoder_flush,
-            },
-            ctx,
-        )?;
-        // 6. Set this's transform to transformStream.
-        *instance.borrow().data().transform.borrow_mut() = Some(stream);
-        Ok(())
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
+            // 2. Let transformAlgorithm be an algorithm which takes a chunk argument and runs the
+            //    encode and enqueue a chunk algorithm with this and chunk. (encoder_transform)
+            // 3. Let flushAlgorithm be an algorithm which runs the encode and flush algorithm with
+            //    this. (encoder_flush)
+            // 4. Let transformStream be a new TransformStream.
+            // 5. Set up transformStream with transformAlgorithm set to transformAlgorithm and
+            //    flushAlgorithm set to flushAlgorithm.
+            let stream = transform_stream_set_up(
+                instance.clone().upcast().into(),
+                RustTransformer {
+                    transform: encoder_transform,
+                    flush: encoder_flush,
+                },
+                ctx,
+            )?;
+            // 6. Set this's transform to transformStream.
+            *instance.borrow().data().transform.borrow_mut() = Some(stream);
+            Ok(())
+        })())
     }
 }
 

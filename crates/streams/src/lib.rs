@@ -35,6 +35,8 @@ pub mod webidl;
 pub mod writable;
 
 #[cfg(test)]
+mod injection_tests;
+#[cfg(test)]
 mod native_catch_tests;
 #[cfg(test)]
 mod test_support;

@@ -86,7 +86,7 @@ impl NativeSource for IterSource {
         };
         match result {
             Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(crate::webidl::error_value(e, ctx)),
+            Err(e) => Completion::Rejected(crate::webidl::own_error_value(e, ctx)),
         }
     }
 

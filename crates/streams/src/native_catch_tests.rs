@@ -148,7 +148,7 @@ fn call_catching_keeps_this_arguments_and_the_exception() {
     );
     let thrower = eval(&mut ctx, "thrower").as_object().unwrap();
     let err = crate::webidl::call_catching(&thrower, &this, &[], &mut ctx).unwrap_err();
-    let v = crate::webidl::error_value(err, &mut ctx);
+    let v = err.into_value();
     let name = v
         .as_object()
         .unwrap()
@@ -158,4 +158,100 @@ fn call_catching_keeps_this_arguments_and_the_exception() {
         name.to_string(&mut ctx).unwrap().to_std_string_escaped(),
         "RangeError"
     );
+}
+
+/// Per-call cost of the catching mechanism (run with `--ignored --nocapture`; numbers are
+/// only meaningful in an optimized build): a direct `JsObject::call`, `call_catching`, a
+/// `catching` closure making the same call, and the throw path.
+#[test]
+#[ignore = "micro-benchmark"]
+fn catching_cost() {
+    use std::time::Instant;
+    let mut ctx = context(true);
+    eval(
+        &mut ctx,
+        "globalThis.f = function (x) { return x; };
+         globalThis.thrower = function () { fail(); };
+         function fail() { throw new Error('x'); }",
+    );
+    let f = eval(&mut ctx, "f").as_object().unwrap();
+    let thrower = eval(&mut ctx, "thrower").as_object().unwrap();
+    let this = JsValue::undefined();
+    let args = [JsValue::from(1)];
+    const N: u32 = 200_000;
+    let measure = |name: &str, ctx: &mut Context, run: &mut dyn FnMut(&mut Context)| {
+        for _ in 0..N / 10 {
+            run(ctx);
+        }
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let start = Instant::now();
+            for _ in 0..N {
+                run(ctx);
+            }
+            best = best.min(start.elapsed().as_secs_f64() * 1e9 / f64::from(N));
+        }
+        println!("{name}: {best:.0} ns/call");
+        best
+    };
+    let direct = measure("direct JsObject::call", &mut ctx, &mut |ctx| {
+        f.call(&this, &args, ctx).unwrap();
+    });
+    let caught = measure("call_catching", &mut ctx, &mut |ctx| {
+        crate::webidl::call_catching(&f, &this, &args, ctx).unwrap();
+    });
+    let closure = measure("catching(closure: call + ToNumber)", &mut ctx, &mut |ctx| {
+        crate::webidl::catching(ctx, |ctx| f.call(&this, &args, ctx)?.to_number(ctx)).unwrap();
+    });
+    let throws = measure(
+        "call_catching, callee throws from a nested frame",
+        &mut ctx,
+        &mut |ctx| {
+            crate::webidl::call_catching(&thrower, &this, &[], ctx).unwrap_err();
+        },
+    );
+    println!(
+        "overhead: call_catching {:.0} ns, catching closure {:.0} ns, throw path {:.0} ns",
+        caught - direct,
+        closure - direct,
+        throws
+    );
+}
+
+#[test]
+fn catching_turns_the_recursion_limit_into_a_range_error_and_restores_the_limits() {
+    let mut ctx = context(true);
+    eval(&mut ctx, "function rec() { return rec() + 1; }");
+    let before = ctx.runtime_limits();
+    let rec = eval(&mut ctx, "rec").as_object().unwrap();
+    // Nested: the inner catching runs under the host's limits and reports the RangeError;
+    // the outer one completes normally.
+    let outer = crate::webidl::catching(&mut ctx, |ctx| {
+        let inner = crate::webidl::call_catching(&rec, &JsValue::undefined(), &[], ctx);
+        Ok(inner.unwrap_err().into_value())
+    })
+    .unwrap();
+    let name = outer
+        .as_object()
+        .unwrap()
+        .get(boa_engine::js_string!("name"), &mut ctx)
+        .unwrap();
+    assert_eq!(
+        name.as_string().unwrap().to_std_string_escaped(),
+        "RangeError"
+    );
+    let after = ctx.runtime_limits();
+    assert_eq!(before.recursion_limit(), after.recursion_limit());
+    assert_eq!(before.stack_size_limit(), after.stack_size_limit());
+    // The operand stack is intact afterwards.
+    assert_eq!(
+        run_in(&mut ctx, "g(1, 2, Promise.resolve(), 'd')"),
+        "1:2:true:d"
+    );
+}
+
+fn run_in(ctx: &mut Context, src: &str) -> String {
+    eval(ctx, PRELUDE);
+    let v = eval(ctx, src);
+    v.to_string(ctx).unwrap().to_std_string_escaped()
 }

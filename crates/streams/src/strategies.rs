@@ -55,20 +55,15 @@ pub enum SizeAlgorithm {
 impl SizeAlgorithm {
     /// Run the algorithm on `chunk`: invoke the callback (this = undefined) and convert the
     /// result to an `unrestricted double`. Can run user code: hold no borrow across it.
-    pub fn call(&self, chunk: &JsValue, context: &mut Context) -> JsResult<f64> {
+    pub fn call(&self, chunk: &JsValue, context: &mut Context) -> Result<f64, webidl::Caught> {
         match self {
             Self::ReturnOne => Ok(1.0),
-            Self::JsFunction(f) => {
-                // Callers may catch the exception (the writable controller errors the stream
-                // and returns 1): see webidl::call_catching.
-                let result = webidl::call_catching(
-                    f,
-                    &JsValue::undefined(),
-                    std::slice::from_ref(chunk),
-                    context,
-                )?;
-                result.to_number(context)
-            }
+            // Callers catch the exception (the controllers error the stream): the call and the
+            // result's ToNumber (`valueOf`) run inside webidl::catching.
+            Self::JsFunction(f) => webidl::catching(context, |context| {
+                f.call(&JsValue::undefined(), std::slice::from_ref(chunk), context)?
+                    .to_number(context)
+            }),
         }
     }
 }

@@ -35,8 +35,8 @@ use crate::strategies::{
     extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, illegal_constructor, promise_resolved_with, range_error,
-    type_error, Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, illegal_constructor, promise_resolved_with, range_error, type_error,
+    Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
 };
 use crate::writable::{
     create_writable_stream, writable_stream_default_controller_error_if_needed, SinkAlgorithms,
@@ -285,63 +285,66 @@ impl Class for TransformStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
-        // IDL layer: `optional object transformer`.
-        let transformer = arg(args, 0);
-        let transformer_object = if transformer.is_undefined() {
-            // 1. If transformer is missing, set it to null.
-            None
-        } else {
-            match transformer.as_object() {
-                Some(o) => Some(o.clone()),
-                None => return Err(type_error("transformer must be an object")),
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+            // IDL layer: `optional object transformer`.
+            let transformer = arg(args, 0);
+            let transformer_object = if transformer.is_undefined() {
+                // 1. If transformer is missing, set it to null.
+                None
+            } else {
+                match transformer.as_object() {
+                    Some(o) => Some(o.clone()),
+                    None => return Err(type_error("transformer must be an object")),
+                }
+            };
+            // IDL layer: `optional QueuingStrategy writableStrategy = {}`, then
+            // `optional QueuingStrategy readableStrategy = {}`.
+            let writable_strategy = QueuingStrategy::from_value(&arg(args, 1), ctx)?;
+            let readable_strategy = QueuingStrategy::from_value(&arg(args, 2), ctx)?;
+            // 2. Let transformerDict be transformer, converted to an IDL value of type Transformer.
+            //    (Members in lexicographic order: cancel, flush, readableType, start, transform,
+            //    writableType.)
+            let dict = Dictionary::from_object(transformer_object.clone());
+            let cancel = dict.get_callback("cancel", ctx)?;
+            let flush = dict.get_callback("flush", ctx)?;
+            let readable_type = dict.get("readableType", ctx)?;
+            let start = dict.get_callback("start", ctx)?;
+            let transform = dict.get_callback("transform", ctx)?;
+            let writable_type = dict.get("writableType", ctx)?;
+            // 3. If transformerDict["readableType"] exists, throw a RangeError exception.
+            if readable_type.is_some() {
+                return Err(range_error("Invalid readableType specified"));
             }
-        };
-        // IDL layer: `optional QueuingStrategy writableStrategy = {}`, then
-        // `optional QueuingStrategy readableStrategy = {}`.
-        let writable_strategy = QueuingStrategy::from_value(&arg(args, 1), ctx)?;
-        let readable_strategy = QueuingStrategy::from_value(&arg(args, 2), ctx)?;
-        // 2. Let transformerDict be transformer, converted to an IDL value of type Transformer.
-        //    (Members in lexicographic order: cancel, flush, readableType, start, transform,
-        //    writableType.)
-        let dict = Dictionary::from_object(transformer_object.clone());
-        let cancel = dict.get_callback("cancel", ctx)?;
-        let flush = dict.get_callback("flush", ctx)?;
-        let readable_type = dict.get("readableType", ctx)?;
-        let start = dict.get_callback("start", ctx)?;
-        let transform = dict.get_callback("transform", ctx)?;
-        let writable_type = dict.get("writableType", ctx)?;
-        // 3. If transformerDict["readableType"] exists, throw a RangeError exception.
-        if readable_type.is_some() {
-            return Err(range_error("Invalid readableType specified"));
-        }
-        // 4. If transformerDict["writableType"] exists, throw a RangeError exception.
-        if writable_type.is_some() {
-            return Err(range_error("Invalid writableType specified"));
-        }
-        // 5. Let readableHighWaterMark be ? ExtractHighWaterMark(readableStrategy, 0).
-        let readable_hwm = extract_high_water_mark(&readable_strategy, 0.0)?;
-        // 6. Let readableSizeAlgorithm be ! ExtractSizeAlgorithm(readableStrategy).
-        let readable_size = extract_size_algorithm(&readable_strategy, ctx);
-        // 7. Let writableHighWaterMark be ? ExtractHighWaterMark(writableStrategy, 1).
-        let writable_hwm = extract_high_water_mark(&writable_strategy, 1.0)?;
-        // 8. Let writableSizeAlgorithm be ! ExtractSizeAlgorithm(writableStrategy).
-        let writable_size = extract_size_algorithm(&writable_strategy, ctx);
-        let stream = Self::empty();
-        *stream.pending_init.borrow_mut() = Some(PendingInit {
-            algorithms: TransformerAlgorithms {
-                transformer: transformer_object.map_or_else(JsValue::null, JsValue::from),
-                transform,
-                flush,
-                cancel,
-                rust: None,
-            },
-            start,
-            readable_hwm,
-            readable_size,
-            writable_hwm,
-            writable_size,
-        });
-        Ok(stream)
+            // 4. If transformerDict["writableType"] exists, throw a RangeError exception.
+            if writable_type.is_some() {
+                return Err(range_error("Invalid writableType specified"));
+            }
+            // 5. Let readableHighWaterMark be ? ExtractHighWaterMark(readableStrategy, 0).
+            let readable_hwm = extract_high_water_mark(&readable_strategy, 0.0)?;
+            // 6. Let readableSizeAlgorithm be ! ExtractSizeAlgorithm(readableStrategy).
+            let readable_size = extract_size_algorithm(&readable_strategy, ctx);
+            // 7. Let writableHighWaterMark be ? ExtractHighWaterMark(writableStrategy, 1).
+            let writable_hwm = extract_high_water_mark(&writable_strategy, 1.0)?;
+            // 8. Let writableSizeAlgorithm be ! ExtractSizeAlgorithm(writableStrategy).
+            let writable_size = extract_size_algorithm(&writable_strategy, ctx);
+            let stream = Self::empty();
+            *stream.pending_init.borrow_mut() = Some(PendingInit {
+                algorithms: TransformerAlgorithms {
+                    transformer: transformer_object.map_or_else(JsValue::null, JsValue::from),
+                    transform,
+                    flush,
+                    cancel,
+                    rust: None,
+                },
+                start,
+                readable_hwm,
+                readable_size,
+                writable_hwm,
+                writable_size,
+            });
+            Ok(stream)
+        })())
     }
 
     fn object_constructor(
@@ -349,53 +352,56 @@ impl Class for TransformStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
-        let init = ts(instance, |s| s.pending_init.borrow_mut().take());
-        let Some(init) = init else {
-            return Ok(());
-        };
-        // 9. Let startPromise be a new promise.
-        // NOTE: without a `start` method the promise is resolved with undefined below, before
-        // any reaction to it can run; a Rust-side promise has the same reaction timing.
-        let start_promise = if init.start.is_some() || !crate::fast_paths() {
-            StartPromise::Js(PromiseCapability::new(ctx))
-        } else {
-            StartPromise::Rust(RustPromise::new())
-        };
-        // 10. Perform ! InitializeTransformStream(this, startPromise, writableHighWaterMark,
-        //     writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
-        initialize_transform_stream(
-            instance,
-            start_promise.clone(),
-            init.writable_hwm,
-            init.writable_size,
-            init.readable_hwm,
-            init.readable_size,
-            ctx,
-        )?;
-        // 11. Perform ? SetUpTransformStreamDefaultControllerFromTransformer(this, transformer,
-        //     transformerDict).
-        let controller = set_up_transform_stream_default_controller_from_transformer(
-            instance,
-            init.algorithms.clone(),
-            ctx,
-        )?;
-        match (init.start, start_promise) {
-            // 12. If transformerDict["start"] exists, then resolve startPromise with the result
-            //     of invoking transformerDict["start"] with argument list
-            //     « this.[[controller]] » and callback this value transformer.
-            (Some(start), StartPromise::Js(p)) => {
-                let result = start.call(
-                    &init.algorithms.transformer,
-                    &[controller.upcast().into()],
-                    ctx,
-                )?;
-                p.resolve(result, ctx);
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
+            let init = ts(instance, |s| s.pending_init.borrow_mut().take());
+            let Some(init) = init else {
+                return Ok(());
+            };
+            // 9. Let startPromise be a new promise.
+            // NOTE: without a `start` method the promise is resolved with undefined below, before
+            // any reaction to it can run; a Rust-side promise has the same reaction timing.
+            let start_promise = if init.start.is_some() || !crate::fast_paths() {
+                StartPromise::Js(PromiseCapability::new(ctx))
+            } else {
+                StartPromise::Rust(RustPromise::new())
+            };
+            // 10. Perform ! InitializeTransformStream(this, startPromise, writableHighWaterMark,
+            //     writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
+            initialize_transform_stream(
+                instance,
+                start_promise.clone(),
+                init.writable_hwm,
+                init.writable_size,
+                init.readable_hwm,
+                init.readable_size,
+                ctx,
+            )?;
+            // 11. Perform ? SetUpTransformStreamDefaultControllerFromTransformer(this, transformer,
+            //     transformerDict).
+            let controller = set_up_transform_stream_default_controller_from_transformer(
+                instance,
+                init.algorithms.clone(),
+                ctx,
+            )?;
+            match (init.start, start_promise) {
+                // 12. If transformerDict["start"] exists, then resolve startPromise with the result
+                //     of invoking transformerDict["start"] with argument list
+                //     « this.[[controller]] » and callback this value transformer.
+                (Some(start), StartPromise::Js(p)) => {
+                    let result = start.call(
+                        &init.algorithms.transformer,
+                        &[controller.upcast().into()],
+                        ctx,
+                    )?;
+                    p.resolve(result, ctx);
+                }
+                // 13. Otherwise, resolve startPromise with undefined.
+                (_, StartPromise::Js(p)) => p.resolve(JsValue::undefined(), ctx),
+                (_, StartPromise::Rust(p)) => p.resolve_undefined(ctx),
             }
-            // 13. Otherwise, resolve startPromise with undefined.
-            (_, StartPromise::Js(p)) => p.resolve(JsValue::undefined(), ctx),
-            (_, StartPromise::Rust(p)) => p.resolve_undefined(ctx),
-        }
-        Ok(())
+            Ok(())
+        })())
     }
 }
 
@@ -761,7 +767,8 @@ pub fn transform_stream_default_controller_enqueue(
     if let Err(e) = readable_stream_default_controller_enqueue(&rc, chunk, ctx) {
         //   1. Perform ! TransformStreamErrorWritableAndUnblockWrite(stream,
         //      enqueueResult.[[Value]]).
-        let e = error_value(e, ctx);
+        // (a TypeError of the steps, or the strategy's size() exception, already caught)
+        let e = webidl::own_error_value(e, ctx);
         transform_stream_error_writable_and_unblock_write(&stream, e, ctx);
         //   2. Throw stream.[[readable]].[[storedError]].
         let (_, stored) = readable_state_and_error(&stream);
@@ -802,10 +809,23 @@ pub fn transform_stream_default_controller_perform_transform(
             transformer,
             rust: Some(r),
             ..
-        }) => match (r.transform)(&transformer, chunk, controller, ctx) {
-            Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(error_value(e, ctx)),
-        },
+        }) => {
+            // A native transformer runs user code only by converting an object chunk
+            // (`toString`, `valueOf`, getters): then it runs inside webidl::catching.
+            let result = if chunk.is_object() {
+                webidl::catching(ctx, |ctx| {
+                    (r.transform)(&transformer, chunk, controller, ctx)
+                })
+                .map_err(webidl::Caught::into_value)
+            } else {
+                (r.transform)(&transformer, chunk, controller, ctx)
+                    .map_err(|e| webidl::own_error_value(e, ctx))
+            };
+            match result {
+                Ok(()) => Completion::undefined(),
+                Err(e) => Completion::Rejected(e),
+            }
+        }
         Some(TransformerAlgorithms {
             transformer,
             transform: Some(f),
@@ -823,7 +843,7 @@ pub fn transform_stream_default_controller_perform_transform(
         //   3. Otherwise, return a promise resolved with undefined.
         Some(_) => match transform_stream_default_controller_enqueue(controller, chunk, ctx) {
             Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(error_value(e, ctx)),
+            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
         },
         // NOTE: cleared algorithms are never performed (the writable side is erroring by
         // then); treat one as a promise resolved with undefined.
@@ -860,7 +880,7 @@ pub fn transform_stream_default_controller_terminate(
         readable_stream_default_controller_close(&rc, ctx);
     }
     // 4. Let error be a TypeError exception indicating that the stream has been terminated.
-    let error = error_value(type_error("The TransformStream has been terminated"), ctx);
+    let error = crate::webidl::type_error_value("The TransformStream has been terminated", ctx);
     // 5. Perform ! TransformStreamErrorWritableAndUnblockWrite(stream, error).
     transform_stream_error_writable_and_unblock_write(&stream, error, ctx);
 }
@@ -1043,7 +1063,8 @@ pub fn transform_stream_default_sink_close_algorithm(
             ..
         }) => match (r.flush)(&transformer, &controller, ctx) {
             Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(error_value(e, ctx)),
+            // A native flush converts no user value (no user code runs).
+            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
         },
         Some(TransformerAlgorithms {
             transformer,

@@ -9,6 +9,8 @@
 //! - `Symbol.toStringTag` is a non-writable, non-enumerable, configurable string;
 //! - the global binding is writable + configurable, not enumerable ([`INTERFACE_ATTRIBUTES`]).
 
+use std::cell::{Cell, RefCell};
+
 use boa_engine::object::builtins::JsFunction;
 use boa_engine::{
     class::ClassBuilder,
@@ -24,7 +26,15 @@ use boa_engine::{
 pub const INTERFACE_ATTRIBUTES: Attribute = Attribute::WRITABLE.union(Attribute::CONFIGURABLE);
 
 /// Build a built-in function object with the given `name` and `length`, not a constructor.
+///
+/// An engine error (a runtime limit hit by user code the operation runs, which Boa makes
+/// uncatchable) leaves the function as the catchable RangeError other engines throw: see
+/// [`limits_catchable`].
 pub fn function(ctx: &mut Context, name: &str, length: usize, f: NativeFunction) -> JsFunction {
+    let f = NativeFunction::from_copy_closure_with_captures(
+        |this, args, f: &NativeFunction, ctx| limits_catchable(f.call(this, args, ctx)),
+        f,
+    );
     FunctionObjectBuilder::new(ctx.realm(), f)
         .name(JsString::from(name))
         .length(length)
@@ -139,7 +149,7 @@ pub fn construct_converted<T: boa_engine::class::Class>(
     ctx: &mut Context,
 ) -> JsResult<JsObject> {
     require_new(new_target, T::NAME)?;
-    let data = T::data_constructor(new_target, args, ctx)?;
+    let data = limits_catchable(T::data_constructor(new_target, args, ctx))?;
     let proto = crate::dom::prototype_from_new_target::<T>(new_target, ctx)?;
     Ok(JsObject::from_proto_and_data(Some(proto), data))
 }
@@ -161,12 +171,6 @@ pub fn type_error(message: impl Into<String>) -> JsError {
 pub fn range_error(message: impl Into<String>) -> JsError {
     let message: String = message.into();
     JsNativeError::range().with_message(message).into()
-}
-
-/// Convert a `JsError` into the JS value that is thrown / used as a rejection reason.
-pub fn error_value(err: JsError, ctx: &mut Context) -> JsValue {
-    err.into_opaque(ctx)
-        .unwrap_or_else(|_| JsValue::undefined())
 }
 
 /// The argument at `index`, or `undefined`.
@@ -285,21 +289,118 @@ impl PromiseCapability {
         }
     }
 
-    /// "Resolve p with v". Can run user code (`Get(v, "then")`).
+    /// "Resolve p with v". Can run user code (`Get(v, "then")`: a getter, a proxy trap), which
+    /// then runs inside [`catching`]; the resolving functions themselves run with the
+    /// library's limit margin, so they can always be called (see [`catching`]).
+    ///
+    /// A settlement is never dropped: if the resolve function cannot run, the promise is
+    /// rejected with the (RangeError) error instead.
+    // NOTE: one residual case cannot be settled: a `then` getter whose OWN code (not a call
+    // into this library) exhausts the recursion limit. Boa's resolve function has already
+    // consumed the resolving functions when the engine error comes back from the getter and
+    // returns that error without rejecting, and Boa offers no other way to settle the promise;
+    // see docs/engine-bugs/README.md (native-catch-stack).
     pub fn resolve(&self, value: JsValue, ctx: &mut Context) {
-        // The resolving functions never throw; a throwing `then` getter rejects instead.
-        let _ = self.resolve.call(&JsValue::undefined(), &[value], ctx);
+        resolve_promise(&self.resolve, &self.reject, value, ctx);
     }
 
-    /// "Reject p with r".
+    /// "Reject p with r". Runs no user code.
     pub fn reject(&self, reason: JsValue, ctx: &mut Context) {
-        let _ = self.reject.call(&JsValue::undefined(), &[reason], ctx);
+        reject_promise(&self.reject, reason, ctx);
     }
 
     /// The promise as a value.
     pub fn value(&self) -> JsValue {
         self.promise.clone().into()
     }
+}
+
+/// Call a promise's resolve function with `value` (see [`PromiseCapability::resolve`]): the
+/// only way the library resolves a JS promise it created.
+pub fn resolve_promise(resolve: &JsObject, reject: &JsObject, value: JsValue, ctx: &mut Context) {
+    let result = match value.as_object() {
+        Some(o) if !lookup_runs_no_code(&o, "then") => catching(ctx, |ctx| {
+            let region = raise_limits(ctx);
+            let r = resolve.call(&JsValue::undefined(), &[value], ctx);
+            end_region(ctx, region);
+            r
+        }),
+        _ => settle(resolve, value, ctx),
+    };
+    if let Err(caught) = result {
+        // The resolving functions were not run (the only errors besides the residual case
+        // documented on PromiseCapability::resolve), so the reject function still settles
+        // the promise; if they did run, it is a no-op.
+        reject_promise(reject, caught.into_value(), ctx);
+    }
+}
+
+/// Call a promise's reject function with `reason` (runs no user code): the only way the
+/// library rejects a JS promise it created.
+pub fn reject_promise(reject: &JsObject, reason: JsValue, ctx: &mut Context) {
+    if let Err(caught) = settle(reject, reason, ctx) {
+        // Only a failure to enter the function at all (with the margin granted, not
+        // expected): reject with that error instead.
+        let _already_reported = settle(reject, caught.into_value(), ctx);
+    }
+}
+
+/// Call a resolving function with `value` when no user code can run (a non-object, a
+/// rejection reason, an object whose `then` lookup is plain data), with the library's limit
+/// margin so the call can be made even when user code used the limits up.
+fn settle(function: &JsObject, value: JsValue, ctx: &mut Context) -> Result<JsValue, Caught> {
+    let region = raise_limits(ctx);
+    let result = function.call(&JsValue::undefined(), &[value], ctx);
+    end_region(ctx, region);
+    result.map_err(|e| caught_from_error(e, ctx))
+}
+
+/// Whether `Get(object, "then")` runs no user code: every object on the lookup path is an
+/// ordinary object (no proxy traps or exotic lookups) and the property found, if any, is a
+/// data property.
+pub(crate) fn lookup_runs_no_code(object: &JsObject, name: &'static str) -> bool {
+    let key = PropertyKey::from(match name {
+        "then" => boa_engine::js_string!("then"),
+        "constructor" => boa_engine::js_string!("constructor"),
+        other => JsString::from(other),
+    });
+    let mut current = object.clone();
+    // The chain is finite; the bound only caps the work on very long chains.
+    for _ in 0..64 {
+        // Ordinary objects and promises look string keys up in their property storage;
+        // anything else (a proxy, a module namespace, ...) may run code or throw.
+        if !current.is_ordinary() && !current.is::<boa_engine::builtins::promise::Promise>() {
+            return false;
+        }
+        let (found, prototype) = {
+            let o = current.borrow();
+            (o.properties().get(&key), o.prototype())
+        };
+        if let Some(descriptor) = found {
+            return descriptor.is_data_descriptor();
+        }
+        match prototype {
+            Some(p) => current = p,
+            None => return true,
+        }
+    }
+    false
+}
+
+/// `Get(object, "then")` for a caller that catches the exception (the resolve function's
+/// steps mirrored in Rust): through [`catching`] unless the lookup runs no user code.
+pub fn get_then(object: &JsObject, ctx: &mut Context) -> Result<JsValue, Caught> {
+    if lookup_runs_no_code(object, "then") {
+        return catching_free_get(object, "then", ctx);
+    }
+    get_catching(object, "then", ctx)
+}
+
+/// `Get` on a lookup path [`lookup_runs_no_code`] checked: it cannot throw.
+fn catching_free_get(object: &JsObject, name: &str, ctx: &mut Context) -> Result<JsValue, Caught> {
+    object
+        .get(key(name), ctx)
+        .map_err(|e| caught_from_error(e, ctx))
 }
 
 /// "A promise resolved with `value`": always a new promise (never `value` itself).
@@ -318,14 +419,34 @@ pub fn promise_rejected_with(reason: JsValue, ctx: &mut Context) -> JsObject {
 
 /// Turn a `JsResult` of a promise-returning method into the promise: an exception becomes a
 /// rejected promise (promise-returning methods never throw).
-pub fn promise_from_result(result: JsResult<JsValue>, ctx: &mut Context) -> JsValue {
+pub fn promise_from_result(result: Result<JsValue, Caught>, ctx: &mut Context) -> JsValue {
+    match result {
+        Ok(v) => v,
+        Err(caught) => promise_rejected_with(caught.into_value(), ctx).into(),
+    }
+}
+
+/// Like [`promise_from_result`] for steps that run no user code whose exception they return
+/// (brand checks, the library's own TypeErrors; callbacks they run are caught inside): see
+/// [`own_error_value`].
+pub fn promise_from_own_result(result: JsResult<JsValue>, ctx: &mut Context) -> JsValue {
     match result {
         Ok(v) => v,
         Err(e) => {
-            let reason = error_value(e, ctx);
+            let reason = own_error_value(e, ctx);
             promise_rejected_with(reason, ctx).into()
         }
     }
+}
+
+/// The steps of a promise-returning method, run by [`catching`]: an exception (from a
+/// conversion's user code or the steps themselves) becomes a rejected promise.
+pub fn promise_method(
+    ctx: &mut Context,
+    steps: impl FnOnce(&mut Context) -> JsResult<JsValue>,
+) -> JsValue {
+    let result = catching(ctx, steps);
+    promise_from_result(result, ctx)
 }
 
 /// "Set promise.[[PromiseIsHandled]] to true". Boa has no public setter: attaching a no-op
@@ -336,7 +457,12 @@ pub fn mark_as_handled(promise: &JsObject, ctx: &mut Context) {
     if let Ok(p) = JsPromise::from_object(promise.clone()) {
         let noop = NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined()))
             .to_js_function(ctx.realm());
-        let _ = p.then(None, Some(noop), ctx);
+        // `then` reads `constructor` (see `react`): through `catching` when that runs code.
+        if lookup_runs_no_code(promise, "constructor") {
+            let _not_registered = p.then(None, Some(noop), ctx);
+        } else {
+            let _not_registered = catching(ctx, |ctx| p.then(None, Some(noop), ctx));
+        }
     }
 }
 
@@ -397,210 +523,354 @@ pub fn undefined() -> JsValue {
 }
 
 // ---------------------------------------------------------------------------------------
-// Engine workaround: catching exceptions of nested frames
+// Running user code whose exception the library catches (engine bug native-catch-stack)
 // ---------------------------------------------------------------------------------------
 
-/// The realm's `Get` trampoline (see [`get_catching`]).
-#[derive(boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
-struct CatchingGet(JsFunction);
-
-/// `Get(object, key)` for a caller that turns an exception into a rejected promise instead of
-/// rethrowing it (e.g. `pipeTo()` converting its options).
+/// An exception the library caught from user code, as the JS value that was thrown.
 ///
-/// Boa 0.22 leaves the frames' values on the operand stack when an exception thrown in a
-/// nested JS frame (a getter calling a throwing helper) unwinds to a host-called frame and the
-/// host swallows it; the caller's pending operands are then corrupted (see
-/// docs/engine-bugs/native-catch-stack.js). The `Get` therefore runs inside a JS `try`/`catch`
-/// (a per-realm function), where the engine restores the stack correctly.
-// NOTE: the trampoline performs exactly one [[Get]] with `object` as the receiver, like
-// `JsObject::get`; its frame shows up only in error stack traces.
-pub fn get_catching(object: &JsObject, key: &str, ctx: &mut Context) -> JsResult<JsValue> {
-    let cached = ctx
-        .realm()
-        .host_defined()
-        .get::<CatchingGet>()
-        .map(|c| c.0.clone());
-    let trampoline = match cached {
-        Some(f) => f,
-        None => {
-            let source = boa_engine::Source::from_bytes(
-                "(function (o, k, fail) { try { return o[k]; } catch (e) { fail.e = e; return fail; } })",
-            );
-            let f = ctx
-                .eval(source)?
-                .as_object()
-                .and_then(JsFunction::from_object)
-                .ok_or_else(|| type_error("the Get trampoline is not a function"))?;
-            ctx.realm()
-                .host_defined_mut()
-                .insert(CatchingGet(f.clone()));
-            f
-        }
-    };
-    // The realm's sentinel of `call_catching` (never visible to script) reports a throw.
-    let fail = catching_call(ctx)?.thrown.clone();
-    let result = trampoline.call(
-        &JsValue::undefined(),
-        &[
-            object.clone().into(),
-            JsString::from(key).into(),
-            fail.clone().into(),
-        ],
-        ctx,
-    )?;
-    if result
-        .as_object()
-        .is_some_and(|o| JsObject::equals(&o, &fail))
-    {
-        let e = fail.get(key_e(), ctx)?;
-        fail.set(key_e(), JsValue::undefined(), false, ctx)?;
-        return Err(JsError::from_opaque(e));
+/// Only [`catching`] constructs one, so every path that turns an exception of user code
+/// into a rejection reason or a stream error goes through it (and so runs the user code
+/// inside the JS trampoline that keeps the engine's operand stack intact). The library's own
+/// errors become values with [`new_error`] / [`type_error_value`], which take a
+/// [`JsNativeError`] (no user code ran), never a [`JsError`].
+#[derive(Debug, Clone)]
+pub struct Caught(JsValue);
+
+impl Caught {
+    /// The thrown value.
+    pub fn value(&self) -> &JsValue {
+        &self.0
     }
-    Ok(result)
+
+    /// The thrown value, by value (a rejection reason, a stream's stored error).
+    pub fn into_value(self) -> JsValue {
+        self.0
+    }
 }
 
-fn key_e() -> PropertyKey {
-    key("e")
+/// Rethrow a caught exception to script (where the spec propagates it).
+impl From<Caught> for JsError {
+    fn from(c: Caught) -> Self {
+        JsError::from_opaque(c.0)
+    }
 }
 
-/// The realm's call trampoline (see [`call_catching`]): the JS function and the object it
-/// returns (with the exception in its `e` slot) when the callee throws.
+/// The JS value of an error the library creates itself (no user code involved).
+pub fn new_error(error: JsNativeError, ctx: &mut Context) -> JsValue {
+    error.into_opaque(ctx).into()
+}
+
+/// A new TypeError object with `message`, as a value (a rejection reason).
+pub fn type_error_value(message: impl Into<String>, ctx: &mut Context) -> JsValue {
+    let message: String = message.into();
+    new_error(JsNativeError::typ().with_message(message), ctx)
+}
+
+/// For a native function or constructor that lets the exceptions of user code it runs
+/// directly propagate to script (where the spec rethrows): an engine error (a runtime limit,
+/// uncatchable by script in Boa) becomes the catchable RangeError other engines throw. The
+/// engine has already truncated the frames the error unwound; script catching it restores
+/// the rest (the frame's stack is truncated when it returns).
+pub fn limits_catchable<T>(result: JsResult<T>) -> JsResult<T> {
+    result.map_err(catchable)
+}
+
+/// The value of an error that no user code threw: one the library's own steps raise, one an
+/// engine built-in operation that runs no user code raises (allocating, transferring or
+/// cloning an ArrayBuffer, constructing a view on a buffer the library holds), or an
+/// exception already caught by [`catching`] and propagated as its value. No nested JS frame
+/// can have thrown it uncaught, so it needs no trampoline. Anything that can run user code (a
+/// getter, `valueOf`/`toString`, a callback) goes through [`catching`] instead.
+pub fn own_error_value(error: JsError, ctx: &mut Context) -> JsValue {
+    caught_from_error(error, ctx).into_value()
+}
+
+/// A JS error for an engine error (uncatchable in Boa: runtime limits, internal panics), as
+/// other engines report it: the recursion and value-stack limits are a RangeError "Maximum
+/// call stack size exceeded". Catchable errors are returned unchanged.
+fn catchable(error: JsError) -> JsError {
+    use boa_engine::error::{EngineError, RuntimeLimitError};
+    match error.as_engine() {
+        None => error,
+        Some(EngineError::RuntimeLimit(RuntimeLimitError::LoopIteration)) => {
+            range_error("Maximum loop iteration count exceeded")
+        }
+        Some(EngineError::RuntimeLimit(_)) => range_error("Maximum call stack size exceeded"),
+        Some(other) => JsNativeError::error()
+            .with_message(format!("{other}"))
+            .into(),
+    }
+}
+
+/// The value of an error that reached Rust without passing through the trampoline's JS
+/// `catch` (only when the trampoline cannot be entered at all): never `undefined`.
+fn caught_from_error(error: JsError, ctx: &mut Context) -> Caught {
+    match catchable(error).into_opaque(ctx) {
+        Ok(v) => Caught(v),
+        Err(_) => Caught(type_error_value("uncaught engine error", ctx)),
+    }
+}
+
+/// The recursion and value-stack limits of the context (see [`catching`]).
+#[derive(Clone, Copy)]
+struct Limits {
+    recursion: usize,
+    stack: usize,
+}
+
+/// Extra recursion depth and value-stack slots granted to the library's own frames (the
+/// trampoline, a promise's resolving functions) beyond the host's limits, so they can always
+/// be entered once user code has used the budget up.
+const RECURSION_MARGIN: usize = 16;
+const STACK_MARGIN: usize = 1024;
+
+thread_local! {
+    /// The closures [`catching`] has handed to the trampoline, innermost last.
+    static PENDING: RefCell<Vec<ErasedClosure>> = const { RefCell::new(Vec::new()) };
+    /// The host's limits while the library runs with raised ones (see [`raise_limits`]).
+    static RAISED_FROM: Cell<Option<Limits>> = const { Cell::new(None) };
+}
+
+type ErasedClosure = *mut (dyn FnMut(&mut Context) -> JsResult<()> + 'static);
+
+/// The limits and raise state to restore when a region ends.
+#[must_use]
+struct LimitsRegion {
+    limits: Limits,
+    raised_from: Option<Limits>,
+}
+
+fn current_limits(ctx: &mut Context) -> Limits {
+    let l = ctx.runtime_limits();
+    Limits {
+        recursion: l.recursion_limit(),
+        stack: l.stack_size_limit(),
+    }
+}
+
+fn set_limits(ctx: &mut Context, limits: Limits) {
+    let l = ctx.runtime_limits_mut();
+    l.set_recursion_limit(limits.recursion);
+    l.set_stack_size_limit(limits.stack);
+}
+
+/// Grant the margins above the host's limits until [`end_region`].
+fn raise_limits(ctx: &mut Context) -> LimitsRegion {
+    let limits = current_limits(ctx);
+    let raised_from = RAISED_FROM.with(Cell::get);
+    let base = raised_from.unwrap_or(limits);
+    RAISED_FROM.with(|r| r.set(Some(base)));
+    set_limits(
+        ctx,
+        Limits {
+            recursion: base.recursion.saturating_add(RECURSION_MARGIN),
+            stack: base.stack.saturating_add(STACK_MARGIN),
+        },
+    );
+    LimitsRegion {
+        limits,
+        raised_from,
+    }
+}
+
+/// Back to the host's limits (user code runs under them) until [`end_region`].
+fn lower_limits(ctx: &mut Context) -> LimitsRegion {
+    let limits = current_limits(ctx);
+    let raised_from = RAISED_FROM.with(Cell::get);
+    if let Some(base) = raised_from {
+        set_limits(ctx, base);
+    }
+    RAISED_FROM.with(|r| r.set(None));
+    LimitsRegion {
+        limits,
+        raised_from,
+    }
+}
+
+fn end_region(ctx: &mut Context, region: LimitsRegion) {
+    set_limits(ctx, region.limits);
+    RAISED_FROM.with(|r| r.set(region.raised_from));
+}
+
+/// Whether the engine's depth is already at the host's limits (only possible while the
+/// margins are granted, i.e. inside a `then` getter a resolving function runs): a native
+/// call under the host's limits fails its limit check before it runs, leaving nothing on the
+/// operand stack.
+fn host_limits_exhausted(ctx: &mut Context, probe: &JsFunction) -> bool {
+    if RAISED_FROM.with(Cell::get).is_none() {
+        return false;
+    }
+    let region = lower_limits(ctx);
+    let result = probe.call(&JsValue::undefined(), &[], ctx);
+    end_region(ctx, region);
+    result.is_err()
+}
+
+/// The realm's trampoline (see [`catching`]): the JS function, the object it returns when
+/// the closure completes normally, and a native no-op used to probe the depth.
 #[derive(Clone, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
-struct CatchingCall {
-    trampoline: JsFunction,
-    thrown: JsObject,
+struct Trampoline {
+    function: JsFunction,
+    ok: JsObject,
+    probe: JsFunction,
 }
 
-/// The trampoline's source: `invoke(f, t, n, a, b)` is a native function (see [`invoke`])
-/// that calls `f` with `this` = `t` and the first `n` of `a`, `b` (or, for `n` = -1, the
-/// elements of the array `a`), so script patching `Function.prototype.call` or `Reflect.apply`
-/// is never seen and no argument array is allocated for up to two arguments.
-const CALL_TRAMPOLINE: &str = "(function (invoke, thrown) {
+/// The trampoline's source: `invoke` is the native [`invoke`], `ok` an object script never
+/// sees. The function reads no global, so script patching built-ins cannot affect it, and
+/// its `catch` makes no call, so it runs even at the recursion limit.
+const TRAMPOLINE: &str = "(function (invoke, ok) {
   'use strict';
-  return function (f, t, n, a, b) {
+  return function () {
     try {
-      return invoke(f, t, n, a, b);
+      invoke();
+      return ok;
     } catch (e) {
-      thrown.e = e;
-      return thrown;
+      return e;
     }
   };
 })";
 
-/// The trampoline's native callee: `Call(f, t, args)` where the arguments are described by
-/// `n`, `a`, `b` (see [`CALL_TRAMPOLINE`]).
-fn invoke(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let Some(f) = args.first().and_then(JsValue::as_callable) else {
-        return Err(type_error("not a function"));
+/// The trampoline's native callee: runs the innermost closure of [`catching`] under the
+/// host's limits, and turns an engine error (uncatchable by script) into the RangeError
+/// other engines throw, so the trampoline's `catch` (which truncates the operand stack on
+/// its normal return) receives it.
+fn invoke(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let Some(closure) = PENDING.with(|p| p.borrow_mut().pop()) else {
+        return Err(type_error("nothing to invoke"));
     };
-    let this = arg(args, 1);
-    let n = arg(args, 2).as_number().unwrap_or(0.0);
-    if n >= 0.0 {
-        let n = (n as usize).min(2);
-        let list = args.get(3..3 + n).unwrap_or_default();
-        return f.call(&this, list, ctx);
-    }
-    let Some(array) = arg(args, 3).as_object() else {
-        return Err(type_error("not an argument list"));
-    };
-    let length = array.get(key("length"), ctx)?.to_length(ctx)?;
-    let mut list = Vec::new();
-    for i in 0..length {
-        list.push(array.get(i, ctx)?);
-    }
-    f.call(&this, &list, ctx)
+    let region = lower_limits(ctx);
+    // SAFETY: `catching` pushed this pointer to a closure that lives in its own stack frame
+    // and stays there until the trampoline call returns; the trampoline calls `invoke` once
+    // and this pop hands each pointer out once.
+    let result = unsafe { (*closure)(ctx) };
+    end_region(ctx, region);
+    result.map(|()| JsValue::undefined()).map_err(catchable)
 }
 
-/// Create the current realm's call trampoline now. [`crate::register`] calls it;
-/// [`call_catching`] creates it on first use in a realm that has none. The trampoline reads no
-/// global, so script patching built-ins cannot affect it.
+/// Create the current realm's trampoline now. [`crate::register`] calls it; [`catching`]
+/// creates it on first use in a realm that has none.
 pub fn install_call_trampoline(ctx: &mut Context) -> JsResult<()> {
-    catching_call(ctx).map(|_| ())
+    trampoline(ctx).map(|_| ())
 }
 
-fn catching_call(ctx: &mut Context) -> JsResult<CatchingCall> {
-    if let Some(c) = ctx.realm().host_defined().get::<CatchingCall>() {
-        return Ok(c.clone());
+fn trampoline(ctx: &mut Context) -> JsResult<Trampoline> {
+    if let Some(t) = ctx.realm().host_defined().get::<Trampoline>() {
+        return Ok(t.clone());
     }
-    let thrown = JsObject::with_null_proto();
+    let ok = JsObject::with_null_proto();
     let factory = ctx
-        .eval(boa_engine::Source::from_bytes(CALL_TRAMPOLINE))?
+        .eval(boa_engine::Source::from_bytes(TRAMPOLINE))?
         .as_object()
         .and_then(JsFunction::from_object)
-        .ok_or_else(|| type_error("the call trampoline factory is not a function"))?;
-    let invoke = function(ctx, "invoke", 5, NativeFunction::from_fn_ptr(invoke));
-    let trampoline = factory
+        .ok_or_else(|| type_error("the trampoline factory is not a function"))?;
+    let invoke = function(ctx, "invoke", 0, NativeFunction::from_fn_ptr(invoke));
+    let function = factory
         .call(
             &JsValue::undefined(),
-            &[invoke.into(), thrown.clone().into()],
+            &[invoke.into(), ok.clone().into()],
             ctx,
         )?
         .as_object()
         .and_then(JsFunction::from_object)
-        .ok_or_else(|| type_error("the call trampoline is not a function"))?;
-    let c = CatchingCall { trampoline, thrown };
-    ctx.realm().host_defined_mut().insert(c.clone());
-    Ok(c)
+        .ok_or_else(|| type_error("the trampoline is not a function"))?;
+    let probe =
+        NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined())).to_js_function(ctx.realm());
+    let t = Trampoline {
+        function,
+        ok,
+        probe,
+    };
+    ctx.realm().host_defined_mut().insert(t.clone());
+    Ok(t)
 }
 
-/// `Call(f, this, args)` for a caller that CATCHES the exception instead of letting it reach
-/// script (a callback whose exception becomes a rejected promise or an errored stream, an
-/// event listener whose exception is reported, ...).
+/// Run `f`, which runs user code (a callback, a getter, a conversion calling `valueOf` /
+/// `toString`, a promise resolving function reading `then`), for a caller that CATCHES its
+/// exception instead of letting it reach script: the exception becomes a rejection, a stream
+/// error, a reported listener error. The only way to get a [`Caught`].
 ///
 /// Boa 0.22 leaves a frame's values on the operand stack when an exception thrown in a nested
 /// JS frame unwinds to a host-called frame (docs/engine-bugs/native-catch-stack.js); if the
-/// host then returns normally, the JS caller's pending operands are corrupted. The call
-/// therefore runs inside a JS `try`/`catch` (a per-realm function), where the engine restores
-/// the stack on its normal return. The success path allocates nothing; a throw is reported as
-/// a per-realm object the callee can never return (script never sees it), with the exception
-/// in a slot read (and cleared) here.
+/// host then returns normally, the JS caller's pending operands are corrupted. `f` therefore
+/// runs inside a JS `try`/`catch` (the per-realm trampoline calling the native [`invoke`]),
+/// whose normal return truncates the stack to its frame. An engine error (the recursion and
+/// stack limits, which Boa makes uncatchable by script) becomes a RangeError inside `invoke`,
+/// before it reaches the trampoline, so the same `catch` handles it and the caller gets a
+/// real error object. The trampoline itself is entered with a small margin above the limits,
+/// so it can be entered when user code used them up; `f` runs under the host's limits.
 ///
-/// Where the spec rethrows the callback's exception to script (a constructor's `start()`),
-/// call directly: the engine cleans the stack up when script catches it.
-// NOTE: `f` sees the same `this`, arguments and argument count as a direct call; the
-// trampoline's frames show up only in error stack traces and count towards the recursion
-// limit.
+/// The success path allocates nothing: `f` is handed to `invoke` through a thread-local
+/// stack of pointers, and the trampoline reports normal completion by returning an object
+/// script never sees.
+///
+/// Where the spec rethrows to script (a constructor's `start()`), call directly instead: the
+/// engine cleans the stack up when script catches the exception.
+// NOTE: user code sees the same calls, `this`, arguments and values as without the
+// trampoline; its frame shows up only in error stack traces and counts towards the
+// recursion limit.
+pub fn catching<T>(
+    ctx: &mut Context,
+    f: impl FnOnce(&mut Context) -> JsResult<T>,
+) -> Result<T, Caught> {
+    let t = match trampoline(ctx) {
+        Ok(t) => t,
+        Err(e) => return Err(caught_from_error(e, ctx)),
+    };
+    // Inside a `then` getter run with the margins granted, user code must not get them.
+    if host_limits_exhausted(ctx, &t.probe) {
+        return Err(Caught(new_error(
+            JsNativeError::range().with_message("Maximum call stack size exceeded"),
+            ctx,
+        )));
+    }
+    let mut f = Some(f);
+    let mut out: Option<T> = None;
+    let mut run = |ctx: &mut Context| -> JsResult<()> {
+        if let Some(f) = f.take() {
+            out = Some(f(ctx)?);
+        }
+        Ok(())
+    };
+    let closure: &mut (dyn FnMut(&mut Context) -> JsResult<()> + '_) = &mut run;
+    // SAFETY: only the lifetime is erased. The pointer is popped (by `invoke`, or below)
+    // before `run` goes out of scope, and `invoke` is reachable only through the
+    // trampoline, which only this function calls.
+    let closure: ErasedClosure = unsafe {
+        std::mem::transmute::<*mut (dyn FnMut(&mut Context) -> JsResult<()> + '_), ErasedClosure>(
+            closure,
+        )
+    };
+    let depth = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        p.push(closure);
+        p.len()
+    });
+    let region = raise_limits(ctx);
+    let result = t.function.call(&JsValue::undefined(), &[], ctx);
+    end_region(ctx, region);
+    PENDING.with(|p| p.borrow_mut().truncate(depth - 1));
+    match result {
+        Ok(v) if v.as_object().is_some_and(|o| JsObject::equals(&o, &t.ok)) => match out {
+            Some(v) => Ok(v),
+            None => Err(Caught(type_error_value("the closure did not run", ctx))),
+        },
+        Ok(thrown) => Err(Caught(thrown)),
+        Err(e) => Err(caught_from_error(e, ctx)),
+    }
+}
+
+/// `Call(f, this, args)` for a caller that catches the exception (see [`catching`]).
 pub fn call_catching(
     f: &JsObject,
     this: &JsValue,
     args: &[JsValue],
     ctx: &mut Context,
-) -> JsResult<JsValue> {
-    let c = catching_call(ctx)?;
-    let (trampoline, thrown) = (&c.trampoline, &c.thrown);
-    let f: JsValue = f.clone().into();
-    let result = match args {
-        [] => trampoline.call(
-            &JsValue::undefined(),
-            &[f, this.clone(), JsValue::from(0)],
-            ctx,
-        ),
-        [a] => trampoline.call(
-            &JsValue::undefined(),
-            &[f, this.clone(), JsValue::from(1), a.clone()],
-            ctx,
-        ),
-        [a, b] => trampoline.call(
-            &JsValue::undefined(),
-            &[f, this.clone(), JsValue::from(2), a.clone(), b.clone()],
-            ctx,
-        ),
-        _ => {
-            let list = boa_engine::object::builtins::JsArray::from_iter(args.iter().cloned(), ctx);
-            trampoline.call(
-                &JsValue::undefined(),
-                &[f, this.clone(), JsValue::from(-1), list.into()],
-                ctx,
-            )
-        }
-    }?;
-    if result
-        .as_object()
-        .is_some_and(|o| JsObject::equals(&o, thrown))
-    {
-        let e = thrown.get(key_e(), ctx)?;
-        thrown.set(key_e(), JsValue::undefined(), false, ctx)?;
-        return Err(JsError::from_opaque(e));
-    }
-    Ok(result)
+) -> Result<JsValue, Caught> {
+    catching(ctx, |ctx| f.call(this, args, ctx))
+}
+
+/// `Get(object, key)` for a caller that catches the exception (see [`catching`]), e.g.
+/// `pipeTo()` converting its options.
+pub fn get_catching(object: &JsObject, name: &str, ctx: &mut Context) -> Result<JsValue, Caught> {
+    catching(ctx, |ctx| object.get(key(name), ctx))
 }

@@ -445,20 +445,23 @@ impl Class for EventData {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
-        webidl::require_new(new_target, "Event")?;
-        if args.is_empty() {
-            return Err(webidl::type_error(
-                "Failed to construct 'Event': 1 argument required, but only 0 present",
-            ));
-        }
-        let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-        let dict = Dictionary::new(&arg(args, 1), "EventInit")?;
-        let (bubbles, cancelable, composed) = event_init(&dict, context)?;
-        let proto = prototype_from_new_target::<EventData>(new_target, context)?;
-        // The "inner event creation steps": initialized flag set, timeStamp now, members of
-        // the dictionary.
-        let data = EventData::new(event_type, bubbles, cancelable, composed);
-        create_event_object(proto, data, context)
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
+            webidl::require_new(new_target, "Event")?;
+            if args.is_empty() {
+                return Err(webidl::type_error(
+                    "Failed to construct 'Event': 1 argument required, but only 0 present",
+                ));
+            }
+            let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
+            let dict = Dictionary::new(&arg(args, 1), "EventInit")?;
+            let (bubbles, cancelable, composed) = event_init(&dict, context)?;
+            let proto = prototype_from_new_target::<EventData>(new_target, context)?;
+            // The "inner event creation steps": initialized flag set, timeStamp now, members of
+            // the dictionary.
+            let data = EventData::new(event_type, bubbles, cancelable, composed);
+            create_event_object(proto, data, context)
+        })())
     }
 }
 
@@ -536,21 +539,24 @@ impl Class for CustomEventInterface {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<JsObject> {
-        webidl::require_new(new_target, "CustomEvent")?;
-        if args.is_empty() {
-            return Err(webidl::type_error(
-                "Failed to construct 'CustomEvent': 1 argument required, but only 0 present",
-            ));
-        }
-        let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-        let dict = Dictionary::new(&arg(args, 1), "CustomEventInit")?;
-        let (bubbles, cancelable, composed) = event_init(&dict, context)?;
-        let detail = dict.get("detail", context)?.unwrap_or(JsValue::null());
-        let proto = prototype_from_new_target::<CustomEventInterface>(new_target, context)?;
-        let mut data = EventData::new(event_type, bubbles, cancelable, composed);
-        data.custom = true;
-        *data.detail.borrow_mut() = detail;
-        create_event_object(proto, data, context)
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
+            webidl::require_new(new_target, "CustomEvent")?;
+            if args.is_empty() {
+                return Err(webidl::type_error(
+                    "Failed to construct 'CustomEvent': 1 argument required, but only 0 present",
+                ));
+            }
+            let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
+            let dict = Dictionary::new(&arg(args, 1), "CustomEventInit")?;
+            let (bubbles, cancelable, composed) = event_init(&dict, context)?;
+            let detail = dict.get("detail", context)?.unwrap_or(JsValue::null());
+            let proto = prototype_from_new_target::<CustomEventInterface>(new_target, context)?;
+            let mut data = EventData::new(event_type, bubbles, cancelable, composed);
+            data.custom = true;
+            *data.detail.borrow_mut() = detail;
+            create_event_object(proto, data, context)
+        })())
     }
 }
 

@@ -406,14 +406,16 @@ fn call_listener(
     context: &mut Context,
 ) {
     let event_value: JsValue = event.clone().upcast().into();
-    let result = match &listener.callback {
+    // The callback, `handleEvent`'s getter and an event handler run inside webidl::catching
+    // (their exception is reported, engine bug native-catch-stack).
+    let result = webidl::catching(context, |context| match &listener.callback {
         ListenerCallback::Js(callback) => {
             call_user_object_operation(callback, event_value, &current_target.object, context)
         }
         ListenerCallback::Handler => {
             event_handler_processing(&listener.event_type, event, current_target, context)
         }
-    };
+    });
     if let Err(err) = result {
         report_exception(err, context);
     }
@@ -430,14 +432,14 @@ fn call_user_object_operation(
     // 7. If ! IsCallable(O) is false, then: get O.handleEvent, TypeError if not callable,
     //    and call it with this = O. Otherwise call O with this = thisArg.
     if callback.is_callable() {
-        webidl::call_catching(callback, &current_target.clone().into(), &[event], context)?;
+        callback.call(&current_target.clone().into(), &[event], context)?;
         return Ok(());
     }
-    let handle = webidl::get_catching(callback, "handleEvent", context)?;
+    let handle = callback.get(webidl::key("handleEvent"), context)?;
     let Some(handle) = handle.as_callable() else {
         return Err(webidl::type_error("handleEvent is not a function"));
     };
-    webidl::call_catching(&handle, &callback.clone().into(), &[event], context)?;
+    handle.call(&callback.clone().into(), &[event], context)?;
     Ok(())
 }
 
@@ -468,8 +470,7 @@ fn event_handler_processing(
         return Ok(());
     }
     let event_value: JsValue = event.clone().upcast().into();
-    let result = webidl::call_catching(
-        &callback,
+    let result = callback.call(
         &current_target.object.clone().into(),
         &[event_value],
         context,

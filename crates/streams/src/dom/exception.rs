@@ -143,17 +143,20 @@ impl Class for DomException {
         args: &[JsValue],
         context: &mut Context,
     ) -> JsResult<Self> {
-        let message = match args.first() {
-            None => js_string!(),
-            Some(v) if v.is_undefined() => js_string!(),
-            Some(v) => webidl::to_dom_string(v, context)?,
-        };
-        let name = match args.get(1) {
-            None => js_string!("Error"),
-            Some(v) if v.is_undefined() => js_string!("Error"),
-            Some(v) => webidl::to_dom_string(v, context)?,
-        };
-        Ok(Self { name, message })
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+            let message = match args.first() {
+                None => js_string!(),
+                Some(v) if v.is_undefined() => js_string!(),
+                Some(v) => webidl::to_dom_string(v, context)?,
+            };
+            let name = match args.get(1) {
+                None => js_string!("Error"),
+                Some(v) if v.is_undefined() => js_string!("Error"),
+                Some(v) => webidl::to_dom_string(v, context)?,
+            };
+            Ok(Self { name, message })
+        })())
     }
 
     fn object_constructor(

@@ -17,8 +17,8 @@
 use std::cell::Cell;
 
 use boa_engine::{
-    object::builtins::JsFunction, property::PropertyDescriptor, Context, JsError, JsObject,
-    JsResult, JsString, JsValue,
+    object::builtins::JsFunction, property::PropertyDescriptor, Context, JsObject, JsResult,
+    JsString, JsValue,
 };
 use boa_gc::{Finalize, Trace};
 
@@ -72,8 +72,8 @@ pub fn set_exception_reporter(reporter: ExceptionReporter) {
 
 /// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
 /// through the hook set by [`set_exception_reporter`].
-pub(crate) fn report_exception(error: JsError, context: &mut Context) {
-    let value = crate::webidl::error_value(error, context);
+pub(crate) fn report_exception(error: crate::webidl::Caught, context: &mut Context) {
+    let value = error.into_value();
     if let Some(reporter) = EXCEPTION_REPORTER.with(Cell::get) {
         reporter(value, context);
     }

@@ -21,8 +21,8 @@ use super::{
     Completion, ReadableStream, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, mark_as_handled, range_error, to_enforce_range_u64, type_error,
-    Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, mark_as_handled, range_error, to_enforce_range_u64, type_error, Dictionary,
+    PromiseCapability, INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read-into request implemented in Rust (the byte tee,
@@ -191,10 +191,11 @@ impl Class for ReadableStreamBYOBReader {
                     Ok(r) => r,
                     Err(e) => return Ok(rejected(e, ctx)),
                 };
-                match byob_reader_read_method(&r, args, ctx) {
-                    Ok(v) => Ok(v),
-                    Err(e) => Ok(rejected(e, ctx)),
-                }
+                // The argument conversions run user code (`min`'s getter, its `valueOf`):
+                // the steps run inside webidl::catching, their exception rejects.
+                Ok(webidl::promise_method(ctx, |ctx| {
+                    byob_reader_read_method(&r, args, ctx)
+                }))
             }),
         );
         webidl::operation(
@@ -394,7 +395,7 @@ fn readable_stream_reader_generic_release(
     let Some(stream) = reader_data(reader, ReadableStreamBYOBReader::stream) else {
         return;
     };
-    let e = error_value(type_error("The reader's lock was released"), ctx);
+    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
     if with_stream(&stream, ReadableStream::state) == StreamState::Readable {
         // 4. If stream.[[state]] is "readable", reject reader.[[closedPromise]] with a
         //    TypeError exception.
@@ -455,7 +456,7 @@ pub(crate) fn readable_stream_byob_reader_read(
     // 1. Let stream be reader.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = reader_data(reader, ReadableStreamBYOBReader::stream) else {
-        let e = error_value(type_error("The reader has been released"), ctx);
+        let e = crate::webidl::type_error_value("The reader has been released", ctx);
         read_into_request.error_steps(e, ctx);
         return;
     };
@@ -483,7 +484,7 @@ pub fn readable_stream_byob_reader_release(
     // 1. Perform ! ReadableStreamReaderGenericRelease(reader).
     readable_stream_reader_generic_release(reader, ctx);
     // 2. Let e be a new TypeError exception.
-    let e = error_value(type_error("The reader's lock was released"), ctx);
+    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
     // 3. Perform ! ReadableStreamBYOBReaderErrorReadIntoRequests(reader, e).
     readable_stream_byob_reader_error_read_into_requests(reader, e, ctx);
 }
@@ -497,7 +498,10 @@ pub fn readable_stream_byob_reader_generic_cancel(
     // 1. Let stream be reader.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = reader_data(reader, ReadableStreamBYOBReader::stream) else {
-        return Completion::Rejected(error_value(type_error("The reader has been released"), ctx));
+        return Completion::Rejected(crate::webidl::type_error_value(
+            "The reader has been released",
+            ctx,
+        ));
     };
     // 3. Return ! ReadableStreamCancel(stream, reason).
     readable_stream_cancel(&stream, reason, ctx)

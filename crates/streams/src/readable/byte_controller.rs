@@ -36,8 +36,7 @@ use super::{
 };
 use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::webidl::{
-    self, arg, brand, error_value, illegal_constructor, range_error, type_error,
-    INTERFACE_ATTRIBUTES,
+    self, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -564,7 +563,7 @@ pub(crate) fn pull_steps(
             //     1. Perform readRequest's error steps, given buffer.[[Value]].
             //     2. Return.
             Err(e) => {
-                let e = error_value(e, ctx);
+                let e = webidl::own_error_value(e, ctx);
                 read_request.error_steps(e, ctx);
                 return;
             }
@@ -736,8 +735,8 @@ pub fn readable_byte_stream_controller_close(
         };
         if misaligned {
             //   1. Let e be a new TypeError exception.
-            let e = error_value(
-                type_error("Cannot close a stream with a partially filled element"),
+            let e = crate::webidl::type_error_value(
+                "Cannot close a stream with a partially filled element",
                 ctx,
             );
             //   2. Perform ! ReadableByteStreamControllerError(controller, e).
@@ -975,7 +974,7 @@ fn readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
         //   1. Perform ! ReadableByteStreamControllerError(controller, cloneResult.[[Value]]).
         //   2. Return cloneResult.
         Err(e) => {
-            let v = error_value(e, ctx);
+            let v = webidl::own_error_value(e, ctx);
             readable_byte_stream_controller_error(controller, v.clone(), ctx);
             Err(boa_engine::JsError::from_opaque(v))
         }
@@ -1134,7 +1133,7 @@ fn readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
             queue_byte_offset,
             bytes_to_copy,
         ) {
-            let e = error_value(type_error("Invalid byte stream buffer state"), ctx);
+            let e = crate::webidl::type_error_value("Invalid byte stream buffer state", ctx);
             readable_byte_stream_controller_error(controller, e, ctx);
             return false;
         }
@@ -1210,7 +1209,7 @@ fn readable_byte_stream_controller_fill_read_request_from_queue(
     match view {
         Ok(v) => read_request.chunk_steps(v.into(), ctx),
         Err(e) => {
-            let e = error_value(e, ctx);
+            let e = webidl::own_error_value(e, ctx);
             read_request.error_steps(e, ctx);
         }
     }
@@ -1408,7 +1407,7 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
     let buffer = match transfer_array_buffer(&view.buffer, ctx) {
         Ok(b) => b,
         Err(e) => {
-            let e = error_value(e, ctx);
+            let e = webidl::own_error_value(e, ctx);
             read_into_request.error_steps(e, ctx);
             return;
         }
@@ -1452,7 +1451,7 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
             //   2. Perform readIntoRequest's close steps, given emptyView.
             Ok(empty) => read_into_request.close_steps(empty.into(), ctx),
             Err(e) => {
-                let e = error_value(e, ctx);
+                let e = webidl::own_error_value(e, ctx);
                 read_into_request.error_steps(e, ctx);
             }
         }
@@ -1476,7 +1475,7 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
             match filled_view {
                 Ok(v) => read_into_request.chunk_steps(v.into(), ctx),
                 Err(e) => {
-                    let e = error_value(e, ctx);
+                    let e = webidl::own_error_value(e, ctx);
                     read_into_request.error_steps(e, ctx);
                 }
             }
@@ -1492,7 +1491,8 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         //   2. If controller.[[closeRequested]] is true,
         if data(controller, |c| c.close_requested.get()) {
             //   1. Let e be a TypeError exception.
-            let e = error_value(type_error("The stream closed with a partial element"), ctx);
+            let e =
+                crate::webidl::type_error_value("The stream closed with a partial element", ctx);
             //   2. Perform ! ReadableByteStreamControllerError(controller, e).
             readable_byte_stream_controller_error(controller, e.clone(), ctx);
             //   3. Perform readIntoRequest's error steps, given e.

@@ -281,7 +281,7 @@ fn pull_with_byob_reader(
     let view = match to_array_buffer_view(&view, "view", ctx) {
         Ok(v) => v,
         Err(e) => {
-            let e = crate::webidl::error_value(e, ctx);
+            let e = crate::webidl::own_error_value(e, ctx);
             request.error_steps(e, ctx);
             return;
         }
@@ -395,7 +395,7 @@ impl ReadRequestSteps for ByteTeeReadRequest {
                     //   2. If cloneResult is an abrupt completion, error both branches, resolve
                     //      cancelPromise with ! ReadableStreamCancel(stream, e) and return.
                     Err(e) => {
-                        let e = crate::webidl::error_value(e, ctx);
+                        let e = crate::webidl::own_error_value(e, ctx);
                         ByteTeeState::clone_failed(&state, false, e, ctx);
                         return;
                     }
@@ -491,7 +491,7 @@ impl ReadIntoRequestSteps for ByteTeeReadIntoRequest {
                     //   2. If cloneResult is an abrupt completion, error both branches, resolve
                     //      cancelPromise with ! ReadableStreamCancel(stream, e) and return.
                     Err(e) => {
-                        let e = crate::webidl::error_value(e, ctx);
+                        let e = crate::webidl::own_error_value(e, ctx);
                         ByteTeeState::clone_failed(&state, for_branch2, e, ctx);
                         return;
                     }

@@ -23,8 +23,8 @@ use crate::completion::{completion_resolved_with, invoke_promise_callback, Compl
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
 use crate::webidl::{
-    self, arg, brand, error_value, illegal_constructor, promise_resolved_with, range_error,
-    type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self, arg, brand, illegal_constructor, promise_resolved_with, range_error, type_error,
+    Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -777,7 +777,7 @@ pub fn readable_stream_default_controller_enqueue(
         let chunk_size = match result {
             Ok(s) => s,
             Err(e) => {
-                let v = error_value(e, ctx);
+                let v = e.into_value();
                 readable_stream_default_controller_error(controller, v.clone(), ctx);
                 return Err(boa_engine::JsError::from_opaque(v));
             }
@@ -794,7 +794,7 @@ pub fn readable_stream_default_controller_enqueue(
         //        enqueueResult.[[Value]]).
         //     2. Return enqueueResult.
         if let Err(e) = enqueue_result {
-            let v = error_value(e, ctx);
+            let v = webidl::own_error_value(e, ctx);
             readable_stream_default_controller_error(controller, v.clone(), ctx);
             return Err(boa_engine::JsError::from_opaque(v));
         }

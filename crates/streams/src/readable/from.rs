@@ -17,7 +17,7 @@ use super::controller::{
 };
 use super::{with_stream, ReadableStream, StreamController};
 use crate::completion::{react, Completion, RustPromise, StepResult};
-use crate::webidl::{self, error_value, promise_rejected_with, promise_resolved_with, type_error};
+use crate::webidl::{self, promise_rejected_with, promise_resolved_with, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
 /// CreateAsyncFromSyncIterator wrapper around a sync iterator record.
@@ -60,18 +60,8 @@ fn get_method_catching(
     value: &JsObject,
     key: &str,
     ctx: &mut Context,
-) -> JsResult<Option<JsObject>> {
-    // 1. Let func be ? GetV(V, P).
-    let func = webidl::get_catching(value, key, ctx)?;
-    // 2. If func is either undefined or null, return undefined.
-    if func.is_null_or_undefined() {
-        return Ok(None);
-    }
-    // 3. If IsCallable(func) is false, throw a TypeError exception.
-    match func.as_callable() {
-        Some(f) => Ok(Some(f.clone())),
-        None => Err(type_error("iterator method is not callable")),
-    }
+) -> Result<Option<JsObject>, webidl::Caught> {
+    webidl::catching(ctx, |ctx| get_method(value, webidl::key(key), ctx))
 }
 
 /// GetIteratorFromMethod(obj, method).
@@ -148,8 +138,8 @@ pub(crate) fn readable_stream_from_iterable(
     Ok(stream)
 }
 
-fn settle_rejected(e: boa_engine::JsError, ctx: &mut Context) -> Completion {
-    Completion::Rejected(error_value(e, ctx))
+fn settle_rejected(e: webidl::Caught) -> Completion {
+    Completion::Rejected(e.into_value())
 }
 
 /// Result of the "end of iteration" check: `Some(value)` or `None` for end of iteration.
@@ -159,15 +149,15 @@ fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsV
         return Err(type_error("the iterator result is not an object"));
     };
     // 2. Let done be ? IteratorComplete(iterResult).
-    // NOTE: the callers catch: the reads go through webidl::get_catching (engine bug
-    // native-catch-stack), here and below.
-    let done = webidl::get_catching(&o, "done", ctx)?.to_boolean();
+    // NOTE: the callers catch: they run this inside webidl::catching (engine bug
+    // native-catch-stack).
+    let done = o.get(webidl::key("done"), ctx)?.to_boolean();
     // 3. If done is true, return end of iteration.
     if done {
         return Ok(None);
     }
     // 4. Return ? IteratorValue(iterResult).
-    Ok(Some(webidl::get_catching(&o, "value", ctx)?))
+    Ok(Some(o.get(webidl::key("value"), ctx)?))
 }
 
 /// A value carrying "end of iteration" through a promise settlement.
@@ -186,43 +176,40 @@ impl FromIterableSource {
 
     /// %AsyncFromSyncIteratorPrototype%.next() / the async iterator's next(): the promise
     /// "IteratorNext" gives for the async iterator.
-    fn call_next(&self, ctx: &mut Context) -> JsResult<JsValue> {
+    fn call_next(&self, ctx: &mut Context) -> Result<JsValue, webidl::Caught> {
         match &self.record {
-            IteratorRecord::Async { iterator, next } => {
-                // IteratorNext: Let result be ? Call(next, iterator); if result is not an
-                // Object, throw a TypeError.
+            // IteratorNext: Let result be ? Call(next, iterator); if result is not an
+            // Object, throw a TypeError.
+            IteratorRecord::Async { iterator, next } => webidl::catching(ctx, |ctx| {
                 let next = next
                     .as_callable()
                     .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-                let result = webidl::call_catching(&next, &iterator.clone().into(), &[], ctx)?;
+                let result = next.call(&iterator.clone().into(), &[], ctx)?;
                 if !result.is_object() {
                     return Err(type_error("the iterator's next() did not return an object"));
                 }
                 Ok(result)
-            }
+            }),
             IteratorRecord::FromSync { iterator, next } => {
                 // %AsyncFromSyncIteratorPrototype%.next():
                 // 3. Let promiseCapability be ! NewPromiseCapability(%Promise%).
                 // 5. Let result be Completion(IteratorNext(syncIteratorRecord)).
                 // 6. IfAbruptRejectPromise(result, promiseCapability).
-                let result = (|| {
+                let result = webidl::catching(ctx, |ctx| {
                     let next = next
                         .as_callable()
                         .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-                    let r = webidl::call_catching(&next, &iterator.clone().into(), &[], ctx)?;
+                    let r = next.call(&iterator.clone().into(), &[], ctx)?;
                     if !r.is_object() {
                         return Err(type_error("the iterator result is not an object"));
                     }
                     Ok(r)
-                })();
+                });
                 match result {
                     Ok(r) => {
                         Ok(async_from_sync_iterator_continuation(&r, iterator, true, ctx).into())
                     }
-                    Err(e) => {
-                        let e = error_value(e, ctx);
-                        Ok(promise_rejected_with(e, ctx).into())
-                    }
+                    Err(e) => Ok(promise_rejected_with(e.into_value(), ctx).into()),
                 }
             }
         }
@@ -276,7 +263,7 @@ impl FromIterableSource {
         // 2. If nextResult is an abrupt completion, return a promise rejected with it.
         let next_result = match self.call_next(ctx) {
             Ok(r) => r,
-            Err(e) => return settle_rejected(e, ctx),
+            Err(e) => return settle_rejected(e),
         };
         // 3. Let nextPromise be a promise resolved with nextResult.[[Value]].
         let next_promise = Completion::Js(promise_resolved_with(next_result, ctx));
@@ -286,10 +273,10 @@ impl FromIterableSource {
             next_promise,
             (),
             |(), settlement, ctx| match settlement {
-                Ok(result) => match iter_result_value(&result, ctx) {
+                Ok(result) => match webidl::catching(ctx, |ctx| iter_result_value(&result, ctx)) {
                     Ok(Some(v)) => StepResult::Value(NextValue::Value(v).into_settled()),
                     Ok(None) => StepResult::Value(NextValue::End.into_settled()),
-                    Err(e) => StepResult::Throw(error_value(e, ctx)),
+                    Err(e) => StepResult::Throw(e.into_value()),
                 },
                 Err(e) => StepResult::Throw(e),
             },
@@ -308,7 +295,7 @@ impl FromIterableSource {
                 //    returnMethod.[[Value]].
                 let method = match get_method_catching(iterator, "return", ctx) {
                     Ok(m) => m,
-                    Err(e) => return settle_rejected(e, ctx),
+                    Err(e) => return settle_rejected(e),
                 };
                 // 4. If returnMethod is undefined, return a promise resolved with undefined.
                 let Some(method) = method else {
@@ -319,7 +306,7 @@ impl FromIterableSource {
                 //    returnResult.[[Value]].
                 match webidl::call_catching(&method, &iterator.clone().into(), &[reason], ctx) {
                     Ok(r) => r,
-                    Err(e) => return settle_rejected(e, ctx),
+                    Err(e) => return settle_rejected(e),
                 }
             }
             // The wrapper's return method is %AsyncFromSyncIteratorPrototype%.return, always
@@ -337,8 +324,8 @@ impl FromIterableSource {
             (),
             |(), settlement, ctx| match settlement {
                 Ok(v) if v.is_object() => StepResult::Value(JsValue::undefined()),
-                Ok(_) => StepResult::Throw(error_value(
-                    type_error("the iterator's return() result is not an object"),
+                Ok(_) => StepResult::Throw(crate::webidl::type_error_value(
+                    "the iterator's return() result is not an object",
                     ctx,
                 )),
                 Err(e) => StepResult::Throw(e),
@@ -388,17 +375,19 @@ fn async_from_sync_iterator_continuation(
     close_on_rejection: bool,
     ctx: &mut Context,
 ) -> JsObject {
-    let mut inner = || -> JsResult<JsObject> {
+    // Every step here that runs user code is caught (IfAbruptRejectPromise): all of them run
+    // inside webidl::catching.
+    let inner = |ctx: &mut Context| -> JsResult<JsObject> {
         let Some(result) = result.as_object() else {
             return Err(type_error("the iterator result is not an object"));
         };
         // 1. NOTE: the capability is for a native %Promise%.
         // 2. Let done be Completion(IteratorComplete(result)).
         // 3. IfAbruptRejectPromise(done, promiseCapability).
-        let done = webidl::get_catching(&result, "done", ctx)?.to_boolean();
+        let done = result.get(webidl::key("done"), ctx)?.to_boolean();
         // 4. Let value be Completion(IteratorValue(result)).
         // 5. IfAbruptRejectPromise(value, promiseCapability).
-        let value = webidl::get_catching(&result, "value", ctx)?;
+        let value = result.get(webidl::key("value"), ctx)?;
         // 6. Let valueWrapper be Completion(PromiseResolve(%Promise%, value)).
         // 7. If valueWrapper is an abrupt completion, done is false, and closeOnRejection is
         //    true, then set valueWrapper to Completion(IteratorClose(syncIteratorRecord,
@@ -456,12 +445,9 @@ fn async_from_sync_iterator_continuation(
         // 15. Return promiseCapability.[[Promise]].
         Ok(p.into())
     };
-    match inner() {
+    match webidl::catching(ctx, inner) {
         Ok(p) => p,
-        Err(e) => {
-            let e = error_value(e, ctx);
-            promise_rejected_with(e, ctx)
-        }
+        Err(e) => promise_rejected_with(e.into_value(), ctx),
     }
 }
 
@@ -477,10 +463,7 @@ fn async_from_sync_iterator_return(
     // 7. IfAbruptRejectPromise(return, promiseCapability).
     let method = match get_method_catching(sync_iterator, "return", ctx) {
         Ok(m) => m,
-        Err(e) => {
-            let e = error_value(e, ctx);
-            return promise_rejected_with(e, ctx);
-        }
+        Err(e) => return promise_rejected_with(e.into_value(), ctx),
     };
     // 8. If return is undefined, then: let iteratorResult be CreateIterResultObject(value,
     //    true); resolve promiseCapability with it; return the promise.
@@ -493,17 +476,12 @@ fn async_from_sync_iterator_return(
     let result = match webidl::call_catching(&method, &sync_iterator.clone().into(), &[value], ctx)
     {
         Ok(r) => r,
-        Err(e) => {
-            let e = error_value(e, ctx);
-            return promise_rejected_with(e, ctx);
-        }
+        Err(e) => return promise_rejected_with(e.into_value(), ctx),
     };
     // 12. If result is not an Object, then reject promiseCapability with a TypeError.
     if !result.is_object() {
-        let e = error_value(
-            type_error("the iterator's return() result is not an object"),
-            ctx,
-        );
+        let e =
+            crate::webidl::type_error_value("the iterator's return() result is not an object", ctx);
         return promise_rejected_with(e, ctx);
     }
     // 13. Return AsyncFromSyncIteratorContinuation(result, promiseCapability,

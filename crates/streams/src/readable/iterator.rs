@@ -19,8 +19,8 @@ use super::reader::{
 use super::{Completion, ReadableStream};
 use crate::completion::completion_resolved_with;
 use crate::webidl::{
-    self, arg, brand, error_value, promise_rejected_with, promise_resolved_with, type_error,
-    Dictionary, PromiseCapability,
+    self, arg, brand, promise_rejected_with, promise_resolved_with, type_error, Dictionary,
+    PromiseCapability,
 };
 
 /// `%ReadableStreamAsyncIteratorPrototype%` of a realm (kept in the realm's host-defined
@@ -116,7 +116,7 @@ fn this_iterator(this: &JsValue) -> Option<JsObject<ReadableStreamAsyncIterator>
 }
 
 fn rejected_type_error(msg: &str, ctx: &mut Context) -> JsValue {
-    let e = error_value(type_error(msg), ctx);
+    let e = crate::webidl::type_error_value(msg, ctx);
     promise_rejected_with(e, ctx).into()
 }
 
@@ -129,15 +129,13 @@ fn then(
     let f = on_settled.to_js_function(ctx.realm());
     let r = on_rejected.map(|r| r.to_js_function(ctx.realm()));
     match JsPromise::from_object(promise.clone()) {
-        Ok(p) => match p.then(Some(f), r, ctx) {
+        // NOTE: JsPromise::then reads `constructor` (SpeciesConstructor): user code.
+        Ok(p) => match webidl::catching(ctx, |ctx| p.then(Some(f), r, ctx)) {
             Ok(d) => d.into(),
-            Err(e) => {
-                let e = error_value(e, ctx);
-                promise_rejected_with(e, ctx)
-            }
+            Err(e) => promise_rejected_with(e.into_value(), ctx),
         },
         Err(e) => {
-            let e = error_value(e, ctx);
+            let e = webidl::own_error_value(e, ctx);
             promise_rejected_with(e, ctx)
         }
     }
@@ -208,7 +206,7 @@ fn next_steps(object: &JsObject<ReadableStreamAsyncIterator>, ctx: &mut Context)
     // 1. Let reader be iterator's reader.
     // 2. Assert: reader.[[stream]] is not undefined.
     if reader.borrow().data().stream().is_none() {
-        let e = error_value(type_error("The iterator's reader was released"), ctx);
+        let e = crate::webidl::type_error_value("The iterator's reader was released", ctx);
         capability.reject(e, ctx);
         return promise;
     }

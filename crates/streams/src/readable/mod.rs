@@ -126,8 +126,7 @@ pub use reader::{
 };
 
 use crate::webidl::{
-    self, arg, brand, promise_from_result, promise_rejected_with, type_error, Dictionary,
-    INTERFACE_ATTRIBUTES,
+    self, arg, brand, promise_rejected_with, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
@@ -351,7 +350,7 @@ impl Class for ReadableStream {
                     let c = readable_stream_cancel(&stream, arg(args, 0), ctx);
                     Ok(c.into_js_promise(ctx).into())
                 })();
-                Ok(promise_from_result(result, ctx))
+                Ok(webidl::promise_from_own_result(result, ctx))
             }),
         );
         webidl::operation(
@@ -442,27 +441,30 @@ impl Class for ReadableStream {
         args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<Self> {
-        // IDL layer: `optional object underlyingSource`.
-        let source = arg(args, 0);
-        let underlying_source = if source.is_undefined() {
-            None
-        } else {
-            match source.as_object() {
-                Some(o) => Some(o.clone()),
-                None => return Err(type_error("underlyingSource must be an object")),
-            }
-        };
-        // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
-        let strategy = Dictionary::new(&arg(args, 1), "QueuingStrategy")?;
-        let high_water_mark = strategy.get_unrestricted_double("highWaterMark", ctx)?;
-        let size = strategy.get_callback("size", ctx)?;
-        let stream = Self::initialize_readable_stream();
-        *stream.pending_init.borrow_mut() = Some(PendingInit {
-            underlying_source,
-            high_water_mark,
-            size,
-        });
-        Ok(stream)
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+            // IDL layer: `optional object underlyingSource`.
+            let source = arg(args, 0);
+            let underlying_source = if source.is_undefined() {
+                None
+            } else {
+                match source.as_object() {
+                    Some(o) => Some(o.clone()),
+                    None => return Err(type_error("underlyingSource must be an object")),
+                }
+            };
+            // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
+            let strategy = Dictionary::new(&arg(args, 1), "QueuingStrategy")?;
+            let high_water_mark = strategy.get_unrestricted_double("highWaterMark", ctx)?;
+            let size = strategy.get_callback("size", ctx)?;
+            let stream = Self::initialize_readable_stream();
+            *stream.pending_init.borrow_mut() = Some(PendingInit {
+                underlying_source,
+                high_water_mark,
+                size,
+            });
+            Ok(stream)
+        })())
     }
 
     fn object_constructor(
@@ -470,17 +472,20 @@ impl Class for ReadableStream {
         _args: &[JsValue],
         ctx: &mut Context,
     ) -> JsResult<()> {
-        let init = instance.borrow().data().pending_init.borrow_mut().take();
-        let Some(init) = init else {
-            return Ok(());
-        };
-        controller::readable_stream_constructor_steps(
-            instance,
-            init.underlying_source,
-            init.high_water_mark,
-            init.size,
-            ctx,
-        )
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<()> {
+            let init = instance.borrow().data().pending_init.borrow_mut().take();
+            let Some(init) = init else {
+                return Ok(());
+            };
+            controller::readable_stream_constructor_steps(
+                instance,
+                init.underlying_source,
+                init.high_water_mark,
+                init.size,
+                ctx,
+            )
+        })())
     }
 }
 
@@ -690,7 +695,9 @@ pub fn readable_stream_tee(
 }
 
 /// Reject helper used by promise-returning methods with a bad `this`.
+/// `err` is the library's own (a brand check, a released reader): see
+/// [`webidl::own_error_value`].
 pub(crate) fn rejected(err: boa_engine::JsError, ctx: &mut Context) -> JsValue {
-    let reason = webidl::error_value(err, ctx);
+    let reason = webidl::own_error_value(err, ctx);
     promise_rejected_with(reason, ctx).into()
 }

@@ -40,8 +40,7 @@ use super::{
 };
 use crate::dom::{self, AbortAlgorithmId};
 use crate::webidl::{
-    self, arg, brand, enqueue_microtask, error_value, promise_from_result, type_error, Dictionary,
-    PromiseCapability,
+    self, arg, brand, enqueue_microtask, type_error, Dictionary, PromiseCapability,
 };
 use crate::writable::{
     self, acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
@@ -68,21 +67,11 @@ struct StreamPipeOptions {
 
 impl StreamPipeOptions {
     /// Convert (members in lexicographic order: preventAbort, preventCancel, preventClose,
-    /// signal; `signal` must implement AbortSignal).
-    ///
-    /// `catching`: read the members through [`webidl::get_catching`] (pipeTo turns an
-    /// exception into a rejected promise; see the engine bug documented there).
-    fn from_value(value: &JsValue, catching: bool, ctx: &mut Context) -> JsResult<Self> {
+    /// signal; `signal` must implement AbortSignal). Runs user code (getters): `pipeTo()`
+    /// calls it inside [`webidl::catching`], `pipeThrough()` lets the exception propagate.
+    fn from_value(value: &JsValue, ctx: &mut Context) -> JsResult<Self> {
         let dict = Dictionary::new(value, "StreamPipeOptions")?;
-        let get = |key: &str, ctx: &mut Context| -> JsResult<Option<JsValue>> {
-            match (dict.object(), catching) {
-                (Some(o), true) => {
-                    let v = webidl::get_catching(o, key, ctx)?;
-                    Ok(if v.is_undefined() { None } else { Some(v) })
-                }
-                _ => dict.get(key, ctx),
-            }
-        };
+        let get = |key: &str, ctx: &mut Context| dict.get(key, ctx);
         let prevent_abort = get("preventAbort", ctx)?.is_some_and(|v| v.to_boolean());
         let prevent_cancel = get("preventCancel", ctx)?.is_some_and(|v| v.to_boolean());
         let prevent_close = get("preventClose", ctx)?.is_some_and(|v| v.to_boolean());
@@ -106,12 +95,14 @@ impl StreamPipeOptions {
 
 /// [pipeTo(destination, options)](https://streams.spec.whatwg.org/#rs-pipe-to)
 pub(crate) fn pipe_to(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
-    let result = (|| {
+    // The options conversion runs user code (getters): the steps run inside
+    // webidl::catching and an exception rejects the returned promise.
+    Ok(webidl::promise_method(ctx, |ctx| {
         let source = brand::<ReadableStream>(this, "ReadableStream")?;
         // IDL layer: `WritableStream destination`, `optional StreamPipeOptions options = {}`.
         let dest = WritableStream::slots_of(&arg(args, 0))
             .ok_or_else(|| type_error("pipeTo's destination must be a WritableStream"))?;
-        let options = StreamPipeOptions::from_value(&arg(args, 1), true, ctx)?;
+        let options = StreamPipeOptions::from_value(&arg(args, 1), ctx)?;
         // 1. If ! IsReadableStreamLocked(this) is true, return a promise rejected with a
         //    TypeError exception.
         if is_readable_stream_locked(&source) {
@@ -135,8 +126,7 @@ pub(crate) fn pipe_to(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> Js
             ctx,
         )?;
         Ok(promise.into())
-    })();
-    Ok(promise_from_result(result, ctx))
+    }))
 }
 
 /// [pipeThrough(transform, options)](https://streams.spec.whatwg.org/#rs-pipe-through)
@@ -161,7 +151,7 @@ pub(crate) fn pipe_through(
         .ok_or_else(|| type_error("ReadableWritablePair requires 'writable'"))?;
     let writable = WritableStream::slots_of(&writable)
         .ok_or_else(|| type_error("'writable' must be a WritableStream"))?;
-    let options = StreamPipeOptions::from_value(&arg(args, 1), false, ctx)?;
+    let options = StreamPipeOptions::from_value(&arg(args, 1), ctx)?;
     // 1. If ! IsReadableStreamLocked(this) is true, throw a TypeError exception.
     if is_readable_stream_locked(&source) {
         return Err(type_error("Cannot pipe a locked ReadableStream"));
@@ -441,8 +431,8 @@ fn start(p: &PipeRef, ctx: &mut Context) {
     {
         //   1. Assert: no chunks have been read or written.
         //   2. Let destClosed be a new TypeError.
-        let dest_closed = error_value(
-            type_error("The destination WritableStream closed before all data was piped"),
+        let dest_closed = crate::webidl::type_error_value(
+            "The destination WritableStream closed before all data was piped",
             ctx,
         );
         //   3. If preventCancel is false, shutdown with an action of !

@@ -20,8 +20,7 @@ use super::{
     ReadableStream, RustPromise, Settlement, StreamController, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, error_value, mark_as_handled, type_error, PromiseCapability,
-    INTERFACE_ATTRIBUTES,
+    self, arg, brand, mark_as_handled, type_error, PromiseCapability, INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
@@ -382,7 +381,10 @@ pub fn readable_stream_reader_generic_cancel(
     // 1. Let stream be reader.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = reader_data(reader, ReadableStreamDefaultReader::stream) else {
-        return Completion::Rejected(error_value(type_error("The reader has been released"), ctx));
+        return Completion::Rejected(crate::webidl::type_error_value(
+            "The reader has been released",
+            ctx,
+        ));
     };
     // 3. Return ! ReadableStreamCancel(stream, reason).
     readable_stream_cancel(&stream, reason, ctx)
@@ -399,7 +401,7 @@ fn readable_stream_reader_generic_release(
     let Some(stream) = reader_data(reader, ReadableStreamDefaultReader::stream) else {
         return;
     };
-    let e = error_value(type_error("The reader's lock was released"), ctx);
+    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
     if with_stream(&stream, ReadableStream::state) == StreamState::Readable {
         // 4. If stream.[[state]] is "readable", reject reader.[[closedPromise]] with a
         //    TypeError exception.
@@ -462,7 +464,7 @@ pub fn readable_stream_default_reader_read(
     // 1. Let stream be reader.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = reader_data(reader, ReadableStreamDefaultReader::stream) else {
-        let e = error_value(type_error("The reader has been released"), ctx);
+        let e = crate::webidl::type_error_value("The reader has been released", ctx);
         read_request.error_steps(e, ctx);
         return;
     };
@@ -501,7 +503,7 @@ pub fn readable_stream_default_reader_release(
     // 1. Perform ! ReadableStreamReaderGenericRelease(reader).
     readable_stream_reader_generic_release(reader, ctx);
     // 2. Let e be a new TypeError exception.
-    let e = error_value(type_error("The reader's lock was released"), ctx);
+    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
     // 3. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
     readable_stream_default_reader_error_read_requests(reader, e, ctx);
 }

@@ -62,7 +62,7 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::webidl::{
-    arg, attribute, illegal_constructor, operation, promise_from_result, promise_rejected_with,
+    arg, attribute, illegal_constructor, operation, promise_from_own_result, promise_rejected_with,
     to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
@@ -75,7 +75,7 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 }
 
 fn rejected_type_error(message: &str, ctx: &mut Context) -> JsValue {
-    let e = crate::webidl::error_value(type_error(message), ctx);
+    let e = crate::webidl::type_error_value(message, ctx);
     promise_rejected_with(e, ctx).into()
 }
 
@@ -184,7 +184,7 @@ impl Class for WritableStream {
                             .map_or_else(JsValue::undefined, JsValue::from),
                     )
                 })();
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -215,7 +215,7 @@ impl Class for WritableStream {
                     writable_stream_close(&s, completion, ctx);
                     Ok(promise.into())
                 })();
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -244,69 +244,72 @@ impl Class for WritableStream {
 
     /// [new WritableStream(underlyingSink, strategy)](https://streams.spec.whatwg.org/#ws-constructor)
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
-        crate::webidl::require_new(new_target, "WritableStream")?;
-        // WebIDL argument conversion: `optional object underlyingSink`,
-        // `optional QueuingStrategy strategy = {}`.
-        let underlying_sink = arg(args, 0);
-        let underlying_sink = if underlying_sink.is_undefined() {
-            None
-        } else {
-            match underlying_sink.as_object() {
-                Some(o) => Some(o),
-                None => return Err(type_error("underlyingSink must be an object")),
-            }
-        };
-        let strategy = crate::strategies::QueuingStrategy::from_value(&arg(args, 1), ctx)?;
-        let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
-        let slots = initialize_writable_stream();
-        let this = JsObject::new(
-            ctx.root_shape(),
-            proto,
-            WritableStream {
-                slots: slots.clone(),
-            },
-        )
-        .upcast();
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
+            crate::webidl::require_new(new_target, "WritableStream")?;
+            // WebIDL argument conversion: `optional object underlyingSink`,
+            // `optional QueuingStrategy strategy = {}`.
+            let underlying_sink = arg(args, 0);
+            let underlying_sink = if underlying_sink.is_undefined() {
+                None
+            } else {
+                match underlying_sink.as_object() {
+                    Some(o) => Some(o),
+                    None => return Err(type_error("underlyingSink must be an object")),
+                }
+            };
+            let strategy = crate::strategies::QueuingStrategy::from_value(&arg(args, 1), ctx)?;
+            let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
+            let slots = initialize_writable_stream();
+            let this = JsObject::new(
+                ctx.root_shape(),
+                proto,
+                WritableStream {
+                    slots: slots.clone(),
+                },
+            )
+            .upcast();
 
-        // 1. If underlyingSink is missing, set it to null.
-        let sink_value = underlying_sink
-            .clone()
-            .map_or_else(JsValue::null, JsValue::from);
-        // 2. Let underlyingSinkDict be underlyingSink, converted to an IDL value of type
-        //    UnderlyingSink. (Members in lexicographic order: abort, close, start, type, write.)
-        let dict = Dictionary::from_object(underlying_sink);
-        let abort = dict.get_callback("abort", ctx)?;
-        let close = dict.get_callback("close", ctx)?;
-        let start = dict.get_callback("start", ctx)?;
-        let ty = dict.get("type", ctx)?;
-        let write = dict.get_callback("write", ctx)?;
-        // 3. If underlyingSinkDict["type"] exists, throw a RangeError exception.
-        if ty.is_some() {
-            return Err(JsNativeError::range()
-                .with_message("Invalid type is specified")
-                .into());
-        }
-        // 4. Perform ! InitializeWritableStream(this). (Done when the slots were created.)
-        // 5. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
-        let size_algorithm = crate::strategies::extract_size_algorithm(&strategy, ctx);
-        // 6. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
-        let high_water_mark = crate::strategies::extract_high_water_mark(&strategy, 1.0)?;
-        // 7. Perform ? SetUpWritableStreamDefaultControllerFromUnderlyingSink(this,
-        //    underlyingSink, underlyingSinkDict, highWaterMark, sizeAlgorithm).
-        set_up_writable_stream_default_controller_from_underlying_sink(
-            &slots,
-            JsSink {
-                sink: sink_value,
-                start,
-                write,
-                close,
-                abort,
-            },
-            high_water_mark,
-            size_algorithm,
-            ctx,
-        )?;
-        Ok(this)
+            // 1. If underlyingSink is missing, set it to null.
+            let sink_value = underlying_sink
+                .clone()
+                .map_or_else(JsValue::null, JsValue::from);
+            // 2. Let underlyingSinkDict be underlyingSink, converted to an IDL value of type
+            //    UnderlyingSink. (Members in lexicographic order: abort, close, start, type, write.)
+            let dict = Dictionary::from_object(underlying_sink);
+            let abort = dict.get_callback("abort", ctx)?;
+            let close = dict.get_callback("close", ctx)?;
+            let start = dict.get_callback("start", ctx)?;
+            let ty = dict.get("type", ctx)?;
+            let write = dict.get_callback("write", ctx)?;
+            // 3. If underlyingSinkDict["type"] exists, throw a RangeError exception.
+            if ty.is_some() {
+                return Err(JsNativeError::range()
+                    .with_message("Invalid type is specified")
+                    .into());
+            }
+            // 4. Perform ! InitializeWritableStream(this). (Done when the slots were created.)
+            // 5. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
+            let size_algorithm = crate::strategies::extract_size_algorithm(&strategy, ctx);
+            // 6. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
+            let high_water_mark = crate::strategies::extract_high_water_mark(&strategy, 1.0)?;
+            // 7. Perform ? SetUpWritableStreamDefaultControllerFromUnderlyingSink(this,
+            //    underlyingSink, underlyingSinkDict, highWaterMark, sizeAlgorithm).
+            set_up_writable_stream_default_controller_from_underlying_sink(
+                &slots,
+                JsSink {
+                    sink: sink_value,
+                    start,
+                    write,
+                    close,
+                    abort,
+                },
+                high_water_mark,
+                size_algorithm,
+                ctx,
+            )?;
+            Ok(this)
+        })())
     }
 }
 
@@ -382,7 +385,7 @@ impl Class for WritableStreamDefaultWriter {
                 let result = WritableStreamDefaultWriter::this_writer(this)
                     // 1. Return this.[[closedPromise]].
                     .map(|w| JsValue::from(w.closed_promise(ctx)));
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
             None,
         );
@@ -408,7 +411,7 @@ impl Class for WritableStreamDefaultWriter {
                 let result = WritableStreamDefaultWriter::this_writer(this)
                     // 1. Return this.[[readyPromise]].
                     .map(|w| JsValue::from(w.ready_promise(ctx)));
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
             None,
         );
@@ -427,7 +430,7 @@ impl Class for WritableStreamDefaultWriter {
                     writable_stream_default_writer_abort(&w, arg(args, 0), AbortWaiter::Js, ctx)
                         .map_or_else(JsValue::undefined, JsValue::from)
                 });
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -455,7 +458,7 @@ impl Class for WritableStreamDefaultWriter {
                     writable_stream_default_writer_close(&w, completion, ctx);
                     promise.into()
                 });
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         operation(
@@ -491,7 +494,7 @@ impl Class for WritableStreamDefaultWriter {
                     writable_stream_default_writer_write(&w, arg(args, 0), completion, ctx);
                     promise.into()
                 });
-                Ok(promise_from_result(result, ctx))
+                Ok(promise_from_own_result(result, ctx))
             }),
         );
         to_string_tag(class, "WritableStreamDefaultWriter");

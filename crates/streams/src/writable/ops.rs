@@ -17,7 +17,7 @@ use super::sink::{
 };
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
-use crate::webidl::{error_value, promise_resolved_with, PromiseCapability};
+use crate::webidl::{promise_resolved_with, PromiseCapability};
 
 /// A handle to a writable stream's (and its controller's) internal slots.
 pub type WritableStreamRef = Gc<WritableStreamSlots>;
@@ -179,10 +179,7 @@ impl WriterSlots {
 }
 
 fn type_error_value(message: &str, ctx: &mut Context) -> JsValue {
-    error_value(
-        JsNativeError::typ().with_message(message.to_owned()).into(),
-        ctx,
-    )
+    crate::webidl::type_error_value(message, ctx)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1252,7 +1249,7 @@ pub fn writable_stream_default_controller_get_chunk_size(
         Err(e) => {
             // 1. Perform ! WritableStreamDefaultControllerErrorIfNeeded(controller,
             //    returnValue.[[Value]]).
-            let e = error_value(e, ctx);
+            let e = e.into_value();
             writable_stream_default_controller_error_if_needed(stream, e, ctx);
             // 2. Return 1.
             1.0
@@ -1374,7 +1371,7 @@ pub fn writable_stream_default_controller_write(
         // 1. Perform ! WritableStreamDefaultControllerErrorIfNeeded(controller,
         //    enqueueResult.[[Value]]).
         // 2. Return.
-        let e = error_value(e, ctx);
+        let e = crate::webidl::own_error_value(e, ctx);
         writable_stream_default_controller_error_if_needed(stream, e, ctx);
         return;
     }
