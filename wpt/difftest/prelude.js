@@ -18,10 +18,16 @@
 //   attempt(name, fn)       runs fn(); logs `name ok result` or `name throws error`
 //   thenable(name, value)   an object with a `then` method that resolves with value (logged)
 //   delay(ms)               a promise fulfilled by a timer (a new task)
+//
+// For the tool (not for programs): `__difftestLines` (the log), `__difftestReset()` (empties
+// the log and restarts the task counter between programs of a batch run in one context). At
+// most MAX_LINES lines are kept; the next one becomes `log limit reached` and the rest are
+// dropped, so a program that logs forever still gives comparable logs.
 'use strict';
 (function (global) {
   const lines = [];
   const IDLE_TICKS = 300;
+  const MAX_LINES = 5000;
   const enqueue = global.queueMicrotask;
   const stringify = JSON.stringify;
   const toStringTag = Object.prototype.toString;
@@ -126,6 +132,10 @@
   }
 
   function log(...values) {
+    if (lines.length >= MAX_LINES) {
+      if (lines.length === MAX_LINES) lines.push('log limit reached');
+      return;
+    }
     const at = stamp();
     const parts = [];
     for (const v of values) parts.push(typeof v === 'string' && parts.length === 0 ? v : fmt(v));
@@ -215,4 +225,13 @@
     Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true });
   }
   Object.defineProperty(global, '__difftestLines', { value: lines, configurable: true });
+  Object.defineProperty(global, '__difftestReset', {
+    value() {
+      lines.length = 0;
+      task = 0;
+      tick = 0;
+      idle = IDLE_TICKS;
+    },
+    configurable: true,
+  });
 })(globalThis);
