@@ -1,5 +1,5 @@
-// pipeTo: the destination is closed by its sink erroring on close? No: by controller.error
-// during an idle pipe with preventCancel: the source stays readable with its queued chunks.
+// pipeTo with preventCancel: the destination is errored by controller.error() while the pipe
+// is idle; the source is released (not cancelled) and keeps later chunks.
 let wc, rc;
 const rs = new ReadableStream(source('src', { start(c) { rc = c; }, cancel() { log('cancel must not run'); } }));
 const ws = new WritableStream({ start(c) { wc = c; } });
