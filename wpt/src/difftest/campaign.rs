@@ -23,6 +23,7 @@ pub struct Config {
     pub jobs: usize,
     pub modes: Vec<Mode>,
     pub save_pending: Option<PathBuf>,
+    pub shrink: bool,
 }
 
 pub struct Summary {
@@ -128,6 +129,21 @@ fn check_seed(seed: u64, config: &Config, hosts: &mut Hosts, stats: &mut Stats) 
     let Some(&mode) = differing.first() else {
         return;
     };
+    if !config.shrink {
+        let Some((_, ours_log)) = logs.iter().find(|(m, _)| *m == mode) else {
+            return;
+        };
+        let at = compare::first_difference(ref_log, ours_log).unwrap_or(0);
+        stats.found.push(Found {
+            seed,
+            mode,
+            at,
+            line: difference_line(ref_log, ours_log, at, mode),
+            report: compare::render_difference(ref_log, ours_log, at, "ref", mode.name()),
+            program,
+        });
+        return;
+    }
     // Confirm in fresh hosts.
     let (fresh_ref, fresh_ours) =
         crate::run_program_fresh(&config.oracle, &[mode], &program, &name, true);
@@ -161,12 +177,7 @@ fn check_seed(seed: u64, config: &Config, hosts: &mut Hosts, stats: &mut Stats) 
     let Some(at) = compare::first_difference(&r, ours_log) else {
         return;
     };
-    let line = format!(
-        "ref {:?} / {} {:?}",
-        r.get(at).map_or("(end)", String::as_str),
-        mode.name(),
-        ours_log.get(at).map_or("(end)", String::as_str)
-    );
+    let line = difference_line(&r, ours_log, at, mode);
     stats.found.push(Found {
         seed,
         mode,
@@ -175,6 +186,16 @@ fn check_seed(seed: u64, config: &Config, hosts: &mut Hosts, stats: &mut Stats) 
         report: compare::render_difference(&r, ours_log, at, "ref", mode.name()),
         program: final_program,
     });
+}
+
+fn difference_line(r: &Log, o: &Log, at: usize, mode: Mode) -> String {
+    let r = compare::normalise_ref(r);
+    format!(
+        "ref {:?} / {} {:?}",
+        r.get(at).map_or("(end)", String::as_str),
+        mode.name(),
+        o.get(at).map_or("(end)", String::as_str)
+    )
 }
 
 pub fn run(config: &Config) -> Summary {
@@ -189,9 +210,12 @@ pub fn run(config: &Config) -> Summary {
         jobs: config.jobs,
         modes: config.modes.clone(),
         save_pending: config.save_pending.clone(),
+        shrink: config.shrink,
     });
+    let done = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let handles: Vec<_> = (0..config.jobs)
         .map(|_| {
+            let done = done.clone();
             let next = next.clone();
             let total = total.clone();
             let config = config.clone();
@@ -211,6 +235,18 @@ pub fn run(config: &Config) -> Summary {
                         }
                         for seed in from..(from + BATCH).min(end) {
                             check_seed(seed, &config, &mut hosts, &mut stats);
+                        }
+                        let n = done.fetch_add(
+                            (from + BATCH).min(end) - from,
+                            std::sync::atomic::Ordering::Relaxed,
+                        ) + (from + BATCH).min(end)
+                            - from;
+                        if n % 500 < BATCH {
+                            eprintln!(
+                                "difftest campaign: {n}/{} programs ({:.0}s)",
+                                end - config.from,
+                                start.elapsed().as_secs_f64()
+                            );
                         }
                     }
                     if let Ok(mut t) = total.lock() {
@@ -233,7 +269,7 @@ pub fn run(config: &Config) -> Summary {
     }
     let mut stats = std::mem::take(&mut *total.lock().unwrap_or_else(|e| e.into_inner()));
     stats.found.sort_by_key(|f| f.seed);
-    for f in &stats.found {
+    for f in stats.found.iter().filter(|_| config.shrink) {
         println!(
             "DIFFERENCE seed {} (ref vs {}): first differing line {}",
             f.seed,
@@ -260,6 +296,15 @@ pub fn run(config: &Config) -> Summary {
                 Err(e) => eprintln!("difftest: cannot write {}: {e}", path.display()),
             }
         }
+    }
+    for f in &stats.found {
+        println!(
+            "found seed {} (ref vs {}) line {}: {}",
+            f.seed,
+            f.mode.name(),
+            f.at,
+            f.line
+        );
     }
     let wall = start.elapsed().as_secs_f64();
     let per = |i: usize| {

@@ -16,8 +16,12 @@
 //!   --refimpl PATH     the reference implementation (default ../shared/refimpl/...; also
 //!                      $DIFFTEST_REFIMPL)
 //!   --save-pending     save shrunk campaign differences to wpt/difftest/pending/gen-<seed>.js
+//!   --save-to DIR      save them to DIR/gen-<seed>.js instead
+//!   --no-shrink        report campaign differences as found in the batch (no fresh
+//!                      confirmation, no shrinking): for long counting runs
 //!   --show SEED        print the program of one seed and exit
 //!   --print-logs       print every log of the FILES (or corpus) runs
+//!   --rules            print the comparator rules and exit
 //! ```
 //! Exit status: 0 when no corpus program and no campaign seed differs, 1 otherwise, 2 on a
 //! usage or setup error.
@@ -55,6 +59,8 @@ pub struct Args {
     pub show: Option<u64>,
     pub no_corpus: bool,
     pub print_logs: bool,
+    pub save_to: Option<PathBuf>,
+    pub no_shrink: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -71,6 +77,8 @@ fn parse_args() -> Result<Args, String> {
         show: None,
         no_corpus: false,
         print_logs: false,
+        save_to: None,
+        no_shrink: false,
     };
     let mut it = std::env::args().skip(1);
     let num = |v: Option<String>, flag: &str| -> Result<u64, String> {
@@ -87,8 +95,20 @@ fn parse_args() -> Result<Args, String> {
             "--no-slow" => a.slow = false,
             "--no-corpus" => a.no_corpus = true,
             "--print-logs" => a.print_logs = true,
+            "--rules" => {
+                for r in compare::RULES {
+                    println!("{}: {}\n", r.name, r.why);
+                }
+                println!(
+                    "reference-self-check: a reference line exactly {:?} is dropped (see compare.rs)",
+                    compare::REF_ASSERTION_LINE
+                );
+                std::process::exit(0);
+            }
             "--refimpl" => a.refimpl = Some(it.next().ok_or("--refimpl needs a path")?.into()),
             "--save-pending" => a.save_pending = true,
+            "--no-shrink" => a.no_shrink = true,
+            "--save-to" => a.save_to = Some(it.next().ok_or("--save-to needs a directory")?.into()),
             "--show" => a.show = Some(num(it.next(), "--show")?),
             "-h" | "--help" => {
                 println!("{}", HELP);
@@ -102,7 +122,7 @@ fn parse_args() -> Result<Args, String> {
 }
 
 const HELP: &str = "difftest [--corpus DIR] [--pending] [--seeds N] [--from S] [--jobs J] \
-[--no-slow] [--no-corpus] [--refimpl PATH] [--save-pending] [--show SEED] [--print-logs]
+[--no-slow] [--no-corpus] [--refimpl PATH] [--save-pending] [--save-to DIR] [--no-shrink] [--show SEED] [--print-logs]
 [FILES...]
 Runs programs against the WHATWG reference implementation and boa_streams (fast paths on and
 off) and compares their logs; see wpt/difftest/README.md.";
@@ -360,9 +380,20 @@ fn main() {
             seeds: args.seeds,
             jobs: args.jobs,
             modes: modes.clone(),
-            save_pending: args.save_pending.then(|| root.join("wpt/difftest/pending")),
+            shrink: !args.no_shrink,
+            save_pending: args
+                .save_to
+                .clone()
+                .or_else(|| args.save_pending.then(|| root.join("wpt/difftest/pending"))),
         });
         failed |= summary.differing > 0;
+        if summary.programs < args.seeds {
+            eprintln!(
+                "difftest: only {} of {} campaign programs ran",
+                summary.programs, args.seeds
+            );
+            failed = true;
+        }
     }
     println!("difftest: done in {:.1}s", start.elapsed().as_secs_f64());
     std::process::exit(i32::from(failed));

@@ -32,10 +32,6 @@ impl Rng {
     pub fn range(&mut self, lo: u32, hi_inclusive: u32) -> u32 {
         lo + self.below(hi_inclusive - lo + 1)
     }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u32) as usize]
-    }
 }
 
 #[cfg(test)]
@@ -57,13 +53,17 @@ mod tests {
         assert_ne!(a[0], c.next_u64());
     }
 
+    const KNOWN_SEED_1: [u32; 8] = [55, 33, 59, 57, 42, 71, 0, 57];
+
     #[test]
     fn known_values_stay_fixed() {
         // Programs are named by seed: the sequence must never change silently.
         let mut r = Rng::new(1);
-        let first = r.next_u64();
-        let mut again = Rng::new(1);
-        assert_eq!(first, again.next_u64());
+        let first: Vec<u32> = (0..8).map(|_| r.below(100)).collect();
+        assert_eq!(
+            first, KNOWN_SEED_1,
+            "the PRNG changed: every seed names a new program"
+        );
         let mut r = Rng::new(7);
         let v: Vec<u32> = (0..1000).map(|_| r.below(10)).collect();
         assert!(v.iter().all(|&x| x < 10));
