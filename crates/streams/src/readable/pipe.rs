@@ -250,6 +250,10 @@ pub(crate) struct Pipe {
     /// Outstanding parts of the signal's "wait for all" action.
     #[unsafe_ignore_trace]
     actions_pending: Cell<usize>,
+    /// The action is the signal's: its parts settle a "wait for all" promise, and the shutdown
+    /// reacts to that promise (one microtask after the part that decides it).
+    #[unsafe_ignore_trace]
+    wait_for_all: Cell<bool>,
 }
 
 impl std::fmt::Debug for Pipe {
@@ -347,6 +351,7 @@ fn pipe_to_with(
             waiting_shutdown: GcRefCell::new(None),
             original_error: GcRefCell::new(None),
             actions_pending: Cell::new(0),
+            wait_for_all: Cell::new(false),
         },
     );
     // 14. If signal is not undefined,
@@ -753,12 +758,17 @@ fn shutdown_rest(p: &PipeRef, action: Option<Action>, error: Option<JsValue>, ct
             );
         }
         Action::Signal(error) => {
+            // The action is getting a promise to wait for all of the actions: its parts are
+            // reacted to, and the shutdown reacts to the promise they settle.
+            pipe(p, |s| s.wait_for_all.set(true));
             let (prevent_abort, prevent_cancel) = pipe(p, |s| (s.prevent_abort, s.prevent_cancel));
             let count = usize::from(!prevent_abort) + usize::from(!prevent_cancel);
             if count == 0 {
-                // Waiting for all of an empty set: a promise resolved with undefined.
+                // Wait for all, step 8: if total is 0, queue a microtask to perform
+                // successSteps (which resolve the promise).
                 pipe(p, |s| s.actions_pending.set(1));
-                action_settled(p, Ok(()), ctx);
+                let p = p.clone();
+                enqueue_microtask(ctx, move |ctx| action_settled(&p, Ok(()), ctx));
                 return;
             }
             pipe(p, |s| s.actions_pending.set(count));
@@ -824,13 +834,20 @@ fn action_settled(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
         s.actions_pending.set(n);
         Some(n)
     });
-    match (remaining, result) {
-        (Some(_), Err(new_error)) => finalize(p, Some(new_error), ctx),
-        (Some(0), Ok(())) => {
-            let original = pipe(p, |s| s.original_error.borrow_mut().take());
-            finalize(p, original, ctx);
-        }
-        _ => {}
+    let error = match (remaining, result) {
+        // Upon rejection of p with reason newError, finalize with newError.
+        (Some(_), Err(new_error)) => Some(new_error),
+        // Upon fulfillment of p, finalize, passing along originalError if it was given.
+        (Some(0), Ok(())) => pipe(p, |s| s.original_error.borrow_mut().take()),
+        _ => return,
+    };
+    if pipe(p, |s| s.wait_for_all.get()) {
+        // This part settled the "wait for all" promise (its success or failure steps); the
+        // shutdown's reaction to that promise runs one microtask later.
+        let p = p.clone();
+        enqueue_microtask(ctx, move |ctx| finalize(&p, error, ctx));
+    } else {
+        finalize(p, error, ctx);
     }
 }
 

@@ -1,9 +1,3 @@
-// PENDING: pipeTo into a highWaterMark-0 destination (stalled pipe) ended by a signal with preventAbort.
-//   first diff: ref `1.6 pipe err "stop"`, ours `1.5 pipe err "stop"`.
-// Reading: reference right; one action only (cancel), both settle synchronously, yet ours rejects
-// one microtask early: the same early-finalize as the known already-aborted-signal deviation
-// (pending/pipe-signal-before), seen here without a pre-aborted signal.
-//
 // pipeTo into a destination with highWaterMark 0 (always backpressure): per the spec the pipe
 // waits for ready, so no chunk is read (WPT expects the pipe to stall); the source is
 // cancelled by a signal after a while.
