@@ -1,10 +1,3 @@
-// PENDING: tee() branches piped into a fast and a slow sink; the fast pipe closes its destination
-// one microtask earlier in ours after the source closes.
-//   first diff: ref `5.5 >fast.close`, ours `5.4 >fast.close`.
-// Reading: in-parallel pipe detail (shutdown with an action after chunks were written: the wait
-// for the last write before closing). Same family as pending/pipe-basic; the spec text does not
-// decide it, the (patched) reference is the model the tool pins.
-//
 // tee() branches piped into two sinks (one slow): both receive all chunks; the source is
 // read at the pace of the faster branch.
 let ctrl;

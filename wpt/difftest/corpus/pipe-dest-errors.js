@@ -1,8 +1,3 @@
-// PENDING: pipeTo where the sink's second write throws: the next read (src.pull) is issued one microtask earlier in ours; everything after shifts by one.
-//   first diff: ref `1.4 >src.pull ReadableStreamDefaultController`,
-//   ours `1.3 >src.pull ReadableStreamDefaultController`.
-// Reading: in-parallel pipe detail, same cause as pipe-basic.
-//
 // pipeTo: the sink's write throws: the source is cancelled with the error; pipe rejects.
 let n = 0;
 const rs = new ReadableStream(source('src', {

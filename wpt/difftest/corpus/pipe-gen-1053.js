@@ -1,6 +1,4 @@
-// difftest campaign seed 1053 (ref vs ours), shrunk. First differing line 20:
-// ref "1.5 >rs1.pull ReadableStreamDefaultController" / ours "1.4 >rs1.pull ReadableStreamDefaultController"
-// Finding: pipeTo (default source, plain sink): after a write, our pipe starts the next read (pull) one microtask earlier than the patched reference (in-parallel pipe timing; lead decides).
+// difftest campaign seed 1053, shrunk: pipeTo (pipe loop timing).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {

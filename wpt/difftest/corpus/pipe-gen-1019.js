@@ -1,6 +1,4 @@
-// difftest campaign seed 1019 (ref vs ours), shrunk. First differing line 5:
-// ref "1.6 >ts1.transform \"x\" TransformStreamDefaultController" / ours "1.4 >ts1.transform \"x\" TransformStreamDefaultController"
-// Finding: pipeTo of a TransformStream's readable into its own writable: transform() runs 2 microtasks earlier in ours (pipe timing family).
+// difftest campaign seed 1019, shrunk: pipeTo of a TransformStream's readable into its own writable (pipe loop timing).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {

@@ -1,8 +1,3 @@
-// PENDING: two pipes into one destination, the second after the first (preventClose) finishes.
-//   first diff: ref `1.7 first done`, ours `1.6 first done`; later lines shift by 1-2.
-// Reading: in-parallel pipe detail with already-queued chunks (same family as pending/pipe-basic
-// and pipe-prevent-close).
-//
 // Two pipes into the same destination: the second pipeTo rejects (destination locked);
 // after the first finishes with preventClose, the second can pipe.
 const rs1 = new ReadableStream({ start(c) { c.enqueue('1'); c.close(); } });

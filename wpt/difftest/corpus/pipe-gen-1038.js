@@ -1,6 +1,4 @@
-// difftest campaign seed 1038 (ref vs ours), shrunk. First differing line 10:
-// ref "1.5 >rs1.pull ReadableByteStreamController" / ours "1.4 >rs1.pull ReadableByteStreamController"
-// Finding: pipeTo from a byte source: next pull one microtask earlier in ours than in the patched reference (same family as gen-1053).
+// difftest campaign seed 1038, shrunk: pipeTo from a byte source (pipe loop timing).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {

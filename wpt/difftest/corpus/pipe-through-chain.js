@@ -1,8 +1,3 @@
-// PENDING: rs.pipeThrough(t1).pipeThrough(t2).pipeTo(ws): t1.flush runs one microtask earlier in ours; later lines shift.
-//   first diff: ref `2.11 >t1.flush TransformStreamDefaultController`,
-//   ours `2.10 >t1.flush TransformStreamDefaultController`.
-// Reading: in-parallel pipe detail (accumulated per-chunk read timing across three pipes).
-//
 // pipeThrough a chain of two transforms into a sink; the final pipeTo resolves after all
 // chunks are transformed and flushed.
 const rs = new ReadableStream(source('src', {

@@ -1,9 +1,3 @@
-// PENDING: pipeTo {preventClose}: the pipe settles one microtask earlier in ours.
-//   first diff: ref `1.6 pipe done, locked false`,
-//   ours `1.5 pipe done, locked false`.
-// Reading: in-parallel pipe detail; ours equals the unpatched reference here; the patched oracle's
-// extra microtask per chunk (the write deferral applies to queued chunks too) is what differs.
-//
 // pipeTo with preventClose: the destination is not closed; the writer is released and the
 // destination can be written to afterwards.
 const rs = new ReadableStream({ start(c) { c.enqueue('a'); c.close(); } });
