@@ -1,8 +1,8 @@
 // PENDING: pipeTo with a signal aborted mid-pipe: the pipe promise rejects one microtask earlier in ours (cancel/abort calls themselves agree).
 //   first diff: ref `4.6 pipe err Error(stop)`,
 //   ours `4.5 pipe err Error(stop)`.
-// Reading: in-parallel pipe detail (shutdown with an action waits for pending writes; the
-// reference's wait takes one more microtask). Ours also differs from the unpatched reference.
+// Reading: reference right; the early-finalize family of pipe-signal-before / pipe-signal-idle
+// (abort + cancel run at the same positions, only the pipe's settlement is one microtask early).
 //
 // pipeTo with an AbortSignal aborted mid-pipe: the source is cancelled and the destination
 // aborted with the signal's reason.
