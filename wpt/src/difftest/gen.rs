@@ -684,7 +684,7 @@ fn chunk_js(c: &Chunk) -> String {
 fn reason_js(k: u8) -> String {
     if k == 0 {
         "undefined".into()
-    } else if k % 3 == 0 {
+    } else if k.is_multiple_of(3) {
         format!("'reason{k}'")
     } else {
         format!("new Error('reason{k}')")

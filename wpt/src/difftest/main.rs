@@ -233,30 +233,29 @@ fn run_files(
             let oracle = oracle.clone();
             let modes = modes.to_vec();
             std::thread::spawn(move || {
-                let r = boa_streams_host::run_with_large_stack(move || loop {
-                    let Some((i, path)) = queue.lock().ok().and_then(|mut q| q.pop()) else {
-                        break;
-                    };
-                    let program = match std::fs::read_to_string(&path) {
-                        Ok(p) => p,
-                        Err(e) => format!("log('cannot read program', {:?});", e.to_string()),
-                    };
-                    let name = path.to_string_lossy().into_owned();
-                    let (ref_log, ours) =
-                        run_program_fresh(&oracle, &modes, &program, &name, false);
-                    let differences = differences(&ref_log, &ours);
-                    let mut logs = vec![(Mode::Ref, ref_log)];
-                    logs.extend(ours);
-                    if let Ok(mut r) = results.lock() {
-                        r.push((
-                            i,
-                            FileOutcome {
-                                path,
-                                differences,
-                                program,
-                                logs,
-                            },
-                        ));
+                let r = boa_streams_host::run_with_large_stack(move || {
+                    while let Some((i, path)) = queue.lock().ok().and_then(|mut q| q.pop()) {
+                        let program = match std::fs::read_to_string(&path) {
+                            Ok(p) => p,
+                            Err(e) => format!("log('cannot read program', {:?});", e.to_string()),
+                        };
+                        let name = path.to_string_lossy().into_owned();
+                        let (ref_log, ours) =
+                            run_program_fresh(&oracle, &modes, &program, &name, false);
+                        let differences = differences(&ref_log, &ours);
+                        let mut logs = vec![(Mode::Ref, ref_log)];
+                        logs.extend(ours);
+                        if let Ok(mut r) = results.lock() {
+                            r.push((
+                                i,
+                                FileOutcome {
+                                    path,
+                                    differences,
+                                    program,
+                                    logs,
+                                },
+                            ));
+                        }
                     }
                 });
                 if let Err(e) = r {
