@@ -24,6 +24,7 @@ pub struct Config {
     pub modes: Vec<Mode>,
     pub save_pending: Option<PathBuf>,
     pub shrink: bool,
+    pub without: gen::Without,
 }
 
 pub struct Summary {
@@ -113,7 +114,7 @@ impl Hosts {
 }
 
 fn check_seed(seed: u64, config: &Config, hosts: &mut Hosts, stats: &mut Stats) {
-    let ops = gen::generate(seed);
+    let ops = gen::generate_without(seed, config.without);
     let program = gen::render(&ops);
     let name = format!("gen-{seed}.js");
     let logs = hosts.run(&program, &name, stats);
@@ -211,6 +212,7 @@ pub fn run(config: &Config) -> Summary {
         modes: config.modes.clone(),
         save_pending: config.save_pending.clone(),
         shrink: config.shrink,
+        without: config.without,
     });
     let done = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let handles: Vec<_> = (0..config.jobs)

@@ -17,6 +17,8 @@
 //!                      $DIFFTEST_REFIMPL)
 //!   --save-pending     save shrunk campaign differences to wpt/difftest/pending/gen-<seed>.js
 //!   --save-to DIR      save them to DIR/gen-<seed>.js instead
+//!   --without LIST     leave op families out of generated programs (pipe, from): to look
+//!                      past known differences
 //!   --no-shrink        report campaign differences as found in the batch (no fresh
 //!                      confirmation, no shrinking): for long counting runs
 //!   --show SEED        print the program of one seed and exit
@@ -61,6 +63,7 @@ pub struct Args {
     pub print_logs: bool,
     pub save_to: Option<PathBuf>,
     pub no_shrink: bool,
+    pub without: gen::Without,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -79,6 +82,7 @@ fn parse_args() -> Result<Args, String> {
         print_logs: false,
         save_to: None,
         no_shrink: false,
+        without: gen::Without::default(),
     };
     let mut it = std::env::args().skip(1);
     let num = |v: Option<String>, flag: &str| -> Result<u64, String> {
@@ -108,6 +112,9 @@ fn parse_args() -> Result<Args, String> {
             "--refimpl" => a.refimpl = Some(it.next().ok_or("--refimpl needs a path")?.into()),
             "--save-pending" => a.save_pending = true,
             "--no-shrink" => a.no_shrink = true,
+            "--without" => {
+                a.without = gen::Without::parse(&it.next().ok_or("--without needs a list")?)?
+            }
             "--save-to" => a.save_to = Some(it.next().ok_or("--save-to needs a directory")?.into()),
             "--show" => a.show = Some(num(it.next(), "--show")?),
             "-h" | "--help" => {
@@ -122,7 +129,7 @@ fn parse_args() -> Result<Args, String> {
 }
 
 const HELP: &str = "difftest [--corpus DIR] [--pending] [--seeds N] [--from S] [--jobs J] \
-[--no-slow] [--no-corpus] [--refimpl PATH] [--save-pending] [--save-to DIR] [--no-shrink] [--show SEED] [--print-logs]
+[--no-slow] [--no-corpus] [--refimpl PATH] [--save-pending] [--save-to DIR] [--no-shrink] [--without pipe,from] [--show SEED] [--print-logs]
 [FILES...]
 Runs programs against the WHATWG reference implementation and boa_streams (fast paths on and
 off) and compares their logs; see wpt/difftest/README.md.";
@@ -233,30 +240,29 @@ fn run_files(
             let oracle = oracle.clone();
             let modes = modes.to_vec();
             std::thread::spawn(move || {
-                let r = boa_streams_host::run_with_large_stack(move || loop {
-                    let Some((i, path)) = queue.lock().ok().and_then(|mut q| q.pop()) else {
-                        break;
-                    };
-                    let program = match std::fs::read_to_string(&path) {
-                        Ok(p) => p,
-                        Err(e) => format!("log('cannot read program', {:?});", e.to_string()),
-                    };
-                    let name = path.to_string_lossy().into_owned();
-                    let (ref_log, ours) =
-                        run_program_fresh(&oracle, &modes, &program, &name, false);
-                    let differences = differences(&ref_log, &ours);
-                    let mut logs = vec![(Mode::Ref, ref_log)];
-                    logs.extend(ours);
-                    if let Ok(mut r) = results.lock() {
-                        r.push((
-                            i,
-                            FileOutcome {
-                                path,
-                                differences,
-                                program,
-                                logs,
-                            },
-                        ));
+                let r = boa_streams_host::run_with_large_stack(move || {
+                    while let Some((i, path)) = queue.lock().ok().and_then(|mut q| q.pop()) {
+                        let program = match std::fs::read_to_string(&path) {
+                            Ok(p) => p,
+                            Err(e) => format!("log('cannot read program', {:?});", e.to_string()),
+                        };
+                        let name = path.to_string_lossy().into_owned();
+                        let (ref_log, ours) =
+                            run_program_fresh(&oracle, &modes, &program, &name, false);
+                        let differences = differences(&ref_log, &ours);
+                        let mut logs = vec![(Mode::Ref, ref_log)];
+                        logs.extend(ours);
+                        if let Ok(mut r) = results.lock() {
+                            r.push((
+                                i,
+                                FileOutcome {
+                                    path,
+                                    differences,
+                                    program,
+                                    logs,
+                                },
+                            ));
+                        }
                     }
                 });
                 if let Err(e) = r {
@@ -300,7 +306,10 @@ fn main() {
         }
     };
     if let Some(seed) = args.show {
-        print!("{}", gen::render(&gen::generate(seed)));
+        print!(
+            "{}",
+            gen::render(&gen::generate_without(seed, args.without))
+        );
         return;
     }
     let root = repo_root();
@@ -381,6 +390,7 @@ fn main() {
             jobs: args.jobs,
             modes: modes.clone(),
             shrink: !args.no_shrink,
+            without: args.without,
             save_pending: args
                 .save_to
                 .clone()

@@ -21,7 +21,7 @@ impl Rng {
         if n == 0 {
             return 0;
         }
-        ((self.next_u64() >> 32) * u64::from(n) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
     /// True with probability 1/n.
