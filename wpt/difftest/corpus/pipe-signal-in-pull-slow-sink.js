@@ -1,11 +1,3 @@
-// PENDING (likely a real bug in ours; clearest form of pipe-signal-in-pull): the signal aborts inside
-// pull(), pull then enqueues into the pipe's pending read, and the sink's write of that chunk
-// takes a timer.
-//   first diff: ref `2.0 write done` (then sink.abort and src.cancel at 2.7), ours
-//   `1.2 >src.cancel "in pull"`, a whole task before the write finishes.
-// Reading: reference right: 'shutdown with an action' waits until every chunk that has been read
-// has been written before performing the actions; ours runs them after a fixed two microtasks.
-//
 // pipeTo: the signal aborts inside pull(), which then enqueues into the pipe's pending read;
 // the sink's write of that chunk takes a timer: the spec waits for the write before running the
 // abort and cancel actions, so the source's cancel happens only after the write finishes.

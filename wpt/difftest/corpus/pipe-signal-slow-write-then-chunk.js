@@ -1,7 +1,3 @@
-// PENDING: signal aborted while a slow write is in flight and a second chunk is queued in the sink.
-//   first diff: ref `4.4 pipe err "mid"`, ours `4.3 pipe err "mid"`.
-// Reading: reference right; early-finalize family (pending/pipe-signal-before).
-//
 // pipeTo: a slow sink write is in flight when the signal aborts; a chunk that was already read
 // must still be written before the actions run.
 const ac = new AbortController();
