@@ -1,9 +1,3 @@
-// PENDING: from(sync iterator) yielding a rejected promise: the error settles one microtask earlier in ours.
-//   first diff: ref `1.6 closed err Error(yielded rejection)`, ours `1.5 closed err ..`.
-// Reading: the known from(syncIterable) timing area; the reference's async generator + yield*
-// stand-in for %AsyncFromSyncIteratorPrototype% may not match ECMA-262's tick count exactly,
-// so this needs a tick count against AsyncFromSyncIteratorContinuation before deciding.
-//
 // ReadableStream.from(sync iterator): a yielded rejected promise errors the stream with its
 // reason (the async-from-sync wrapper awaits values).
 const p = Promise.reject(new Error('yielded rejection'));

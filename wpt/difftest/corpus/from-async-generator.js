@@ -1,7 +1,3 @@
-// PENDING: from(async generator): read timing.
-//   first diff: ref `1.4 read1 ok {..value:1}`, ours `1.5 read1 ok ..`.
-// Reading: known deviation (from(asyncIterable) read timing), reference right.
-//
 // ReadableStream.from(async generator): reads pull the generator (known deviation area:
 // from(asyncIterable) read timing).
 async function* gen() {

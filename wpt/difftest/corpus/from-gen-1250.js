@@ -1,6 +1,4 @@
-// difftest campaign seed 1213 (ref vs ours), shrunk. First differing line 3:
-// ref "1.6 o1 closed ok undefined" / ours "1.5 o1 closed ok undefined"
-// Finding: ReadableStream.from([]): reader.closed and the pending read() settle one microtask earlier in ours than in the reference.
+// difftest campaign seed 1250, shrunk: ReadableStream.from(async generator) + tee() (from() timing, spec-exact with the from-webidl-exact oracle patch).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {
@@ -24,7 +22,7 @@ function body(key, limit, kind, arg, f) {
   }
 }
 (async () => {
-  op('o0', () => { rs[2] = ReadableStream.from([]); });
-  op('o1', () => { rd[1] = rs[2].getReader(); watch('o1 closed', rd[1].closed); });
-  op('o2', () => rd[1].read());
+  op('o0', () => { rs[1] = ReadableStream.from((async function* () { try { for (let i = 0; i < 3; i++) { await null; log('o0 agen', i); yield 'g' + i; } } finally { log('o0 agen finally'); } })()); });
+  op('o1', () => { const t = rs[1].tee(); rs[0] = t[0]; rs[1] = t[1]; });
+  op('o2', () => { const t = rs[1].tee(); rs[2] = t[0]; rs[1] = t[1]; });
 })().then(() => log('main done'), (e) => log('main throws', e));

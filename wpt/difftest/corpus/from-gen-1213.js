@@ -1,6 +1,4 @@
-// difftest campaign seed 1277 (ref vs ours), shrunk. First differing line 3:
-// ref "1.4 o1 ok undefined" / ours "1.5 o1 ok undefined"
-// Finding: ReadableStream.from(hand-written async iterator returning thenables): a read settles one microtask later in ours.
+// difftest campaign seed 1213, shrunk: ReadableStream.from([]) (from() timing, spec-exact with the from-webidl-exact oracle patch).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {
@@ -24,6 +22,7 @@ function body(key, limit, kind, arg, f) {
   }
 }
 (async () => {
-  op('o0', () => { rs[2] = ReadableStream.from({ [Symbol.asyncIterator]() { let i = 0; return { next() { log('o0 next', i); return thenable('o0 result', { value: 'i' + i, done: i++ >= 1 }); }, return(v) { log('o0 return', v); return Promise.resolve({ done: true }); } }; } }); });
-  op('o1', () => rs[2].cancel(new Error('reason4')));
+  op('o0', () => { rs[2] = ReadableStream.from([]); });
+  op('o1', () => { rd[1] = rs[2].getReader(); watch('o1 closed', rd[1].closed); });
+  op('o2', () => rd[1].read());
 })().then(() => log('main done'), (e) => log('main throws', e));

@@ -1,6 +1,4 @@
-// difftest campaign seed 1775 (ref vs ours), shrunk. First differing line 5:
-// ref "1.14 o1 ok 0" / ours "1.13 o1 ok 0"
-// Finding: ReadableStream.from(...) consumed by for await over values(): the loop ends one microtask earlier in ours.
+// difftest campaign seed 1775, shrunk: ReadableStream.from(...) consumed by for await over values() (from() timing, spec-exact with the from-webidl-exact oracle patch).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {

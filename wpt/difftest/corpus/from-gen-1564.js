@@ -1,6 +1,4 @@
-// difftest campaign seed 1196 (ref vs ours), shrunk. First differing line 11:
-// ref "1.30 >ws1.close" / ours "1.29 >ws1.close"
-// Finding: pipeTo from ReadableStream.from(iterable): the sink's close() runs one microtask earlier in ours (pipe shutdown timing).
+// difftest campaign seed 1564, shrunk: ReadableStream.from(sync iterator) then stream.cancel() (from() timing, spec-exact with the from-webidl-exact oracle patch).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {
@@ -24,7 +22,6 @@ function body(key, limit, kind, arg, f) {
   }
 }
 (async () => {
-  op('o0', () => { ws[1] = new WritableStream(source('ws1', { start(c) { wc[1] = c; return body('ws1.start', 1, 'sync', 0, () => { }); }, write(chunk, c) {  return body('ws1.write', 1, 'sync', 0, () => { }); }, close() { const c = wc[1]; return body('ws1.close', 3, 'sync', 0, () => { }); }, abort(reason) { const c = wc[1]; return body('ws1.abort', 2, 'sync', 0, () => { }); } }), source('ws1.strategy', {  })); });
-  op('o1', () => { rs[0] = ReadableStream.from(['f0', 'f1', 'f2']); });
-  op('o2', () => rs[0].pipeTo(ws[1], { preventClose: false, preventAbort: false, preventCancel: false }));
+  op('o0', () => { rs[0] = ReadableStream.from({ [Symbol.iterator]() { let i = 0; return { next() { log('o0 next', i); return { value: 'i' + i, done: i++ >= 1 }; }, return(v) { log('o0 return', v); return { done: true }; } }; } }); });
+  op('o1', () => rs[0].cancel(new Error('reason2')));
 })().then(() => log('main done'), (e) => log('main throws', e));

@@ -1,7 +1,3 @@
-// PENDING: from(hand-written async iterator, second next() rejects): read timing.
-//   first diff: ref `1.3 read1 ok {..value:1}`, ours `1.5 read1 ok ..`.
-// Reading: known deviation (from(asyncIterable) read timing), reference right.
-//
 // ReadableStream.from with a hand-written async iterator whose next() returns a rejecting
 // promise on the second call (from(asyncIterable) timing is a known deviation area).
 let n = 0;
