@@ -9,6 +9,13 @@
 // length/name/prototype. So ours looks closer for attributes-before-operations and constructor
 // placement, the reference (webidl2js) for the statics order. Needs a check against the Web IDL
 // text; engines differ here too, and WPT idlharness does not test property order.
+// Reading (branch deviations): Web IDL "create an interface prototype object" defines the
+// regular attributes, then the regular operations, the iteration methods, the constants, and
+// last "constructor" ("Perform ! DefinePropertyOrThrow(interfaceProtoObj, "constructor",
+// desc)"): ours follows it for string keys; the reference's constructor-first order is
+// webidl2js's class syntax. "create an interface object" defines "prototype" and then "Define
+// the static operations": ours now gives length,name,prototype,from like the reference. Left:
+// the order of @@asyncIterator and @@toStringTag (symbols), not checked against the text.
 //
 // WebIDL shape of the readable-side classes: own property names (in order), descriptor kinds,
 // function lengths and names, Symbol.toStringTag, constructor length.

@@ -9,6 +9,9 @@
 // length/name/prototype. So ours looks closer for attributes-before-operations and constructor
 // placement, the reference (webidl2js) for the statics order. Needs a check against the Web IDL
 // text; engines differ here too, and WPT idlharness does not test property order.
+// Reading (branch deviations): ours follows Web IDL "create an interface prototype object"
+// (attributes, operations, then "constructor" last); the reference's constructor-first order is
+// webidl2js's class syntax. Reference artifact.
 //
 // WebIDL shape of the writable, transform and strategy classes (own property names in order,
 // kinds, lengths, toStringTag).
