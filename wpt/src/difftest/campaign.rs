@@ -134,7 +134,11 @@ fn check_seed(seed: u64, config: &Config, hosts: &mut Hosts, stats: &mut Stats) 
         // Fast paths on and off disagree: a fast-path bug whatever the reference says.
         eprintln!(
             "difftest: seed {seed}: FAST-PATH SPLIT: only {} differs from ref",
-            differing.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ")
+            differing
+                .iter()
+                .map(|m| m.name())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     if !config.shrink {
