@@ -130,6 +130,17 @@ fn check_seed(seed: u64, config: &Config, hosts: &mut Hosts, stats: &mut Stats) 
     let Some(&mode) = differing.first() else {
         return;
     };
+    if differing.len() + 1 != logs.len() {
+        // Fast paths on and off disagree: a fast-path bug whatever the reference says.
+        eprintln!(
+            "difftest: seed {seed}: FAST-PATH SPLIT: only {} differs from ref",
+            differing
+                .iter()
+                .map(|m| m.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if !config.shrink {
         let Some((_, ours_log)) = logs.iter().find(|(m, _)| *m == mode) else {
             return;

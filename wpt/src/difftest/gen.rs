@@ -237,6 +237,9 @@ pub enum Op {
         reason: u8,
     },
     Await(Await),
+    /// A logging `then` getter on Object.prototype (WPT's then-probe pattern): every
+    /// promise resolved with a plain object reads it.
+    ThenHook,
     Ctrl {
         rc: u8,
         act: Act,
@@ -610,6 +613,7 @@ impl Gen {
             } else {
                 Await::Micro(self.rng.range(1, 4) as u8)
             }),
+            37 if self.rng.one_in(3) => Op::ThenHook,
             37 => {
                 let bytes = self.rng.one_in(2);
                 Op::Ctrl {
@@ -1042,6 +1046,9 @@ pub fn op_js(op: &Op, name: &str) -> String {
             s
         }
         Op::Await(Await::Timer(ms)) => format!("await delay({ms}); log('{name} awaited');"),
+        Op::ThenHook => format!(
+            "hook(Object.prototype, 'then', {{ get() {{ log('{name} get then'); return undefined; }} }});"
+        ),
         Op::Ctrl { rc, act } => format!("{{ const c = rc[{rc}]; {} }}", act_js(act, name)),
         Op::WCtrl { wc, act } => format!("{{ const c = wc[{wc}]; {} }}", act_js(act, name)),
         Op::TCtrl { tc, act } => format!("{{ const c = tc[{tc}]; {} }}", act_js(act, name)),
