@@ -156,8 +156,11 @@ const FROM_OPEN_SEQUENCE_PATCHED: &str = r##"  let nextMethod = iterator.next;
       const nextPromise = new Promise(resolve => resolve(nextResult));
       return call(then, nextPromise, iterResult => {
         if (!isObject(iterResult)) { throw new TypeError(`${errPrefix}'s next method must fulfill with an object`); }
-        if (iterResult.done) { return { done: true, value: undefined }; }
-        return { done: false, value: itemConverter(iterResult.value) };
+        // The steps return "end of iteration" (here a symbol: not an object, so resolving
+        // with it reads no "then") or the value itself (resolving with an object reads its
+        // "then"; a thenable value is adopted).
+        if (iterResult.done) { return Symbol.for("difftest end of iteration"); }
+        return itemConverter(iterResult.value);
       });
     },
     // WebIDL "close an async iterator".
@@ -176,7 +179,14 @@ const FROM_OPEN_SEQUENCE_PATCHED: &str = r##"  let nextMethod = iterator.next;
     },"##;
 
 /// ReadableStreamFromIterable's pull reaction (no rejection steps) and cancel algorithm (one more reaction on the close), verbatim.
-const FROM_ITERABLE_ALGORITHMS: &str = r##"        const value = IteratorValue(iterResult);
+const FROM_ITERABLE_ALGORITHMS: &str = r##"  function pullAlgorithm() {
+    const nextPromise = iterator.next();
+    return transformPromiseWith(nextPromise, iterResult => {
+      const done = IteratorComplete(iterResult);
+      if (done === true) {
+        ReadableStreamDefaultControllerClose(stream._controller);
+      } else {
+        const value = IteratorValue(iterResult);
         ReadableStreamDefaultControllerEnqueue(stream._controller, value);
       }
     });
@@ -187,18 +197,30 @@ const FROM_ITERABLE_ALGORITHMS: &str = r##"        const value = IteratorValue(i
     return transformPromiseWith(returnPromise, () => {
       return undefined;
     });
-  }"##;
+  }
+
+"##;
 
 /// The spec's steps: "If nextPromise was rejected with reason r, perform ! ReadableStreamDefaultControllerError(stream.[[controller]], r)" in the pull reaction; cancel "Return the result of closing iterator with reason".
-const FROM_ITERABLE_ALGORITHMS_PATCHED: &str = r##"        const value = IteratorValue(iterResult);
-        ReadableStreamDefaultControllerEnqueue(stream._controller, value);
+const FROM_ITERABLE_ALGORITHMS_PATCHED: &str = r##"  function pullAlgorithm() {
+    // difftest patch from-webidl-exact: "Return the result of reacting to nextPromise" with
+    // both the fulfillment and the rejection steps of ReadableStreamFromIterable.
+    const nextPromise = iterator.next();
+    return transformPromiseWith(nextPromise, v => {
+      if (v === Symbol.for("difftest end of iteration")) {
+        ReadableStreamDefaultControllerClose(stream._controller);
+      } else {
+        ReadableStreamDefaultControllerEnqueue(stream._controller, v);
       }
     }, r => { ReadableStreamDefaultControllerError(stream._controller, r); });
   }
 
   function cancelAlgorithm(reason) {
+    // "Return the result of closing iterator with reason."
     return iterator.return(reason);
-  }"##;
+  }
+
+"##;
 
 /// The patches: name, text in the reference, replacement.
 const PATCHES: [(&str, &str, &str); 4] = [

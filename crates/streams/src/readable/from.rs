@@ -285,20 +285,28 @@ impl FromIterableSource {
         // `from-webidl-exact` corrects.
         let next_promise = Completion::Js(promise_resolved_with(next_result, ctx));
         // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
-        //    type check, IteratorComplete, IteratorValue (end of iteration → End).
-        react(
-            next_promise,
-            (),
-            |(), settlement, ctx| match settlement {
+        //    type check, IteratorComplete, IteratorValue (end of iteration → End). The
+        //    reaction's promise is resolved with what the steps return: the value itself (an
+        //    object's `then` is read, a thenable is adopted) or end of iteration.
+        let out = RustPromise::new();
+        next_promise.upon(
+            out.clone(),
+            |out, settlement, ctx| match settlement {
                 Ok(result) => match iter_result_value(&result, ctx) {
-                    Ok(Some(v)) => StepResult::Value(NextValue::Value(v).into_settled()),
-                    Ok(None) => StepResult::Value(NextValue::End.into_settled()),
-                    Err(e) => StepResult::Throw(error_value(e, ctx)),
+                    Ok(Some(v)) => {
+                        RustPromise::resolve_value(out, NextValue::Value(v).into_settled(), ctx);
+                    }
+                    Ok(None) => out.settle(Ok(NextValue::End.into_settled()), ctx),
+                    Err(e) => {
+                        let e = error_value(e, ctx);
+                        out.settle(Err(e), ctx);
+                    }
                 },
-                Err(e) => StepResult::Throw(e),
+                Err(e) => out.settle(Err(e), ctx),
             },
             ctx,
-        )
+        );
+        Completion::Rust(out)
     }
 
     /// The cancel algorithm: close the async iterator with `reason`.
