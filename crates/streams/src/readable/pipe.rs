@@ -579,9 +579,10 @@ fn read_next(p: &PipeRef, ctx: &mut Context) -> Completion {
     if shutting_down {
         return Completion::Fulfilled(true.into());
     }
-    // NOTE: only the pipe writes to the destination, so its ready promise cannot have been
-    // replaced by a pending one since the reaction was queued; if it was (a sink that errored
-    // is handled above), loop without reading.
+    // Backpressure: the destination may have started erroring since the ready reaction was
+    // queued (its desired size is then null, and the spec says the pipe "must not read from
+    // reader"): do not read; the error propagation shuts the pipe down.
+    // NOTE: the differential tester's oracle reads in that case (difftest pending gen-306).
     if !matches!(
         writable_stream_default_writer_ready_state(&writer),
         SlotState::Fulfilled
