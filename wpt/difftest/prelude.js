@@ -18,10 +18,18 @@
 //   attempt(name, fn)       runs fn(); logs `name ok result` or `name throws error`
 //   thenable(name, value)   an object with a `then` method that resolves with value (logged)
 //   delay(ms)               a promise fulfilled by a timer (a new task)
+//   hook(object, key, desc) defines a (configurable) property, e.g. a logging `then` getter on
+//                           Object.prototype; undone by the tool between batched programs
+//
+// For the tool (not for programs): `__difftestLines` (the log), `__difftestReset()` (empties
+// the log and restarts the task counter between programs of a batch run in one context). At
+// most MAX_LINES lines are kept; the next one becomes `log limit reached` and the rest are
+// dropped, so a program that logs forever still gives comparable logs.
 'use strict';
 (function (global) {
   const lines = [];
   const IDLE_TICKS = 300;
+  const MAX_LINES = 5000;
   const enqueue = global.queueMicrotask;
   const stringify = JSON.stringify;
   const toStringTag = Object.prototype.toString;
@@ -68,6 +76,16 @@
     return null;
   }
 
+  // The value of a data property found on the prototype chain (a getter is not called, so
+  // formatting never runs program code such as a `then` getter installed by hook()).
+  function inheritedValue(o, key) {
+    for (let p = o; p !== null; p = Reflect.getPrototypeOf(p)) {
+      const d = getDescriptor(p, key);
+      if (d) return 'value' in d ? d.value : undefined;
+    }
+    return undefined;
+  }
+
   function fmt(v, depth) {
     depth = depth || 0;
     switch (typeof v) {
@@ -111,7 +129,7 @@
     }
     const tag = toStringTag.call(v);
     if (tag !== '[object Object]') return tag.slice(8, -1);
-    if (typeof v.then === 'function' && !getDescriptor(v, 'then')) {
+    if (!getDescriptor(v, 'then') && typeof inheritedValue(v, 'then') === 'function') {
       // A promise-like from a prototype (not a hand-written thenable).
       return 'Thenable';
     }
@@ -126,6 +144,10 @@
   }
 
   function log(...values) {
+    if (lines.length >= MAX_LINES) {
+      if (lines.length === MAX_LINES) lines.push('log limit reached');
+      return;
+    }
     const at = stamp();
     const parts = [];
     for (const v of values) parts.push(typeof v === 'string' && parts.length === 0 ? v : fmt(v));
@@ -206,13 +228,34 @@
     };
   }
 
+  // Undo records of hook(), run by __difftestReset.
+  const hooks = [];
+  function hook(object, key, descriptor) {
+    const old = getDescriptor(object, key);
+    Object.defineProperty(object, key, { configurable: true, ...descriptor });
+    hooks.push(() => {
+      if (old) Object.defineProperty(object, key, old);
+      else delete object[key];
+    });
+  }
+
   function delay(ms) {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
 
-  const api = { log, fmt, cb, source, traced, watch, attempt, thenable, delay };
+  const api = { log, fmt, cb, source, traced, watch, attempt, thenable, delay, hook };
   for (const k of Object.keys(api)) {
     Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true });
   }
   Object.defineProperty(global, '__difftestLines', { value: lines, configurable: true });
+  Object.defineProperty(global, '__difftestReset', {
+    value() {
+      while (hooks.length) hooks.pop()();
+      lines.length = 0;
+      task = 0;
+      tick = 0;
+      idle = IDLE_TICKS;
+    },
+    configurable: true,
+  });
 })(globalThis);

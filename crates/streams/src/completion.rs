@@ -73,6 +73,16 @@ pub struct RustPromise {
     already_resolved: std::cell::Cell<bool>,
 }
 
+/// The resolving functions of a [`RustPromise`] made by a NewPromiseResolveThenableJob: the
+/// promise and their shared [[AlreadyResolved]] record.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct ResolvingPair {
+    promise: Gc<RustPromise>,
+    #[unsafe_ignore_trace]
+    already_resolved: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
 impl RustPromise {
     /// "A new promise".
     pub fn new() -> Gc<Self> {
@@ -144,6 +154,85 @@ impl RustPromise {
         // The PromiseResolveThenableJob.
         enqueue_microtask(ctx, move |ctx| {
             completion.upon(this, |p, s, ctx| p.settle_now(s, ctx), ctx);
+        });
+    }
+
+    /// The promise resolve function's steps (ECMA-262 "Promise Resolve Functions", steps 7-16)
+    /// with `resolution`: a non-object fulfills; an object's `then` is read once (a throwing
+    /// getter rejects); a callable `then` is called in a NewPromiseResolveThenableJob with new
+    /// resolving functions for this promise; otherwise the object fulfills.
+    pub fn resolve_value(this: &Gc<Self>, resolution: JsValue, ctx: &mut Context) {
+        // 7. If alreadyResolved.[[Value]] is true, return undefined.
+        // 8. Set alreadyResolved.[[Value]] to true.
+        if this.already_resolved.replace(true) {
+            return;
+        }
+        Self::resolve_steps(this, resolution, ctx);
+    }
+
+    /// Steps 9-16 of the resolve function (step 9, resolving a promise with itself, cannot
+    /// happen: a Rust promise is never a JS value).
+    fn resolve_steps(this: &Gc<Self>, resolution: JsValue, ctx: &mut Context) {
+        // 10. If resolution is not an Object, then FulfillPromise(promise, resolution).
+        let Some(object) = resolution.as_object() else {
+            this.settle_now(Ok(resolution), ctx);
+            return;
+        };
+        // 11. Let then be Completion(Get(resolution, "then")).
+        // 12. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
+        let then = match webidl::get_then(&object, ctx) {
+            Ok(then) => then,
+            Err(e) => {
+                this.settle_now(Err(e.into_value()), ctx);
+                return;
+            }
+        };
+        // 13-14. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
+        let Some(then) = then.as_callable() else {
+            this.settle_now(Ok(resolution), ctx);
+            return;
+        };
+        // 15-16. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
+        //        HostEnqueuePromiseJob(job).
+        let this = this.clone();
+        enqueue_microtask(ctx, move |ctx| {
+            // NewPromiseResolveThenableJob: 1. Let resolvingFunctions be
+            // CreateResolvingFunctions(promiseToResolve).
+            let pair = ResolvingPair {
+                promise: this,
+                already_resolved: std::rc::Rc::new(std::cell::Cell::new(false)),
+            };
+            let resolve = NativeFunction::from_copy_closure_with_captures(
+                |_, args, pair: &ResolvingPair, ctx| {
+                    if !pair.already_resolved.replace(true) {
+                        RustPromise::resolve_steps(&pair.promise, arg(args, 0), ctx);
+                    }
+                    Ok(JsValue::undefined())
+                },
+                pair.clone(),
+            )
+            .to_js_function(ctx.realm());
+            let reject = NativeFunction::from_copy_closure_with_captures(
+                |_, args, pair: &ResolvingPair, ctx| {
+                    if !pair.already_resolved.replace(true) {
+                        pair.promise.settle_now(Err(arg(args, 0)), ctx);
+                    }
+                    Ok(JsValue::undefined())
+                },
+                pair.clone(),
+            )
+            .to_js_function(ctx.realm());
+            // 2. Let thenCallResult be Completion(HostCallJobCallback(then, thenable,
+            //    « resolvingFunctions.[[Resolve]], resolvingFunctions.[[Reject]] »)).
+            // 3. If thenCallResult is an abrupt completion, return ? Call(
+            //    resolvingFunctions.[[Reject]], undefined, « thenCallResult.[[Value]] »).
+            let args = [resolve.into(), reject.into()];
+            if let Err(e) = webidl::call_catching(&then, &resolution, &args, ctx) {
+                let e = e.into_value();
+                if !pair.already_resolved.replace(true) {
+                    pair.promise.settle_now(Err(e), ctx);
+                }
+            }
         });
     }
 

@@ -133,6 +133,24 @@ use crate::webidl::{
 /// `ReadableStreamDefaultController`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     context.register_global_class::<ReadableStream>()?;
+    // WebIDL "create an interface object": the function's length and name, then "prototype",
+    // then the static operations. The class builder defines the statics first: redefine
+    // `from` so that it comes last in the own-key order.
+    if let Some(class) = context.get_global_class::<ReadableStream>() {
+        let constructor = class.constructor();
+        let key = webidl::key("from");
+        let from = constructor.get(key.clone(), context)?;
+        constructor.delete_property_or_throw(key.clone(), context)?;
+        constructor.define_property_or_throw(
+            key,
+            boa_engine::property::PropertyDescriptor::builder()
+                .value(from)
+                .writable(true)
+                .enumerable(true)
+                .configurable(true),
+            context,
+        )?;
+    }
     context.register_global_class::<ReadableStreamDefaultReader>()?;
     context.register_global_class::<ReadableStreamDefaultController>()?;
     context.register_global_class::<ReadableStreamBYOBReader>()?;

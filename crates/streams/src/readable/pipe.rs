@@ -20,6 +20,15 @@
 //! - **Shutdown stops activity.** Once `shuttingDown` is set no read is initiated; chunks
 //!   already read are still written, and the shutdown action (or finalize) waits until every
 //!   read chunk's write has settled when the destination is still writable.
+//!
+//! Within those constraints the loop's microtask positions are those of the reference
+//! implementation with the write deferred by one microtask (the differential tester's oracle,
+//! wpt/difftest): a step is a promise for "done", resolved from the ready reaction with the
+//! read's promise (adoption: a NewPromiseResolveThenableJob, then a reaction); the next step
+//! starts upon its fulfillment. `currentWrite` is resolved with the write's promise
+//! (transformed to fulfil either way) in the microtask that writes, and the shutdown waits on
+//! it with a reaction (again if another write started meanwhile). These are Rust-side
+//! promises ([`RustPromise`]); only their tick counts mirror the JS ones.
 //! - **Finalize** releases the writer and the reader, removes the abort algorithm from the
 //!   signal (no listener / memory is left on a long-lived signal) and settles the promise.
 //!
@@ -30,7 +39,7 @@
 use std::cell::Cell;
 
 use boa_engine::{Context, JsData, JsObject, JsResult, JsValue, NativeFunction};
-use boa_gc::{Finalize, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::{
     acquire_readable_stream_default_reader, is_readable_stream_locked, readable_stream_cancel,
@@ -38,6 +47,7 @@ use super::{
     Completion, ReadRequest, ReadRequestSteps, ReadableStream, ReadableStreamDefaultReader,
     StreamState,
 };
+use crate::completion::{react, RustPromise, StepResult};
 use crate::dom::{self, AbortAlgorithmId};
 use crate::webidl::{
     self, arg, brand, enqueue_microtask, type_error, Dictionary, PromiseCapability,
@@ -224,22 +234,18 @@ pub(crate) struct Pipe {
     shutting_down: Cell<bool>,
     #[unsafe_ignore_trace]
     finalized: Cell<bool>,
-    /// A read request is outstanding.
-    #[unsafe_ignore_trace]
-    reading: Cell<bool>,
-    /// A reaction to the writer's ready promise is registered.
-    #[unsafe_ignore_trace]
-    waiting_ready: Cell<bool>,
-    /// Chunks read whose write has not settled yet.
-    #[unsafe_ignore_trace]
-    writes_pending: Cell<usize>,
-    /// A shutdown waiting for the pending writes: its action (if any) and error.
-    waiting_shutdown: GcRefCell<Option<(Option<Action>, Option<JsValue>)>>,
+    /// `currentWrite`: the promise for the last chunk read being written (`None`: a promise
+    /// resolved with undefined, no chunk read yet).
+    current_write: GcRefCell<Option<Gc<RustPromise>>>,
     /// The error finalize is passed when the action fulfills.
     original_error: GcRefCell<Option<JsValue>>,
     /// Outstanding parts of the signal's "wait for all" action.
     #[unsafe_ignore_trace]
     actions_pending: Cell<usize>,
+    /// The action is the signal's: its parts settle a "wait for all" promise, and the shutdown
+    /// reacts to that promise (one microtask after the part that decides it).
+    #[unsafe_ignore_trace]
+    wait_for_all: Cell<bool>,
 }
 
 impl std::fmt::Debug for Pipe {
@@ -331,12 +337,10 @@ fn pipe_to_with(
             promise,
             shutting_down: Cell::new(false),
             finalized: Cell::new(false),
-            reading: Cell::new(false),
-            waiting_ready: Cell::new(false),
-            writes_pending: Cell::new(0),
-            waiting_shutdown: GcRefCell::new(None),
+            current_write: GcRefCell::new(None),
             original_error: GcRefCell::new(None),
             actions_pending: Cell::new(0),
+            wait_for_all: Cell::new(false),
         },
     );
     // 14. If signal is not undefined,
@@ -449,7 +453,8 @@ fn start(p: &PipeRef, ctx: &mut Context) {
             );
         }
     }
-    pipe_step(p, ctx);
+    // The loop: next(false).
+    loop_next(p, false, ctx);
 }
 
 /// Errors must be propagated forward.
@@ -511,68 +516,79 @@ fn source_closed(p: &PipeRef, ctx: &mut Context) {
 // The read / write loop
 // ---------------------------------------------------------------------------------------
 
-/// One step of the loop: wait for the writer to be ready, then read one chunk.
-fn pipe_step(p: &PipeRef, ctx: &mut Context) {
-    let (busy, writer) = pipe(p, |s| {
-        (
-            s.shutting_down.get() || s.reading.get() || s.waiting_ready.get(),
-            s.writer.clone(),
-        )
-    });
-    if busy {
+/// The loop's `next(done)`: unless done, run a pipe step and continue upon its fulfillment
+/// (a rejection, i.e. a read that errored or a rejected ready promise, ends the loop: the
+/// error propagation shuts the pipe down).
+fn loop_next(p: &PipeRef, done: bool, ctx: &mut Context) {
+    if done {
         return;
     }
-    // Backpressure: do not read while WritableStreamDefaultWriterGetDesiredSize(writer) is
-    // ≤ 0 or null, i.e. until [[readyPromise]] fulfills (reacting to it, as a `then` on it
-    // would).
-    if matches!(
-        writable_stream_default_writer_ready_state(&writer),
-        SlotState::Rejected(_)
-    ) {
-        // The destination is erroring or errored; the error propagation shuts down.
-        return;
-    }
-    pipe(p, |s| s.waiting_ready.set(true));
-    writable_stream_default_writer_upon_ready(
-        &writer,
-        native(p, |p, result, ctx| {
-            pipe(p, |s| s.waiting_ready.set(false));
-            if result.is_ok() {
-                read_next(p, ctx);
+    pipe_step(p, ctx).upon(
+        p.clone(),
+        |p, settlement, ctx| {
+            if let Ok(done) = settlement {
+                loop_next(p, done.to_boolean(), ctx);
             }
-        }),
+        },
         ctx,
     );
 }
 
-/// Issue one read on the pipe's reader (unless shutting down, or the writer is not ready any
-/// more).
-fn read_next(p: &PipeRef, ctx: &mut Context) {
-    let (stop, reader, writer) = pipe(p, |s| {
-        (
-            s.shutting_down.get() || s.reading.get(),
-            s.reader.clone(),
-            s.writer.clone(),
-        )
-    });
-    if stop {
-        return;
+/// One step of the loop: a promise for "done", settled once the writer was ready and one read
+/// finished (true for the close steps).
+fn pipe_step(p: &PipeRef, ctx: &mut Context) -> Completion {
+    // Shutdown must stop activity: no read is initiated once shuttingDown is true.
+    let (shutting_down, writer) = pipe(p, |s| (s.shutting_down.get(), s.writer.clone()));
+    if shutting_down {
+        return Completion::Fulfilled(true.into());
     }
-    // The ready promise may have been replaced by a pending one since the reaction was
-    // queued (a write in between): wait again.
+    // Backpressure is enforced: read only once the writer's [[readyPromise]] is fulfilled
+    // (desired size > 0), as a reaction to it; the step's promise is resolved with the read's
+    // promise (adopting it takes a NewPromiseResolveThenableJob and a reaction).
+    let step = RustPromise::new();
+    writable_stream_default_writer_upon_ready(
+        &writer,
+        NativeCompletion::new((p.clone(), step.clone()), |(p, step), result, ctx| {
+            if let Err(e) = result {
+                step.settle(Err(e), ctx);
+                return;
+            }
+            let read = read_next(p, ctx);
+            RustPromise::resolve_with(step, read, ctx);
+        }),
+        ctx,
+    );
+    Completion::Rust(step)
+}
+
+/// Issue one read on the pipe's reader: a promise for "done".
+fn read_next(p: &PipeRef, ctx: &mut Context) -> Completion {
+    let (shutting_down, reader, writer) = pipe(p, |s| {
+        (s.shutting_down.get(), s.reader.clone(), s.writer.clone())
+    });
+    if shutting_down {
+        return Completion::Fulfilled(true.into());
+    }
+    // Backpressure: the destination may have started erroring since the ready reaction was
+    // queued (its desired size is then null, and the spec says the pipe "must not read from
+    // reader"): do not read; the error propagation shuts the pipe down.
+    // NOTE: the differential tester's oracle reads in that case (difftest pending gen-306).
     if !matches!(
         writable_stream_default_writer_ready_state(&writer),
         SlotState::Fulfilled
     ) {
-        pipe_step(p, ctx);
-        return;
+        return Completion::Fulfilled(false.into());
     }
-    pipe(p, |s| s.reading.set(true));
+    let read = RustPromise::new();
     readable_stream_default_reader_read(
         &reader,
-        ReadRequest::Pipe(Box::new(PipeReadRequest { pipe: p.clone() })),
+        ReadRequest::Pipe(Box::new(PipeReadRequest {
+            pipe: p.clone(),
+            read: read.clone(),
+        })),
         ctx,
     );
+    Completion::Rust(read)
 }
 
 /// pipeTo's read request.
@@ -580,60 +596,76 @@ fn read_next(p: &PipeRef, ctx: &mut Context) {
 #[boa_gc(unsafe_no_drop)]
 struct PipeReadRequest {
     pipe: PipeRef,
+    /// The read's promise: fulfilled with "done".
+    read: Gc<RustPromise>,
 }
 
 impl ReadRequestSteps for PipeReadRequest {
     fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context) {
         let p = self.pipe;
+        // currentWrite is the promise for this chunk's write, which happens one microtask
+        // later: never synchronously inside the source's enqueue().
+        let current_write = RustPromise::new();
         pipe(&p, |s| {
-            s.reading.set(false);
-            s.writes_pending.set(s.writes_pending.get() + 1);
+            *s.current_write.borrow_mut() = Some(current_write.clone());
         });
-        // The write happens one microtask later: never synchronously inside the source's
-        // enqueue().
-        enqueue_microtask(ctx, move |ctx| write_chunk(&p, chunk, ctx));
+        enqueue_microtask(ctx, move |ctx| write_chunk(&p, chunk, &current_write, ctx));
+        self.read.settle(Ok(false.into()), ctx);
     }
 
-    fn close_steps(self: Box<Self>, _ctx: &mut Context) {
+    fn close_steps(self: Box<Self>, ctx: &mut Context) {
         // The reader's closed observer propagates the close.
-        pipe(&self.pipe, |s| s.reading.set(false));
+        self.read.settle(Ok(true.into()), ctx);
     }
 
-    fn error_steps(self: Box<Self>, _e: JsValue, _ctx: &mut Context) {
+    fn error_steps(self: Box<Self>, e: JsValue, ctx: &mut Context) {
         // The reader's closed observer propagates the error (or the pipe released the reader).
-        pipe(&self.pipe, |s| s.reading.set(false));
+        self.read.settle(Err(e), ctx);
     }
 }
 
-/// Write a chunk that was read, then continue the loop.
-fn write_chunk(p: &PipeRef, chunk: JsValue, ctx: &mut Context) {
+/// Write a chunk that was read: `current_write` is resolved with the write's promise
+/// transformed to fulfil with undefined either way (its rejection is handled: the error
+/// propagation acts on it).
+fn write_chunk(p: &PipeRef, chunk: JsValue, current_write: &Gc<RustPromise>, ctx: &mut Context) {
     let writer = pipe(p, |s| s.writer.clone());
+    let written = RustPromise::new();
     writable_stream_default_writer_write(
         &writer,
         chunk,
-        writable::RequestPromise::Native(native(p, |p, _result, ctx| write_settled(p, ctx))),
+        writable::RequestPromise::Native(NativeCompletion::new(
+            written.clone(),
+            |written, _result, ctx| written.settle(Ok(JsValue::undefined()), ctx),
+        )),
         ctx,
     );
-    pipe_step(p, ctx);
+    RustPromise::resolve_with(current_write, Completion::Rust(written), ctx);
 }
 
-/// A write's promise settled (its rejection is handled: the error propagation acts on it).
-fn write_settled(p: &PipeRef, ctx: &mut Context) {
-    let (remaining, waiting) = pipe(p, |s| {
-        let n = s.writes_pending.get().saturating_sub(1);
-        s.writes_pending.set(n);
-        let waiting = if n == 0 {
-            s.waiting_shutdown.borrow_mut().take()
-        } else {
-            None
-        };
-        (n, waiting)
-    });
-    if remaining == 0 {
-        if let Some((action, error)) = waiting {
-            after_two_microtasks(p, action, error, ctx);
-        }
-    }
+/// Wait until every chunk that has been read has been written: a promise fulfilled once
+/// `currentWrite` settled without another write having started meanwhile.
+fn wait_for_writes_to_finish(p: &PipeRef, ctx: &mut Context) -> Completion {
+    let old = pipe(p, |s| s.current_write.borrow().clone());
+    let promise = old
+        .clone()
+        .map_or_else(Completion::undefined, Completion::Rust);
+    react(
+        promise,
+        (p.clone(), old),
+        |(p, old), _settlement, ctx| {
+            let changed = pipe(p, |s| match (&*s.current_write.borrow(), old) {
+                (Some(a), Some(b)) => !Gc::ptr_eq(a, b),
+                (None, None) => false,
+                _ => true,
+            });
+            if changed {
+                StepResult::Promise(wait_for_writes_to_finish(p, ctx))
+            } else {
+                StepResult::Value(JsValue::undefined())
+            }
+        },
+        ctx,
+    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -685,32 +717,23 @@ fn wait_for_writes_then(
         && !writable_stream_close_queued_or_in_flight(&dest);
     if !must_wait {
         shutdown_rest(p, action, error, ctx);
-    } else if pipe(p, |s| s.writes_pending.get()) > 0 {
-        // Chunks read but not yet written are written by their pending microtask; the last
-        // write's settlement continues (write_settled).
-        pipe(p, |s| {
-            *s.waiting_shutdown.borrow_mut() = Some((action, error))
-        });
-    } else {
-        // NOTE: "wait until every chunk that has been read has been written" is a wait on the
-        // (already settled) last write's promise: the rest runs as a reaction to a reaction to
-        // it, two microtasks later, as in the reference implementation the WPT tests pin
-        // (e.g. a pre-aborted signal lets the destination's start() finish before abort()).
-        after_two_microtasks(p, action, error, ctx);
+        return;
     }
-}
-
-/// Run [`shutdown_rest`] two microtasks from now.
-fn after_two_microtasks(
-    p: &PipeRef,
-    action: Option<Action>,
-    error: Option<JsValue>,
-    ctx: &mut Context,
-) {
-    let p = p.clone();
-    enqueue_microtask(ctx, move |ctx| {
-        enqueue_microtask(ctx, move |ctx| shutdown_rest(&p, action, error, ctx));
-    });
+    // Chunks read but not yet written are written by their pending microtask; upon
+    // fulfillment of the wait for them, the rest runs.
+    // NOTE: the wait is a reaction to currentWrite even when it already settled (one
+    // microtask, then one for reacting to the wait), as in the reference implementation the
+    // WPT tests pin (e.g. a pre-aborted signal lets the destination's start() finish before
+    // abort()).
+    wait_for_writes_to_finish(p, ctx).upon(
+        (p.clone(), action, error),
+        |(p, action, error), settlement, ctx| {
+            if settlement.is_ok() {
+                shutdown_rest(p, action.clone(), error.clone(), ctx);
+            }
+        },
+        ctx,
+    );
 }
 
 /// The steps after the writes finished: perform the action and finalize upon its settlement,
@@ -743,12 +766,17 @@ fn shutdown_rest(p: &PipeRef, action: Option<Action>, error: Option<JsValue>, ct
             );
         }
         Action::Signal(error) => {
+            // The action is getting a promise to wait for all of the actions: its parts are
+            // reacted to, and the shutdown reacts to the promise they settle.
+            pipe(p, |s| s.wait_for_all.set(true));
             let (prevent_abort, prevent_cancel) = pipe(p, |s| (s.prevent_abort, s.prevent_cancel));
             let count = usize::from(!prevent_abort) + usize::from(!prevent_cancel);
             if count == 0 {
-                // Waiting for all of an empty set: a promise resolved with undefined.
+                // Wait for all, step 8: if total is 0, queue a microtask to perform
+                // successSteps (which resolve the promise).
                 pipe(p, |s| s.actions_pending.set(1));
-                action_settled(p, Ok(()), ctx);
+                let p = p.clone();
+                enqueue_microtask(ctx, move |ctx| action_settled(&p, Ok(()), ctx));
                 return;
             }
             pipe(p, |s| s.actions_pending.set(count));
@@ -814,13 +842,20 @@ fn action_settled(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
         s.actions_pending.set(n);
         Some(n)
     });
-    match (remaining, result) {
-        (Some(_), Err(new_error)) => finalize(p, Some(new_error), ctx),
-        (Some(0), Ok(())) => {
-            let original = pipe(p, |s| s.original_error.borrow_mut().take());
-            finalize(p, original, ctx);
-        }
-        _ => {}
+    let error = match (remaining, result) {
+        // Upon rejection of p with reason newError, finalize with newError.
+        (Some(_), Err(new_error)) => Some(new_error),
+        // Upon fulfillment of p, finalize, passing along originalError if it was given.
+        (Some(0), Ok(())) => pipe(p, |s| s.original_error.borrow_mut().take()),
+        _ => return,
+    };
+    if pipe(p, |s| s.wait_for_all.get()) {
+        // This part settled the "wait for all" promise (its success or failure steps); the
+        // shutdown's reaction to that promise runs one microtask later.
+        let p = p.clone();
+        enqueue_microtask(ctx, move |ctx| finalize(&p, error, ctx));
+    } else {
+        finalize(p, error, ctx);
     }
 }
 

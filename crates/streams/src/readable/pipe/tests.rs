@@ -256,3 +256,45 @@ fn throwing_option_getters_reject_without_corrupting_the_caller() {
         "preventAbort,preventCancel,6,rejected: from a helper"
     );
 }
+
+fn pre_aborted_signal_ticks(fast: bool) -> String {
+    crate::set_fast_paths(fast);
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.log = [];
+        let tick = 0;
+        const count = () => { tick++; if (tick < 40) Promise.resolve().then(count); };
+        function run(name, opts, abort, cancel) {
+            const ac = new AbortController();
+            ac.abort(name);
+            const rs = new ReadableStream({ cancel });
+            const ws = new WritableStream({ abort });
+            opts.signal = ac.signal;
+            rs.pipeTo(ws, opts).catch((e) => log.push(name + '@' + tick));
+        }
+        Promise.resolve().then(count);
+        // Shutdown first waits for the (settled) writes: the action runs at tick 2. The
+        // signal's action is a promise to wait for all of the actions; finalize reacts to it.
+        // Empty set: successSteps in a queued microtask (tick 3) resolve it, finalize rejects
+        // the pipe's promise at tick 4, the catch runs at tick 5.
+        run('none', { preventAbort: true, preventCancel: true });
+        // Only cancel: ReadableStreamCancel's promise (a reaction to the source's cancel
+        // result) settles at tick 3, wait-for-all's handler at tick 4, finalize at tick 5.
+        run('cancel', { preventAbort: true }, undefined, () => {});
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    let out = string(&mut ctx, "log.join()");
+    crate::set_fast_paths(true);
+    out
+}
+
+#[test]
+fn pre_aborted_signal_settles_through_the_wait_for_all_promise() {
+    for fast in [true, false] {
+        let out = pre_aborted_signal_ticks(fast);
+        assert_eq!(out, "none@5,cancel@6", "fast paths {fast}");
+    }
+}

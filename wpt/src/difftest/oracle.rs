@@ -1,0 +1,320 @@
+//! The ordering oracle: the WHATWG reference implementation, loaded from
+//! `../shared/refimpl/streams-refimpl.js` and patched at load time (never copied into the
+//! repository).
+//!
+//! # Patch `pipe-write-deferred`
+//!
+//! The spec says ReadableStreamPipeTo reads and writes "in parallel" and fixes only
+//! constraints. WPT `streams/piping/general-addition.any.js` ("enqueue() must not
+//! synchronously call write()") requires that a chunk enqueued into the pipe's pending read is
+//! not written synchronously inside `enqueue()`. The reference's read request chunk steps
+//! call `WritableStreamDefaultWriterWrite` directly, i.e. synchronously inside `enqueue()`.
+//! The patch defers that write by one microtask (the form the refimpl README suggests), so
+//! the oracle models the WPT-required order.
+//!
+//! # Patch `from-webidl-exact`
+//!
+//! `ReadableStream.from()` opens an async sequence, gets its next values and closes it with
+//! WebIDL's algorithms, over ECMA-262's CreateAsyncFromSyncIterator for sync iterables. The
+//! reference delegates these to webidl2js stand-ins whose microtask counts differ from the
+//! text: `next()` / `return()` are async functions that `await` the iterator's result
+//! (PromiseResolve, no new promise), where WebIDL takes "a promise resolved with" it (always a
+//! new promise: for a native promise a NewPromiseResolveThenableJob and a reaction; the
+//! reference's own `promiseResolvedWith` notes that Promise.resolve "will return value itself
+//! sometimes, unlike Web IDL"); CreateAsyncFromSyncIterator is an async generator around
+//! `yield*` (extra Awaits, `next` read lazily, `return()` not forwarded before the first
+//! `next()` and forwarded one microtask late); the pull algorithm has no rejection steps (the
+//! spec errors the stream in the reaction: "If nextPromise was rejected with reason r, perform
+//! ! ReadableStreamDefaultControllerError(stream.[[controller]], r)", the reference one
+//! microtask later through the pull promise) and the cancel algorithm adds a reaction to the
+//! close. The patch replaces the three pieces with the specs' steps, transcribed one to one.
+//!
+//! `load` fails if a text to patch is not found exactly once.
+
+/// The reference's pipe read request chunk steps, verbatim.
+pub const PIPE_CHUNK_STEPS: &str = "              chunkSteps: chunk => {
+                currentWrite = transformPromiseWith(
+                  WritableStreamDefaultWriterWrite(writer, chunk), undefined, () => {}
+                );
+                resolveRead(false);
+              },";
+
+/// The same steps with the write deferred by one microtask.
+pub const PIPE_CHUNK_STEPS_PATCHED: &str = "              chunkSteps: chunk => {
+                // difftest patch pipe-write-deferred (wpt/difftest/README.md)
+                currentWrite = new Promise(res => queueMicrotask(() => res(transformPromiseWith(
+                  WritableStreamDefaultWriterWrite(writer, chunk), undefined, () => {}))));
+                resolveRead(false);
+              },";
+
+/// The reference's CreateAsyncFromSyncIterator stand-in (an async generator around `yield*`), verbatim.
+const FROM_SYNC_WRAPPER: &str = r##"function createAsyncFromSyncIterator(syncIterator) {
+  // Instead of re-implementing CreateAsyncFromSyncIterator and %AsyncFromSyncIteratorPrototype%,
+  // we use yield* inside an async generator function to achieve the same result.
+
+  // Wrap the sync iterator inside a sync iterable, so we can use it with yield*.
+  const syncIterable = {
+    [Symbol.iterator]: () => syncIterator
+  };
+  // Create an async generator function and immediately invoke it.
+  const asyncIterator = (async function* () {
+    return yield* syncIterable;
+  })();
+  // Return as an async iterator record.
+  return asyncIterator;
+}
+
+"##;
+
+/// ECMA-262 CreateAsyncFromSyncIterator with %AsyncFromSyncIteratorPrototype%.next / return and AsyncFromSyncIteratorContinuation, step by step (`next` read once, by GetIteratorFromMethod).
+const FROM_SYNC_WRAPPER_PATCHED: &str = r##"function createAsyncFromSyncIterator(syncIterator, syncNext) {
+  // difftest patch from-webidl-exact: ECMA-262 CreateAsyncFromSyncIterator.
+  const then = Promise.prototype.then;
+  function iteratorClose(error) {
+    try { const ret = getMethod(syncIterator, "return"); if (ret !== undefined) call(ret, syncIterator); } catch {}
+    throw error;
+  }
+  function continuation(result, closeOnRejection) {
+    // AsyncFromSyncIteratorContinuation(result, promiseCapability, syncIteratorRecord, closeOnRejection)
+    const done = Boolean(result.done);
+    const value = result.value;
+    let valueWrapper;
+    try { valueWrapper = Promise.resolve(value); } catch (e) {
+      if (!done && closeOnRejection) { iteratorClose(e); }
+      throw e;
+    }
+    const onRejected = (done || !closeOnRejection) ? undefined : iteratorClose;
+    return call(then, valueWrapper, v => ({ value: v, done }), onRejected);
+  }
+  return {
+    next() {
+      let result;
+      try {
+        result = call(syncNext, syncIterator);
+        if (!isObject(result)) { throw new TypeError("iterator result is not an object"); }
+        return continuation(result, true);
+      } catch (e) { return Promise.reject(e); }
+    },
+    return(value) {
+      try {
+        const ret = getMethod(syncIterator, "return");
+        if (ret === undefined) { return Promise.resolve({ value, done: true }); }
+        const result = call(ret, syncIterator, value);
+        if (!isObject(result)) { throw new TypeError("return() result is not an object"); }
+        return continuation(result, false);
+      } catch (e) { return Promise.reject(e); }
+    }
+  };
+}
+
+"##;
+
+/// webidl2js's opened async sequence: `next()` / `return()` as async functions awaiting the iterator's result, verbatim.
+const FROM_OPEN_SEQUENCE: &str = r##"  if (type === "sync") {
+    iterator = createAsyncFromSyncIterator(iterator);
+  }
+  const nextMethod = iterator.next;
+  return {
+    async next() {
+      const nextResult = await call(nextMethod, iterator);
+      if (!isObject(nextResult)) {
+        throw new TypeError(`${errPrefix}'s next method must return an object`);
+      }
+      const { done, value } = nextResult;
+      if (done) {
+        return { done: true, value: undefined };
+      }
+      return { done: false, value: itemConverter(value) };
+    },
+    async return(reason) {
+      const returnMethod = getMethod(iterator, "return", errPrefix);
+      if (returnMethod === undefined) {
+        return { done: true, value: undefined };
+      }
+      const returnResult = await call(returnMethod, iterator, reason);
+      if (!isObject(returnResult)) {
+        throw new TypeError(`${errPrefix}'s return method must return an object`);
+      }
+      return { done: true, value: undefined };
+    },"##;
+
+/// WebIDL "get the next value of an async iterator" and "close an async iterator": IteratorNext (a non-object result is an abrupt completion), "a promise resolved with" the result (a new promise), then one reaction.
+const FROM_OPEN_SEQUENCE_PATCHED: &str = r##"  let nextMethod = iterator.next;
+  if (type === "sync") {
+    iterator = createAsyncFromSyncIterator(iterator, nextMethod);
+    nextMethod = iterator.next;
+  }
+  const then = Promise.prototype.then;
+  return {
+    // difftest patch from-webidl-exact: WebIDL "get the next value of an async iterator".
+    next() {
+      let nextResult;
+      try {
+        nextResult = call(nextMethod, iterator);
+        if (!isObject(nextResult)) { throw new TypeError(`${errPrefix}'s next method must return an object`); }
+      } catch (e) { return Promise.reject(e); }
+      const nextPromise = new Promise(resolve => resolve(nextResult));
+      return call(then, nextPromise, iterResult => {
+        if (!isObject(iterResult)) { throw new TypeError(`${errPrefix}'s next method must fulfill with an object`); }
+        // The steps return "end of iteration" (here a symbol: not an object, so resolving
+        // with it reads no "then") or the value itself (resolving with an object reads its
+        // "then"; a thenable value is adopted).
+        if (iterResult.done) { return Symbol.for("difftest end of iteration"); }
+        return itemConverter(iterResult.value);
+      });
+    },
+    // WebIDL "close an async iterator".
+    return(reason) {
+      let returnMethod, returnResult;
+      try {
+        returnMethod = getMethod(iterator, "return", errPrefix);
+        if (returnMethod === undefined) { return new Promise(resolve => resolve(undefined)); }
+        returnResult = call(returnMethod, iterator, reason);
+      } catch (e) { return Promise.reject(e); }
+      const returnPromise = new Promise(resolve => resolve(returnResult));
+      return call(then, returnPromise, r => {
+        if (!isObject(r)) { throw new TypeError(`${errPrefix}'s return method must return an object`); }
+        return undefined;
+      });
+    },"##;
+
+/// ReadableStreamFromIterable's pull reaction (no rejection steps) and cancel algorithm (one more reaction on the close), verbatim.
+const FROM_ITERABLE_ALGORITHMS: &str = r##"  function pullAlgorithm() {
+    const nextPromise = iterator.next();
+    return transformPromiseWith(nextPromise, iterResult => {
+      const done = IteratorComplete(iterResult);
+      if (done === true) {
+        ReadableStreamDefaultControllerClose(stream._controller);
+      } else {
+        const value = IteratorValue(iterResult);
+        ReadableStreamDefaultControllerEnqueue(stream._controller, value);
+      }
+    });
+  }
+
+  function cancelAlgorithm(reason) {
+    const returnPromise = iterator.return(reason);
+    return transformPromiseWith(returnPromise, () => {
+      return undefined;
+    });
+  }
+
+"##;
+
+/// The spec's steps: "If nextPromise was rejected with reason r, perform ! ReadableStreamDefaultControllerError(stream.[[controller]], r)" in the pull reaction; cancel "Return the result of closing iterator with reason".
+const FROM_ITERABLE_ALGORITHMS_PATCHED: &str = r##"  function pullAlgorithm() {
+    // difftest patch from-webidl-exact: "Return the result of reacting to nextPromise" with
+    // both the fulfillment and the rejection steps of ReadableStreamFromIterable.
+    const nextPromise = iterator.next();
+    return transformPromiseWith(nextPromise, v => {
+      if (v === Symbol.for("difftest end of iteration")) {
+        ReadableStreamDefaultControllerClose(stream._controller);
+      } else {
+        ReadableStreamDefaultControllerEnqueue(stream._controller, v);
+      }
+    }, r => { ReadableStreamDefaultControllerError(stream._controller, r); });
+  }
+
+  function cancelAlgorithm(reason) {
+    // "Return the result of closing iterator with reason."
+    return iterator.return(reason);
+  }
+
+"##;
+
+/// The patches: name, text in the reference, replacement.
+const PATCHES: [(&str, &str, &str); 4] = [
+    (
+        "pipe-write-deferred",
+        PIPE_CHUNK_STEPS,
+        PIPE_CHUNK_STEPS_PATCHED,
+    ),
+    (
+        "from-webidl-exact",
+        FROM_SYNC_WRAPPER,
+        FROM_SYNC_WRAPPER_PATCHED,
+    ),
+    (
+        "from-webidl-exact",
+        FROM_OPEN_SEQUENCE,
+        FROM_OPEN_SEQUENCE_PATCHED,
+    ),
+    (
+        "from-webidl-exact",
+        FROM_ITERABLE_ALGORITHMS,
+        FROM_ITERABLE_ALGORITHMS_PATCHED,
+    ),
+];
+
+/// Apply every oracle patch to the reference text.
+pub fn patch(text: &str) -> Result<String, String> {
+    let mut text = text.to_owned();
+    for (name, old, new) in PATCHES {
+        let count = text.matches(old).count();
+        if count != 1 {
+            return Err(format!(
+                "oracle patch {name}: expected its text exactly once in the reference \
+                 implementation, found {count} (a different refimpl build?)"
+            ));
+        }
+        text = text.replacen(old, new, 1);
+    }
+    Ok(text)
+}
+
+/// Read and patch the reference implementation.
+pub fn load(path: &std::path::Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "cannot read the reference implementation {}: {e}",
+            path.display()
+        )
+    })?;
+    patch(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_originals() -> String {
+        PATCHES
+            .iter()
+            .map(|(_, old, _)| format!("{old}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn patch_replaces_exactly_the_patched_texts() {
+        let text = format!("a\n{}b", all_originals());
+        let patched = patch(&text).unwrap();
+        let expected: String = PATCHES
+            .iter()
+            .map(|(_, _, new)| format!("{new}\n"))
+            .collect();
+        assert_eq!(patched, format!("a\n{expected}b"));
+    }
+
+    #[test]
+    fn patch_fails_loudly_when_a_text_is_missing_or_repeated() {
+        assert!(patch("no pipe here").is_err());
+        let twice = format!("{}{PIPE_CHUNK_STEPS}", all_originals());
+        let err = patch(&twice).unwrap_err();
+        assert!(err.contains("pipe-write-deferred"), "{err}");
+        let missing = all_originals().replace(FROM_ITERABLE_ALGORITHMS, "");
+        let err = patch(&missing).unwrap_err();
+        assert!(err.contains("from-webidl-exact"), "{err}");
+    }
+
+    #[test]
+    fn the_pinned_reference_takes_every_patch() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let Ok(path) = crate::run::find_refimpl(&root, None) else {
+            eprintln!("skipped: no reference implementation beside the repository");
+            return;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let patched = patch(&text).unwrap();
+        assert!(patched.contains("difftest patch from-webidl-exact"));
+    }
+}
