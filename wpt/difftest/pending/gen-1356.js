@@ -1,6 +1,6 @@
 // difftest campaign seed 1356 (ref vs ours), shrunk. First differing line 10:
 // ref "1.2 o4 err Error(false == true)" / ours "1.2 o4 err TypeError"
-// Finding: writer.write() whose strategy size() re-enters writer.close(): the reference fails its own assertion (write rejects with AssertionError 'false == true'), ours rejects with TypeError. Spec-level reentrancy hole (size() running user code mid-write).
+// Finding: writer.write() while the writer's close() is in flight (here close() came from a size() re-entered by an earlier write): the reference fails the spec's own assertion in WritableStreamDefaultControllerGetChunkSize step 1.1 ("Assert: stream.[[state]] is not writable"; ProcessClose already cleared [[strategySizeAlgorithm]] while the state is still writable), so write() rejects with AssertionError; ours rejects with TypeError as the next step of WritableStreamDefaultWriterWrite does. Spec assertion bug; same root as gen-404705.
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {

@@ -44,7 +44,7 @@ use run::{Log, Mode, Runner};
 
 /// Seeds the default invocation (CI) runs: sized to about two minutes on two cores in a
 /// debug build.
-pub const DEFAULT_SEEDS: u64 = 2000;
+pub const DEFAULT_SEEDS: u64 = 5000;
 /// The first seed of the default campaign.
 pub const DEFAULT_FROM: u64 = 1;
 
