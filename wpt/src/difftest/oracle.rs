@@ -29,6 +29,35 @@
 //! microtask later through the pull promise) and the cancel algorithm adds a reaction to the
 //! close. The patch replaces the three pieces with the specs' steps, transcribed one to one.
 //!
+//! # Patch `pipe-no-read-without-desire`
+//!
+//! The spec's pipeTo constraint: "While WritableStreamDefaultWriterGetDesiredSize(writer) is ≤
+//! 0 or is null, the user agent must not read from reader." The reference's pipe step reads
+//! from a reaction to the writer's ready promise without checking again, so when the
+//! destination starts erroring (or backpressure returns) between the ready promise's
+//! fulfilment and that reaction, it reads anyway (difftest seeds 306 and 748). The patch makes
+//! the step check the desired size first and, when it must not read, end the step without a
+//! read (the loop then waits on the writer's current ready promise, as ours does).
+//!
+//! # Patch `spec-hole-chunk-size-assert`
+//!
+//! WritableStreamDefaultControllerGetChunkSize step 1.1 asserts that the stream is not
+//! "writable" when the size algorithm was cleared, but `write()` while a `close()` is in
+//! flight reaches it with the stream still "writable" (the close cleared the algorithms). The
+//! reference's own comments say its asserts are not normative; without the assert the steps go
+//! on ("Return 1"), and WritableStreamDefaultWriterWrite rejects with a TypeError because the
+//! close is queued or in flight, which is what ours does. The patch drops that one assert.
+//!
+//! # Patch `spec-hole-transform-cleared-cancel`
+//!
+//! TransformStreamDefaultSinkAbortAlgorithm step 5 performs controller.[[cancelAlgorithm]]
+//! after `terminate()` or `controller.error()` may already have run
+//! TransformStreamDefaultControllerClearAlgorithms (which sets it to undefined). The reference
+//! then calls `undefined` inside the abort steps, throws, and `abort()` never settles (seeds
+//! 287, 1698, 7395). Ours treats a cleared cancel algorithm as one that does nothing (a promise
+//! resolved with undefined), like every other cleared algorithm in the spec; the patch makes
+//! the oracle do the same in that one place.
+//!
 //! `load` fails if a text to patch is not found exactly once.
 
 /// The reference's pipe read request chunk steps, verbatim.
@@ -222,8 +251,52 @@ const FROM_ITERABLE_ALGORITHMS_PATCHED: &str = r##"  function pullAlgorithm() {
 
 "##;
 
+/// The reference's pipe step, from the ready reaction to the read.
+pub const PIPE_STEP_READ: &str = "      return transformPromiseWith(writer._readyPromise, () => {
+        return new Promise((resolveRead, rejectRead) => {";
+
+/// The same with the desired-size check of the spec's constraint.
+pub const PIPE_STEP_READ_PATCHED: &str = "      return transformPromiseWith(writer._readyPromise, () => {
+        // difftest patch pipe-no-read-without-desire (wpt/src/difftest/oracle.rs)
+        const desiredSize = require('./writable-streams.js').WritableStreamDefaultWriterGetDesiredSize(writer);
+        if (desiredSize === null || desiredSize <= 0) {
+          return false;
+        }
+        return new Promise((resolveRead, rejectRead) => {";
+
+/// The reference's assert in WritableStreamDefaultControllerGetChunkSize.
+pub const CHUNK_SIZE_ASSERT: &str = "  if (controller._strategySizeAlgorithm === undefined) {
+    assert(controller._stream._state !== 'writable');
+    return 1;";
+
+/// The same without the (reachable) assert.
+pub const CHUNK_SIZE_ASSERT_PATCHED: &str =
+    "  if (controller._strategySizeAlgorithm === undefined) {
+    // difftest patch spec-hole-chunk-size-assert (wpt/src/difftest/oracle.rs)
+    return 1;";
+
+/// The reference's TransformStreamDefaultSinkAbortAlgorithm step 5.
+pub const TRANSFORM_ABORT_CANCEL: &str = "  controller._finishPromise = newPromise();
+
+  const cancelPromise = controller._cancelAlgorithm(reason);
+  TransformStreamDefaultControllerClearAlgorithms(controller);
+
+  uponPromise(cancelPromise, () => {
+    if (readable._state === 'errored') {";
+
+/// The same, with a cleared cancel algorithm doing nothing.
+pub const TRANSFORM_ABORT_CANCEL_PATCHED: &str = "  controller._finishPromise = newPromise();
+
+  // difftest patch spec-hole-transform-cleared-cancel (wpt/src/difftest/oracle.rs)
+  const cancelPromise = controller._cancelAlgorithm === undefined ?
+    promiseResolvedWith(undefined) : controller._cancelAlgorithm(reason);
+  TransformStreamDefaultControllerClearAlgorithms(controller);
+
+  uponPromise(cancelPromise, () => {
+    if (readable._state === 'errored') {";
+
 /// The patches: name, text in the reference, replacement.
-const PATCHES: [(&str, &str, &str); 4] = [
+const PATCHES: [(&str, &str, &str); 7] = [
     (
         "pipe-write-deferred",
         PIPE_CHUNK_STEPS,
@@ -243,6 +316,21 @@ const PATCHES: [(&str, &str, &str); 4] = [
         "from-webidl-exact",
         FROM_ITERABLE_ALGORITHMS,
         FROM_ITERABLE_ALGORITHMS_PATCHED,
+    ),
+    (
+        "pipe-no-read-without-desire",
+        PIPE_STEP_READ,
+        PIPE_STEP_READ_PATCHED,
+    ),
+    (
+        "spec-hole-chunk-size-assert",
+        CHUNK_SIZE_ASSERT,
+        CHUNK_SIZE_ASSERT_PATCHED,
+    ),
+    (
+        "spec-hole-transform-cleared-cancel",
+        TRANSFORM_ABORT_CANCEL,
+        TRANSFORM_ABORT_CANCEL_PATCHED,
     ),
 ];
 
