@@ -29,6 +29,15 @@
 //! microtask later through the pull promise) and the cancel algorithm adds a reaction to the
 //! close. The patch replaces the three pieces with the specs' steps, transcribed one to one.
 //!
+//! # Patch `pipe-no-read-after-shutdown`
+//!
+//! The spec's pipeTo constraint "Shutdown must stop activity: after shuttingDown becomes true,
+//! the user agent must not initiate further reads from reader". The reference checks
+//! shuttingDown when a pipe step starts, then reads from a reaction to the ready promise; a
+//! shutdown that begins in between (a signal aborted right after `pipeTo()`, seed 34677) still
+//! gets a read (and so an extra `pull()`). The patched reaction checks shuttingDown again and
+//! ends the loop without a read, as ours does.
+//!
 //! # Patch `pipe-no-read-without-desire`
 //!
 //! The spec's pipeTo constraint: "While WritableStreamDefaultWriterGetDesiredSize(writer) is ≤
@@ -50,11 +59,11 @@
 //!
 //! # Patch `spec-hole-transform-cleared-cancel`
 //!
-//! TransformStreamDefaultSinkAbortAlgorithm step 5 performs controller.[[cancelAlgorithm]]
-//! after `terminate()` or `controller.error()` may already have run
+//! TransformStreamDefaultSinkAbortAlgorithm step 5 and TransformStreamDefaultSourceCancelAlgorithm
+//! step 5 perform controller.[[cancelAlgorithm]] after `terminate()` or `controller.error()` may already have run
 //! TransformStreamDefaultControllerClearAlgorithms (which sets it to undefined). The reference
-//! then calls `undefined` inside the abort steps, throws, and `abort()` never settles (seeds
-//! 287, 1698, 7395). Ours treats a cleared cancel algorithm as one that does nothing (a promise
+//! then calls `undefined`, throws, and `abort()` never settles or `cancel()` rejects with that
+//! TypeError (seeds 287, 1698, 7395, 22911, ...). Ours treats a cleared cancel algorithm as one that does nothing (a promise
 //! resolved with undefined), like every other cleared algorithm in the spec; the patch makes
 //! the oracle do the same in that one place.
 //!
@@ -257,6 +266,10 @@ pub const PIPE_STEP_READ: &str = "      return transformPromiseWith(writer._read
 
 /// The same with the desired-size check of the spec's constraint.
 pub const PIPE_STEP_READ_PATCHED: &str = "      return transformPromiseWith(writer._readyPromise, () => {
+        // difftest patch pipe-no-read-after-shutdown (wpt/src/difftest/oracle.rs)
+        if (shuttingDown === true) {
+          return true;
+        }
         // difftest patch pipe-no-read-without-desire (wpt/src/difftest/oracle.rs)
         const desiredSize = require('./writable-streams.js').WritableStreamDefaultWriterGetDesiredSize(writer);
         if (desiredSize === null || desiredSize <= 0) {
@@ -295,8 +308,26 @@ pub const TRANSFORM_ABORT_CANCEL_PATCHED: &str = "  controller._finishPromise = 
   uponPromise(cancelPromise, () => {
     if (readable._state === 'errored') {";
 
+/// The reference's TransformStreamDefaultSourceCancelAlgorithm step 5.
+pub const TRANSFORM_SOURCE_CANCEL: &str =
+    "  const cancelPromise = controller._cancelAlgorithm(reason);
+  TransformStreamDefaultControllerClearAlgorithms(controller);
+
+  uponPromise(cancelPromise, () => {
+    if (writable._state === 'errored') {";
+
+/// The same, with a cleared cancel algorithm doing nothing.
+pub const TRANSFORM_SOURCE_CANCEL_PATCHED: &str =
+    "  // difftest patch spec-hole-transform-cleared-cancel (wpt/src/difftest/oracle.rs)
+  const cancelPromise = controller._cancelAlgorithm === undefined ?
+    promiseResolvedWith(undefined) : controller._cancelAlgorithm(reason);
+  TransformStreamDefaultControllerClearAlgorithms(controller);
+
+  uponPromise(cancelPromise, () => {
+    if (writable._state === 'errored') {";
+
 /// The patches: name, text in the reference, replacement.
-const PATCHES: [(&str, &str, &str); 7] = [
+const PATCHES: [(&str, &str, &str); 8] = [
     (
         "pipe-write-deferred",
         PIPE_CHUNK_STEPS,
@@ -331,6 +362,11 @@ const PATCHES: [(&str, &str, &str); 7] = [
         "spec-hole-transform-cleared-cancel",
         TRANSFORM_ABORT_CANCEL,
         TRANSFORM_ABORT_CANCEL_PATCHED,
+    ),
+    (
+        "spec-hole-transform-cleared-cancel",
+        TRANSFORM_SOURCE_CANCEL,
+        TRANSFORM_SOURCE_CANCEL_PATCHED,
     ),
 ];
 

@@ -196,6 +196,9 @@ pub fn error_line(e: &HostError) -> String {
         HostError::Uncaught { message, .. } => ("!uncaught", message),
         HostError::UnhandledRejection { message, .. } => ("!unhandled", message),
     };
+    if std::env::var_os("DIFFTEST_RAW_ERRORS").is_some() {
+        return format!("{what} {message}");
+    }
     format!("{what} {}", normalise_error_message(message))
 }
 

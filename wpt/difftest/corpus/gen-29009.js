@@ -1,0 +1,30 @@
+// difftest campaign seed 29009 (ref vs ours), shrunk. First differing line 6:
+// ref "(end)" / ours "1.7 o1 err TypeError"
+const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
+const calls = {};
+function op(name, f) {
+  try {
+    const r = f();
+    if (r instanceof Promise) watch(name, r); else log(name, r);
+  } catch (e) {
+    log(name + ' throws', e);
+  }
+}
+function body(key, limit, kind, arg, f) {
+  calls[key] = (calls[key] || 0) + 1;
+  const go = calls[key] <= limit;
+  switch (kind) {
+    case 'throw': if (go) f(); throw new Error(key);
+    case 'reject': if (go) f(); return Promise.reject(new Error(key));
+    case 'micro': return (async () => { for (let i = 0; i < arg; i++) await null; if (go) f(); })();
+    case 'timer': return delay(arg).then(() => { if (go) f(); });
+    case 'thenable': if (go) f(); return thenable(key + '.then', undefined);
+    default: if (go) f(); return undefined;
+  }
+}
+(async () => {
+  op('o0', () => { ts[1] = new TransformStream(source('ts1', { start(c) { tc[1] = c; return body('ts1.start', 3, 'sync', 0, () => { }); }, transform(chunk, c) {  return body('ts1.transform', 2, 'sync', 0, () => { }); }, flush(c) {  return body('ts1.flush', 2, 'sync', 0, () => { }); }, cancel(reason) { const c = tc[1]; return body('ts1.cancel', 2, 'sync', 0, () => { }); } }), source('ts1.ws', {  }), source('ts1.rs', {  })); rs[0] = ts[1].readable; ws[1] = ts[1].writable; });
+  op('o1', () => rs[0].pipeTo(ws[1], { preventClose: false, preventAbort: false, preventCancel: false }));
+  { const c = wc[0]; { const c = tc[1]; op('o2', () => c.enqueue(typeof chunk === 'undefined' ? 'x' : chunk)); } }
+  { const c = tc[1]; op('o3', () => c.terminate()); }
+})().then(() => log('main done'), (e) => log('main throws', e));
