@@ -9,7 +9,7 @@ use boa_engine::{
     property::PropertyDescriptor,
     Context, JsData, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
@@ -200,8 +200,9 @@ fn next_steps(object: &JsObject<ReadableStreamAsyncIterator>, ctx: &mut Context)
         return promise;
     }
     // 3-9. Let nextPromise be the result of getting the next iteration result; react to it with
-    //      fulfillSteps / rejectSteps into nextPromiseCapability. (The read request carries
-    //      both; see IteratorReadRequest.)
+    //      fulfillSteps / rejectSteps into nextPromiseCapability. (The read request carries the
+    //      capability and settles nextPromise; the reaction is queued once the read has
+    //      returned, see NextPromise.)
     // "Get the next iteration result":
     // 1. Let reader be iterator's reader.
     // 2. Assert: reader.[[stream]] is not undefined.
@@ -211,15 +212,38 @@ fn next_steps(object: &JsObject<ReadableStreamAsyncIterator>, ctx: &mut Context)
         return promise;
     }
     // 3. Let promise be a new promise.
+    let read = Gc::new(GcRefCell::new(NextPromise::Reading(None)));
     // 4. Let readRequest be a new read request (IteratorReadRequest).
     let request = ReadRequest::AsyncIterator(IteratorReadRequest {
         iterator: object.clone(),
         capability,
+        read: read.clone(),
     });
     // 5. Perform ! ReadableStreamDefaultReaderRead(this, readRequest).
+    //    (This can run the source's pull() synchronously, and its read request steps with it;
+    //    whatever they queue, e.g. the NewPromiseResolveThenableJob for pull's result or the
+    //    pull promise's reaction, comes before nextSteps' reaction to the promise.)
     readable_stream_default_reader_read(&reader, request, ctx);
     // 6. Return promise.
+    // nextSteps: React to nextPromise with fulfillSteps / rejectSteps (now, after the read
+    // returned: a promise the read request steps settled gets its reaction queued here).
+    let settled = std::mem::replace(&mut *read.borrow_mut(), NextPromise::Reacted);
+    if let NextPromise::Reading(Some((next_promise, reacting))) = settled {
+        next_promise.upon(reacting, on_next_promise, ctx);
+    }
     promise
+}
+
+/// "promise" of "get the next iteration result", as far as nextSteps' reaction to it goes.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum NextPromise {
+    /// `ReadableStreamDefaultReaderRead` has not returned yet, so nextSteps has not reacted to
+    /// the promise yet: the read request steps that ran during the read leave the settled
+    /// promise and the reaction here.
+    Reading(Option<(Completion, Reacting)>),
+    /// nextSteps has reacted: the read request steps react at once.
+    Reacted,
 }
 
 /// The async iterator's read request: settles "nextPromise", whose reactions run WebIDL's
@@ -229,6 +253,7 @@ fn next_steps(object: &JsObject<ReadableStreamAsyncIterator>, ctx: &mut Context)
 pub struct IteratorReadRequest {
     iterator: JsObject<ReadableStreamAsyncIterator>,
     capability: PromiseCapability,
+    read: Gc<GcRefCell<NextPromise>>,
 }
 
 #[derive(Clone, Trace, Finalize)]
@@ -271,18 +296,28 @@ fn on_next_promise(r: &Reacting, settlement: Result<JsValue, JsValue>, ctx: &mut
 }
 
 impl IteratorReadRequest {
-    fn reacting(self, end: bool) -> Reacting {
-        Reacting {
+    /// The promise is settled (`next_promise`): queue nextSteps' reaction to it, now if
+    /// nextSteps has reacted already, else when the read returns to nextSteps.
+    fn settled(self, next_promise: Completion, end: bool, ctx: &mut Context) {
+        let reacting = Reacting {
             iterator: self.iterator,
             capability: self.capability,
             end,
+        };
+        {
+            let mut read = self.read.borrow_mut();
+            if let NextPromise::Reading(slot) = &mut *read {
+                *slot = Some((next_promise, reacting));
+                return;
+            }
         }
+        next_promise.upon(reacting, on_next_promise, ctx);
     }
 
     pub(crate) fn chunk_steps(self, chunk: JsValue, ctx: &mut Context) {
         // 1. Resolve promise with chunk.
         let next_promise = completion_resolved_with(chunk, ctx);
-        next_promise.upon(self.reacting(false), on_next_promise, ctx);
+        self.settled(next_promise, false, ctx);
     }
 
     pub(crate) fn close_steps(self, ctx: &mut Context) {
@@ -295,7 +330,7 @@ impl IteratorReadRequest {
         } else {
             Completion::Js(promise_resolved_with(JsValue::undefined(), ctx))
         };
-        next_promise.upon(self.reacting(true), on_next_promise, ctx);
+        self.settled(next_promise, true, ctx);
     }
 
     pub(crate) fn error_steps(self, e: JsValue, ctx: &mut Context) {
@@ -308,7 +343,7 @@ impl IteratorReadRequest {
         } else {
             Completion::Js(promise_rejected_with(e, ctx))
         };
-        next_promise.upon(self.reacting(false), on_next_promise, ctx);
+        self.settled(next_promise, false, ctx);
     }
 }
 

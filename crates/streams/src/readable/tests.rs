@@ -550,3 +550,61 @@ fn object_and_thenable_results_take_identical_ticks_with_and_without_fast_paths(
     assert!(fast.contains("loop error getter"), "{fast}");
     assert_eq!(fast, slow);
 }
+
+/// nextSteps reacts to "get the next iteration result"'s promise only after
+/// ReadableStreamDefaultReaderRead returns: what a pull() that runs synchronously inside the read
+/// queues (the thenable job for its result, the pull promise's reaction) comes first.
+const ITERATOR_SYNC_PULL_SCRIPT: &str = r#"
+    Object.defineProperty(Object.prototype, 'then', {
+        configurable: true,
+        get() { log.push('get then'); return undefined; },
+    });
+    let n = 0;
+    globalThis.it1 = new ReadableStream({
+        pull(c) {
+            c.enqueue('a');
+            return { then(r) { log.push('pull1 then'); r(); } };
+        },
+    }, { highWaterMark: 0 }).values();
+    globalThis.it2 = new ReadableStream({
+        type: 'bytes',
+        pull(c) {
+            c.enqueue(new Uint8Array([1]));
+            return { then(r) { log.push('pull2 then'); r(); } };
+        },
+    }).values();
+    globalThis.it3 = new ReadableStream({
+        pull(c) { n++; log.push('pull3 #' + n); if (n === 2) c.enqueue('b'); },
+    }).values();
+    globalThis.it4 = new ReadableStream({
+        pull(c) { c.close(); return { then(r) { log.push('pull4 then'); r(); } }; },
+    }, { highWaterMark: 0 }).values();
+"#;
+
+fn run_iterator_sync_pull(fast: bool) -> Vec<String> {
+    crate::set_fast_paths(fast);
+    let mut ctx = context();
+    eval(&mut ctx, "globalThis.log = [];");
+    eval(&mut ctx, ITERATOR_SYNC_PULL_SCRIPT);
+    ctx.run_jobs().unwrap();
+    let mut logs = Vec::new();
+    for it in ["it1", "it2", "it3", "it4"] {
+        eval(&mut ctx, "log.length = 0;");
+        eval(&mut ctx, &format!("{it}.next();"));
+        ctx.run_jobs().unwrap();
+        logs.push(string(&mut ctx, "log.join(',')"));
+    }
+    crate::set_fast_paths(true);
+    logs
+}
+
+#[test]
+fn iterator_reacts_to_the_read_after_a_synchronous_pull() {
+    for fast in [true, false] {
+        let logs = run_iterator_sync_pull(fast);
+        assert_eq!(logs[0], "pull1 then,get then", "fast={fast}");
+        assert_eq!(logs[1], "get then,pull2 then,get then", "fast={fast}");
+        assert_eq!(logs[2], "pull3 #2,pull3 #3,get then", "fast={fast}");
+        assert_eq!(logs[3], "pull4 then,get then", "fast={fast}");
+    }
+}

@@ -1,6 +1,6 @@
 // difftest campaign seed 400540 (ref vs ours), shrunk. First differing line 9:
 // ref "1.2 >rs2.pull.then.then" / ours "1.2 o0 get then"
-// Finding: Object.prototype.then probe + byte source whose pull() enqueues into a pending async-iterator next() and returns a thenable: within tick 1.2 the reference calls the thenable's then() before the next Object.prototype.then read, ours reads then first (order of the pull-result thenable job vs the iterator result resolution). Minimal form: hook then; byte source whose pull() enqueues once and returns a thenable; `await null; rs.values().next()`. The reference looks spec-conformant: pull runs synchronously inside the read that 'get the next iteration result' starts, so the thenable job is queued before WebIDL's next() attaches its reaction to the read promise; ours queues the iterator's reaction first.
+// Finding (fixed): an async iterator next() whose read runs a byte source's pull() synchronously; pull() enqueues into the pending read and returns a thenable. WebIDL's nextSteps reacts to the promise of 'get the next iteration result' only after ReadableStreamDefaultReaderRead returns, so the NewPromiseResolveThenableJob for pull's result (queued inside ReadableByteStreamControllerCallPullIfNeeded) runs before the iterator result resolution reads `then`. Ours used to queue the reaction from the read request's chunk steps. Variants: iter-pull-sync-*.js.
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {
