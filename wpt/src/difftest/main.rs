@@ -331,7 +331,10 @@ fn main() {
         // For investigation: the patched reference text, to run by hand with
         // `boa-streams --virtual-time` (see wpt/difftest/README.md).
         if let Err(e) = std::fs::write(&out, &*oracle) {
-            eprintln!("difftest: cannot write {}: {e}", PathBuf::from(&out).display());
+            eprintln!(
+                "difftest: cannot write {}: {e}",
+                PathBuf::from(&out).display()
+            );
             std::process::exit(2);
         }
     }
