@@ -845,8 +845,11 @@ pub fn transform_stream_default_controller_perform_transform(
             Ok(()) => Completion::undefined(),
             Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
         },
-        // NOTE: cleared algorithms are never performed (the writable side is erroring by
-        // then); treat one as a promise resolved with undefined.
+        // NOTE: spec hole. TransformStreamDefaultSourceCancelAlgorithm clears the algorithms
+        // at once but errors the writable side only when cancelPromise settles; a write
+        // processed in between (no backpressure) gets here with the algorithm cleared. Treat
+        // it as a promise resolved with undefined, like the other cleared algorithms (the
+        // difftest oracle patch spec-hole-transform-cleared-transform does the same).
         None => Completion::undefined(),
     };
     // 2. Return the result of reacting to transformPromise with the following rejection steps

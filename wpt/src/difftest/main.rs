@@ -327,6 +327,17 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(out) = std::env::var_os("DIFFTEST_WRITE_ORACLE") {
+        // For investigation: the patched reference text, to run by hand with
+        // `boa-streams --virtual-time` (see wpt/difftest/README.md).
+        if let Err(e) = std::fs::write(&out, &*oracle) {
+            eprintln!(
+                "difftest: cannot write {}: {e}",
+                PathBuf::from(&out).display()
+            );
+            std::process::exit(2);
+        }
+    }
     let modes = our_modes(args.slow);
     let mut failed = false;
     let start = Instant::now();

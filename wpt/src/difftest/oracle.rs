@@ -67,6 +67,21 @@
 //! resolved with undefined), like every other cleared algorithm in the spec; the patch makes
 //! the oracle do the same in that one place.
 //!
+//! # Patch `spec-hole-transform-cleared-transform`
+//!
+//! TransformStreamDefaultSourceCancelAlgorithm step 6 clears the algorithms at once, but the
+//! writable side is errored only in the reaction to cancelPromise (step 7.1.2.1). A write that
+//! reaches TransformStreamDefaultSinkWriteAlgorithm in between (the stream is still
+//! "writable", without backpressure) performs controller.[[transformAlgorithm]] in
+//! TransformStreamDefaultControllerPerformTransform step 1 after it was set to undefined. The
+//! reference calls `undefined`: the TypeError escapes `WritableStreamDefaultWriterWrite` (an
+//! uncaught error from the pipe's write microtask in seed 29546), the pipe never ends, and the
+//! source is never cancelled. Ours treats the cleared algorithm as one that does nothing (a
+//! promise resolved with undefined, like the other cleared algorithms); the write then
+//! fulfils, and the cancel reaction errors the writable side with the reason. Node.js fixed the
+//! same race the same way (nodejs/node#62036, #62040). The patch makes the oracle do this in
+//! that one place.
+//!
 //! `load` fails if a text to patch is not found exactly once.
 
 /// The reference's pipe read request chunk steps, verbatim.
@@ -326,8 +341,20 @@ pub const TRANSFORM_SOURCE_CANCEL_PATCHED: &str =
   uponPromise(cancelPromise, () => {
     if (writable._state === 'errored') {";
 
+/// The reference's TransformStreamDefaultControllerPerformTransform step 1.
+pub const TRANSFORM_PERFORM: &str =
+    "function TransformStreamDefaultControllerPerformTransform(controller, chunk) {
+  const transformPromise = controller._transformAlgorithm(chunk);";
+
+/// The same, with a cleared transform algorithm doing nothing.
+pub const TRANSFORM_PERFORM_PATCHED: &str =
+    "function TransformStreamDefaultControllerPerformTransform(controller, chunk) {
+  // difftest patch spec-hole-transform-cleared-transform (wpt/src/difftest/oracle.rs)
+  const transformPromise = controller._transformAlgorithm === undefined ?
+    promiseResolvedWith(undefined) : controller._transformAlgorithm(chunk);";
+
 /// The patches: name, text in the reference, replacement.
-const PATCHES: [(&str, &str, &str); 8] = [
+const PATCHES: [(&str, &str, &str); 9] = [
     (
         "pipe-write-deferred",
         PIPE_CHUNK_STEPS,
@@ -367,6 +394,11 @@ const PATCHES: [(&str, &str, &str); 8] = [
         "spec-hole-transform-cleared-cancel",
         TRANSFORM_SOURCE_CANCEL,
         TRANSFORM_SOURCE_CANCEL_PATCHED,
+    ),
+    (
+        "spec-hole-transform-cleared-transform",
+        TRANSFORM_PERFORM,
+        TRANSFORM_PERFORM_PATCHED,
     ),
 ];
 

@@ -142,3 +142,54 @@ fn desired_size_follows_the_readable_side() {
     ctx.run_jobs().unwrap();
     assert_eq!(string(&mut ctx, "sizes.join()"), "2,1");
 }
+
+fn write_while_the_source_cancel_is_pending(fast: bool, transform: &str) -> String {
+    crate::set_fast_paths(fast);
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        &format!(
+            r#"
+        globalThis.log = [];
+        let resolveCancel;
+        const ts = new TransformStream({{
+            {transform}
+            cancel(r) {{ log.push('cancel ' + r); return new Promise(res => {{ resolveCancel = res; }}); }},
+        }}, undefined, {{ highWaterMark: 1 }});
+        const writer = ts.writable.getWriter();
+        writer.closed.catch(e => log.push('closed rejected ' + e));
+        // Both sides started and the readable side pulled (no backpressure).
+        let p = Promise.resolve();
+        for (let i = 0; i < 5; i++) p = p.then(() => {{ }});
+        p.then(() => {{
+            ts.readable.cancel('stop').then(() => log.push('cancelled'));
+            writer.write('a').then(() => log.push('written'), e => log.push('write failed ' + e));
+        }});
+        for (let i = 0; i < 5; i++) p = p.then(() => {{ }});
+        p.then(() => {{ log.push('resolve cancel'); resolveCancel(); }});
+        "#
+        ),
+    );
+    ctx.run_jobs().unwrap();
+    let out = string(&mut ctx, "log.join()");
+    crate::set_fast_paths(true);
+    out
+}
+
+/// difftest seed 29546: `readable.cancel()` clears the algorithms at once but errors the
+/// writable side only when the cancel promise settles; a write processed in between (no
+/// backpressure) reaches PerformTransform with the transform algorithm cleared. It does
+/// nothing and fulfils; the writable side errors with the reason afterwards.
+#[test]
+fn a_write_between_cancel_and_its_settlement_runs_no_transform() {
+    let expected = "cancel stop,written,resolve cancel,closed rejected stop,cancelled";
+    for transform in ["transform(x) { log.push('transform ' + x); },", ""] {
+        for fast in [true, false] {
+            assert_eq!(
+                write_while_the_source_cancel_is_pending(fast, transform),
+                expected,
+                "fast={fast} transform={transform:?}"
+            );
+        }
+    }
+}

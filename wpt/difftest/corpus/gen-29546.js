@@ -1,10 +1,10 @@
 // difftest campaign seed 29546 (ref vs ours), shrunk. First differing line 12:
 // ref "1.10 o4 err Error(reason1)" / ours "1.9 o1 return Error(reason1)"
-// Reading (lead): the reference run ends in "!uncaught TypeError: not a callable function" before it
-// calls the sync iterator's return() (DIFFTEST_RAW_ERRORS=1 shows the message). That message is the
-// symptom of the engine's native-catch-stack bug (docs/engine-bugs) or of a fault in the
-// from-webidl-exact oracle patch; not yet traced. Ours calls return(reason) as WebIDL "close an
-// async iterator" says.
+// Cause: not the engine bug. o4 cancels ts2.readable, which clears ts2's algorithms while
+// ts2.cancel() is pending; o3's deferred write of 'i0' then reaches
+// TransformStreamDefaultControllerPerformTransform with [[transformAlgorithm]] undefined (a
+// spec hole). The reference called undefined ("not a callable function", uncaught from the
+// pipe's write microtask); oracle patch spec-hole-transform-cleared-transform.
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {
