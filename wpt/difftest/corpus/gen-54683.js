@@ -1,5 +1,6 @@
 // difftest campaign seed 54683 (ref vs ours), shrunk. First differing line 13:
 // ref "2.7 o4 ok undefined" / ours "2.5 >rs1.pull ReadableStreamDefaultController"
+// Fixed by the oracle patch spec-hole-transform-cleared-transform (same cause as gen-29546).
 const rs = [], rd = [], ws = [], wr = [], ts = [], rc = [], wc = [], tc = [], ac = [];
 const calls = {};
 function op(name, f) {
