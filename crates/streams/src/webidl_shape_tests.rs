@@ -162,7 +162,10 @@ const EXPECTED: &[(&str, &str, &str)] = &[
 ];
 
 fn keys(ctx: &mut boa_engine::Context, expr: &str) -> String {
-    string(ctx, &format!("Reflect.ownKeys({expr}).map(String).join(',')"))
+    string(
+        ctx,
+        &format!("Reflect.ownKeys({expr}).map(String).join(',')"),
+    )
 }
 
 #[test]
@@ -171,7 +174,11 @@ fn interface_prototype_and_object_own_key_order() {
     for (name, proto, statics) in EXPECTED {
         let proto: String = proto.split_whitespace().collect();
         let statics: String = statics.split_whitespace().collect();
-        assert_eq!(keys(&mut ctx, &format!("{name}.prototype")), proto, "{name}.prototype");
+        assert_eq!(
+            keys(&mut ctx, &format!("{name}.prototype")),
+            proto,
+            "{name}.prototype"
+        );
         assert_eq!(keys(&mut ctx, name), statics, "{name}");
     }
 }
@@ -208,8 +215,17 @@ fn constants_keep_their_descriptor_after_the_move() {
     let mut ctx = context();
     // WebIDL "define the constants": {[[Writable]]: false, [[Enumerable]]: true,
     // [[Configurable]]: false}, on the interface object and the prototype.
-    for target in ["DOMException", "DOMException.prototype", "Event", "Event.prototype"] {
-        let constant = if target.starts_with("Event") { "AT_TARGET" } else { "ABORT_ERR" };
+    for target in [
+        "DOMException",
+        "DOMException.prototype",
+        "Event",
+        "Event.prototype",
+    ] {
+        let constant = if target.starts_with("Event") {
+            "AT_TARGET"
+        } else {
+            "ABORT_ERR"
+        };
         let d = string(
             &mut ctx,
             &format!(
@@ -218,7 +234,11 @@ fn constants_keep_their_descriptor_after_the_move() {
             ),
         );
         let value = if constant == "AT_TARGET" { "2" } else { "20" };
-        assert_eq!(d, format!("{value},false,true,false"), "{target}.{constant}");
+        assert_eq!(
+            d,
+            format!("{value},false,true,false"),
+            "{target}.{constant}"
+        );
     }
     // Static operations stay writable, enumerable, configurable methods.
     let d = string(

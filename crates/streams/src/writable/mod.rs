@@ -62,8 +62,8 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::webidl::{
-    self as webidl, arg, attribute, illegal_constructor, operation, promise_from_own_result, promise_rejected_with,
-    to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, attribute, illegal_constructor, operation, promise_from_own_result,
+    promise_rejected_with, to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `WritableStream`, `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.
