@@ -26,8 +26,8 @@ use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 
 /// Register `CompressionStream` and `DecompressionStream`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<CompressionStream>()?;
-    context.register_global_class::<DecompressionStream>()?;
+    webidl::register_interface::<CompressionStream>(context)?;
+    webidl::register_interface::<DecompressionStream>(context)?;
     Ok(())
 }
 

@@ -32,8 +32,8 @@ use crate::webidl::{
 
 /// Register `TextDecoderStream` and `TextEncoderStream`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<TextDecoderStream>()?;
-    context.register_global_class::<TextEncoderStream>()?;
+    webidl::register_interface::<TextDecoderStream>(context)?;
+    webidl::register_interface::<TextEncoderStream>(context)?;
     Ok(())
 }
 

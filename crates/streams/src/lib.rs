@@ -40,6 +40,8 @@ mod injection_tests;
 mod native_catch_tests;
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod webidl_shape_tests;
 
 /// Register every interface of this crate on the context's current realm.
 pub fn register(context: &mut Context) -> JsResult<()> {

@@ -306,8 +306,8 @@ impl Class for CountQueuingStrategy {
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     let sizes = StrategyRealm::new(context);
     context.realm().host_defined_mut().insert(sizes);
-    context.register_global_class::<ByteLengthQueuingStrategy>()?;
-    context.register_global_class::<CountQueuingStrategy>()?;
+    webidl::register_interface::<ByteLengthQueuingStrategy>(context)?;
+    webidl::register_interface::<CountQueuingStrategy>(context)?;
     Ok(())
 }
 

@@ -45,8 +45,8 @@ use crate::writable::{
 
 /// Register `TransformStream` and `TransformStreamDefaultController`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<TransformStream>()?;
-    context.register_global_class::<TransformStreamDefaultController>()?;
+    webidl::register_interface::<TransformStream>(context)?;
+    webidl::register_interface::<TransformStreamDefaultController>(context)?;
     Ok(())
 }
 

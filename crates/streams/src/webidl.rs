@@ -104,9 +104,73 @@ pub fn static_attribute(class: &mut ClassBuilder<'_>, name: &str, getter: Native
 
 /// Install a constant (`const unsigned short X = n;`) on both the interface object and the
 /// prototype: `{writable: false, enumerable: true, configurable: false}`.
+///
+/// On the interface object it is installed configurable first, so that [`register_interface`]
+/// can move it after `length`, `name` and `prototype`; it makes it non-configurable then.
 pub fn constant(class: &mut ClassBuilder<'_>, name: &str, value: JsValue) {
-    class.static_property(JsString::from(name), value.clone(), Attribute::ENUMERABLE);
+    class.static_property(
+        JsString::from(name),
+        value.clone(),
+        Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
+    );
     class.property(JsString::from(name), value, Attribute::ENUMERABLE);
+}
+
+/// Register the interface `T` on the global object, with the own-key order of WebIDL's
+/// algorithms.
+///
+/// [create an interface object](https://webidl.spec.whatwg.org/#create-an-interface-object):
+/// `CreateBuiltinFunction(steps, length, id, ...)` (`length`, then `name`), then "Perform !
+/// DefinePropertyOrThrow(F, "prototype", ...)", then "Define the constants", "Define the static
+/// attributes", "Define the static operations" of the interface on F. Boa's class builder
+/// defines the statics (in the order `init` installs them: constants, static attributes,
+/// static operations) before `length`/`name`/`prototype`; this redefines each of them, in
+/// that order, after those three.
+///
+/// The prototype's order is each `init`'s: [create an interface prototype
+/// object](https://webidl.spec.whatwg.org/#create-an-interface-prototype-object) "Define the
+/// regular attributes", "Define the regular operations", "Define the iteration methods",
+/// "Define the asynchronous iteration methods", "Define the constants", then "Perform !
+/// DefinePropertyOrThrow(interfaceProtoObj, "constructor", desc)", which the class builder
+/// adds last. (`Symbol.toStringTag`, "at the time it is created", goes before any other
+/// symbol.)
+pub fn register_interface<T: boa_engine::class::Class>(context: &mut Context) -> JsResult<()> {
+    context.register_global_class::<T>()?;
+    let Some(class) = context.get_global_class::<T>() else {
+        return Ok(());
+    };
+    let constructor = class.constructor();
+    let keys = constructor.own_property_keys(context)?;
+    for key in keys {
+        let fixed = matches!(&key, PropertyKey::String(s)
+            if s == &JsString::from("length")
+                || s == &JsString::from("name")
+                || s == &JsString::from("prototype"));
+        if fixed {
+            continue;
+        }
+        // The interface object is an ordinary built-in function that no script has seen yet:
+        // reading its property map runs no code.
+        let Some(desc) = constructor.borrow().properties().get(&key) else {
+            continue;
+        };
+        constructor.delete_property_or_throw(key.clone(), context)?;
+        // A constant is the only non-writable static data property: "Let desc be the
+        // PropertyDescriptor{[[Writable]]: false, [[Enumerable]]: true, [[Configurable]]:
+        // false, [[Value]]: value}" (WebIDL "define the constants").
+        let desc = if desc.writable() == Some(false) {
+            PropertyDescriptor::builder()
+                .value(desc.value().cloned().unwrap_or_default())
+                .writable(false)
+                .enumerable(true)
+                .configurable(false)
+                .build()
+        } else {
+            desc
+        };
+        constructor.define_property_or_throw(key, desc, context)?;
+    }
+    Ok(())
 }
 
 /// Install `Symbol.toStringTag` = `name` on the prototype.

@@ -107,6 +107,9 @@ fn parse_args() -> Result<Args, String> {
                     "reference-self-check: a reference line exactly {:?} is dropped (see compare.rs)",
                     compare::REF_ASSERTION_LINE
                 );
+                println!(
+                    "webidl2js-wrapper-probe: a reference line exactly `T.K get NAME.Symbol(wrapper)` is dropped (see compare.rs)"
+                );
                 std::process::exit(0);
             }
             "--refimpl" => a.refimpl = Some(it.next().ok_or("--refimpl needs a path")?.into()),

@@ -598,6 +598,22 @@ impl Class for AbortSignalInterface {
             }),
             None,
         );
+        webidl::attribute(
+            class,
+            "onabort",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let signal = this_signal(this)?;
+                Ok(event_target::get_event_handler(&signal, "abort"))
+            }),
+            Some(NativeFunction::from_fn_ptr(|this, args, _| {
+                let signal = this_signal(this)?;
+                if args.is_empty() {
+                    return Err(webidl::type_error("onabort setter needs a value"));
+                }
+                event_target::set_event_handler(&signal, "abort", &arg(args, 0));
+                Ok(JsValue::undefined())
+            })),
+        );
         webidl::operation(
             class,
             "throwIfAborted",
@@ -615,22 +631,6 @@ impl Class for AbortSignalInterface {
                     None => Ok(JsValue::undefined()),
                 }
             }),
-        );
-        webidl::attribute(
-            class,
-            "onabort",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let signal = this_signal(this)?;
-                Ok(event_target::get_event_handler(&signal, "abort"))
-            }),
-            Some(NativeFunction::from_fn_ptr(|this, args, _| {
-                let signal = this_signal(this)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error("onabort setter needs a value"));
-                }
-                event_target::set_event_handler(&signal, "abort", &arg(args, 0));
-                Ok(JsValue::undefined())
-            })),
         );
         webidl::to_string_tag(class, "AbortSignal");
         Ok(())
@@ -694,8 +694,8 @@ impl Class for AbortControllerData {
 
 /// Register `AbortSignal` (inheriting from `EventTarget`) and `AbortController`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<AbortSignalInterface>()?;
-    context.register_global_class::<AbortControllerData>()?;
+    webidl::register_interface::<AbortSignalInterface>(context)?;
+    webidl::register_interface::<AbortControllerData>(context)?;
     let target = context
         .get_global_class::<EventTargetData>()
         .ok_or_else(|| JsNativeError::typ().with_message("EventTarget is not registered"))?;

@@ -280,47 +280,11 @@ impl Class for EventData {
             getter(|e| e.current_target().map_or(JsValue::null(), Into::into)),
             None,
         );
-        // composedPath(): with no tree, the path holds only the target while dispatching.
-        webidl::operation(
-            class,
-            "composedPath",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, context| {
-                let e = this_event(this)?;
-                let (has_path, current) = {
-                    let b = e.borrow();
-                    (b.data().flags().has_path, b.data().current_target())
-                };
-                // 1. Let composedPath be an empty list.
-                // 2-3. If path is empty, return composedPath.
-                // 4-6. Append currentTarget (the only item of the path here).
-                let items: Vec<JsValue> = match (has_path, current) {
-                    (true, Some(t)) => vec![t.into()],
-                    _ => Vec::new(),
-                };
-                Ok(JsArray::from_iter(items, context).into())
-            }),
-        );
-        webidl::constant(class, "NONE", JsValue::from(0));
-        webidl::constant(class, "CAPTURING_PHASE", JsValue::from(1));
-        webidl::constant(class, "AT_TARGET", JsValue::from(2));
-        webidl::constant(class, "BUBBLING_PHASE", JsValue::from(3));
         webidl::attribute(
             class,
             "eventPhase",
             getter(|e| JsValue::from(e.flags().phase)),
             None,
-        );
-        webidl::operation(
-            class,
-            "stopPropagation",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = this_event(this)?;
-                // The stopPropagation() method steps are to set this's stop propagation flag.
-                e.borrow().data().update(|f| f.stop_propagation = true);
-                Ok(JsValue::undefined())
-            }),
         );
         webidl::attribute(
             class,
@@ -338,20 +302,6 @@ impl Class for EventData {
                 }
                 Ok(JsValue::undefined())
             })),
-        );
-        webidl::operation(
-            class,
-            "stopImmediatePropagation",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = this_event(this)?;
-                // Set this's stop propagation flag and this's stop immediate propagation flag.
-                e.borrow().data().update(|f| {
-                    f.stop_propagation = true;
-                    f.stop_immediate_propagation = true;
-                });
-                Ok(JsValue::undefined())
-            }),
         );
         webidl::attribute(class, "bubbles", getter(|e| e.flags().bubbles.into()), None);
         webidl::attribute(
@@ -377,17 +327,6 @@ impl Class for EventData {
                 Ok(JsValue::undefined())
             })),
         );
-        webidl::operation(
-            class,
-            "preventDefault",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = this_event(this)?;
-                // The preventDefault() method steps are to set the canceled flag with this.
-                e.borrow().data().set_canceled_flag();
-                Ok(JsValue::undefined())
-            }),
-        );
         webidl::attribute(
             class,
             "defaultPrevented",
@@ -405,6 +344,63 @@ impl Class for EventData {
             "timeStamp",
             getter(|e| JsValue::from(e.time_stamp)),
             None,
+        );
+        // composedPath(): with no tree, the path holds only the target while dispatching.
+        webidl::operation(
+            class,
+            "composedPath",
+            0,
+            NativeFunction::from_fn_ptr(|this, _, context| {
+                let e = this_event(this)?;
+                let (has_path, current) = {
+                    let b = e.borrow();
+                    (b.data().flags().has_path, b.data().current_target())
+                };
+                // 1. Let composedPath be an empty list.
+                // 2-3. If path is empty, return composedPath.
+                // 4-6. Append currentTarget (the only item of the path here).
+                let items: Vec<JsValue> = match (has_path, current) {
+                    (true, Some(t)) => vec![t.into()],
+                    _ => Vec::new(),
+                };
+                Ok(JsArray::from_iter(items, context).into())
+            }),
+        );
+        webidl::operation(
+            class,
+            "stopPropagation",
+            0,
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = this_event(this)?;
+                // The stopPropagation() method steps are to set this's stop propagation flag.
+                e.borrow().data().update(|f| f.stop_propagation = true);
+                Ok(JsValue::undefined())
+            }),
+        );
+        webidl::operation(
+            class,
+            "stopImmediatePropagation",
+            0,
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = this_event(this)?;
+                // Set this's stop propagation flag and this's stop immediate propagation flag.
+                e.borrow().data().update(|f| {
+                    f.stop_propagation = true;
+                    f.stop_immediate_propagation = true;
+                });
+                Ok(JsValue::undefined())
+            }),
+        );
+        webidl::operation(
+            class,
+            "preventDefault",
+            0,
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = this_event(this)?;
+                // The preventDefault() method steps are to set the canceled flag with this.
+                e.borrow().data().set_canceled_flag();
+                Ok(JsValue::undefined())
+            }),
         );
         webidl::operation(
             class,
@@ -430,6 +426,10 @@ impl Class for EventData {
                 Ok(JsValue::undefined())
             }),
         );
+        webidl::constant(class, "NONE", JsValue::from(0));
+        webidl::constant(class, "CAPTURING_PHASE", JsValue::from(1));
+        webidl::constant(class, "AT_TARGET", JsValue::from(2));
+        webidl::constant(class, "BUBBLING_PHASE", JsValue::from(3));
         webidl::to_string_tag(class, "Event");
         Ok(())
     }
@@ -563,8 +563,8 @@ impl Class for CustomEventInterface {
 /// Register `Event` and `CustomEvent`, and the realm's `isTrusted` getter.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     init_time_origin();
-    context.register_global_class::<EventData>()?;
-    context.register_global_class::<CustomEventInterface>()?;
+    webidl::register_interface::<EventData>(context)?;
+    webidl::register_interface::<CustomEventInterface>(context)?;
     let event = context
         .get_global_class::<EventData>()
         .ok_or_else(|| JsNativeError::typ().with_message("Event is not registered"))?;

@@ -697,5 +697,5 @@ impl Class for EventTargetData {
 
 /// Register `EventTarget`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<EventTargetData>()
+    webidl::register_interface::<EventTargetData>(context)
 }

@@ -218,7 +218,7 @@ pub(crate) fn intrinsic_stack_getter(context: &mut Context) -> Option<JsObject> 
 
 /// Register `DOMException`, its prototype chained to `%Error.prototype%`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<DomException>()?;
+    webidl::register_interface::<DomException>(context)?;
     let class = context
         .get_global_class::<DomException>()
         .ok_or_else(|| JsNativeError::typ().with_message("DOMException is not registered"))?;

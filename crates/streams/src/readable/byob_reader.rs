@@ -165,25 +165,6 @@ impl Class for ReadableStreamBYOBReader {
         );
         webidl::operation(
             class,
-            "cancel",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let r = match brand::<ReadableStreamBYOBReader>(this, NAME) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(rejected(e, ctx)),
-                };
-                // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
-                //    exception.
-                if reader_data(&r, ReadableStreamBYOBReader::stream).is_none() {
-                    return Ok(rejected(type_error("The reader has been released"), ctx));
-                }
-                // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
-                let c = readable_stream_byob_reader_generic_cancel(&r, arg(args, 0), ctx);
-                Ok(c.into_js_promise(ctx).into())
-            }),
-        );
-        webidl::operation(
-            class,
             "read",
             1,
             NativeFunction::from_fn_ptr(|this, args, ctx| {
@@ -211,6 +192,25 @@ impl Class for ReadableStreamBYOBReader {
                 // 2. Perform ! ReadableStreamBYOBReaderRelease(this).
                 readable_stream_byob_reader_release(&r, ctx);
                 Ok(JsValue::undefined())
+            }),
+        );
+        webidl::operation(
+            class,
+            "cancel",
+            0,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let r = match brand::<ReadableStreamBYOBReader>(this, NAME) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(rejected(e, ctx)),
+                };
+                // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
+                //    exception.
+                if reader_data(&r, ReadableStreamBYOBReader::stream).is_none() {
+                    return Ok(rejected(type_error("The reader has been released"), ctx));
+                }
+                // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
+                let c = readable_stream_byob_reader_generic_cancel(&r, arg(args, 0), ctx);
+                Ok(c.into_js_promise(ctx).into())
             }),
         );
         webidl::to_string_tag(class, NAME);

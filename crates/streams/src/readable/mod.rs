@@ -132,30 +132,12 @@ use crate::webidl::{
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
 /// `ReadableStreamDefaultController`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<ReadableStream>()?;
-    // WebIDL "create an interface object": the function's length and name, then "prototype",
-    // then the static operations. The class builder defines the statics first: redefine
-    // `from` so that it comes last in the own-key order.
-    if let Some(class) = context.get_global_class::<ReadableStream>() {
-        let constructor = class.constructor();
-        let key = webidl::key("from");
-        let from = constructor.get(key.clone(), context)?;
-        constructor.delete_property_or_throw(key.clone(), context)?;
-        constructor.define_property_or_throw(
-            key,
-            boa_engine::property::PropertyDescriptor::builder()
-                .value(from)
-                .writable(true)
-                .enumerable(true)
-                .configurable(true),
-            context,
-        )?;
-    }
-    context.register_global_class::<ReadableStreamDefaultReader>()?;
-    context.register_global_class::<ReadableStreamDefaultController>()?;
-    context.register_global_class::<ReadableStreamBYOBReader>()?;
-    context.register_global_class::<ReadableByteStreamController>()?;
-    context.register_global_class::<ReadableStreamBYOBRequest>()?;
+    webidl::register_interface::<ReadableStream>(context)?;
+    webidl::register_interface::<ReadableStreamDefaultReader>(context)?;
+    webidl::register_interface::<ReadableStreamDefaultController>(context)?;
+    webidl::register_interface::<ReadableStreamBYOBReader>(context)?;
+    webidl::register_interface::<ReadableByteStreamController>(context)?;
+    webidl::register_interface::<ReadableStreamBYOBRequest>(context)?;
     iterator::register(context)?;
     Ok(())
 }
@@ -333,6 +315,10 @@ impl Class for ReadableStream {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        // WebIDL: an object with a class string has the `Symbol.toStringTag` property "at
+        // the time it is created", so before `Symbol.asyncIterator` ("define the asynchronous
+        // iteration methods").
+        webidl::to_string_tag(class, "ReadableStream");
         webidl::static_operation(
             class,
             "from",
@@ -450,7 +436,6 @@ impl Class for ReadableStream {
                 .enumerable(false)
                 .configurable(true),
         );
-        webidl::to_string_tag(class, "ReadableStream");
         Ok(())
     }
 

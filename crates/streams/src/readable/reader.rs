@@ -202,26 +202,6 @@ impl Class for ReadableStreamDefaultReader {
         );
         webidl::operation(
             class,
-            "cancel",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let r = match brand::<ReadableStreamDefaultReader>(this, NAME) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(rejected(e, ctx)),
-                };
-                // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
-                //    exception.
-                if reader_data(&r, ReadableStreamDefaultReader::stream).is_none() {
-                    let e = type_error("The reader has been released");
-                    return Ok(rejected(e, ctx));
-                }
-                // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
-                let c = readable_stream_reader_generic_cancel(&r, arg(args, 0), ctx);
-                Ok(c.into_js_promise(ctx).into())
-            }),
-        );
-        webidl::operation(
-            class,
             "read",
             0,
             NativeFunction::from_fn_ptr(|this, _, ctx| {
@@ -259,6 +239,26 @@ impl Class for ReadableStreamDefaultReader {
                 // 2. Perform ! ReadableStreamDefaultReaderRelease(this).
                 readable_stream_default_reader_release(&r, ctx);
                 Ok(JsValue::undefined())
+            }),
+        );
+        webidl::operation(
+            class,
+            "cancel",
+            0,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let r = match brand::<ReadableStreamDefaultReader>(this, NAME) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(rejected(e, ctx)),
+                };
+                // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
+                //    exception.
+                if reader_data(&r, ReadableStreamDefaultReader::stream).is_none() {
+                    let e = type_error("The reader has been released");
+                    return Ok(rejected(e, ctx));
+                }
+                // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
+                let c = readable_stream_reader_generic_cancel(&r, arg(args, 0), ctx);
+                Ok(c.into_js_promise(ctx).into())
             }),
         );
         webidl::to_string_tag(class, NAME);

@@ -62,15 +62,15 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::webidl::{
-    arg, attribute, illegal_constructor, operation, promise_from_own_result, promise_rejected_with,
-    to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, attribute, illegal_constructor, operation, promise_from_own_result,
+    promise_rejected_with, to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `WritableStream`, `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    context.register_global_class::<WritableStream>()?;
-    context.register_global_class::<WritableStreamDefaultWriter>()?;
-    context.register_global_class::<WritableStreamDefaultController>()?;
+    webidl::register_interface::<WritableStream>(context)?;
+    webidl::register_interface::<WritableStreamDefaultWriter>(context)?;
+    webidl::register_interface::<WritableStreamDefaultController>(context)?;
     Ok(())
 }
 

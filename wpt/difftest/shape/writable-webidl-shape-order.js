@@ -1,0 +1,26 @@
+// SHAPE (not compared with the reference; see ../README.md, "Shape"): the own-key order of
+// interface prototype objects and interface objects. The reference (webidl2js class syntax)
+// defines `constructor` first; Web IDL's "create an interface prototype object" defines the
+// attributes, operations, iteration methods, constants, then "constructor" (and
+// @@toStringTag before @@asyncIterator). Ours follows Web IDL, checked by
+// crates/streams/src/webidl_shape_tests.rs. Run this file with difftest to see both logs.
+//
+// WebIDL shape of the writable, transform and strategy classes (own property names in order,
+// kinds, lengths, toStringTag).
+function describe(name, C) {
+  const p = C.prototype;
+  const out = [];
+  for (const k of Reflect.ownKeys(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, k);
+    const kind = 'value' in d ? (typeof d.value === 'function' ? 'm' + d.value.length : 'v') : 'a' + (d.set ? 'rw' : 'r');
+    out.push(String(k) + ':' + kind + (d.enumerable ? 'e' : '') + (d.configurable ? 'c' : '') + (d.writable ? 'w' : ''));
+  }
+  log(name, C.length, out.join(' '));
+}
+describe('WritableStream', WritableStream);
+describe('WritableStreamDefaultWriter', WritableStreamDefaultWriter);
+describe('WritableStreamDefaultController', WritableStreamDefaultController);
+describe('TransformStream', TransformStream);
+describe('TransformStreamDefaultController', TransformStreamDefaultController);
+describe('CountQueuingStrategy', CountQueuingStrategy);
+describe('ByteLengthQueuingStrategy', ByteLengthQueuingStrategy);
