@@ -38,7 +38,9 @@
 
 use std::cell::Cell;
 
-use boa_engine::{Context, JsData, JsObject, JsResult, JsValue, NativeFunction};
+use boa_engine::{
+    object::builtins::JsArray, Context, JsData, JsObject, JsResult, JsValue, NativeFunction,
+};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::{
@@ -842,6 +844,7 @@ fn action_settled(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
         s.actions_pending.set(n);
         Some(n)
     });
+    let result_is_ok = result.is_ok();
     let error = match (remaining, result) {
         // Upon rejection of p with reason newError, finalize with newError.
         (Some(_), Err(new_error)) => Some(new_error),
@@ -852,8 +855,37 @@ fn action_settled(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
     if pipe(p, |s| s.wait_for_all.get()) {
         // This part settled the "wait for all" promise (its success or failure steps); the
         // shutdown's reaction to that promise runs one microtask later.
-        let p = p.clone();
-        enqueue_microtask(ctx, move |ctx| finalize(&p, error, ctx));
+        let waited = RustPromise::new();
+        match (result_is_ok, error) {
+            (true, error) => {
+                // Get a promise for waiting for all, successSteps given results: "Resolve
+                // promise with results": the promise is a Promise<sequence<undefined>>, so the
+                // list converts to a new JS array (each action fulfills with undefined) and the
+                // resolve function reads its "then" (a throwing getter rejects it; a callable
+                // one is called in a NewPromiseResolveThenableJob).
+                let (prevent_abort, prevent_cancel) =
+                    pipe(p, |s| (s.prevent_abort, s.prevent_cancel));
+                let total = usize::from(!prevent_abort) + usize::from(!prevent_cancel);
+                let results = JsArray::from_iter(vec![JsValue::undefined(); total], ctx);
+                pipe(p, |s| *s.original_error.borrow_mut() = error);
+                RustPromise::resolve_value(&waited, results.into(), ctx);
+            }
+            // failureSteps given reason: "Reject promise with reason".
+            (false, error) => waited.settle(Err(error.unwrap_or_default()), ctx),
+        }
+        // Upon fulfillment of p, finalize, passing along originalError if it was given.
+        // Upon rejection of p with reason newError, finalize with newError.
+        Completion::Rust(waited).upon(
+            p.clone(),
+            |p, settlement, ctx| {
+                let error = match settlement {
+                    Ok(_) => pipe(p, |s| s.original_error.borrow_mut().take()),
+                    Err(new_error) => Some(new_error),
+                };
+                finalize(p, error, ctx);
+            },
+            ctx,
+        );
     } else {
         finalize(p, error, ctx);
     }
