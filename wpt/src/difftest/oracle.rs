@@ -82,6 +82,17 @@
 //! same race the same way (nodejs/node#62036, #62040). The patch makes the oracle do this in
 //! that one place.
 //!
+//! # Patch `pipe-abort-algorithm`
+//!
+//! ReadableStreamPipeTo: "Add the algorithm abortAlgorithm to signal" and, in finalize,
+//! "Remove abortAlgorithm from signal". DOM "signal abort" runs a signal's abort algorithms
+//! before it fires the `abort` event. The reference cannot reach the host signal's abort
+//! algorithms and adds `abortAlgorithm` as an `abort` event listener instead, so a listener a
+//! program added earlier runs before the pipe's shutdown (seed 34677). The patch adds it
+//! through two host hooks the tool installs for the reference run only
+//! (`boa_streams::dom::add_abort_algorithm` / `remove_abort_algorithm`); the bundle's wrapper
+//! captures them and deletes the global that carried them before any program runs.
+//!
 //! `load` fails if a text to patch is not found exactly once.
 
 /// The reference's pipe read request chunk steps, verbatim.
@@ -353,8 +364,37 @@ pub const TRANSFORM_PERFORM_PATCHED: &str =
   const transformPromise = controller._transformAlgorithm === undefined ?
     promiseResolvedWith(undefined) : controller._transformAlgorithm(chunk);";
 
+/// The bundle's wrapper (first line).
+pub const BUNDLE_WRAPPER: &str = "(function (realGlobalThis, globalThis) {\n";
+
+/// The wrapper capturing the tool's abort-algorithm hooks (see `pipe-abort-algorithm`).
+pub const BUNDLE_WRAPPER_PATCHED: &str = "(function (realGlobalThis, globalThis) {\n// difftest patch pipe-abort-algorithm (wpt/src/difftest/oracle.rs)\nconst difftestAbortHooks = realGlobalThis.__difftestAbortHooks;\ndelete realGlobalThis.__difftestAbortHooks;\n";
+
+/// The pipe's abort algorithm declaration.
+pub const PIPE_ABORT_DECL: &str = "    let abortAlgorithm;
+    if (signal !== undefined) {
+      abortAlgorithm = () => {";
+
+/// The same with a slot for the algorithm's id.
+pub const PIPE_ABORT_DECL_PATCHED: &str = "    let abortAlgorithm, abortAlgorithmId;
+    if (signal !== undefined) {
+      abortAlgorithm = () => {";
+
+/// "Add the algorithm abortAlgorithm to signal", as the reference writes it.
+pub const PIPE_ABORT_ADD: &str = "      signal.addEventListener('abort', abortAlgorithm);\n";
+
+/// The same through the host's abort algorithms.
+pub const PIPE_ABORT_ADD_PATCHED: &str = "      // difftest patch pipe-abort-algorithm (wpt/src/difftest/oracle.rs)\n      abortAlgorithmId = difftestAbortHooks.add(signal, abortAlgorithm);\n";
+
+/// "Remove abortAlgorithm from signal", as the reference writes it.
+pub const PIPE_ABORT_REMOVE: &str =
+    "        signal.removeEventListener('abort', abortAlgorithm);\n";
+
+/// The same through the host's abort algorithms.
+pub const PIPE_ABORT_REMOVE_PATCHED: &str = "        // difftest patch pipe-abort-algorithm (wpt/src/difftest/oracle.rs)\n        difftestAbortHooks.remove(signal, abortAlgorithmId);\n";
+
 /// The patches: name, text in the reference, replacement.
-const PATCHES: [(&str, &str, &str); 9] = [
+const PATCHES: [(&str, &str, &str); 13] = [
     (
         "pipe-write-deferred",
         PIPE_CHUNK_STEPS,
@@ -399,6 +439,26 @@ const PATCHES: [(&str, &str, &str); 9] = [
         "spec-hole-transform-cleared-transform",
         TRANSFORM_PERFORM,
         TRANSFORM_PERFORM_PATCHED,
+    ),
+    (
+        "pipe-abort-algorithm",
+        BUNDLE_WRAPPER,
+        BUNDLE_WRAPPER_PATCHED,
+    ),
+    (
+        "pipe-abort-algorithm",
+        PIPE_ABORT_DECL,
+        PIPE_ABORT_DECL_PATCHED,
+    ),
+    (
+        "pipe-abort-algorithm",
+        PIPE_ABORT_ADD,
+        PIPE_ABORT_ADD_PATCHED,
+    ),
+    (
+        "pipe-abort-algorithm",
+        PIPE_ABORT_REMOVE,
+        PIPE_ABORT_REMOVE_PATCHED,
     ),
 ];
 

@@ -81,6 +81,7 @@ impl Runner {
         })
         .map_err(|e| format!("cannot create a host: {e}"))?;
         if self.mode == Mode::Ref {
+            install_abort_hooks(&mut host)?;
             host.eval_source(&self.oracle, "streams-refimpl.js")
                 .map_err(|e| format!("the reference implementation threw while loading: {e}"))?;
             host.eval_source("Object.assign(globalThis, ReferenceStreams);", "assign.js")
@@ -245,6 +246,58 @@ pub fn find_refimpl(repo_root: &Path, flag: Option<PathBuf>) -> Result<PathBuf, 
         "cannot find ../shared/refimpl/streams-refimpl.js from {} (use --refimpl PATH or DIFFTEST_REFIMPL)",
         repo_root.display()
     ))
+}
+
+/// The hooks of the oracle patch `pipe-abort-algorithm` (see `oracle.rs`): a global
+/// `__difftestAbortHooks` with `add(signal, algorithm)` (returns an id) and `remove(signal,
+/// id)` over the host signal's abort algorithms. The patched bundle captures and deletes it
+/// while it loads, so programs never see it.
+fn install_abort_hooks(host: &mut Host) -> Result<(), String> {
+    use boa_engine::object::builtins::JsFunction;
+    use boa_engine::object::ObjectInitializer;
+    use boa_engine::property::Attribute;
+    use boa_engine::{JsNativeError, NativeFunction};
+    use boa_streams::dom::{add_abort_algorithm, remove_abort_algorithm, AbortAlgorithmId};
+
+    fn add(
+        _: &JsValue,
+        args: &[JsValue],
+        _: &mut boa_engine::Context,
+    ) -> boa_engine::JsResult<JsValue> {
+        let signal = args.first().and_then(JsValue::as_object);
+        let algorithm = args
+            .get(1)
+            .and_then(JsValue::as_object)
+            .and_then(JsFunction::from_object);
+        match (signal, algorithm) {
+            (Some(signal), Some(algorithm)) => {
+                let id = add_abort_algorithm(&signal, algorithm);
+                Ok(JsValue::from(id.0 as f64))
+            }
+            _ => Err(JsNativeError::typ()
+                .with_message("difftest abort hook: bad arguments")
+                .into()),
+        }
+    }
+    fn remove(
+        _: &JsValue,
+        args: &[JsValue],
+        _: &mut boa_engine::Context,
+    ) -> boa_engine::JsResult<JsValue> {
+        let signal = args.first().and_then(JsValue::as_object);
+        let id = args.get(1).and_then(JsValue::as_number);
+        if let (Some(signal), Some(id)) = (signal, id) {
+            remove_abort_algorithm(&signal, AbortAlgorithmId(id as u64));
+        }
+        Ok(JsValue::undefined())
+    }
+    let ctx = host.context();
+    let hooks = ObjectInitializer::new(ctx)
+        .function(NativeFunction::from_fn_ptr(add), js_string!("add"), 2)
+        .function(NativeFunction::from_fn_ptr(remove), js_string!("remove"), 2)
+        .build();
+    ctx.register_global_property(js_string!("__difftestAbortHooks"), hooks, Attribute::all())
+        .map_err(|e| format!("cannot install the abort hooks: {e}"))
 }
 
 #[cfg(test)]
