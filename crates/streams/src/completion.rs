@@ -173,24 +173,12 @@ impl RustPromise {
     /// Steps 9-16 of the resolve function (step 9, resolving a promise with itself, cannot
     /// happen: a Rust promise is never a JS value).
     fn resolve_steps(this: &Gc<Self>, resolution: JsValue, ctx: &mut Context) {
-        // 10. If resolution is not an Object, then FulfillPromise(promise, resolution).
-        let Some(object) = resolution.as_object() else {
-            this.settle_now(Ok(resolution), ctx);
-            return;
-        };
-        // 11. Let then be Completion(Get(resolution, "then")).
-        // 12. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
-        let then = match webidl::get_then(&object, ctx) {
-            Ok(then) => then,
-            Err(e) => {
-                this.settle_now(Err(e.into_value()), ctx);
+        let then = match resolution_then(resolution.clone(), ctx) {
+            ResolutionThen::Settled(result) => {
+                this.settle_now(result, ctx);
                 return;
             }
-        };
-        // 13-14. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
-        let Some(then) = then.as_callable() else {
-            this.settle_now(Ok(resolution), ctx);
-            return;
+            ResolutionThen::Callable(then) => then,
         };
         // 15-16. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
         //        HostEnqueuePromiseJob(job).
@@ -474,6 +462,35 @@ pub(crate) fn invoke_promise_callback(
     }
 }
 
+/// What a promise resolve function does with `resolution` before any job is queued
+/// (ECMA-262 "Promise Resolve Functions", steps 10-14), shared by every place the library
+/// mirrors a resolve function.
+enum ResolutionThen {
+    /// Fulfilled with the value (not an object, or its `then` is not callable), or rejected
+    /// with the exception of the `then` lookup.
+    Settled(Result<JsValue, JsValue>),
+    /// A callable `then`: the caller queues the NewPromiseResolveThenableJob.
+    Callable(JsObject),
+}
+
+fn resolution_then(resolution: JsValue, ctx: &mut Context) -> ResolutionThen {
+    // 10. If resolution is not an Object, then FulfillPromise(promise, resolution).
+    let Some(object) = resolution.as_object() else {
+        return ResolutionThen::Settled(Ok(resolution));
+    };
+    // 11. Let then be Completion(Get(resolution, "then")).
+    // 12. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
+    let then = match webidl::get_then(&object, ctx) {
+        Ok(then) => then,
+        Err(e) => return ResolutionThen::Settled(Err(e.into_value())),
+    };
+    // 13-14. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
+    match then.as_callable() {
+        Some(then) => ResolutionThen::Callable(then.clone()),
+        None => ResolutionThen::Settled(Ok(resolution)),
+    }
+}
+
 /// "A promise resolved with `value`" as a [`Completion`].
 ///
 /// With fast paths on, the promise's resolve function is carried out in Rust: a non-object or
@@ -485,18 +502,10 @@ pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Com
     if !crate::fast_paths() {
         return Completion::Js(promise_resolved_with(value, ctx));
     }
-    let Some(object) = value.as_object() else {
-        return Completion::Fulfilled(value);
-    };
-    // Promise resolve functions, step 9: Let then be Completion(Get(resolution, "then")).
-    let then = match webidl::get_then(&object, ctx) {
-        Ok(t) => t,
-        // 10. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
-        Err(e) => return Completion::Rejected(e.into_value()),
-    };
-    // 12. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
-    let Some(then) = then.as_callable() else {
-        return Completion::Fulfilled(value);
+    let then = match resolution_then(value.clone(), ctx) {
+        ResolutionThen::Settled(Ok(v)) => return Completion::Fulfilled(v),
+        ResolutionThen::Settled(Err(e)) => return Completion::Rejected(e),
+        ResolutionThen::Callable(then) => then,
     };
     // 13-15. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback);
     //        HostEnqueuePromiseJob(job).
