@@ -21,7 +21,9 @@ use super::{
 };
 use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::queue::QueueWithSizes;
-use crate::strategies::SizeAlgorithm;
+use crate::strategies::{
+    extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
+};
 use crate::webidl::{
     self, arg, brand, illegal_constructor, promise_resolved_with, range_error, type_error,
     Dictionary, INTERFACE_ATTRIBUTES,
@@ -298,8 +300,7 @@ fn new_controller_object(
 pub(super) fn readable_stream_constructor_steps(
     stream: &JsObject<ReadableStream>,
     underlying_source: Option<JsObject>,
-    high_water_mark: Option<f64>,
-    size: Option<JsObject>,
+    strategy: &QueuingStrategy,
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. If underlyingSource is missing, set it to null.
@@ -334,13 +335,13 @@ pub(super) fn readable_stream_constructor_steps(
     // 4. If underlyingSourceDict["type"] is "bytes":
     if is_bytes {
         //   1. If strategy["size"] exists, throw a RangeError exception.
-        if size.is_some() {
+        if strategy.size.is_some() {
             return Err(range_error(
                 "The strategy for a byte stream cannot have a size function",
             ));
         }
         //   2. Let highWaterMark be ? ExtractHighWaterMark(strategy, 0).
-        let hwm = extract_high_water_mark(high_water_mark, 0.0)?;
+        let hwm = extract_high_water_mark(strategy, 0.0)?;
         //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(this,
         //      underlyingSource, underlyingSourceDict, highWaterMark).
         return super::byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
@@ -357,12 +358,9 @@ pub(super) fn readable_stream_constructor_steps(
     // 5. Otherwise,
     //   1. Assert: underlyingSourceDict["type"] does not exist.
     //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
-    let size_algorithm = match size {
-        Some(f) => SizeAlgorithm::JsFunction(f),
-        None => SizeAlgorithm::ReturnOne,
-    };
+    let size_algorithm = extract_size_algorithm(strategy, ctx);
     //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
-    let hwm = extract_high_water_mark(high_water_mark, 1.0)?;
+    let hwm = extract_high_water_mark(strategy, 1.0)?;
     //   4. Perform ? SetUpReadableStreamDefaultControllerFromUnderlyingSource(this,
     //      underlyingSource, underlyingSourceDict, highWaterMark, sizeAlgorithm).
     set_up_readable_stream_default_controller_from_underlying_source(
@@ -375,22 +373,6 @@ pub(super) fn readable_stream_constructor_steps(
         size_algorithm,
         ctx,
     )
-}
-
-/// [ExtractHighWaterMark](https://streams.spec.whatwg.org/#validate-and-normalize-high-water-mark)
-/// (the dictionary member is already converted).
-pub(crate) fn extract_high_water_mark(hwm: Option<f64>, default_hwm: f64) -> JsResult<f64> {
-    // 1. If strategy["highWaterMark"] does not exist, return defaultHWM.
-    // 2. Let highWaterMark be strategy["highWaterMark"].
-    let Some(hwm) = hwm else {
-        return Ok(default_hwm);
-    };
-    // 3. If highWaterMark is NaN or highWaterMark < 0, throw a RangeError exception.
-    if hwm.is_nan() || hwm < 0.0 {
-        return Err(range_error("highWaterMark must be a non-negative number"));
-    }
-    // 4. Return highWaterMark.
-    Ok(hwm)
 }
 
 /// [SetUpReadableStreamDefaultControllerFromUnderlyingSource](https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller-from-underlying-source)

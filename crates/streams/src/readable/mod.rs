@@ -95,6 +95,7 @@ use boa_gc::{Finalize, GcRefCell, Trace};
 
 pub use crate::completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
 pub use crate::strategies::SizeAlgorithm;
+use crate::strategies::QueuingStrategy;
 pub use buffers::{
     can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
     ViewConstructor, ViewRecord,
@@ -201,8 +202,7 @@ impl StreamReader {
 #[boa_gc(unsafe_no_drop)]
 struct PendingInit {
     underlying_source: Option<JsObject>,
-    high_water_mark: Option<f64>,
-    size: Option<JsObject>,
+    strategy: QueuingStrategy,
 }
 
 /// A `ReadableStream` object's internal slots.
@@ -457,14 +457,11 @@ impl Class for ReadableStream {
                 }
             };
             // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
-            let strategy = Dictionary::new(&arg(args, 1), "QueuingStrategy")?;
-            let high_water_mark = strategy.get_unrestricted_double("highWaterMark", ctx)?;
-            let size = strategy.get_callback("size", ctx)?;
+            let strategy = QueuingStrategy::from_value(&arg(args, 1), ctx)?;
             let stream = Self::initialize_readable_stream();
             *stream.pending_init.borrow_mut() = Some(PendingInit {
                 underlying_source,
-                high_water_mark,
-                size,
+                strategy,
             });
             Ok(stream)
         })())
@@ -484,8 +481,7 @@ impl Class for ReadableStream {
             controller::readable_stream_constructor_steps(
                 instance,
                 init.underlying_source,
-                init.high_water_mark,
-                init.size,
+                &init.strategy,
                 ctx,
             )
         })())
