@@ -24,6 +24,7 @@ use super::reader::{
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
 };
 use super::{readable_stream_cancel, ReadableStream, StreamReader};
+use crate::writable::NativeCompletion;
 use crate::completion::{Completion, RustPromise};
 use crate::webidl::enqueue_microtask;
 
@@ -172,34 +173,21 @@ pub(crate) fn readable_byte_stream_tee(
     Ok((branch1, branch2))
 }
 
-fn same_reader(a: &StreamReader, b: &StreamReader) -> bool {
-    match (a, b) {
-        (StreamReader::Default(x), StreamReader::Default(y)) => {
-            JsObject::equals(&x.clone().upcast(), &y.clone().upcast())
-        }
-        (StreamReader::Byob(x), StreamReader::Byob(y)) => {
-            JsObject::equals(&x.clone().upcast(), &y.clone().upcast())
-        }
-        _ => false,
-    }
-}
-
 /// forwardReaderError, given thisReader.
 fn forward_reader_error(state: &Gc<ByteTeeState>, this_reader: StreamReader, ctx: &mut Context) {
-    let closed = match &this_reader {
-        StreamReader::Default(r) => r.borrow().data().closed_promise(),
-        StreamReader::Byob(r) => r.borrow().data().closed_promise(),
-    };
     // 1. Upon rejection of thisReader.[[closedPromise]] with reason r,
-    Completion::Js(closed).upon(
-        (state.clone(), this_reader),
-        |(state, this_reader), settlement, ctx| {
+    // NOTE: the reader is internal: no script reaction on its [[closedPromise]] can run
+    // between the promise's settlement and this step, so a waiter on the promise slot takes
+    // the position of the reaction.
+    let reader = this_reader.clone();
+    reader.upon_closed(
+        NativeCompletion::new((state.clone(), this_reader), |(state, this_reader), settlement, ctx| {
             let Err(r) = settlement else {
                 return;
             };
             //   1. If thisReader is not reader, return.
             let current = state.reader.borrow().clone();
-            if !same_reader(this_reader, &current) {
+            if !this_reader.is(&current) {
                 return;
             }
             //   2. Perform ! ReadableByteStreamControllerError(branch1.[[controller]], r).
@@ -211,7 +199,7 @@ fn forward_reader_error(state: &Gc<ByteTeeState>, this_reader: StreamReader, ctx
             if !state.canceled1.get() || !state.canceled2.get() {
                 state.cancel_promise.resolve_undefined(ctx);
             }
-        },
+        }),
         ctx,
     );
 }

@@ -76,6 +76,7 @@ mod byte_tee;
 mod byte_tests;
 mod controller;
 mod from;
+mod generic_reader;
 mod iterator;
 mod pipe;
 mod reader;
@@ -101,9 +102,8 @@ pub use buffers::{
     ViewConstructor, ViewRecord,
 };
 pub use byob_reader::{
-    acquire_readable_stream_byob_reader, readable_stream_byob_reader_generic_cancel,
-    readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
-    ReadableStreamBYOBReader,
+    acquire_readable_stream_byob_reader, readable_stream_byob_reader_release, ReadIntoRequest,
+    ReadIntoRequestSteps, ReadableStreamBYOBReader,
 };
 pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::{
@@ -120,10 +120,11 @@ pub use controller::{
     ReadableStreamDefaultController, RustSource, SourceAlgorithms, StartAlgorithm,
 };
 pub use pipe::readable_stream_pipe_to;
+pub use generic_reader::readable_stream_reader_generic_cancel;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
-    ReadRequestSteps, ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
+    ReadableStreamDefaultReader,
 };
 
 use crate::webidl::{
@@ -175,16 +176,6 @@ impl StreamController {
 pub enum StreamReader {
     Default(JsObject<ReadableStreamDefaultReader>),
     Byob(JsObject<ReadableStreamBYOBReader>),
-}
-
-impl StreamReader {
-    /// The reader's `[[closedPromise]]` with its resolving functions.
-    fn closed_promise_capability(&self) -> webidl::PromiseCapability {
-        match self {
-            Self::Default(r) => r.borrow().data().closed_promise_capability(),
-            Self::Byob(r) => r.borrow().data().closed_promise_capability(),
-        }
-    }
 }
 
 impl StreamReader {
@@ -538,7 +529,10 @@ pub fn readable_stream_cancel(
     let source_cancel = match with_stream(stream, ReadableStream::controller) {
         Some(StreamController::Default(c)) => controller::cancel_steps(&c, reason, ctx),
         Some(StreamController::Byte(c)) => byte_controller::cancel_steps(&c, reason, ctx),
-        None => Completion::undefined(),
+        None => {
+            debug_assert!(false, "a readable stream has a controller");
+            Completion::undefined()
+        }
     };
     // 8. Return the result of reacting to sourceCancelPromise with a fulfillment step that
     //    returns undefined.
@@ -548,6 +542,7 @@ pub fn readable_stream_cancel(
 /// [ReadableStreamClose](https://streams.spec.whatwg.org/#readable-stream-close)
 pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Context) {
     // 1. Assert: stream.[[state]] is "readable".
+    debug_assert_eq!(with_stream(stream, ReadableStream::state), StreamState::Readable);
     // 2. Set stream.[[state]] to "closed".
     with_stream(stream, |s| s.state.set(StreamState::Closed));
     // 3. Let reader be stream.[[reader]].
@@ -556,16 +551,11 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
         return;
     };
     // 5. Resolve reader.[[closedPromise]] with undefined.
-    let closed = reader.closed_promise_capability();
-    closed.resolve(JsValue::undefined(), ctx);
+    reader.resolve_closed(ctx);
     // 6. If reader implements ReadableStreamDefaultReader,
     let StreamReader::Default(reader) = reader else {
         return;
     };
-    reader
-        .borrow()
-        .data()
-        .settle_closed_observer(Ok(JsValue::undefined()), ctx);
     //   1. Let readRequests be reader.[[readRequests]].
     //   2. Set reader.[[readRequests]] to an empty list.
     let requests = reader.borrow().data().take_read_requests();
@@ -578,6 +568,7 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
 /// [ReadableStreamError](https://streams.spec.whatwg.org/#readable-stream-error)
 pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx: &mut Context) {
     // 1. Assert: stream.[[state]] is "readable".
+    debug_assert_eq!(with_stream(stream, ReadableStream::state), StreamState::Readable);
     // 2. Set stream.[[state]] to "errored".
     // 3. Set stream.[[storedError]] to e.
     with_stream(stream, |s| {
@@ -590,20 +581,13 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
         return;
     };
     // 6. Reject reader.[[closedPromise]] with e.
-    let closed = reader.closed_promise_capability();
-    closed.reject(e.clone(), ctx);
-    // NOTE: step 7 (mark_as_handled) is done after step 8/9: it goes through JsPromise::then,
-    // which reads `Promise.prototype.constructor` (script can run, e.g. release the reader and
-    // so reject the read requests with a TypeError instead of e). The flag is not observable
-    // before the next microtask checkpoint.
+    // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true. (A rejected
+    //    `PromiseSlot` is handled.)
+    reader.reject_closed(e.clone(), ctx);
     match reader {
         // 8. If reader implements ReadableStreamDefaultReader,
         //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
         StreamReader::Default(reader) => {
-            reader
-                .borrow()
-                .data()
-                .settle_closed_observer(Err(e.clone()), ctx);
             reader::readable_stream_default_reader_error_read_requests(&reader, e, ctx);
         }
         // 9. Otherwise,
@@ -613,8 +597,6 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
             byob_reader::readable_stream_byob_reader_error_read_into_requests(&reader, e, ctx);
         }
     }
-    // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-    webidl::mark_as_handled(&closed.promise, ctx);
 }
 
 /// [ReadableStreamAddReadRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-request)
@@ -623,9 +605,12 @@ pub(crate) fn readable_stream_add_read_request(
     read_request: ReadRequest,
 ) {
     // 1. Assert: stream.[[reader]] implements ReadableStreamDefaultReader.
+    let reader = with_stream(stream, ReadableStream::default_reader);
+    debug_assert!(reader.is_some(), "ReadableStreamAddReadRequest: no default reader");
     // 2. Assert: stream.[[state]] is "readable".
+    debug_assert_eq!(with_stream(stream, ReadableStream::state), StreamState::Readable);
     // 3. Append readRequest to stream.[[reader]].[[readRequests]].
-    if let Some(reader) = with_stream(stream, ReadableStream::default_reader) {
+    if let Some(reader) = reader {
         reader.borrow().data().push_read_request(read_request);
     }
 }
@@ -639,13 +624,17 @@ pub(crate) fn readable_stream_fulfill_read_request(
 ) {
     // 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
     // 2. Let reader be stream.[[reader]].
-    let Some(reader) = with_stream(stream, ReadableStream::default_reader) else {
+    let reader = with_stream(stream, ReadableStream::default_reader);
+    debug_assert!(reader.is_some(), "ReadableStreamFulfillReadRequest: no default reader");
+    let Some(reader) = reader else {
         return;
     };
     // 3. Assert: reader.[[readRequests]] is not empty.
     // 4. Let readRequest be reader.[[readRequests]][0].
     // 5. Remove readRequest from reader.[[readRequests]].
-    let Some(request) = reader.borrow().data().shift_read_request() else {
+    let request = reader.borrow().data().shift_read_request();
+    debug_assert!(request.is_some(), "ReadableStreamFulfillReadRequest: no read request");
+    let Some(request) = request else {
         return;
     };
     // 6. If done is true, perform readRequest's close steps.

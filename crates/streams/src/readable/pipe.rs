@@ -47,7 +47,7 @@ use super::{
     acquire_readable_stream_default_reader, is_readable_stream_locked, readable_stream_cancel,
     readable_stream_default_reader_read, readable_stream_default_reader_release, with_stream,
     Completion, ReadRequest, ReadRequestSteps, ReadableStream, ReadableStreamDefaultReader,
-    StreamState,
+    StreamReader, StreamState,
 };
 use crate::completion::{react, RustPromise, StepResult};
 use crate::dom::{self, AbortAlgorithmId};
@@ -420,13 +420,11 @@ fn start(p: &PipeRef, ctx: &mut Context) {
     }
     if source_state == StreamState::Readable {
         // ... or becomes "errored" / "closed" (the reader's [[closedPromise]] settles).
-        let observer = reader.borrow().data().closed_observer();
-        Completion::Rust(observer).upon(
-            p.clone(),
-            |p, settlement, ctx| match settlement {
-                Ok(_) => source_closed(p, ctx),
+        StreamReader::Default(reader.clone()).upon_closed(
+            native(p, |p, settlement, ctx| match settlement {
+                Ok(()) => source_closed(p, ctx),
                 Err(e) => source_errored(p, e, ctx),
-            },
+            }),
             ctx,
         );
     }
