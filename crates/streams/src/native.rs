@@ -19,7 +19,7 @@ use crate::completion::Completion;
 use crate::readable::{
     create_readable_stream, readable_stream_default_controller_close,
     readable_stream_default_controller_enqueue, NativeSource, NativeSourceBox, ReadableStream,
-    ReadableStreamDefaultController, SourceAlgorithms, StartAlgorithm,
+    ReadableStreamDefaultController, SourceAlgorithms, StartAlgorithm, StreamController,
 };
 
 /// A new `Uint8Array` holding a copy of `chunk` in an engine-owned buffer. (Boa's array
@@ -68,11 +68,12 @@ struct IterSource {
 }
 
 impl NativeSource for IterSource {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableStreamDefaultController>,
-        ctx: &mut Context,
-    ) -> Completion {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        // `native_byte_stream` installs this source behind a default controller.
+        let Some(controller) = controller.clone().into_default() else {
+            return Completion::undefined();
+        };
+        let controller = &controller;
         // The borrow ends before enqueue, which can run script (resolving a pending read
         // performs Get(result, "then")).
         let next = self.chunks.borrow_mut().as_mut().and_then(Iterator::next);

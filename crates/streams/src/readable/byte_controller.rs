@@ -25,16 +25,15 @@ use super::byob_reader::{
     readable_stream_get_num_read_into_requests, readable_stream_has_byob_reader, ReadIntoRequest,
 };
 use super::byob_request::ReadableStreamBYOBRequest;
-use super::byte_tee::ByteTeeBranch;
-use super::controller::JsSource;
+use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::reader::ReadRequest;
 use super::{
-    new_readable_stream_object, readable_stream_add_read_request, readable_stream_close,
+    readable_stream_add_read_request, readable_stream_close,
     readable_stream_error, readable_stream_fulfill_read_request,
     readable_stream_get_num_read_requests, readable_stream_has_default_reader, with_stream,
     ReadableStream, StreamController, StreamReader, StreamState,
 };
-use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
+use crate::completion::Completion;
 use crate::webidl::{
     self, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };
@@ -100,58 +99,6 @@ struct ByteQueueEntry {
     byte_length: u64,
 }
 
-/// `[[pullAlgorithm]]` + `[[cancelAlgorithm]]` of a byte stream controller.
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum ByteSourceAlgorithms {
-    /// An underlying byte source given to the constructor.
-    Js(JsSource),
-    /// A branch of a byte tee.
-    Tee(ByteTeeBranch),
-}
-
-impl ByteSourceAlgorithms {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableByteStreamController>,
-        ctx: &mut Context,
-    ) -> Completion {
-        match self {
-            Self::Js(s) => match &s.pull {
-                Some(f) => invoke_promise_callback(
-                    f,
-                    &s.source,
-                    &[controller.clone().upcast().into()],
-                    ctx,
-                ),
-                None => Completion::undefined(),
-            },
-            Self::Tee(b) => b.pull_algorithm(ctx),
-        }
-    }
-
-    fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion {
-        match self {
-            Self::Js(s) => match &s.cancel {
-                Some(f) => invoke_promise_callback(f, &s.source, &[reason], ctx),
-                None => Completion::undefined(),
-            },
-            Self::Tee(b) => b.cancel_algorithm(reason, ctx),
-        }
-    }
-}
-
-/// `[[startAlgorithm]]` of a byte stream controller.
-pub(crate) enum ByteStart {
-    /// The underlying source's `start`, if any, with its callback this value.
-    Js {
-        source: JsValue,
-        start: Option<JsObject>,
-    },
-    /// An algorithm that returns undefined.
-    ReturnUndefined,
-}
-
 // ---------------------------------------------------------------------------------------
 // The controller object
 // ---------------------------------------------------------------------------------------
@@ -163,7 +110,7 @@ pub struct ReadableByteStreamController {
     #[unsafe_ignore_trace]
     auto_allocate_chunk_size: Cell<Option<u64>>,
     byob_request: GcRefCell<Option<JsObject<ReadableStreamBYOBRequest>>>,
-    algorithms: GcRefCell<Option<ByteSourceAlgorithms>>,
+    algorithms: GcRefCell<Option<SourceAlgorithms>>,
     #[unsafe_ignore_trace]
     close_requested: Cell<bool>,
     #[unsafe_ignore_trace]
@@ -330,7 +277,7 @@ impl Class for ReadableByteStreamController {
     }
 }
 
-fn new_byte_controller_object(
+pub(super) fn new_byte_controller_object(
     stream: &JsObject<ReadableStream>,
     ctx: &mut Context,
 ) -> JsResult<JsObject<ReadableByteStreamController>> {
@@ -362,32 +309,6 @@ fn new_byte_controller_object(
 // Set-up and creation
 // ---------------------------------------------------------------------------------------
 
-/// [CreateReadableByteStream](https://streams.spec.whatwg.org/#abstract-opdef-createreadablebytestream)
-/// (with a start algorithm that returns undefined).
-pub(crate) fn create_readable_byte_stream(
-    algorithms: ByteSourceAlgorithms,
-    ctx: &mut Context,
-) -> JsResult<JsObject<ReadableStream>> {
-    // 1. Let stream be a new ReadableStream.
-    // 2. Perform ! InitializeReadableStream(stream).
-    let stream = new_readable_stream_object(ctx)?;
-    // 3. Let controller be a new ReadableByteStreamController.
-    let controller = new_byte_controller_object(&stream, ctx)?;
-    // 4. Perform ? SetUpReadableByteStreamController(stream, controller, startAlgorithm,
-    //    pullAlgorithm, cancelAlgorithm, 0, undefined).
-    set_up_readable_byte_stream_controller(
-        &stream,
-        &controller,
-        ByteStart::ReturnUndefined,
-        algorithms,
-        0.0,
-        None,
-        ctx,
-    )?;
-    // 5. Return stream.
-    Ok(stream)
-}
-
 /// [SetUpReadableByteStreamControllerFromUnderlyingSource](https://streams.spec.whatwg.org/#set-up-readable-byte-stream-controller-from-underlying-source)
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
@@ -404,11 +325,12 @@ pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
     let controller = new_byte_controller_object(stream, ctx)?;
     // 2-7. startAlgorithm, pullAlgorithm, cancelAlgorithm from the dictionary members (absent
     //      ones return undefined / a promise resolved with undefined).
-    let algorithms = ByteSourceAlgorithms::Js(JsSource {
+    let algorithms = SourceAlgorithms::Js(JsSource {
         source: underlying_source.clone(),
         pull,
         cancel,
     });
+    let start = StartAlgorithm::from_underlying_source(underlying_source, start);
     // 8. Let autoAllocateChunkSize be underlyingSourceDict["autoAllocateChunkSize"], if it
     //    exists, or undefined otherwise.
     // 9. If autoAllocateChunkSize is 0, then throw a TypeError exception.
@@ -420,10 +342,7 @@ pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
     set_up_readable_byte_stream_controller(
         stream,
         &controller,
-        ByteStart::Js {
-            source: underlying_source,
-            start,
-        },
+        start,
         algorithms,
         high_water_mark,
         auto_allocate_chunk_size,
@@ -436,14 +355,16 @@ pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
 pub(crate) fn set_up_readable_byte_stream_controller(
     stream: &JsObject<ReadableStream>,
     controller: &JsObject<ReadableByteStreamController>,
-    start: ByteStart,
-    algorithms: ByteSourceAlgorithms,
+    start: StartAlgorithm,
+    algorithms: SourceAlgorithms,
     high_water_mark: f64,
     auto_allocate_chunk_size: Option<u64>,
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Assert: stream.[[controller]] is undefined.
+    debug_assert!(with_stream(stream, ReadableStream::controller).is_none());
     // 2. If autoAllocateChunkSize is not undefined, assert it is a positive integer.
+    debug_assert_ne!(auto_allocate_chunk_size, Some(0));
     // 3. Set controller.[[stream]] to stream. (Set at creation.)
     data(controller, |c| {
         // 4. Set controller.[[pullAgain]] and controller.[[pulling]] to false.
@@ -473,18 +394,7 @@ pub(crate) fn set_up_readable_byte_stream_controller(
     });
     // 14. Let startResult be the result of performing startAlgorithm.
     // 15. Let startPromise be a promise resolved with startResult.
-    let start_promise = match start {
-        ByteStart::Js {
-            source,
-            start: Some(f),
-        } => {
-            let result = f.call(&source, &[controller.clone().upcast().into()], ctx)?;
-            completion_resolved_with(result, ctx)
-        }
-        ByteStart::Js { start: None, .. } | ByteStart::ReturnUndefined => {
-            completion_resolved_with(JsValue::undefined(), ctx)
-        }
-    };
+    let start_promise = start.perform(&StreamController::Byte(controller.clone()), ctx)?;
     // 16. Upon fulfillment of startPromise,
     //   1. Set controller.[[started]] to true.
     //   2. Assert: controller.[[pulling]] is false.
@@ -496,7 +406,11 @@ pub(crate) fn set_up_readable_byte_stream_controller(
         controller.clone(),
         |controller, settlement, ctx| match settlement {
             Ok(_) => {
-                data(controller, |c| c.started.set(true));
+                data(controller, |c| {
+                    c.started.set(true);
+                    debug_assert!(!c.pulling.get(), "[[pulling]] is false at start");
+                    debug_assert!(!c.pull_again.get(), "[[pullAgain]] is false at start");
+                });
                 readable_byte_stream_controller_call_pull_if_needed(controller, ctx);
             }
             Err(r) => readable_byte_stream_controller_error(controller, r, ctx),
@@ -643,6 +557,7 @@ pub(crate) fn readable_byte_stream_controller_call_pull_if_needed(
             return;
         }
         // 4. Assert: controller.[[pullAgain]] is false.
+        debug_assert!(!c.pull_again.get());
         // 5. Set controller.[[pulling]] to true.
         c.pulling.set(true);
         let a = c.algorithms.borrow().clone();
@@ -650,7 +565,7 @@ pub(crate) fn readable_byte_stream_controller_call_pull_if_needed(
     };
     // 6. Let pullPromise be the result of performing controller.[[pullAlgorithm]].
     let pull_promise = match algorithms {
-        Some(a) => a.pull(controller, ctx),
+        Some(a) => a.pull(&StreamController::Byte(controller.clone()), ctx),
         None => Completion::undefined(),
     };
     // 7. Upon fulfillment of pullPromise,

@@ -13,17 +13,18 @@ use super::byob_reader::{
     readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
 };
 use super::byte_controller::{
-    byte_controller_of, create_readable_byte_stream, readable_byte_stream_controller_close,
+    byte_controller_of, readable_byte_stream_controller_close,
     readable_byte_stream_controller_enqueue, readable_byte_stream_controller_error,
     readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
-    readable_byte_stream_controller_respond_with_new_view, ByteSourceAlgorithms,
+    readable_byte_stream_controller_respond_with_new_view,
     ReadableByteStreamController,
 };
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
 };
-use super::{readable_stream_cancel, ReadableStream, StreamReader};
+use super::source::{SourceAlgorithms, StartAlgorithm};
+use super::{create_readable_byte_stream, readable_stream_cancel, ReadableStream, StreamReader};
 use crate::writable::NativeCompletion;
 use crate::completion::{Completion, RustPromise};
 use crate::webidl::enqueue_microtask;
@@ -150,19 +151,25 @@ pub(crate) fn readable_byte_stream_tee(
     // 22. Set branch1 to ! CreateReadableByteStream(startAlgorithm, pull1Algorithm,
     //     cancel1Algorithm).
     let branch1 = create_readable_byte_stream(
-        ByteSourceAlgorithms::Tee(ByteTeeBranch {
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::ByteTee(ByteTeeBranch {
             state: state.clone(),
             second: false,
         }),
+        None,
+        None,
         ctx,
     )?;
     // 23. Set branch2 to ! CreateReadableByteStream(startAlgorithm, pull2Algorithm,
     //     cancel2Algorithm).
     let branch2 = create_readable_byte_stream(
-        ByteSourceAlgorithms::Tee(ByteTeeBranch {
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::ByteTee(ByteTeeBranch {
             state: state.clone(),
             second: true,
         }),
+        None,
+        None,
         ctx,
     )?;
     *state.branch1.borrow_mut() = Some(branch1.clone());

@@ -11,10 +11,11 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::controller::{
-    create_readable_stream, readable_stream_default_controller_close,
-    readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
-    SourceAlgorithms, StartAlgorithm,
+    readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
+    readable_stream_default_controller_error,
 };
+use super::create_readable_stream;
+use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
 use crate::completion::{react, Completion, RustPromise, StepResult};
 use crate::webidl::{self, promise_rejected_with, promise_resolved_with, type_error};

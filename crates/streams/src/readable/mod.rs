@@ -80,6 +80,7 @@ mod generic_reader;
 mod iterator;
 mod pipe;
 mod reader;
+mod source;
 mod tee;
 #[cfg(test)]
 mod tests;
@@ -113,22 +114,26 @@ pub use byte_controller::{
     readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
 };
 pub use controller::{
-    create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
+    readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
-    readable_stream_default_controller_has_backpressure, NativeSource, NativeSourceBox,
-    ReadableStreamDefaultController, RustSource, SourceAlgorithms, StartAlgorithm,
+    readable_stream_default_controller_has_backpressure, ReadableStreamDefaultController,
 };
 pub use pipe::readable_stream_pipe_to;
 pub use generic_reader::readable_stream_reader_generic_cancel;
+pub use source::{
+    JsSource, NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm,
+};
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
     ReadableStreamDefaultReader,
 };
 
+use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
 use crate::webidl::{
-    self, arg, brand, promise_rejected_with, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self, arg, brand, promise_rejected_with, range_error, type_error, Dictionary,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
@@ -161,6 +166,14 @@ pub enum StreamController {
 }
 
 impl StreamController {
+    /// The controller object as a JS value (the argument of a JS source's `start` / `pull`).
+    pub fn to_value(&self) -> JsValue {
+        match self {
+            Self::Default(c) => c.clone().upcast().into(),
+            Self::Byte(c) => c.clone().upcast().into(),
+        }
+    }
+
     /// The default controller, if it is one.
     pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultController>> {
         match self {
@@ -469,7 +482,7 @@ impl Class for ReadableStream {
             let Some(init) = init else {
                 return Ok(());
             };
-            controller::readable_stream_constructor_steps(
+            readable_stream_constructor_steps(
                 instance,
                 init.underlying_source,
                 &init.strategy,
@@ -480,8 +493,166 @@ impl Class for ReadableStream {
 }
 
 // ---------------------------------------------------------------------------------------
+// Constructor steps
+// ---------------------------------------------------------------------------------------
+
+/// The [ReadableStream constructor](https://streams.spec.whatwg.org/#rs-constructor) steps
+/// after the IDL layer converted `strategy`.
+fn readable_stream_constructor_steps(
+    stream: &JsObject<ReadableStream>,
+    underlying_source: Option<JsObject>,
+    strategy: &QueuingStrategy,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. If underlyingSource is missing, set it to null.
+    // 2. Let underlyingSourceDict be underlyingSource, converted to an IDL value of type
+    //    UnderlyingSource (members in lexicographic order).
+    let dict = Dictionary::from_object(underlying_source.clone());
+    //    autoAllocateChunkSize: [EnforceRange] unsigned long long
+    let auto_allocate_chunk_size = match dict.get("autoAllocateChunkSize", ctx)? {
+        Some(v) => Some(webidl::to_enforce_range_u64(
+            &v,
+            "autoAllocateChunkSize",
+            ctx,
+        )?),
+        None => None,
+    };
+    let cancel = dict.get_callback("cancel", ctx)?;
+    let pull = dict.get_callback("pull", ctx)?;
+    let start = dict.get_callback("start", ctx)?;
+    let is_bytes = match dict.get("type", ctx)? {
+        None => false,
+        Some(v) => {
+            let s = v.to_string(ctx)?.to_std_string_escaped();
+            if s != "bytes" {
+                return Err(type_error(format!(
+                    "'{s}' is not a valid ReadableStreamType"
+                )));
+            }
+            true
+        }
+    };
+    // 3. Perform ! InitializeReadableStream(this). (Done when the object was created.)
+    // 4. If underlyingSourceDict["type"] is "bytes":
+    if is_bytes {
+        //   1. If strategy["size"] exists, throw a RangeError exception.
+        if strategy.size.is_some() {
+            return Err(range_error(
+                "The strategy for a byte stream cannot have a size function",
+            ));
+        }
+        //   2. Let highWaterMark be ? ExtractHighWaterMark(strategy, 0).
+        let hwm = extract_high_water_mark(strategy, 0.0)?;
+        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(this,
+        //      underlyingSource, underlyingSourceDict, highWaterMark).
+        return byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
+            stream,
+            underlying_source.map_or(JsValue::null(), JsValue::from),
+            start,
+            pull,
+            cancel,
+            hwm,
+            auto_allocate_chunk_size,
+            ctx,
+        );
+    }
+    // 5. Otherwise,
+    //   1. Assert: underlyingSourceDict["type"] does not exist.
+    //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
+    let size_algorithm = extract_size_algorithm(strategy, ctx);
+    //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
+    let hwm = extract_high_water_mark(strategy, 1.0)?;
+    //   4. Perform ? SetUpReadableStreamDefaultControllerFromUnderlyingSource(this,
+    //      underlyingSource, underlyingSourceDict, highWaterMark, sizeAlgorithm).
+    controller::set_up_readable_stream_default_controller_from_underlying_source(
+        stream,
+        underlying_source.map_or(JsValue::null(), JsValue::from),
+        start,
+        pull,
+        cancel,
+        hwm,
+        size_algorithm,
+        ctx,
+    )
+}
+
+// ---------------------------------------------------------------------------------------
 // Abstract operations: working with readable streams
 // ---------------------------------------------------------------------------------------
+
+/// [CreateReadableStream](https://streams.spec.whatwg.org/#create-readable-stream)
+pub fn create_readable_stream(
+    start: StartAlgorithm,
+    algorithms: SourceAlgorithms,
+    high_water_mark: Option<f64>,
+    size_algorithm: Option<SizeAlgorithm>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    // 1. If highWaterMark was not passed, set it to 1.
+    let hwm = high_water_mark.unwrap_or(1.0);
+    // 2. If sizeAlgorithm was not passed, set it to an algorithm that returns 1.
+    let size_algorithm = size_algorithm.unwrap_or(SizeAlgorithm::ReturnOne);
+    // 3. Assert: ! IsNonNegativeNumber(highWaterMark) is true.
+    debug_assert!(hwm >= 0.0, "CreateReadableStream: highWaterMark is not non-negative");
+    // 4. Let stream be a new ReadableStream.
+    // 5. Perform ! InitializeReadableStream(stream).
+    let stream = new_readable_stream_object(ctx)?;
+    // 6. Let controller be a new ReadableStreamDefaultController.
+    let controller = controller::new_controller_object(&stream, ctx)?;
+    // 7. Perform ? SetUpReadableStreamDefaultController(stream, controller, startAlgorithm,
+    //    pullAlgorithm, cancelAlgorithm, highWaterMark, sizeAlgorithm).
+    controller::set_up_readable_stream_default_controller(
+        &stream,
+        &controller,
+        start,
+        algorithms,
+        hwm,
+        size_algorithm,
+        ctx,
+    )?;
+    // 8. Return stream.
+    Ok(stream)
+}
+
+/// [CreateReadableByteStream](https://streams.spec.whatwg.org/#abstract-opdef-createreadablebytestream)
+///
+/// NOTE: for embedders (a [`NativeSource`] behind a byte controller) it also takes the
+/// high water mark (as the spec's "set up with byte reading support" does) and an
+/// autoAllocateChunkSize; the spec's callers pass neither (`None`: 0 and undefined).
+pub fn create_readable_byte_stream(
+    start: StartAlgorithm,
+    algorithms: SourceAlgorithms,
+    high_water_mark: Option<f64>,
+    auto_allocate_chunk_size: Option<u64>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    let high_water_mark = high_water_mark.unwrap_or(0.0);
+    if high_water_mark.is_nan() || high_water_mark < 0.0 {
+        return Err(range_error("highWaterMark must be a non-negative number"));
+    }
+    if auto_allocate_chunk_size == Some(0) {
+        return Err(type_error("autoAllocateChunkSize must be greater than 0"));
+    }
+    // 1. Let stream be a new ReadableStream.
+    // 2. Perform ! InitializeReadableStream(stream).
+    let stream = new_readable_stream_object(ctx)?;
+    // 3. Let controller be a new ReadableByteStreamController.
+    let controller = byte_controller::new_byte_controller_object(&stream, ctx)?;
+    // 4. Perform ? SetUpReadableByteStreamController(stream, controller, startAlgorithm,
+    //    pullAlgorithm, cancelAlgorithm, 0, undefined).
+    byte_controller::set_up_readable_byte_stream_controller(
+        &stream,
+        &controller,
+        start,
+        algorithms,
+        high_water_mark,
+        auto_allocate_chunk_size,
+        ctx,
+    )?;
+    // 5. Return stream.
+    Ok(stream)
+}
+
 
 /// [IsReadableStreamLocked](https://streams.spec.whatwg.org/#is-readable-stream-locked)
 pub fn is_readable_stream_locked(stream: &JsObject<ReadableStream>) -> bool {

@@ -7,15 +7,18 @@ use boa_engine::{object::builtins::JsArray, Context, JsObject, JsResult, JsValue
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::controller::{
-    create_readable_stream, readable_stream_default_controller_close,
-    readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
-    ReadableStreamDefaultController, SourceAlgorithms, StartAlgorithm,
+    readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
+    readable_stream_default_controller_error, ReadableStreamDefaultController,
 };
+use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read, ReadRequest,
     ReadableStreamDefaultReader,
 };
-use super::{readable_stream_cancel, with_stream, ReadableStream, StreamController, StreamReader};
+use super::{
+    create_readable_stream, readable_stream_cancel, with_stream, ReadableStream, StreamController,
+    StreamReader,
+};
 use crate::writable::NativeCompletion;
 use crate::completion::{Completion, RustPromise};
 use crate::webidl::enqueue_microtask;

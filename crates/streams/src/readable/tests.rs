@@ -5,7 +5,7 @@ use boa_engine::{js_string, Context, JsObject, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
 use super::*;
-use crate::readable::controller::NativeSourceBox;
+use crate::readable::source::NativeSourceBox;
 
 use crate::test_support::{context, eval, string};
 
@@ -261,11 +261,10 @@ struct Counter {
 }
 
 impl NativeSource for Counter {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableStreamDefaultController>,
-        ctx: &mut Context,
-    ) -> Completion {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        let StreamController::Default(controller) = controller else {
+            panic!("Counter sits behind a default controller");
+        };
         let n = self.next.get();
         if n >= self.limit {
             readable_stream_default_controller_close(controller, ctx);
