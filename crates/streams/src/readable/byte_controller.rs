@@ -455,9 +455,11 @@ pub(crate) fn pull_steps(
     // 1. Let stream be this.[[stream]].
     let stream = data(controller, ReadableByteStreamController::stream);
     // 2. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
+    debug_assert!(readable_stream_has_default_reader(&stream));
     // 3. If this.[[queueTotalSize]] > 0,
     if data(controller, ReadableByteStreamController::queue_total_size) > 0 {
         //   1. Assert: ! ReadableStreamGetNumReadRequests(stream) is 0.
+        debug_assert_eq!(readable_stream_get_num_read_requests(&stream), 0);
         //   2. Perform ! ReadableByteStreamControllerFillReadRequestFromQueue(this,
         //      readRequest).
         readable_byte_stream_controller_fill_read_request_from_queue(controller, read_request, ctx);
@@ -674,7 +676,9 @@ pub(crate) fn readable_byte_stream_controller_commit_pull_into_descriptor(
     ctx: &mut Context,
 ) {
     // 1. Assert: stream.[[state]] is not "errored".
+    debug_assert_ne!(with_stream(stream, ReadableStream::state), StreamState::Errored);
     // 2. Assert: pullIntoDescriptor.reader type is not "none".
+    debug_assert_ne!(pull_into.borrow().reader_type, ReaderType::None);
     // 3. Let done be false.
     // 4. If stream.[[state]] is "closed",
     //   1. Assert: bytes filled % element size is 0.
@@ -695,6 +699,7 @@ pub(crate) fn readable_byte_stream_controller_commit_pull_into_descriptor(
     } else {
         // 7. Otherwise,
         //   1. Assert: pullIntoDescriptor's reader type is "byob".
+        debug_assert_eq!(pull_into.borrow().reader_type, ReaderType::Byob);
         //   2. Perform ! ReadableStreamFulfillReadIntoRequest(stream, filledView, done).
         readable_stream_fulfill_read_into_request(stream, filled_view, done, ctx);
     }
@@ -913,9 +918,10 @@ fn readable_byte_stream_controller_enqueue_detached_pull_into_to_queue(
     pull_into: &PullInto,
     ctx: &mut Context,
 ) -> JsResult<()> {
-    // 1. Assert: pullIntoDescriptor's reader type is "none".
     let (buffer, byte_offset, bytes_filled) = {
         let d = pull_into.borrow();
+        // 1. Assert: pullIntoDescriptor's reader type is "none".
+        debug_assert_eq!(d.reader_type, ReaderType::None);
         (d.buffer.clone(), d.byte_offset, d.bytes_filled)
     };
     // 2. If pullIntoDescriptor's bytes filled > 0, perform ?
@@ -960,13 +966,14 @@ pub fn readable_byte_stream_controller_error(
 
 /// [ReadableByteStreamControllerFillHeadPullIntoDescriptor](https://streams.spec.whatwg.org/#readable-byte-stream-controller-fill-head-pull-into-descriptor)
 fn readable_byte_stream_controller_fill_head_pull_into_descriptor(
-    _controller: &JsObject<ReadableByteStreamController>,
+    controller: &JsObject<ReadableByteStreamController>,
     size: u64,
     pull_into: &PullInto,
 ) {
     // 1. Assert: either controller.[[pendingPullIntos]] is empty, or
     //    controller.[[pendingPullIntos]][0] is pullIntoDescriptor.
     // 2. Assert: controller.[[byobRequest]] is null.
+    debug_assert!(data(controller, |c| c.byob_request.borrow().is_none()));
     // 3. Set pullIntoDescriptor's bytes filled to bytes filled + size.
     let mut d = pull_into.borrow_mut();
     d.bytes_filled = d.bytes_filled.saturating_add(size);
@@ -1095,6 +1102,7 @@ fn readable_byte_stream_controller_fill_read_request_from_queue(
     ctx: &mut Context,
 ) {
     // 1. Assert: controller.[[queueTotalSize]] > 0.
+    debug_assert!(data(controller, ReadableByteStreamController::queue_total_size) > 0);
     // 2. Let entry be controller.[[queue]][0].
     // 3. Remove entry from controller.[[queue]].
     // 4. Set controller.[[queueTotalSize]] to controller.[[queueTotalSize]] − entry's byte
@@ -1189,6 +1197,7 @@ fn readable_byte_stream_controller_handle_queue_drain(
     ctx: &mut Context,
 ) {
     // 1. Assert: controller.[[stream]].[[state]] is "readable".
+    debug_assert_eq!(stream_state(controller), StreamState::Readable);
     // 2. If controller.[[queueTotalSize]] is 0 and controller.[[closeRequested]] is true,
     let close = data(controller, |c| {
         c.queue_total_size.get() == 0 && c.close_requested.get()
@@ -1226,6 +1235,7 @@ fn readable_byte_stream_controller_process_pull_into_descriptors_using_queue(
     ctx: &mut Context,
 ) -> Vec<PullInto> {
     // 1. Assert: controller.[[closeRequested]] is false.
+    debug_assert!(!data(controller, |c| c.close_requested.get()));
     // 2. Let filledPullIntos be a new empty list.
     let mut filled = Vec::new();
     // 3. While controller.[[pendingPullIntos]] is not empty,
@@ -1620,6 +1630,7 @@ fn readable_byte_stream_controller_respond_internal(
     if stream_state(controller) == StreamState::Closed {
         // 5. If state is "closed",
         //   1. Assert: bytesWritten is 0.
+        debug_assert_eq!(bytes_written, 0);
         //   2. Perform ! ReadableByteStreamControllerRespondInClosedState(controller,
         //      firstDescriptor).
         readable_byte_stream_controller_respond_in_closed_state(controller, &first, ctx);
@@ -1627,6 +1638,7 @@ fn readable_byte_stream_controller_respond_internal(
         // 6. Otherwise,
         //   1. Assert: state is "readable".
         //   2. Assert: bytesWritten > 0.
+        debug_assert!(bytes_written > 0);
         //   3. Perform ? ReadableByteStreamControllerRespondInReadableState(controller,
         //      bytesWritten, firstDescriptor).
         readable_byte_stream_controller_respond_in_readable_state(
@@ -1706,11 +1718,12 @@ pub fn readable_byte_stream_controller_respond_with_new_view(
 fn readable_byte_stream_controller_shift_pending_pull_into(
     controller: &JsObject<ReadableByteStreamController>,
 ) -> Option<PullInto> {
-    // 1. Assert: controller.[[byobRequest]] is null.
-    // 2. Let descriptor be controller.[[pendingPullIntos]][0].
-    // 3. Remove descriptor from controller.[[pendingPullIntos]].
-    // 4. Return descriptor.
     data(controller, |c| {
+        // 1. Assert: controller.[[byobRequest]] is null.
+        debug_assert!(c.byob_request.borrow().is_none());
+        // 2. Let descriptor be controller.[[pendingPullIntos]][0].
+        // 3. Remove descriptor from controller.[[pendingPullIntos]].
+        // 4. Return descriptor.
         c.pending_pull_intos.borrow_mut().pop_front()
     })
 }
@@ -1745,8 +1758,10 @@ fn readable_byte_stream_controller_should_call_pull(
         return true;
     }
     // 7. Let desiredSize be ! ReadableByteStreamControllerGetDesiredSize(controller).
+    let desired_size = readable_byte_stream_controller_get_desired_size(controller);
     // 8. Assert: desiredSize is not null.
+    debug_assert!(desired_size.is_some());
     // 9. If desiredSize > 0, return true.
     // 10. Return false.
-    readable_byte_stream_controller_get_desired_size(controller).is_some_and(|d| d > 0.0)
+    desired_size.is_some_and(|d| d > 0.0)
 }

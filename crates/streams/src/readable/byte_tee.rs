@@ -218,6 +218,7 @@ fn pull_with_default_reader(state: &Gc<ByteTeeState>, ctx: &mut Context) {
     let reader = match current {
         StreamReader::Byob(byob) => {
             //   1. Assert: reader.[[readIntoRequests]] is empty.
+            debug_assert_eq!(byob.borrow().data().num_read_into_requests(), 0);
             //   2. Perform ! ReadableStreamBYOBReaderRelease(reader).
             readable_stream_byob_reader_release(&byob, ctx);
             //   3. Set reader to ! AcquireReadableStreamDefaultReader(stream).
@@ -252,6 +253,7 @@ fn pull_with_byob_reader(
     let reader = match current {
         StreamReader::Default(default) => {
             //   1. Assert: reader.[[readRequests]] is empty.
+            debug_assert_eq!(default.borrow().data().num_read_requests(), 0);
             //   2. Perform ! ReadableStreamDefaultReaderRelease(reader).
             readable_stream_default_reader_release(&default, ctx);
             //   3. Set reader to ! AcquireReadableStreamBYOBReader(stream).

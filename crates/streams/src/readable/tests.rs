@@ -607,3 +607,84 @@ fn iterator_reacts_to_the_read_after_a_synchronous_pull() {
         assert_eq!(logs[3], "pull4 then,get then", "fast={fast}");
     }
 }
+
+/// A native source behind a byte controller: fills the BYOB request's view in place.
+#[derive(Trace, Finalize)]
+struct ByteFiller {
+    #[unsafe_ignore_trace]
+    next: std::cell::Cell<u8>,
+}
+
+impl NativeSource for ByteFiller {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        let StreamController::Byte(controller) = controller else {
+            panic!("ByteFiller sits behind a byte controller");
+        };
+        let request = readable_byte_stream_controller_get_byob_request(controller, ctx)
+            .unwrap()
+            .expect("a pull-into descriptor is pending");
+        let view = request.borrow().data().view().unwrap();
+        let length = view
+            .get(js_string!("length"), ctx)
+            .unwrap()
+            .to_number(ctx)
+            .unwrap() as u64;
+        let written = length.min(3);
+        for i in 0..written {
+            let b = self.next.get();
+            self.next.set(b + 1);
+            view.set(i as u32, JsValue::from(b), true, ctx).unwrap();
+        }
+        readable_byte_stream_controller_respond(controller, written, ctx).unwrap();
+        Completion::undefined()
+    }
+
+    fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
+        Completion::undefined()
+    }
+}
+
+#[test]
+fn native_source_behind_a_byte_controller_fills_byob_requests() {
+    for fast in [true, false] {
+        crate::set_fast_paths(fast);
+        let mut ctx = context();
+        let stream = create_readable_byte_stream(
+            StartAlgorithm::ReturnUndefined,
+            SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(ByteFiller {
+                next: std::cell::Cell::new(1),
+            })))),
+            None,
+            Some(8),
+            &mut ctx,
+        )
+        .unwrap();
+        ctx.global_object()
+            .set(js_string!("bytes"), JsValue::from(stream.upcast()), false, &mut ctx)
+            .unwrap();
+        eval(
+            &mut ctx,
+            r#"
+            globalThis.log = [];
+            (async () => {
+              // A default reader: the auto-allocated buffer (8 bytes) is the request's view.
+              const r = bytes.getReader();
+              const a = await r.read();
+              log.push(a.value.constructor.name + ':' + Array.from(a.value).join('.'));
+              r.releaseLock();
+              // A BYOB reader: the reader's view (2 bytes) is the request's view.
+              const byob = bytes.getReader({ mode: 'byob' });
+              const b = await byob.read(new Uint8Array(2));
+              log.push(b.value.constructor.name + ':' + Array.from(b.value).join('.'));
+            })();
+            "#,
+        );
+        ctx.run_jobs().unwrap();
+        assert_eq!(
+            string(&mut ctx, "log.join()"),
+            "Uint8Array:1.2.3,Uint8Array:4.5",
+            "fast paths {fast}"
+        );
+    }
+    crate::set_fast_paths(true);
+}
