@@ -15,17 +15,17 @@ use super::buffers::{
     array_buffer_byte_length, is_detached_buffer, to_array_buffer_view, ViewConstructor,
 };
 use super::byte_controller::{self, readable_byte_stream_controller_pull_into};
-use super::reader::read_result;
 use super::generic_reader::{
     self, readable_stream_reader_generic_initialize, readable_stream_reader_generic_release,
     GenericReader, GenericReaderClass,
 };
+use super::reader::read_result;
 use super::{
     is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamReader, StreamState,
 };
 use crate::webidl::{
-    self, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary,
-    PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary, PromiseCapability,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read-into request implemented in Rust (the byte tee,
@@ -349,7 +349,10 @@ pub(crate) fn readable_stream_byob_reader_read(
     // 1. Let stream be reader.[[stream]].
     let stream = reader_data(reader, ReadableStreamBYOBReader::stream);
     // 2. Assert: stream is not undefined.
-    debug_assert!(stream.is_some(), "ReadableStreamBYOBReaderRead: released reader");
+    debug_assert!(
+        stream.is_some(),
+        "ReadableStreamBYOBReaderRead: released reader"
+    );
     let Some(stream) = stream else {
         let e = crate::webidl::type_error_value("The reader has been released", ctx);
         read_into_request.error_steps(e, ctx);
@@ -367,7 +370,10 @@ pub(crate) fn readable_stream_byob_reader_read(
     // 5. Otherwise, perform ! ReadableByteStreamControllerPullInto(stream.[[controller]], view,
     //    min, readIntoRequest).
     let controller = byte_controller::byte_controller_of(&stream);
-    debug_assert!(controller.is_some(), "a BYOB reader's stream has a byte controller");
+    debug_assert!(
+        controller.is_some(),
+        "a BYOB reader's stream has a byte controller"
+    );
     if let Some(c) = controller {
         readable_byte_stream_controller_pull_into(&c, view, min, read_into_request, ctx);
     }
@@ -397,7 +403,10 @@ pub(crate) fn readable_stream_add_read_into_request(
 ) {
     // 1. Assert: stream.[[reader]] implements ReadableStreamBYOBReader.
     let reader = byob_reader_of(stream);
-    debug_assert!(reader.is_some(), "ReadableStreamAddReadIntoRequest: no BYOB reader");
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamAddReadIntoRequest: no BYOB reader"
+    );
     // 2. Assert: stream.[[state]] is "readable" or "closed".
     debug_assert!(with_stream(stream, ReadableStream::state) != StreamState::Errored);
     // 3. Append readRequest to stream.[[reader]].[[readIntoRequests]].
@@ -418,7 +427,10 @@ pub(crate) fn readable_stream_fulfill_read_into_request(
     // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
     // 2. Let reader be stream.[[reader]].
     let reader = byob_reader_of(stream);
-    debug_assert!(reader.is_some(), "ReadableStreamFulfillReadIntoRequest: no BYOB reader");
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamFulfillReadIntoRequest: no BYOB reader"
+    );
     let Some(reader) = reader else {
         return;
     };
@@ -426,7 +438,10 @@ pub(crate) fn readable_stream_fulfill_read_into_request(
     // 4. Let readIntoRequest be reader.[[readIntoRequests]][0].
     // 5. Remove readIntoRequest from reader.[[readIntoRequests]].
     let request = reader_data(&reader, |r| r.read_into_requests.borrow_mut().pop_front());
-    debug_assert!(request.is_some(), "ReadableStreamFulfillReadIntoRequest: no request");
+    debug_assert!(
+        request.is_some(),
+        "ReadableStreamFulfillReadIntoRequest: no request"
+    );
     let Some(request) = request else {
         return;
     };

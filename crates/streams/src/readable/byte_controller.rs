@@ -25,13 +25,13 @@ use super::byob_reader::{
     readable_stream_get_num_read_into_requests, readable_stream_has_byob_reader, ReadIntoRequest,
 };
 use super::byob_request::ReadableStreamBYOBRequest;
-use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::reader::ReadRequest;
+use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
-    readable_stream_add_read_request, readable_stream_close,
-    readable_stream_error, readable_stream_fulfill_read_request,
-    readable_stream_get_num_read_requests, readable_stream_has_default_reader, with_stream,
-    ReadableStream, StreamController, StreamReader, StreamState,
+    readable_stream_add_read_request, readable_stream_close, readable_stream_error,
+    readable_stream_fulfill_read_request, readable_stream_get_num_read_requests,
+    readable_stream_has_default_reader, with_stream, ReadableStream, StreamController,
+    StreamReader, StreamState,
 };
 use crate::completion::Completion;
 use crate::webidl::{
@@ -676,7 +676,10 @@ pub(crate) fn readable_byte_stream_controller_commit_pull_into_descriptor(
     ctx: &mut Context,
 ) {
     // 1. Assert: stream.[[state]] is not "errored".
-    debug_assert_ne!(with_stream(stream, ReadableStream::state), StreamState::Errored);
+    debug_assert_ne!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Errored
+    );
     // 2. Assert: pullIntoDescriptor.reader type is not "none".
     debug_assert_ne!(pull_into.borrow().reader_type, ReaderType::None);
     // 3. Let done be false.

@@ -16,8 +16,7 @@ use super::byte_controller::{
     byte_controller_of, readable_byte_stream_controller_close,
     readable_byte_stream_controller_enqueue, readable_byte_stream_controller_error,
     readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
-    readable_byte_stream_controller_respond_with_new_view,
-    ReadableByteStreamController,
+    readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
 };
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
@@ -25,9 +24,9 @@ use super::reader::{
 };
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{create_readable_byte_stream, readable_stream_cancel, ReadableStream, StreamReader};
-use crate::writable::NativeCompletion;
 use crate::completion::{Completion, RustPromise};
 use crate::webidl::enqueue_microtask;
+use crate::writable::NativeCompletion;
 
 /// The variables ReadableByteStreamTee's closures share.
 #[derive(Trace, Finalize)]
@@ -188,25 +187,28 @@ fn forward_reader_error(state: &Gc<ByteTeeState>, this_reader: StreamReader, ctx
     // the position of the reaction.
     let reader = this_reader.clone();
     reader.upon_closed(
-        NativeCompletion::new((state.clone(), this_reader), |(state, this_reader), settlement, ctx| {
-            let Err(r) = settlement else {
-                return;
-            };
-            //   1. If thisReader is not reader, return.
-            let current = state.reader.borrow().clone();
-            if !this_reader.is(&current) {
-                return;
-            }
-            //   2. Perform ! ReadableByteStreamControllerError(branch1.[[controller]], r).
-            state.error_branch(false, r.clone(), ctx);
-            //   3. Perform ! ReadableByteStreamControllerError(branch2.[[controller]], r).
-            state.error_branch(true, r, ctx);
-            //   4. If canceled1 is false or canceled2 is false, resolve cancelPromise with
-            //      undefined.
-            if !state.canceled1.get() || !state.canceled2.get() {
-                state.cancel_promise.resolve_undefined(ctx);
-            }
-        }),
+        NativeCompletion::new(
+            (state.clone(), this_reader),
+            |(state, this_reader), settlement, ctx| {
+                let Err(r) = settlement else {
+                    return;
+                };
+                //   1. If thisReader is not reader, return.
+                let current = state.reader.borrow().clone();
+                if !this_reader.is(&current) {
+                    return;
+                }
+                //   2. Perform ! ReadableByteStreamControllerError(branch1.[[controller]], r).
+                state.error_branch(false, r.clone(), ctx);
+                //   3. Perform ! ReadableByteStreamControllerError(branch2.[[controller]], r).
+                state.error_branch(true, r, ctx);
+                //   4. If canceled1 is false or canceled2 is false, resolve cancelPromise with
+                //      undefined.
+                if !state.canceled1.get() || !state.canceled2.get() {
+                    state.cancel_promise.resolve_undefined(ctx);
+                }
+            },
+        ),
         ctx,
     );
 }

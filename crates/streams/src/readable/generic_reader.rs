@@ -176,7 +176,10 @@ pub fn readable_stream_reader_generic_cancel(
     // 1. Let stream be reader.[[stream]].
     let stream = reader.stream();
     // 2. Assert: stream is not undefined.
-    debug_assert!(stream.is_some(), "ReadableStreamReaderGenericCancel: released reader");
+    debug_assert!(
+        stream.is_some(),
+        "ReadableStreamReaderGenericCancel: released reader"
+    );
     let Some(stream) = stream else {
         return Completion::Rejected(webidl::type_error_value(
             "The reader has been released",
@@ -222,7 +225,10 @@ pub(crate) fn readable_stream_reader_generic_release(reader: &StreamReader, ctx:
     // 1. Let stream be reader.[[stream]].
     let stream = reader.stream();
     // 2. Assert: stream is not undefined.
-    debug_assert!(stream.is_some(), "ReadableStreamReaderGenericRelease: released reader");
+    debug_assert!(
+        stream.is_some(),
+        "ReadableStreamReaderGenericRelease: released reader"
+    );
     let Some(stream) = stream else {
         return;
     };

@@ -11,12 +11,11 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
+use super::generic_reader::readable_stream_reader_generic_cancel;
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, ReadRequest,
-    ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, ReadRequest, ReadableStreamDefaultReader,
 };
-use super::generic_reader::readable_stream_reader_generic_cancel;
 use super::{Completion, ReadableStream, StreamReader};
 use crate::completion::completion_resolved_with;
 use crate::webidl::{

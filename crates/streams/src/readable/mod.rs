@@ -96,8 +96,8 @@ use boa_engine::{
 use boa_gc::{Finalize, GcRefCell, Trace};
 
 pub use crate::completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
-pub use crate::strategies::SizeAlgorithm;
 use crate::strategies::QueuingStrategy;
+pub use crate::strategies::SizeAlgorithm;
 pub use buffers::{
     can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
     ViewConstructor, ViewRecord,
@@ -119,15 +119,15 @@ pub use controller::{
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, ReadableStreamDefaultController,
 };
-pub use pipe::readable_stream_pipe_to;
 pub use generic_reader::readable_stream_reader_generic_cancel;
-pub use source::{
-    JsSource, NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm,
-};
+pub use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
     ReadableStreamDefaultReader,
+};
+pub use source::{
+    JsSource, NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm,
 };
 
 use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
@@ -482,12 +482,7 @@ impl Class for ReadableStream {
             let Some(init) = init else {
                 return Ok(());
             };
-            readable_stream_constructor_steps(
-                instance,
-                init.underlying_source,
-                &init.strategy,
-                ctx,
-            )
+            readable_stream_constructor_steps(instance, init.underlying_source, &init.strategy, ctx)
         })())
     }
 }
@@ -593,7 +588,10 @@ pub fn create_readable_stream(
     // 2. If sizeAlgorithm was not passed, set it to an algorithm that returns 1.
     let size_algorithm = size_algorithm.unwrap_or(SizeAlgorithm::ReturnOne);
     // 3. Assert: ! IsNonNegativeNumber(highWaterMark) is true.
-    debug_assert!(hwm >= 0.0, "CreateReadableStream: highWaterMark is not non-negative");
+    debug_assert!(
+        hwm >= 0.0,
+        "CreateReadableStream: highWaterMark is not non-negative"
+    );
     // 4. Let stream be a new ReadableStream.
     // 5. Perform ! InitializeReadableStream(stream).
     let stream = new_readable_stream_object(ctx)?;
@@ -652,7 +650,6 @@ pub fn create_readable_byte_stream(
     // 5. Return stream.
     Ok(stream)
 }
-
 
 /// [IsReadableStreamLocked](https://streams.spec.whatwg.org/#is-readable-stream-locked)
 pub fn is_readable_stream_locked(stream: &JsObject<ReadableStream>) -> bool {
@@ -713,7 +710,10 @@ pub fn readable_stream_cancel(
 /// [ReadableStreamClose](https://streams.spec.whatwg.org/#readable-stream-close)
 pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Context) {
     // 1. Assert: stream.[[state]] is "readable".
-    debug_assert_eq!(with_stream(stream, ReadableStream::state), StreamState::Readable);
+    debug_assert_eq!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Readable
+    );
     // 2. Set stream.[[state]] to "closed".
     with_stream(stream, |s| s.state.set(StreamState::Closed));
     // 3. Let reader be stream.[[reader]].
@@ -739,7 +739,10 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
 /// [ReadableStreamError](https://streams.spec.whatwg.org/#readable-stream-error)
 pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx: &mut Context) {
     // 1. Assert: stream.[[state]] is "readable".
-    debug_assert_eq!(with_stream(stream, ReadableStream::state), StreamState::Readable);
+    debug_assert_eq!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Readable
+    );
     // 2. Set stream.[[state]] to "errored".
     // 3. Set stream.[[storedError]] to e.
     with_stream(stream, |s| {
@@ -777,9 +780,15 @@ pub(crate) fn readable_stream_add_read_request(
 ) {
     // 1. Assert: stream.[[reader]] implements ReadableStreamDefaultReader.
     let reader = with_stream(stream, ReadableStream::default_reader);
-    debug_assert!(reader.is_some(), "ReadableStreamAddReadRequest: no default reader");
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamAddReadRequest: no default reader"
+    );
     // 2. Assert: stream.[[state]] is "readable".
-    debug_assert_eq!(with_stream(stream, ReadableStream::state), StreamState::Readable);
+    debug_assert_eq!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Readable
+    );
     // 3. Append readRequest to stream.[[reader]].[[readRequests]].
     if let Some(reader) = reader {
         reader.borrow().data().push_read_request(read_request);
@@ -796,7 +805,10 @@ pub(crate) fn readable_stream_fulfill_read_request(
     // 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
     // 2. Let reader be stream.[[reader]].
     let reader = with_stream(stream, ReadableStream::default_reader);
-    debug_assert!(reader.is_some(), "ReadableStreamFulfillReadRequest: no default reader");
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamFulfillReadRequest: no default reader"
+    );
     let Some(reader) = reader else {
         return;
     };
@@ -804,7 +816,10 @@ pub(crate) fn readable_stream_fulfill_read_request(
     // 4. Let readRequest be reader.[[readRequests]][0].
     // 5. Remove readRequest from reader.[[readRequests]].
     let request = reader.borrow().data().shift_read_request();
-    debug_assert!(request.is_some(), "ReadableStreamFulfillReadRequest: no read request");
+    debug_assert!(
+        request.is_some(),
+        "ReadableStreamFulfillReadRequest: no read request"
+    );
     let Some(request) = request else {
         return;
     };

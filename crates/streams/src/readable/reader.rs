@@ -13,12 +13,12 @@ use boa_engine::{
 use boa_gc::{Finalize, GcRefCell, Trace};
 
 use super::controller::pull_steps;
-use super::iterator::IteratorReadRequest;
-use super::tee::TeeReadRequest;
 use super::generic_reader::{
     self, readable_stream_reader_generic_initialize, readable_stream_reader_generic_release,
     GenericReader, GenericReaderClass,
 };
+use super::iterator::IteratorReadRequest;
+use super::tee::TeeReadRequest;
 use super::{
     is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamController,
     StreamReader, StreamState,
@@ -305,7 +305,10 @@ pub fn readable_stream_default_reader_read(
     // 1. Let stream be reader.[[stream]].
     let stream = reader_data(reader, ReadableStreamDefaultReader::stream);
     // 2. Assert: stream is not undefined.
-    debug_assert!(stream.is_some(), "ReadableStreamDefaultReaderRead: released reader");
+    debug_assert!(
+        stream.is_some(),
+        "ReadableStreamDefaultReaderRead: released reader"
+    );
     let Some(stream) = stream else {
         let e = crate::webidl::type_error_value("The reader has been released", ctx);
         read_request.error_steps(e, ctx);

@@ -10,18 +10,18 @@ use super::controller::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, ReadableStreamDefaultController,
 };
-use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read, ReadRequest,
     ReadableStreamDefaultReader,
 };
+use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{
     create_readable_stream, readable_stream_cancel, with_stream, ReadableStream, StreamController,
     StreamReader,
 };
-use crate::writable::NativeCompletion;
 use crate::completion::{Completion, RustPromise};
 use crate::webidl::enqueue_microtask;
+use crate::writable::NativeCompletion;
 
 /// The variables ReadableStreamDefaultTee's closures share.
 #[derive(Trace, Finalize)]

@@ -660,7 +660,12 @@ fn native_source_behind_a_byte_controller_fills_byob_requests() {
         )
         .unwrap();
         ctx.global_object()
-            .set(js_string!("bytes"), JsValue::from(stream.upcast()), false, &mut ctx)
+            .set(
+                js_string!("bytes"),
+                JsValue::from(stream.upcast()),
+                false,
+                &mut ctx,
+            )
             .unwrap();
         eval(
             &mut ctx,
