@@ -121,6 +121,14 @@ impl ReadableStreamBYOBReader {
     pub fn num_read_into_requests(&self) -> usize {
         self.read_into_requests.borrow().len()
     }
+
+    pub(crate) fn push_read_into_request(&self, r: ReadIntoRequest) {
+        self.read_into_requests.borrow_mut().push_back(r);
+    }
+
+    pub(crate) fn shift_read_into_request(&self) -> Option<ReadIntoRequest> {
+        self.read_into_requests.borrow_mut().pop_front()
+    }
 }
 
 impl GenericReaderClass for ReadableStreamBYOBReader {
@@ -138,13 +146,6 @@ fn reader_data<R>(
     f: impl FnOnce(&ReadableStreamBYOBReader) -> R,
 ) -> R {
     f(r.borrow().data())
-}
-
-fn byob_reader_of(stream: &JsObject<ReadableStream>) -> Option<JsObject<ReadableStreamBYOBReader>> {
-    match with_stream(stream, ReadableStream::reader) {
-        Some(StreamReader::Byob(r)) => Some(r),
-        _ => None,
-    }
 }
 
 impl Class for ReadableStreamBYOBReader {
@@ -390,86 +391,4 @@ pub fn readable_stream_byob_reader_release(
     let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
     // 3. Perform ! ReadableStreamBYOBReaderErrorReadIntoRequests(reader, e).
     readable_stream_byob_reader_error_read_into_requests(reader, e, ctx);
-}
-
-// ---------------------------------------------------------------------------------------
-// Stream-level operations on read-into requests
-// ---------------------------------------------------------------------------------------
-
-/// [ReadableStreamAddReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-into-request)
-pub(crate) fn readable_stream_add_read_into_request(
-    stream: &JsObject<ReadableStream>,
-    read_request: ReadIntoRequest,
-) {
-    // 1. Assert: stream.[[reader]] implements ReadableStreamBYOBReader.
-    let reader = byob_reader_of(stream);
-    debug_assert!(
-        reader.is_some(),
-        "ReadableStreamAddReadIntoRequest: no BYOB reader"
-    );
-    // 2. Assert: stream.[[state]] is "readable" or "closed".
-    debug_assert!(with_stream(stream, ReadableStream::state) != StreamState::Errored);
-    // 3. Append readRequest to stream.[[reader]].[[readIntoRequests]].
-    if let Some(reader) = reader {
-        reader_data(&reader, |r| {
-            r.read_into_requests.borrow_mut().push_back(read_request)
-        });
-    }
-}
-
-/// [ReadableStreamFulfillReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-fulfill-read-into-request)
-pub(crate) fn readable_stream_fulfill_read_into_request(
-    stream: &JsObject<ReadableStream>,
-    chunk: JsValue,
-    done: bool,
-    ctx: &mut Context,
-) {
-    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
-    // 2. Let reader be stream.[[reader]].
-    let reader = byob_reader_of(stream);
-    debug_assert!(
-        reader.is_some(),
-        "ReadableStreamFulfillReadIntoRequest: no BYOB reader"
-    );
-    let Some(reader) = reader else {
-        return;
-    };
-    // 3. Assert: reader.[[readIntoRequests]] is not empty.
-    // 4. Let readIntoRequest be reader.[[readIntoRequests]][0].
-    // 5. Remove readIntoRequest from reader.[[readIntoRequests]].
-    let request = reader_data(&reader, |r| r.read_into_requests.borrow_mut().pop_front());
-    debug_assert!(
-        request.is_some(),
-        "ReadableStreamFulfillReadIntoRequest: no request"
-    );
-    let Some(request) = request else {
-        return;
-    };
-    // 6. If done is true, perform readIntoRequest's close steps, given chunk.
-    // 7. Otherwise, perform readIntoRequest's chunk steps, given chunk.
-    if done {
-        request.close_steps(chunk, ctx);
-    } else {
-        request.chunk_steps(chunk, ctx);
-    }
-}
-
-/// [ReadableStreamGetNumReadIntoRequests](https://streams.spec.whatwg.org/#readable-stream-get-num-read-into-requests)
-pub(crate) fn readable_stream_get_num_read_into_requests(
-    stream: &JsObject<ReadableStream>,
-) -> usize {
-    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
-    // 2. Return stream.[[reader]].[[readIntoRequests]]'s size.
-    byob_reader_of(stream).map_or(0, |r| {
-        reader_data(&r, ReadableStreamBYOBReader::num_read_into_requests)
-    })
-}
-
-/// [ReadableStreamHasBYOBReader](https://streams.spec.whatwg.org/#readable-stream-has-byob-reader)
-pub(crate) fn readable_stream_has_byob_reader(stream: &JsObject<ReadableStream>) -> bool {
-    // 1. Let reader be stream.[[reader]].
-    // 2. If reader is undefined, return false.
-    // 3. If reader implements ReadableStreamBYOBReader, return true.
-    // 4. Return false.
-    byob_reader_of(stream).is_some()
 }

@@ -20,16 +20,15 @@ use super::buffers::{
     array_buffer_byte_length, clone_array_buffer, copy_data_block_bytes, is_detached_buffer,
     to_array_buffer_view, transfer_array_buffer, TypedArrayKind, ViewConstructor, ViewRecord,
 };
-use super::byob_reader::{
-    readable_stream_add_read_into_request, readable_stream_fulfill_read_into_request,
-    readable_stream_get_num_read_into_requests, readable_stream_has_byob_reader, ReadIntoRequest,
-};
+use super::byob_reader::ReadIntoRequest;
 use super::byob_request::ReadableStreamBYOBRequest;
 use super::reader::ReadRequest;
 use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
-    readable_stream_add_read_request, readable_stream_close, readable_stream_error,
-    readable_stream_fulfill_read_request, readable_stream_get_num_read_requests,
+    readable_stream_add_read_into_request, readable_stream_add_read_request, readable_stream_close,
+    readable_stream_error, readable_stream_fulfill_read_into_request,
+    readable_stream_fulfill_read_request, readable_stream_get_num_read_into_requests,
+    readable_stream_get_num_read_requests, readable_stream_has_byob_reader,
     readable_stream_has_default_reader, with_stream, ReadableStream, StreamController,
     StreamReader, StreamState,
 };

@@ -1,9 +1,21 @@
-//! Readable streams ([spec §4](https://streams.spec.whatwg.org/#rs)): `ReadableStream`,
-//! `ReadableStreamDefaultReader`, `ReadableStreamDefaultController`, the async iterator,
-//! `tee()` and `ReadableStream.from()`, and readable byte streams:
-//! `ReadableByteStreamController`, `ReadableStreamBYOBReader`, `ReadableStreamBYOBRequest` and
-//! the byte tee (files `byte_controller.rs`, `byob_reader.rs`, `byob_request.rs`,
-//! `byte_tee.rs`, `buffers.rs`).
+//! Readable streams ([spec §4](https://streams.spec.whatwg.org/#rs)), a file per spec
+//! interface or section, abstract operations with the interface that owns them:
+//!
+//! | file | spec |
+//! | --- | --- |
+//! | `mod.rs` | the `ReadableStream` class (§4.2) and the abstract operations "working with readable streams" and "interfacing with controllers" (§4.10.1-2) |
+//! | `source.rs` | the underlying source API (§4.2.3): [`SourceAlgorithms`], [`StartAlgorithm`], [`NativeSource`] |
+//! | `iterator.rs` | async iteration (§4.2.5) |
+//! | `from.rs` | ReadableStreamFromIterable |
+//! | `tee.rs`, `byte_tee.rs` | ReadableStreamDefaultTee, ReadableByteStreamTee |
+//! | `pipe.rs`, `pipe/` | ReadableStreamPipeTo, `pipeTo()` / `pipeThrough()` |
+//! | `generic_reader.rs` | the `ReadableStreamGenericReader` mixin (§4.4) and ReadableStreamReaderGeneric* (§4.10.3) |
+//! | `reader.rs` | `ReadableStreamDefaultReader` (§4.5), read requests, its abstract operations |
+//! | `byob_reader.rs` | `ReadableStreamBYOBReader` (§4.6), read-into requests, its abstract operations |
+//! | `controller.rs` | `ReadableStreamDefaultController` (§4.7, §4.10.4) |
+//! | `byte_controller.rs` | `ReadableByteStreamController` (§4.8, §4.10.5), pull-into descriptors |
+//! | `byob_request.rs` | `ReadableStreamBYOBRequest` (§4.9) |
+//! | `buffers.rs` | the ECMAScript ArrayBuffer / view operations byte streams use |
 //!
 //! # Internal API for WritableStream / TransformStream / pipeTo
 //!
@@ -14,15 +26,18 @@
 //!   [`Completion::into_js_promise`] when script sees it), [`readable_stream_close`],
 //!   [`readable_stream_error`], [`ReadableStream::state`], [`ReadableStream::stored_error`],
 //!   [`ReadableStream::controller`].
-//! - Creation: [`create_readable_stream`] with a [`StartAlgorithm`] and a
+//! - Creation: [`create_readable_stream`] (default controller) and
+//!   [`create_readable_byte_stream`] (byte controller) with a [`StartAlgorithm`] and a
 //!   [`SourceAlgorithms`] (use [`SourceAlgorithms::Rust`] for TransformStream: a traced state
 //!   value plus `pull`/`cancel` function pointers returning [`Completion`]s;
-//!   [`SourceAlgorithms::Native`] for embedders: a [`NativeSource`] trait object).
+//!   [`SourceAlgorithms::Native`] for embedders: a [`NativeSource`] trait object, behind
+//!   either controller kind).
 //! - Readers: [`acquire_readable_stream_default_reader`],
 //!   [`readable_stream_default_reader_read`] with a [`ReadRequest`] (pipeTo: use
 //!   [`ReadRequest::Pipe`] with a boxed [`ReadRequestSteps`] whose chunk/close/error steps run
 //!   in Rust), [`readable_stream_default_reader_release`],
-//!   [`readable_stream_reader_generic_cancel`], [`ReadableStreamDefaultReader::closed_promise`].
+//!   [`readable_stream_reader_generic_cancel`] (for either reader, as a [`StreamReader`]),
+//!   [`StreamReader::closed_promise`].
 //! - Controllers: [`readable_stream_default_controller_close`],
 //!   [`readable_stream_default_controller_enqueue`],
 //!   [`readable_stream_default_controller_error`],
@@ -32,7 +47,7 @@
 //! - Byte streams: `[[controller]]` is [`StreamController::Byte`] and `[[reader]]` may be
 //!   [`StreamReader::Byob`]. Default readers (and so pipeTo's [`ReadRequest`]s) work on byte
 //!   streams unchanged. BYOB: [`acquire_readable_stream_byob_reader`],
-//!   [`readable_stream_byob_reader_release`], [`readable_stream_byob_reader_generic_cancel`],
+//!   [`readable_stream_byob_reader_release`],
 //!   read-into requests ([`ReadIntoRequest`], [`ReadIntoRequestSteps`]). Controller:
 //!   [`readable_byte_stream_controller_enqueue`] (takes a [`ViewRecord`] from
 //!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`],
@@ -53,8 +68,10 @@
 //!   byte streams / BYOB readers can join), the queue is [`crate::queue::QueueWithSizes`].
 //! - `[[pullAlgorithm]]` / `[[cancelAlgorithm]]` are one [`SourceAlgorithms`] enum; read
 //!   requests are the [`ReadRequest`] enum. No boxed JS closures run internal steps.
-//! - Promises script sees (`read()` results, `closed`, `cancel()` results, iterator results)
-//!   are JS promises created once. Everything else is a [`Completion`].
+//! - Promises script sees (`read()` results, `cancel()` results, iterator results) are JS
+//!   promises created once; a reader's `[[closedPromise]]` is a lazily materialised
+//!   [`crate::writable::PromiseSlot`] (its JS promise is created when script reads `closed`;
+//!   tee, byte tee and pipeTo wait on it without one). Everything else is a [`Completion`].
 //! - Fast paths ([`crate::fast_paths`]): "a promise resolved with" a user result (start, pull,
 //!   cancel, an iterator chunk) runs the promise resolve function's steps in Rust: a
 //!   non-thenable settles at once and its reaction is queued as a native microtask at the
@@ -849,6 +866,87 @@ pub fn readable_stream_has_default_reader(stream: &JsObject<ReadableStream>) -> 
     with_stream(stream, |s| {
         matches!(&*s.reader.borrow(), Some(StreamReader::Default(_)))
     })
+}
+
+fn byob_reader_of(stream: &JsObject<ReadableStream>) -> Option<JsObject<ReadableStreamBYOBReader>> {
+    match with_stream(stream, ReadableStream::reader) {
+        Some(StreamReader::Byob(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// [ReadableStreamAddReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-into-request)
+pub(crate) fn readable_stream_add_read_into_request(
+    stream: &JsObject<ReadableStream>,
+    read_request: ReadIntoRequest,
+) {
+    // 1. Assert: stream.[[reader]] implements ReadableStreamBYOBReader.
+    let reader = byob_reader_of(stream);
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamAddReadIntoRequest: no BYOB reader"
+    );
+    // 2. Assert: stream.[[state]] is "readable" or "closed".
+    debug_assert!(with_stream(stream, ReadableStream::state) != StreamState::Errored);
+    // 3. Append readRequest to stream.[[reader]].[[readIntoRequests]].
+    if let Some(reader) = reader {
+        reader.borrow().data().push_read_into_request(read_request);
+    }
+}
+
+/// [ReadableStreamFulfillReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-fulfill-read-into-request)
+pub(crate) fn readable_stream_fulfill_read_into_request(
+    stream: &JsObject<ReadableStream>,
+    chunk: JsValue,
+    done: bool,
+    ctx: &mut Context,
+) {
+    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
+    // 2. Let reader be stream.[[reader]].
+    let reader = byob_reader_of(stream);
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamFulfillReadIntoRequest: no BYOB reader"
+    );
+    let Some(reader) = reader else {
+        return;
+    };
+    // 3. Assert: reader.[[readIntoRequests]] is not empty.
+    // 4. Let readIntoRequest be reader.[[readIntoRequests]][0].
+    // 5. Remove readIntoRequest from reader.[[readIntoRequests]].
+    let request = reader.borrow().data().shift_read_into_request();
+    debug_assert!(
+        request.is_some(),
+        "ReadableStreamFulfillReadIntoRequest: no request"
+    );
+    let Some(request) = request else {
+        return;
+    };
+    // 6. If done is true, perform readIntoRequest's close steps, given chunk.
+    // 7. Otherwise, perform readIntoRequest's chunk steps, given chunk.
+    if done {
+        request.close_steps(chunk, ctx);
+    } else {
+        request.chunk_steps(chunk, ctx);
+    }
+}
+
+/// [ReadableStreamGetNumReadIntoRequests](https://streams.spec.whatwg.org/#readable-stream-get-num-read-into-requests)
+pub(crate) fn readable_stream_get_num_read_into_requests(
+    stream: &JsObject<ReadableStream>,
+) -> usize {
+    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
+    // 2. Return stream.[[reader]].[[readIntoRequests]]'s size.
+    byob_reader_of(stream).map_or(0, |r| r.borrow().data().num_read_into_requests())
+}
+
+/// [ReadableStreamHasBYOBReader](https://streams.spec.whatwg.org/#readable-stream-has-byob-reader)
+pub(crate) fn readable_stream_has_byob_reader(stream: &JsObject<ReadableStream>) -> bool {
+    // 1. Let reader be stream.[[reader]].
+    // 2. If reader is undefined, return false.
+    // 3. If reader implements ReadableStreamBYOBReader, return true.
+    // 4. Return false.
+    byob_reader_of(stream).is_some()
 }
 
 /// [ReadableStreamTee](https://streams.spec.whatwg.org/#readable-stream-tee)
