@@ -35,13 +35,7 @@ pub mod webidl;
 pub mod writable;
 
 #[cfg(test)]
-mod injection_tests;
-#[cfg(test)]
-mod native_catch_tests;
-#[cfg(test)]
 mod test_support;
-#[cfg(test)]
-mod webidl_shape_tests;
 
 /// Register every interface of this crate on the context's current realm.
 pub fn register(context: &mut Context) -> JsResult<()> {
@@ -103,3 +97,6 @@ pub fn fast_paths() -> bool {
 pub fn set_fast_paths(on: bool) {
     FAST_PATHS.with(|f| f.set(on && cfg!(feature = "fast-paths")));
 }
+
+#[cfg(test)]
+mod tests;

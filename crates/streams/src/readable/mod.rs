@@ -65,15 +65,11 @@
 //! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
 //!   callbacks, `size()`, getters, resolving a promise with an object).
 
-#[cfg(test)]
-mod adversarial_tests;
 mod buffers;
 mod byob_reader;
 mod byob_request;
 mod byte_controller;
 mod byte_tee;
-#[cfg(test)]
-mod byte_tests;
 mod controller;
 mod from;
 mod iterator;
