@@ -38,11 +38,6 @@ impl QueueWithSizes {
         self.total_size
     }
 
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.queue.len()
-    }
-
     /// Whether the queue is empty.
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
