@@ -51,7 +51,9 @@
 //!   [`native_writable_stream`](native::native_writable_stream),
 //!   [`native_byte_stream`](native::native_byte_stream) (an iterator of `Bytes` as a stream),
 //!   [`enqueue_bytes`](native::enqueue_bytes) / [`bytes_to_uint8_array`](native::bytes_to_uint8_array),
-//!   the default controller's enqueue / close / error / desired size, and the types those
+//!   the default controller's enqueue / close / error / desired size, the spec's introspection
+//!   for other specifications ([`readable_stream_is_locked`](native::readable_stream_is_locked),
+//!   [`readable_stream_is_disturbed`](native::readable_stream_is_disturbed)), and the types those
 //!   signatures mention ([`Completion`](native::Completion),
 //!   [`RustPromise`](native::RustPromise), [`Settlement`](native::Settlement),
 //!   [`ReadableStream`](native::ReadableStream),
