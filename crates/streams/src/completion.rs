@@ -279,7 +279,12 @@ impl Completion {
 
     /// "React" to this promise: run `step` with the settlement, in a microtask, at the position
     /// a JS promise reaction would run.
-    pub fn upon<C: Trace + 'static>(self, captures: C, step: ReactionFn<C>, ctx: &mut Context) {
+    pub(crate) fn upon<C: Trace + 'static>(
+        self,
+        captures: C,
+        step: ReactionFn<C>,
+        ctx: &mut Context,
+    ) {
         match self {
             Self::Fulfilled(v) => enqueue_microtask(ctx, move |ctx| step(&captures, Ok(v), ctx)),
             Self::Rejected(e) => enqueue_microtask(ctx, move |ctx| step(&captures, Err(e), ctx)),
@@ -292,7 +297,7 @@ impl Completion {
     }
 
     /// "Upon fulfillment" / "upon rejection": [`Completion::upon`] with one step per outcome.
-    pub fn upon_either<C: Trace + 'static>(
+    pub(crate) fn upon_either<C: Trace + 'static>(
         self,
         captures: C,
         on_fulfilled: fn(JsValue, &C, &mut Context),
@@ -311,7 +316,7 @@ impl Completion {
 
     /// The promise as a JS promise (for a JS-visible result). A pending Rust promise gets a
     /// JS promise that settles synchronously with it, so script sees the same timing.
-    pub fn into_js_promise(self, ctx: &mut Context) -> JsObject {
+    pub(crate) fn into_js_promise(self, ctx: &mut Context) -> JsObject {
         match self {
             Self::Fulfilled(v) => promise_resolved_with(v, ctx),
             Self::Rejected(e) => promise_rejected_with(e, ctx),
@@ -332,7 +337,7 @@ impl Completion {
 
     /// "The result of reacting to this promise with a fulfillment step that returns
     /// undefined" (rejections propagate).
-    pub fn then_undefined(self, ctx: &mut Context) -> Completion {
+    pub(crate) fn then_undefined(self, ctx: &mut Context) -> Completion {
         react(
             self,
             (),

@@ -601,13 +601,6 @@ impl std::fmt::Debug for TransformStreamDefaultController {
     }
 }
 
-impl TransformStreamDefaultController {
-    /// `[[stream]]`.
-    pub fn stream(&self) -> JsObject<TransformStream> {
-        self.stream.clone()
-    }
-}
-
 fn controller_stream(c: &JsObject<TransformStreamDefaultController>) -> JsObject<TransformStream> {
     c.borrow().data().stream.clone()
 }

@@ -16,7 +16,6 @@ use boa_engine::{
     class::ClassBuilder,
     object::{builtins::JsPromise, FunctionObjectBuilder, JsObject},
     property::{Attribute, PropertyDescriptor, PropertyKey},
-    value::TryFromJs,
     Context, JsError, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
     NativeObject,
 };
@@ -87,17 +86,6 @@ pub fn attribute(
         JsString::from(name),
         Some(get),
         set,
-        Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
-    );
-}
-
-/// Install a static attribute (getter only) on the interface object.
-pub fn static_attribute(class: &mut ClassBuilder<'_>, name: &str, getter: NativeFunction) {
-    let get = function(class.context(), &format!("get {name}"), 0, getter);
-    class.static_accessor(
-        JsString::from(name),
-        Some(get),
-        None,
         Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
     );
 }
@@ -267,11 +255,6 @@ impl Dictionary {
         Self(object)
     }
 
-    /// The object, if any.
-    pub fn object(&self) -> Option<&JsObject> {
-        self.0.as_ref()
-    }
-
     /// `Get(dict, key)`; `None` when the member is absent (value `undefined`).
     /// Can run user code (getters): hold no borrow across it.
     pub fn get(&self, key: &str, ctx: &mut Context) -> JsResult<Option<JsValue>> {
@@ -322,11 +305,6 @@ pub fn to_enforce_range_u64(value: &JsValue, what: &str, ctx: &mut Context) -> J
 /// WebIDL `DOMString` conversion.
 pub fn to_dom_string(value: &JsValue, ctx: &mut Context) -> JsResult<JsString> {
     value.to_string(ctx)
-}
-
-/// Convert with Boa's `TryFromJs` (rarely needed; kept for symmetry).
-pub fn convert<T: TryFromJs>(value: &JsValue, ctx: &mut Context) -> JsResult<T> {
-    T::try_from_js(value, ctx)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -530,27 +508,6 @@ pub fn mark_as_handled(promise: &JsObject, ctx: &mut Context) {
     }
 }
 
-/// "React to `promise`": run native steps on fulfillment / rejection, in the promise's
-/// reaction order (so they interleave correctly with script reactions). `captures` is traced.
-/// The steps must not throw; they get the settlement value.
-// NOTE: Boa's public `then` performs a SpeciesConstructor lookup on `promise`; for the
-// promises this library creates that reads `%Promise.prototype%.constructor`, which script can
-// only observe by patching it. The derived promise never rejects (the steps cannot throw).
-pub fn react<C: boa_gc::Trace + Clone + 'static>(
-    promise: &JsObject,
-    captures: C,
-    on_fulfilled: fn(JsValue, &C, &mut Context),
-    on_rejected: fn(JsValue, &C, &mut Context),
-    ctx: &mut Context,
-) {
-    crate::completion::Completion::Js(promise.clone()).upon_either(
-        captures,
-        on_fulfilled,
-        on_rejected,
-        ctx,
-    );
-}
-
 /// A step function pointer that is `Trace` (it holds no GC data).
 pub struct StepFn<C>(pub fn(JsValue, &C, &mut Context));
 
@@ -579,11 +536,6 @@ pub fn enqueue_microtask(ctx: &mut Context, f: impl FnOnce(&mut Context) + 'stat
 /// Key helper for `js_string!`-free property names.
 pub fn key(name: &str) -> PropertyKey {
     PropertyKey::from(JsString::from(name))
-}
-
-/// `undefined`, for brevity in native functions.
-pub fn undefined() -> JsValue {
-    JsValue::undefined()
 }
 
 // ---------------------------------------------------------------------------------------

@@ -57,13 +57,8 @@ impl std::fmt::Debug for ReadableStreamDefaultController {
 
 impl ReadableStreamDefaultController {
     /// `[[stream]]`.
-    pub fn stream(&self) -> JsObject<ReadableStream> {
+    pub(crate) fn stream(&self) -> JsObject<ReadableStream> {
         self.stream.clone()
-    }
-
-    /// Number of queued chunks.
-    pub fn queue_len(&self) -> usize {
-        self.queue.borrow().len()
     }
 }
 

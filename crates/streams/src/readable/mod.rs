@@ -36,8 +36,7 @@
 //!   [`readable_stream_default_reader_read`] with a [`ReadRequest`] (pipeTo: use
 //!   [`ReadRequest::Pipe`] with a boxed [`ReadRequestSteps`] whose chunk/close/error steps run
 //!   in Rust), [`readable_stream_default_reader_release`],
-//!   [`readable_stream_reader_generic_cancel`] (for either reader, as a [`StreamReader`]),
-//!   [`StreamReader::closed_promise`].
+//!   [`readable_stream_reader_generic_cancel`](reader::readable_stream_reader_generic_cancel), [`ReadableStreamDefaultReader::closed_promise`].
 //! - Controllers: [`readable_stream_default_controller_close`],
 //!   [`readable_stream_default_controller_enqueue`],
 //!   [`readable_stream_default_controller_error`],
@@ -47,16 +46,16 @@
 //! - Byte streams: `[[controller]]` is [`StreamController::Byte`] and `[[reader]]` may be
 //!   [`StreamReader::Byob`]. Default readers (and so pipeTo's [`ReadRequest`]s) work on byte
 //!   streams unchanged. BYOB: [`acquire_readable_stream_byob_reader`],
-//!   [`readable_stream_byob_reader_release`],
-//!   read-into requests ([`ReadIntoRequest`], [`ReadIntoRequestSteps`]). Controller:
-//!   [`readable_byte_stream_controller_enqueue`] (takes a [`ViewRecord`] from
-//!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`],
-//!   [`readable_byte_stream_controller_error`], [`readable_byte_stream_controller_respond`],
-//!   [`readable_byte_stream_controller_respond_with_new_view`],
-//!   [`readable_byte_stream_controller_get_byob_request`],
-//!   [`readable_byte_stream_controller_get_desired_size`]. Buffers:
-//!   [`transfer_array_buffer`] (real detachment, no copy), [`is_detached_buffer`],
-//!   [`can_transfer_array_buffer`].
+//!   [`readable_stream_byob_reader_release`](byob_reader::readable_stream_byob_reader_release), [`readable_stream_byob_reader_generic_cancel`](byob_reader::readable_stream_byob_reader_generic_cancel),
+//!   read-into requests ([`ReadIntoRequest`](byob_reader::ReadIntoRequest), [`ReadIntoRequestSteps`]). Controller:
+//!   [`readable_byte_stream_controller_enqueue`](byte_controller::readable_byte_stream_controller_enqueue) (takes a [`ViewRecord`](buffers::ViewRecord) from
+//!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`](byte_controller::readable_byte_stream_controller_close),
+//!   [`readable_byte_stream_controller_error`](byte_controller::readable_byte_stream_controller_error), [`readable_byte_stream_controller_respond`](byte_controller::readable_byte_stream_controller_respond),
+//!   [`readable_byte_stream_controller_respond_with_new_view`](byte_controller::readable_byte_stream_controller_respond_with_new_view),
+//!   [`readable_byte_stream_controller_get_byob_request`](byte_controller::readable_byte_stream_controller_get_byob_request),
+//!   [`readable_byte_stream_controller_get_desired_size`](byte_controller::readable_byte_stream_controller_get_desired_size).
+//!   Buffers: [`transfer_array_buffer`](buffers::transfer_array_buffer) (real detachment, no
+//!   copy), [`is_detached_buffer`](buffers::is_detached_buffer).
 //!
 //! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
 //! positions JS promise reactions would take.
@@ -82,15 +81,11 @@
 //! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
 //!   callbacks, `size()`, getters, resolving a promise with an object).
 
-#[cfg(test)]
-mod adversarial_tests;
 mod buffers;
 mod byob_reader;
 mod byob_request;
 mod byte_controller;
 mod byte_tee;
-#[cfg(test)]
-mod byte_tests;
 mod controller;
 mod from;
 mod generic_reader;
@@ -116,7 +111,7 @@ pub use crate::completion::{Completion, Reaction, ReactionFn, RustPromise, Settl
 use crate::strategies::QueuingStrategy;
 pub use crate::strategies::SizeAlgorithm;
 pub use buffers::{
-    can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
+    is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
     ViewConstructor, ViewRecord,
 };
 pub use byob_reader::{
@@ -124,12 +119,7 @@ pub use byob_reader::{
     ReadIntoRequestSteps, ReadableStreamBYOBReader,
 };
 pub use byob_request::ReadableStreamBYOBRequest;
-pub use byte_controller::{
-    readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
-    readable_byte_stream_controller_error, readable_byte_stream_controller_get_byob_request,
-    readable_byte_stream_controller_get_desired_size, readable_byte_stream_controller_respond,
-    readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
-};
+pub use byte_controller::ReadableByteStreamController;
 pub use controller::{
     readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
@@ -236,8 +226,6 @@ pub struct ReadableStream {
     disturbed: Cell<bool>,
     reader: GcRefCell<Option<StreamReader>>,
     stored_error: GcRefCell<JsValue>,
-    #[unsafe_ignore_trace]
-    detached: Cell<bool>,
     pending_init: GcRefCell<Option<PendingInit>>,
 }
 
@@ -261,43 +249,37 @@ impl ReadableStream {
             stored_error: GcRefCell::new(JsValue::undefined()),
             // 3. Set stream.[[disturbed]] to false.
             disturbed: Cell::new(false),
-            detached: Cell::new(false),
             pending_init: GcRefCell::new(None),
         }
     }
 
     /// `[[state]]`.
-    pub fn state(&self) -> StreamState {
+    pub(crate) fn state(&self) -> StreamState {
         self.state.get()
     }
 
     /// `[[storedError]]`.
-    pub fn stored_error(&self) -> JsValue {
+    pub(crate) fn stored_error(&self) -> JsValue {
         self.stored_error.borrow().clone()
     }
 
     /// `[[disturbed]]`.
-    pub fn disturbed(&self) -> bool {
+    pub(crate) fn disturbed(&self) -> bool {
         self.disturbed.get()
     }
 
     /// Set `[[disturbed]]` (pipeTo sets it to true).
-    pub fn set_disturbed(&self, value: bool) {
+    pub(crate) fn set_disturbed(&self, value: bool) {
         self.disturbed.set(value);
     }
 
-    /// `[[Detached]]`.
-    pub fn detached(&self) -> bool {
-        self.detached.get()
-    }
-
     /// `[[controller]]`.
-    pub fn controller(&self) -> Option<StreamController> {
+    pub(crate) fn controller(&self) -> Option<StreamController> {
         self.controller.borrow().clone()
     }
 
     /// `[[reader]]`.
-    pub fn reader(&self) -> Option<StreamReader> {
+    pub(crate) fn reader(&self) -> Option<StreamReader> {
         self.reader.borrow().clone()
     }
 

@@ -1,7 +1,7 @@
 //! Writable streams ([spec §5](https://streams.spec.whatwg.org/#ws)): `WritableStream`,
 //! `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.
 //!
-//! # Internal API (for pipeTo, TransformStream and embedders)
+//! # Internal API (for pipeTo and TransformStream; embedders use [`crate::native`])
 //!
 //! State lives in GC boxes, not in the JS objects: a stream and its controller share one
 //! [`WritableStreamSlots`] box ([`WritableStreamRef`]); a writer is a [`WriterSlots`] box
@@ -26,8 +26,8 @@
 //! - [`writable_stream_close_queued_or_in_flight`], [`is_writable_stream_locked`],
 //!   [`WritableStreamSlots::state`] / [`WritableStreamSlots::stored_error`].
 //! - [`writable_stream_default_writer_get_desired_size`] (`None` = null).
-//! - Writer's ready / closed from Rust: [`writable_stream_default_writer_ready_state`],
-//!   [`writable_stream_default_writer_closed_state`] ([`SlotState`]), and
+//! - Writer's ready promise from Rust: [`writable_stream_default_writer_ready_state`]
+//!   ([`SlotState`]), and
 //!   [`writable_stream_default_writer_upon_ready`] / [`writable_stream_default_writer_upon_closed`]
 //!   (register a [`NativeCompletion`] on the current promise, no JS promise allocated).
 //! - [`writable_stream_default_writer_release`].
@@ -37,7 +37,7 @@
 //!
 //! Promises script can see (`writer.closed`, `writer.ready`, the results of `write()`,
 //! `close()`, `abort()`) are real JS promises; `closed`/`ready` are materialised on first read
-//! (see [`PromiseSlot`]). Sink results are [`SinkResult`], the shared
+//! (see [`PromiseSlot`](sink::PromiseSlot)). Sink results are [`SinkResult`], the shared
 //! [`Completion`](crate::completion::Completion) (settled, a JS promise, or a Rust promise);
 //! requests are settled through [`RequestPromise`]. With the fast paths on
 //! ([`crate::fast_paths`]) a sink method returning a non-object (or throwing) settles through
@@ -51,8 +51,7 @@ mod tests;
 pub use crate::strategies::SizeAlgorithm;
 pub use ops::*;
 pub use sink::{
-    CompletionSteps, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot,
-    RequestPromise, SinkAlgorithms, SinkResult, SlotState,
+    JsSink, NativeCompletion, NativeSink, RequestPromise, SinkAlgorithms, SinkResult, SlotState,
 };
 
 use boa_engine::{
@@ -95,11 +94,6 @@ impl WritableStream {
         let o = value.as_object()?.downcast::<Self>().ok()?;
         let slots = o.borrow().data().slots.clone();
         Some(slots)
-    }
-
-    /// The slots of this stream.
-    pub fn slots(&self) -> &WritableStreamRef {
-        &self.slots
     }
 
     fn this_slots(this: &JsValue) -> JsResult<WritableStreamRef> {

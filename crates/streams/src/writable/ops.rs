@@ -143,19 +143,6 @@ impl WritableStreamSlots {
         self.writer.borrow().clone()
     }
 
-    /// `[[backpressure]]`.
-    pub fn backpressure(&self) -> bool {
-        self.backpressure.get()
-    }
-
-    /// The controller's JS object (undefined before set-up).
-    pub fn controller_object(&self) -> JsValue {
-        self.controller_object
-            .borrow()
-            .clone()
-            .map_or_else(JsValue::undefined, JsValue::from)
-    }
-
     pub(crate) fn set_controller_object(&self, object: JsObject) {
         *self.controller_object.borrow_mut() = Some(object);
     }
@@ -928,11 +915,6 @@ pub fn writable_stream_default_writer_get_desired_size(writer: &WriterRef) -> Op
 /// The writer's `[[readyPromise]]` state, from Rust.
 pub fn writable_stream_default_writer_ready_state(writer: &WriterRef) -> super::sink::SlotState {
     writer.ready_promise.borrow().state()
-}
-
-/// The writer's `[[closedPromise]]` state, from Rust.
-pub fn writable_stream_default_writer_closed_state(writer: &WriterRef) -> super::sink::SlotState {
-    writer.closed_promise.borrow().state()
 }
 
 /// Run `waiter` when the writer's current `[[readyPromise]]` settles (as a reaction to it

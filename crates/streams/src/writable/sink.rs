@@ -146,7 +146,7 @@ pub enum PromiseSlot {
 pub enum SlotState {
     Pending,
     Fulfilled,
-    Rejected(JsValue),
+    Rejected,
 }
 
 impl PromiseSlot {
@@ -181,7 +181,7 @@ impl PromiseSlot {
         match self {
             Self::Pending { .. } => SlotState::Pending,
             Self::Fulfilled { .. } => SlotState::Fulfilled,
-            Self::Rejected { reason, .. } => SlotState::Rejected(reason.clone()),
+            Self::Rejected { .. } => SlotState::Rejected,
         }
     }
 

@@ -5,7 +5,7 @@ use super::*;
 use boa_engine::js_string;
 use boa_gc::GcRefCell;
 
-use crate::test_support::{context, eval, string as eval_string};
+use crate::test_support::{context, eval, fast_paths_scope, string as eval_string};
 
 /// A script exercising every kind of sink result (undefined, throw, native promise, thenable,
 /// rejected promise, start promise), writer promises, abort and close, interleaved with
@@ -98,13 +98,11 @@ function track(label, p) {
 "#;
 
 fn run_ordering(fast: bool) -> String {
-    crate::set_fast_paths(fast);
+    let _fast_paths = fast_paths_scope(fast);
     let mut ctx = context();
     eval(&mut ctx, ORDERING_SCRIPT);
     ctx.run_jobs().unwrap();
-    let out = eval_string(&mut ctx, "log.join('\\n')");
-    crate::set_fast_paths(true);
-    out
+    eval_string(&mut ctx, "log.join('\\n')")
 }
 
 #[test]
@@ -147,7 +145,7 @@ fn returned_promise_is_converted_to_a_new_promise() {
     // promise with it (https://webidl.spec.whatwg.org/#js-promise): a returned native promise
     // costs the two thenable-resolution ticks before the stream reacts.
     for fast in [true, false] {
-        crate::set_fast_paths(fast);
+        let _fast_paths = fast_paths_scope(fast);
         let mut ctx = context();
         eval(
             &mut ctx,
@@ -162,7 +160,6 @@ fn returned_promise_is_converted_to_a_new_promise() {
         "#,
         );
         ctx.run_jobs().unwrap();
-        crate::set_fast_paths(true);
         assert_eq!(
             eval_string(&mut ctx, "log.join()"),
             "write,t1,t2,t3,t4,written,t5,t6",

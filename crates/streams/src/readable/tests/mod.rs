@@ -7,15 +7,14 @@ use boa_gc::{Finalize, Gc, Trace};
 use super::*;
 use crate::readable::source::NativeSourceBox;
 
-use crate::test_support::{context, eval, string};
+use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
+
+mod adversarial;
+mod bytes;
 
 /// Run `script`, drain the job queue, return `String(log)` where the script pushes to `log`.
 fn run_log(script: &str) -> String {
-    let mut ctx = context();
-    eval(&mut ctx, "globalThis.log = [];");
-    eval(&mut ctx, script);
-    ctx.run_jobs().unwrap();
-    string(&mut ctx, "log.join(',')")
+    crate::test_support::run_log(script, "log.join(',')")
 }
 
 #[test]
@@ -170,17 +169,16 @@ const ORDERING_SCRIPT: &str = r#"
 "#;
 
 fn run_ordering(fast: bool) -> String {
-    crate::set_fast_paths(fast);
-    let mut ctx = context();
-    eval(
-        &mut ctx,
-        "globalThis.log = []; globalThis.queueMicrotask = f => Promise.resolve().then(f);",
-    );
-    eval(&mut ctx, ORDERING_SCRIPT);
-    ctx.run_jobs().unwrap();
-    let log = string(&mut ctx, "log.join('\\n')");
-    crate::set_fast_paths(true);
-    log
+    with_fast_paths(fast, || {
+        let mut ctx = context();
+        eval(
+            &mut ctx,
+            "globalThis.log = []; globalThis.queueMicrotask = f => Promise.resolve().then(f);",
+        );
+        eval(&mut ctx, ORDERING_SCRIPT);
+        run_jobs(&mut ctx);
+        string(&mut ctx, "log.join('\\n')")
+    })
 }
 
 #[test]
@@ -531,14 +529,9 @@ const THENABLE_SCRIPT: &str = r#"
 "#;
 
 fn run_thenables(fast: bool) -> String {
-    crate::set_fast_paths(fast);
-    let mut ctx = context();
-    eval(&mut ctx, "globalThis.log = [];");
-    eval(&mut ctx, THENABLE_SCRIPT);
-    ctx.run_jobs().unwrap();
-    let log = string(&mut ctx, "log.join('\\n')");
-    crate::set_fast_paths(true);
-    log
+    with_fast_paths(fast, || {
+        crate::test_support::run_log(THENABLE_SCRIPT, "log.join('\\n')")
+    })
 }
 
 #[test]
@@ -581,20 +574,20 @@ const ITERATOR_SYNC_PULL_SCRIPT: &str = r#"
 "#;
 
 fn run_iterator_sync_pull(fast: bool) -> Vec<String> {
-    crate::set_fast_paths(fast);
-    let mut ctx = context();
-    eval(&mut ctx, "globalThis.log = [];");
-    eval(&mut ctx, ITERATOR_SYNC_PULL_SCRIPT);
-    ctx.run_jobs().unwrap();
-    let mut logs = Vec::new();
-    for it in ["it1", "it2", "it3", "it4"] {
-        eval(&mut ctx, "log.length = 0;");
-        eval(&mut ctx, &format!("{it}.next();"));
-        ctx.run_jobs().unwrap();
-        logs.push(string(&mut ctx, "log.join(',')"));
-    }
-    crate::set_fast_paths(true);
-    logs
+    with_fast_paths(fast, || {
+        let mut ctx = context();
+        eval(&mut ctx, "globalThis.log = [];");
+        eval(&mut ctx, ITERATOR_SYNC_PULL_SCRIPT);
+        run_jobs(&mut ctx);
+        let mut logs = Vec::new();
+        for it in ["it1", "it2", "it3", "it4"] {
+            eval(&mut ctx, "log.length = 0;");
+            eval(&mut ctx, &format!("{it}.next();"));
+            run_jobs(&mut ctx);
+            logs.push(string(&mut ctx, "log.join(',')"));
+        }
+        logs
+    })
 }
 
 #[test]
