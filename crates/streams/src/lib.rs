@@ -22,11 +22,11 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
-pub mod completion;
 pub mod compression;
 pub mod dom;
 pub mod encoding;
 pub mod native;
+pub mod promise;
 pub mod queue;
 pub mod readable;
 pub mod strategies;

@@ -15,7 +15,7 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 use bytes::Bytes;
 
-use crate::completion::Completion;
+use crate::promise::Completion;
 use crate::readable::{
     create_readable_stream, readable_stream_default_controller_close,
     readable_stream_default_controller_enqueue, NativeSource, NativeSourceBox, ReadableStream,

@@ -22,7 +22,8 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::completion::{invoke_promise_callback, react, StepResult};
+use crate::promise::{invoke_promise_callback, react};
+use crate::promise::{promise_resolved_with, PromiseCapability};
 use crate::readable::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
@@ -35,12 +36,12 @@ use crate::strategies::{
     extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
 };
 use crate::webidl::{
-    self, arg, brand, illegal_constructor, promise_resolved_with, range_error, type_error,
-    Dictionary, PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, illegal_constructor, range_error, type_error, Dictionary,
+    INTERFACE_ATTRIBUTES,
 };
 use crate::writable::{
     create_writable_stream, writable_stream_default_controller_error_if_needed, SinkAlgorithms,
-    SinkResult, WritableStreamRef, WritableStreamState,
+    WritableStreamRef, WritableStreamState,
 };
 
 /// Register `TransformStream` and `TransformStreamDefaultController`.
@@ -424,18 +425,18 @@ impl TransformStream {
 pub(crate) fn start_algorithm_for_writable(
     stream: &JsObject<TransformStream>,
     ctx: &mut Context,
-) -> SinkResult {
+) -> Completion {
     let start = ts(stream, |s| s.start_promise.borrow().clone());
     match start {
         Some(StartPromise::Js(p)) => {
-            SinkResult::Js(promise_resolved_with(p.promise.clone().into(), ctx))
+            Completion::Js(promise_resolved_with(p.promise.clone().into(), ctx))
         }
         Some(StartPromise::Rust(p)) => {
             let out = RustPromise::new();
             RustPromise::resolve_with(&out, Completion::Rust(p), ctx);
-            SinkResult::Rust(out)
+            Completion::Rust(out)
         }
-        None => SinkResult::undefined(),
+        None => Completion::undefined(),
     }
 }
 
@@ -858,12 +859,12 @@ pub fn transform_stream_default_controller_perform_transform(
         transform_promise,
         controller.clone(),
         |controller, settlement, ctx| match settlement {
-            Ok(v) => StepResult::Value(v),
+            Ok(v) => Completion::Fulfilled(v),
             Err(r) => {
                 //   1. Perform ! TransformStreamError(controller.[[stream]], r).
                 transform_stream_error(&controller_stream(controller), r.clone(), ctx);
                 //   2. Throw r.
-                StepResult::Throw(r)
+                Completion::Rejected(r)
             }
         },
         ctx,
@@ -917,25 +918,25 @@ pub fn transform_stream_default_sink_write_algorithm(
             (stream.clone(), controller, chunk),
             |(stream, controller, chunk), settlement, ctx| {
                 if let Err(e) = settlement {
-                    return StepResult::Throw(e);
+                    return Completion::Rejected(e);
                 }
                 //   1. Let writable be stream.[[writable]].
                 //   2. Let state be writable.[[state]].
                 let Some(writable) = writable_of(stream) else {
-                    return StepResult::Value(JsValue::undefined());
+                    return Completion::undefined();
                 };
                 //   3. If state is "erroring", throw writable.[[storedError]].
                 if writable.state() == WritableStreamState::Erroring {
-                    return StepResult::Throw(writable.stored_error());
+                    return Completion::Rejected(writable.stored_error());
                 }
                 //   4. Assert: state is "writable".
                 //   5. Return ! TransformStreamDefaultControllerPerformTransform(controller,
                 //      chunk).
-                StepResult::Promise(transform_stream_default_controller_perform_transform(
+                transform_stream_default_controller_perform_transform(
                     controller,
                     chunk.clone(),
                     ctx,
-                ))
+                )
             },
             ctx,
         );

@@ -20,9 +20,10 @@ use super::{
     controller, is_readable_stream_locked, readable_stream_cancel, rejected, with_stream,
     Completion, ReadableStream, StreamController, StreamReader, StreamState,
 };
+use crate::promise::{mark_as_handled, PromiseCapability};
 use crate::webidl::{
-    self, arg, brand, mark_as_handled, range_error, to_enforce_range_u64, type_error, Dictionary,
-    PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read-into request implemented in Rust (the byte tee,

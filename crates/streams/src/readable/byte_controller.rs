@@ -34,7 +34,7 @@ use super::{
     readable_stream_get_num_read_requests, readable_stream_has_default_reader, with_stream,
     ReadableStream, StreamController, StreamReader, StreamState,
 };
-use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
+use crate::promise::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::webidl::{
     self, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };

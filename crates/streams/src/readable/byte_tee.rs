@@ -24,8 +24,8 @@ use super::reader::{
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
 };
 use super::{readable_stream_cancel, ReadableStream, StreamReader};
-use crate::completion::{Completion, RustPromise};
-use crate::webidl::enqueue_microtask;
+use crate::promise::enqueue_microtask;
+use crate::promise::{Completion, RustPromise};
 
 /// The variables ReadableByteStreamTee's closures share.
 #[derive(Trace, Finalize)]

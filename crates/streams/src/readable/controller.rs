@@ -19,12 +19,13 @@ use super::{
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
-use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
+use crate::promise::promise_resolved_with;
+use crate::promise::{completion_resolved_with, invoke_promise_callback, Completion};
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
 use crate::webidl::{
-    self, arg, brand, illegal_constructor, promise_resolved_with, range_error, type_error,
-    Dictionary, INTERFACE_ATTRIBUTES,
+    self, arg, brand, illegal_constructor, range_error, type_error, Dictionary,
+    INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------

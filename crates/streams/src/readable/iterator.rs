@@ -17,11 +17,9 @@ use super::reader::{
     ReadableStreamDefaultReader,
 };
 use super::{Completion, ReadableStream};
-use crate::completion::completion_resolved_with;
-use crate::webidl::{
-    self, arg, brand, promise_rejected_with, promise_resolved_with, type_error, Dictionary,
-    PromiseCapability,
-};
+use crate::promise::completion_resolved_with;
+use crate::promise::{promise_rejected_with, promise_resolved_with, PromiseCapability};
+use crate::webidl::{self, arg, brand, type_error, Dictionary};
 
 /// `%ReadableStreamAsyncIteratorPrototype%` of a realm (kept in the realm's host-defined
 /// data).

@@ -93,7 +93,7 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-pub use crate::completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
+pub use crate::promise::{Completion, Reaction, RustPromise, Settlement};
 pub use crate::strategies::SizeAlgorithm;
 pub use buffers::{
     can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
@@ -125,9 +125,8 @@ pub use reader::{
     ReadRequestSteps, ReadableStreamDefaultReader,
 };
 
-use crate::webidl::{
-    self, arg, brand, promise_rejected_with, type_error, Dictionary, INTERFACE_ATTRIBUTES,
-};
+use crate::promise::promise_rejected_with;
+use crate::webidl::{self, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
 /// `ReadableStreamDefaultController`.
@@ -178,7 +177,7 @@ pub enum StreamReader {
 
 impl StreamReader {
     /// The reader's `[[closedPromise]]` with its resolving functions.
-    fn closed_promise_capability(&self) -> webidl::PromiseCapability {
+    fn closed_promise_capability(&self) -> crate::promise::PromiseCapability {
         match self {
             Self::Default(r) => r.borrow().data().closed_promise_capability(),
             Self::Byob(r) => r.borrow().data().closed_promise_capability(),
@@ -618,7 +617,7 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
         }
     }
     // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-    webidl::mark_as_handled(&closed.promise, ctx);
+    crate::promise::mark_as_handled(&closed.promise, ctx);
 }
 
 /// [ReadableStreamAddReadRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-request)

@@ -19,9 +19,8 @@ use super::{
     is_readable_stream_locked, readable_stream_cancel, rejected, with_stream, Completion,
     ReadableStream, RustPromise, Settlement, StreamController, StreamReader, StreamState,
 };
-use crate::webidl::{
-    self, arg, brand, mark_as_handled, type_error, PromiseCapability, INTERFACE_ATTRIBUTES,
-};
+use crate::promise::{mark_as_handled, PromiseCapability};
+use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
 pub trait ReadRequestSteps: Trace {

@@ -16,8 +16,8 @@ use super::reader::{
     ReadableStreamDefaultReader,
 };
 use super::{readable_stream_cancel, with_stream, ReadableStream, StreamController};
-use crate::completion::{Completion, RustPromise};
-use crate::webidl::enqueue_microtask;
+use crate::promise::enqueue_microtask;
+use crate::promise::{Completion, RustPromise};
 
 /// The variables ReadableStreamDefaultTee's closures share.
 #[derive(Trace, Finalize)]

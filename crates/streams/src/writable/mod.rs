@@ -15,10 +15,10 @@
 //!   dispatching to `crate::transform`), `Native` (a Rust [`NativeSink`])). Returns the JS
 //!   stream object and its slots.
 //! - [`acquire_writable_stream_default_writer`]`(stream) -> WriterRef`.
-//! - [`writable_stream_default_writer_write`]`(writer, chunk, completion)`: the outcome goes to
-//!   a [`RequestPromise`]: `RequestPromise::Promise` (a JS promise capability) or
-//!   `RequestPromise::Native` (a [`NativeCompletion`]: `fn` steps + traced captures, run as a
-//!   microtask where a reaction to the spec's promise would run; no JS promise allocated).
+//! - [`writable_stream_default_writer_write`]`(writer, chunk, request)`: the request's promise
+//!   is a [`Reaction`]: `Reaction::Promise` (a JS promise capability script holds) or
+//!   `Reaction::Steps` (`fn` steps + traced captures, run as a microtask where a reaction to
+//!   the spec's promise would run; no JS promise allocated).
 //! - [`writable_stream_default_writer_close_with_error_propagation`]`(writer, completion)`,
 //!   [`writable_stream_default_writer_close`], [`writable_stream_close`].
 //! - [`writable_stream_abort`]`(stream, reason, AbortWaiter::{Js, Native})`: returns the
@@ -27,9 +27,9 @@
 //!   [`WritableStreamSlots::state`] / [`WritableStreamSlots::stored_error`].
 //! - [`writable_stream_default_writer_get_desired_size`] (`None` = null).
 //! - Writer's ready / closed from Rust: [`writable_stream_default_writer_ready_state`],
-//!   [`writable_stream_default_writer_closed_state`] ([`SlotState`]), and
+//!   [`writable_stream_default_writer_closed_state`] (`None` while pending), and
 //!   [`writable_stream_default_writer_upon_ready`] / [`writable_stream_default_writer_upon_closed`]
-//!   (register a [`NativeCompletion`] on the current promise, no JS promise allocated).
+//!   (register a [`Reaction`] on the current promise, no JS promise allocated).
 //! - [`writable_stream_default_writer_release`].
 //! - [`writable_stream_default_controller_error_if_needed`],
 //!   [`writable_stream_default_controller_error`],
@@ -37,9 +37,9 @@
 //!
 //! Promises script can see (`writer.closed`, `writer.ready`, the results of `write()`,
 //! `close()`, `abort()`) are real JS promises; `closed`/`ready` are materialised on first read
-//! (see [`PromiseSlot`]). Sink results are [`SinkResult`], the shared
-//! [`Completion`](crate::completion::Completion) (settled, a JS promise, or a Rust promise);
-//! requests are settled through [`RequestPromise`]. With the fast paths on
+//! (see [`PromiseSlot`](crate::promise::PromiseSlot)). Sink results are
+//! [`Completion`](crate::promise::Completion)s (settled, a JS promise, or a Rust promise);
+//! requests are settled through their [`Reaction`]. With the fast paths on
 //! ([`crate::fast_paths`]) a sink method returning a non-object (or throwing) settles through
 //! one native microtask at the exact position of the spec's promise reaction.
 
@@ -50,10 +50,7 @@ mod tests;
 
 pub use crate::strategies::SizeAlgorithm;
 pub use ops::*;
-pub use sink::{
-    CompletionSteps, JsSink, NativeCompletion, NativeSink, NativeSinkBox, PromiseSlot,
-    RequestPromise, SinkAlgorithms, SinkResult, SlotState,
-};
+pub use sink::{JsSink, NativeSink, NativeSinkBox, SinkAlgorithms};
 
 use boa_engine::{
     class::{Class, ClassBuilder},
@@ -61,9 +58,10 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, Trace};
 
+use crate::promise::{promise_rejected_with, PromiseCapability, Reaction};
 use crate::webidl::{
     self as webidl, arg, attribute, illegal_constructor, operation, promise_from_own_result,
-    promise_rejected_with, to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `WritableStream`, `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.
@@ -211,9 +209,10 @@ impl Class for WritableStream {
                         ));
                     }
                     // 3. Return ! WritableStreamClose(this).
-                    let (completion, promise) = RequestPromise::new_promise(ctx);
-                    writable_stream_close(&s, completion, ctx);
-                    Ok(promise.into())
+                    let promise = PromiseCapability::new(ctx);
+                    let result = promise.value();
+                    writable_stream_close(&s, Reaction::Promise(promise), ctx);
+                    Ok(result)
                 })();
                 Ok(promise_from_own_result(result, ctx))
             }),
@@ -454,9 +453,10 @@ impl Class for WritableStreamDefaultWriter {
                         );
                     }
                     // 4. Return ! WritableStreamDefaultWriterClose(this).
-                    let (completion, promise) = RequestPromise::new_promise(ctx);
-                    writable_stream_default_writer_close(&w, completion, ctx);
-                    promise.into()
+                    let promise = PromiseCapability::new(ctx);
+                    let result = promise.value();
+                    writable_stream_default_writer_close(&w, Reaction::Promise(promise), ctx);
+                    result
                 });
                 Ok(promise_from_own_result(result, ctx))
             }),
@@ -490,9 +490,11 @@ impl Class for WritableStreamDefaultWriter {
                         return released_writer_rejection(ctx);
                     }
                     // 2. Return ! WritableStreamDefaultWriterWrite(this, chunk).
-                    let (completion, promise) = RequestPromise::new_promise(ctx);
-                    writable_stream_default_writer_write(&w, arg(args, 0), completion, ctx);
-                    promise.into()
+                    let promise = PromiseCapability::new(ctx);
+                    let result = promise.value();
+                    let request = Reaction::Promise(promise);
+                    writable_stream_default_writer_write(&w, arg(args, 0), request, ctx);
+                    result
                 });
                 Ok(promise_from_own_result(result, ctx))
             }),

@@ -12,12 +12,12 @@ use std::collections::VecDeque;
 use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use super::sink::{
-    upon_settlement, NativeCompletion, PromiseSlot, RequestPromise, SinkAlgorithms, SinkResult,
+use super::sink::SinkAlgorithms;
+use crate::promise::{
+    promise_resolved_with, Completion, PromiseCapability, PromiseSlot, Reaction, Settlement,
 };
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
-use crate::webidl::{promise_resolved_with, PromiseCapability};
 
 /// A handle to a writable stream's (and its controller's) internal slots.
 pub type WritableStreamRef = Gc<WritableStreamSlots>;
@@ -40,28 +40,20 @@ pub struct PendingAbortRequest {
     /// The promise returned to script (created when a JS caller asks for it).
     pub(crate) promise: Option<PromiseCapability>,
     /// Rust callers waiting for the same outcome.
-    pub(crate) natives: Vec<NativeCompletion>,
+    pub(crate) natives: Vec<Reaction>,
     pub(crate) reason: JsValue,
     #[unsafe_ignore_trace]
     pub(crate) was_already_erroring: bool,
 }
 
 impl PendingAbortRequest {
-    fn resolve(self, ctx: &mut Context) {
+    /// Settle its promise and the Rust callers waiting for it.
+    fn settle(self, settlement: Settlement, ctx: &mut Context) {
         if let Some(cap) = self.promise {
-            cap.resolve(JsValue::undefined(), ctx);
+            cap.settle(settlement.clone(), ctx);
         }
         for n in self.natives {
-            n.settle(Ok(()), ctx);
-        }
-    }
-
-    fn reject(self, reason: JsValue, ctx: &mut Context) {
-        if let Some(cap) = self.promise {
-            cap.reject(reason.clone(), ctx);
-        }
-        for n in self.natives {
-            n.settle(Err(reason.clone()), ctx);
+            n.settle(settlement.clone(), ctx);
         }
     }
 }
@@ -82,15 +74,15 @@ pub struct WritableStreamSlots {
     // --- WritableStream ---
     #[unsafe_ignore_trace]
     backpressure: Cell<bool>,
-    close_request: GcRefCell<Option<RequestPromise>>,
-    in_flight_write_request: GcRefCell<Option<RequestPromise>>,
-    in_flight_close_request: GcRefCell<Option<RequestPromise>>,
+    close_request: GcRefCell<Option<Reaction>>,
+    in_flight_write_request: GcRefCell<Option<Reaction>>,
+    in_flight_close_request: GcRefCell<Option<Reaction>>,
     pending_abort_request: GcRefCell<Option<PendingAbortRequest>>,
     #[unsafe_ignore_trace]
     state: Cell<WritableStreamState>,
     stored_error: GcRefCell<JsValue>,
     writer: GcRefCell<Option<WriterRef>>,
-    write_requests: GcRefCell<VecDeque<RequestPromise>>,
+    write_requests: GcRefCell<VecDeque<Reaction>>,
     // --- WritableStreamDefaultController ---
     /// The controller's JS object (passed to the sink's start() and write()).
     controller_object: GcRefCell<Option<JsObject>>,
@@ -310,14 +302,14 @@ pub enum AbortWaiter {
     /// Script: the call returns the (possibly shared) JS promise.
     Js,
     /// Rust: the completion is settled with the outcome; no JS promise is allocated.
-    Native(NativeCompletion),
+    Native(Reaction),
 }
 
 fn abort_resolved(waiter: AbortWaiter, ctx: &mut Context) -> Option<JsObject> {
     match waiter {
         AbortWaiter::Js => Some(promise_resolved_with(JsValue::undefined(), ctx)),
         AbortWaiter::Native(n) => {
-            n.settle(Ok(()), ctx);
+            n.settle(Ok(JsValue::undefined()), ctx);
             None
         }
     }
@@ -448,11 +440,7 @@ pub fn writable_stream_controller_signal(
 }
 
 /// [WritableStreamClose](https://streams.spec.whatwg.org/#writable-stream-close)
-pub fn writable_stream_close(
-    stream: &WritableStreamRef,
-    completion: RequestPromise,
-    ctx: &mut Context,
-) {
+pub fn writable_stream_close(stream: &WritableStreamRef, completion: Reaction, ctx: &mut Context) {
     // 1. Let state be stream.[[state]].
     let state = stream.state();
     // 2. If state is "closed" or "errored", return a promise rejected with a TypeError exception.
@@ -461,7 +449,7 @@ pub fn writable_stream_close(
         WritableStreamState::Closed | WritableStreamState::Errored
     ) {
         let e = type_error_value("The stream is closed or errored", ctx);
-        completion.reject(e, ctx);
+        completion.settle(Err(e), ctx);
         return;
     }
     // 3. Assert: state is "writable" or "erroring".
@@ -474,8 +462,7 @@ pub fn writable_stream_close(
     //    "writable", resolve writer.[[readyPromise]] with undefined.
     if let Some(writer) = stream.writer() {
         if stream.backpressure.get() && state == WritableStreamState::Writable {
-            let s = writer.ready_promise.borrow_mut().resolve();
-            s.run(ctx);
+            PromiseSlot::resolve_in(&writer.ready_promise, ctx);
         }
     }
     // 9. Perform ! WritableStreamDefaultControllerClose(stream.[[controller]]).
@@ -488,7 +475,7 @@ pub fn writable_stream_close(
 // ---------------------------------------------------------------------------------------
 
 /// [WritableStreamAddWriteRequest](https://streams.spec.whatwg.org/#writable-stream-add-write-request)
-pub fn writable_stream_add_write_request(stream: &WritableStreamRef, completion: RequestPromise) {
+pub fn writable_stream_add_write_request(stream: &WritableStreamRef, completion: Reaction) {
     // 1. Assert: ! IsWritableStreamLocked(stream) is true.
     // 2. Assert: stream.[[state]] is "writable".
     // 3. Let promise be a new promise.
@@ -539,7 +526,7 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
     // 7. Set stream.[[writeRequests]] to an empty list.
     let requests = std::mem::take(&mut *stream.write_requests.borrow_mut());
     for request in requests {
-        request.reject(stored_error.clone(), ctx);
+        request.settle(Err(stored_error.clone()), ctx);
     }
     // 8. If stream.[[pendingAbortRequest]] is undefined,
     //    1. Perform ! WritableStreamRejectCloseAndClosedPromiseIfNeeded(stream).
@@ -554,7 +541,7 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
     // 11. If abortRequest's was already erroring is true,
     if abort_request.was_already_erroring {
         // 1. Reject abortRequest's promise with storedError.
-        abort_request.reject(stored_error, ctx);
+        abort_request.settle(Err(stored_error), ctx);
         // 2. Perform ! WritableStreamRejectCloseAndClosedPromiseIfNeeded(stream).
         // 3. Return.
         writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
@@ -565,7 +552,7 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
         writable_stream_default_controller_abort_steps(stream, abort_request.reason.clone(), ctx);
     // The request is settled by exactly one of the two reactions.
     let abort_request = Gc::new(GcRefCell::new(Some(abort_request)));
-    upon_settlement(
+    Completion::upon_either(
         promise,
         (stream.clone(), abort_request),
         // 13. Upon fulfillment of promise,
@@ -573,7 +560,7 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
             // 1. Resolve abortRequest's promise with undefined.
             let request = abort_request.borrow_mut().take();
             if let Some(request) = request {
-                request.resolve(ctx);
+                request.settle(Ok(JsValue::undefined()), ctx);
             }
             // 2. Perform ! WritableStreamRejectCloseAndClosedPromiseIfNeeded(stream).
             writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
@@ -583,7 +570,7 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
             // 1. Reject abortRequest's promise with reason.
             let request = abort_request.borrow_mut().take();
             if let Some(request) = request {
-                request.reject(reason, ctx);
+                request.settle(Err(reason), ctx);
             }
             // 2. Perform ! WritableStreamRejectCloseAndClosedPromiseIfNeeded(stream).
             writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
@@ -599,7 +586,7 @@ pub fn writable_stream_finish_in_flight_close(stream: &WritableStreamRef, ctx: &
     // 3. Set stream.[[inFlightCloseRequest]] to undefined.
     let request = stream.in_flight_close_request.borrow_mut().take();
     if let Some(request) = request {
-        request.resolve(ctx);
+        request.settle(Ok(JsValue::undefined()), ctx);
     }
     // 4. Let state be stream.[[state]].
     // 5. Assert: stream.[[state]] is "writable" or "erroring".
@@ -612,7 +599,7 @@ pub fn writable_stream_finish_in_flight_close(stream: &WritableStreamRef, ctx: &
         //    2. Set stream.[[pendingAbortRequest]] to undefined.
         let abort_request = stream.pending_abort_request.borrow_mut().take();
         if let Some(abort_request) = abort_request {
-            abort_request.resolve(ctx);
+            abort_request.settle(Ok(JsValue::undefined()), ctx);
         }
     }
     // 7. Set stream.[[state]] to "closed".
@@ -620,8 +607,7 @@ pub fn writable_stream_finish_in_flight_close(stream: &WritableStreamRef, ctx: &
     // 8. Let writer be stream.[[writer]].
     // 9. If writer is not undefined, resolve writer.[[closedPromise]] with undefined.
     if let Some(writer) = stream.writer() {
-        let s = writer.closed_promise.borrow_mut().resolve();
-        s.run(ctx);
+        PromiseSlot::resolve_in(&writer.closed_promise, ctx);
     }
     // 10. Assert: stream.[[pendingAbortRequest]] is undefined.
     // 11. Assert: stream.[[storedError]] is undefined.
@@ -638,7 +624,7 @@ pub fn writable_stream_finish_in_flight_close_with_error(
     // 3. Set stream.[[inFlightCloseRequest]] to undefined.
     let request = stream.in_flight_close_request.borrow_mut().take();
     if let Some(request) = request {
-        request.reject(error.clone(), ctx);
+        request.settle(Err(error.clone()), ctx);
     }
     // 4. Assert: stream.[[state]] is "writable" or "erroring".
     // 5. If stream.[[pendingAbortRequest]] is not undefined,
@@ -646,7 +632,7 @@ pub fn writable_stream_finish_in_flight_close_with_error(
     //    2. Set stream.[[pendingAbortRequest]] to undefined.
     let abort_request = stream.pending_abort_request.borrow_mut().take();
     if let Some(abort_request) = abort_request {
-        abort_request.reject(error.clone(), ctx);
+        abort_request.settle(Err(error.clone()), ctx);
     }
     // 6. Perform ! WritableStreamDealWithRejection(stream, error).
     writable_stream_deal_with_rejection(stream, error, ctx);
@@ -659,7 +645,7 @@ pub fn writable_stream_finish_in_flight_write(stream: &WritableStreamRef, ctx: &
     // 3. Set stream.[[inFlightWriteRequest]] to undefined.
     let request = stream.in_flight_write_request.borrow_mut().take();
     if let Some(request) = request {
-        request.resolve(ctx);
+        request.settle(Ok(JsValue::undefined()), ctx);
     }
 }
 
@@ -674,7 +660,7 @@ pub fn writable_stream_finish_in_flight_write_with_error(
     // 3. Set stream.[[inFlightWriteRequest]] to undefined.
     let request = stream.in_flight_write_request.borrow_mut().take();
     if let Some(request) = request {
-        request.reject(error.clone(), ctx);
+        request.settle(Err(error.clone()), ctx);
     }
     // 4. Assert: stream.[[state]] is "writable" or "erroring".
     // 5. Perform ! WritableStreamDealWithRejection(stream, error).
@@ -724,15 +710,14 @@ pub fn writable_stream_reject_close_and_closed_promise_if_needed(
     //    3. Set stream.[[closeRequest]] to undefined.
     let close_request = stream.close_request.borrow_mut().take();
     if let Some(request) = close_request {
-        request.reject(stored_error.clone(), ctx);
+        request.settle(Err(stored_error.clone()), ctx);
     }
     // 3. Let writer be stream.[[writer]].
     // 4. If writer is not undefined,
     //    1. Reject writer.[[closedPromise]] with stream.[[storedError]].
     //    2. Set writer.[[closedPromise]].[[PromiseIsHandled]] to true.
     if let Some(writer) = stream.writer() {
-        let s = writer.closed_promise.borrow_mut().reject(stored_error);
-        s.run(ctx);
+        PromiseSlot::settle_in(&writer.closed_promise, Err(stored_error), ctx);
     }
 }
 
@@ -785,8 +770,7 @@ pub fn writable_stream_update_backpressure(
                 // 2. Otherwise,
                 //    1. Assert: backpressure is false.
                 //    2. Resolve writer.[[readyPromise]] with undefined.
-                let s = writer.ready_promise.borrow_mut().resolve();
-                s.run(ctx);
+                PromiseSlot::resolve_in(&writer.ready_promise, ctx);
             }
         }
     }
@@ -817,14 +801,14 @@ pub fn writable_stream_default_writer_abort(
 /// [WritableStreamDefaultWriterClose](https://streams.spec.whatwg.org/#writable-stream-default-writer-close)
 pub fn writable_stream_default_writer_close(
     writer: &WriterRef,
-    completion: RequestPromise,
+    completion: Reaction,
     ctx: &mut Context,
 ) {
     // 1. Let stream be writer.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = writer.stream() else {
         let e = type_error_value("The writer has been released", ctx);
-        completion.reject(e, ctx);
+        completion.settle(Err(e), ctx);
         return;
     };
     // 3. Return ! WritableStreamClose(stream).
@@ -834,14 +818,14 @@ pub fn writable_stream_default_writer_close(
 /// [WritableStreamDefaultWriterCloseWithErrorPropagation](https://streams.spec.whatwg.org/#writable-stream-default-writer-close-with-error-propagation)
 pub fn writable_stream_default_writer_close_with_error_propagation(
     writer: &WriterRef,
-    completion: RequestPromise,
+    completion: Reaction,
     ctx: &mut Context,
 ) {
     // 1. Let stream be writer.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = writer.stream() else {
         let e = type_error_value("The writer has been released", ctx);
-        completion.reject(e, ctx);
+        completion.settle(Err(e), ctx);
         return;
     };
     // 3. Let state be stream.[[state]].
@@ -849,12 +833,12 @@ pub fn writable_stream_default_writer_close_with_error_propagation(
     // 4. If ! WritableStreamCloseQueuedOrInFlight(stream) is true or state is "closed", return
     //    a promise resolved with undefined.
     if writable_stream_close_queued_or_in_flight(&stream) || state == WritableStreamState::Closed {
-        completion.resolve(ctx);
+        completion.settle(Ok(JsValue::undefined()), ctx);
         return;
     }
     // 5. If state is "errored", return a promise rejected with stream.[[storedError]].
     if state == WritableStreamState::Errored {
-        completion.reject(stream.stored_error(), ctx);
+        completion.settle(Err(stream.stored_error()), ctx);
         return;
     }
     // 6. Assert: state is "writable" or "erroring".
@@ -868,20 +852,11 @@ pub fn writable_stream_default_writer_ensure_closed_promise_rejected(
     error: JsValue,
     ctx: &mut Context,
 ) {
-    let settlement = {
-        let mut slot = writer.closed_promise.borrow_mut();
-        // 1. If writer.[[closedPromise]].[[PromiseState]] is "pending", reject
-        //    writer.[[closedPromise]] with error.
-        if slot.is_pending() {
-            slot.reject(error)
-        } else {
-            // 2. Otherwise, set writer.[[closedPromise]] to a promise rejected with error.
-            slot.replace(PromiseSlot::rejected(error));
-            super::sink::SlotSettlement::None
-        }
-        // 3. Set writer.[[closedPromise]].[[PromiseIsHandled]] to true.
-    };
-    settlement.run(ctx);
+    // 1. If writer.[[closedPromise]].[[PromiseState]] is "pending", reject
+    //    writer.[[closedPromise]] with error.
+    // 2. Otherwise, set writer.[[closedPromise]] to a promise rejected with error.
+    // 3. Set writer.[[closedPromise]].[[PromiseIsHandled]] to true.
+    PromiseSlot::ensure_rejected_in(&writer.closed_promise, error, ctx);
 }
 
 /// [WritableStreamDefaultWriterEnsureReadyPromiseRejected](https://streams.spec.whatwg.org/#writable-stream-default-writer-ensure-ready-promise-rejected)
@@ -890,20 +865,11 @@ pub fn writable_stream_default_writer_ensure_ready_promise_rejected(
     error: JsValue,
     ctx: &mut Context,
 ) {
-    let settlement = {
-        let mut slot = writer.ready_promise.borrow_mut();
-        // 1. If writer.[[readyPromise]].[[PromiseState]] is "pending", reject
-        //    writer.[[readyPromise]] with error.
-        if slot.is_pending() {
-            slot.reject(error)
-        } else {
-            // 2. Otherwise, set writer.[[readyPromise]] to a promise rejected with error.
-            slot.replace(PromiseSlot::rejected(error));
-            super::sink::SlotSettlement::None
-        }
-        // 3. Set writer.[[readyPromise]].[[PromiseIsHandled]] to true.
-    };
-    settlement.run(ctx);
+    // 1. If writer.[[readyPromise]].[[PromiseState]] is "pending", reject
+    //    writer.[[readyPromise]] with error.
+    // 2. Otherwise, set writer.[[readyPromise]] to a promise rejected with error.
+    // 3. Set writer.[[readyPromise]].[[PromiseIsHandled]] to true.
+    PromiseSlot::ensure_rejected_in(&writer.ready_promise, error, ctx);
 }
 
 /// [WritableStreamDefaultWriterGetDesiredSize](https://streams.spec.whatwg.org/#writable-stream-default-writer-get-desired-size)
@@ -925,33 +891,33 @@ pub fn writable_stream_default_writer_get_desired_size(writer: &WriterRef) -> Op
     }
 }
 
-/// The writer's `[[readyPromise]]` state, from Rust.
-pub fn writable_stream_default_writer_ready_state(writer: &WriterRef) -> super::sink::SlotState {
-    writer.ready_promise.borrow().state()
+/// The writer's `[[readyPromise]]` settlement, from Rust (`None` while pending).
+pub fn writable_stream_default_writer_ready_state(writer: &WriterRef) -> Option<Settlement> {
+    writer.ready_promise.borrow().settlement()
 }
 
-/// The writer's `[[closedPromise]]` state, from Rust.
-pub fn writable_stream_default_writer_closed_state(writer: &WriterRef) -> super::sink::SlotState {
-    writer.closed_promise.borrow().state()
+/// The writer's `[[closedPromise]]` settlement, from Rust (`None` while pending).
+pub fn writable_stream_default_writer_closed_state(writer: &WriterRef) -> Option<Settlement> {
+    writer.closed_promise.borrow().settlement()
 }
 
 /// Run `waiter` when the writer's current `[[readyPromise]]` settles (as a reaction to it
 /// would); no JS promise is allocated.
 pub fn writable_stream_default_writer_upon_ready(
     writer: &WriterRef,
-    waiter: NativeCompletion,
+    waiter: Reaction,
     ctx: &mut Context,
 ) {
-    writer.ready_promise.borrow_mut().add_waiter(waiter, ctx);
+    PromiseSlot::react_in(&writer.ready_promise, waiter, ctx);
 }
 
 /// Run `waiter` when the writer's current `[[closedPromise]]` settles.
 pub fn writable_stream_default_writer_upon_closed(
     writer: &WriterRef,
-    waiter: NativeCompletion,
+    waiter: Reaction,
     ctx: &mut Context,
 ) {
-    writer.closed_promise.borrow_mut().add_waiter(waiter, ctx);
+    PromiseSlot::react_in(&writer.closed_promise, waiter, ctx);
 }
 
 /// [WritableStreamDefaultWriterRelease](https://streams.spec.whatwg.org/#writable-stream-default-writer-release)
@@ -984,14 +950,14 @@ pub fn writable_stream_default_writer_release(writer: &WriterRef, ctx: &mut Cont
 pub fn writable_stream_default_writer_write(
     writer: &WriterRef,
     chunk: JsValue,
-    completion: RequestPromise,
+    completion: Reaction,
     ctx: &mut Context,
 ) {
     // 1. Let stream be writer.[[stream]].
     // 2. Assert: stream is not undefined.
     let Some(stream) = writer.stream() else {
         let e = type_error_value("The writer has been released", ctx);
-        completion.reject(e, ctx);
+        completion.settle(Err(e), ctx);
         return;
     };
     // 3. Let controller be stream.[[controller]].
@@ -1006,14 +972,14 @@ pub fn writable_stream_default_writer_write(
         .is_some_and(|s| Gc::ptr_eq(s, &stream));
     if !same {
         let e = type_error_value("The writer's lock was released during size()", ctx);
-        completion.reject(e, ctx);
+        completion.settle(Err(e), ctx);
         return;
     }
     // 6. Let state be stream.[[state]].
     let state = stream.state();
     // 7. If state is "errored", return a promise rejected with stream.[[storedError]].
     if state == WritableStreamState::Errored {
-        completion.reject(stream.stored_error(), ctx);
+        completion.settle(Err(stream.stored_error()), ctx);
         return;
     }
     // 8. If ! WritableStreamCloseQueuedOrInFlight(stream) is true or state is "closed", return
@@ -1021,12 +987,12 @@ pub fn writable_stream_default_writer_write(
     //    or closed.
     if writable_stream_close_queued_or_in_flight(&stream) || state == WritableStreamState::Closed {
         let e = type_error_value("The stream is closing or closed", ctx);
-        completion.reject(e, ctx);
+        completion.settle(Err(e), ctx);
         return;
     }
     // 9. If state is "erroring", return a promise rejected with stream.[[storedError]].
     if state == WritableStreamState::Erroring {
-        completion.reject(stream.stored_error(), ctx);
+        completion.settle(Err(stream.stored_error()), ctx);
         return;
     }
     // 10. Assert: state is "writable".
@@ -1046,14 +1012,14 @@ pub fn writable_stream_default_controller_abort_steps(
     stream: &WritableStreamRef,
     reason: JsValue,
     ctx: &mut Context,
-) -> SinkResult {
+) -> Completion {
     // 1. Let result be the result of performing this.[[abortAlgorithm]], passing reason.
     let algorithms = stream.algorithms.borrow().clone();
     // NOTE: the algorithms are never cleared before [[AbortSteps]] runs; if they were, the
     // cleared algorithm is treated as "a promise resolved with undefined".
     let result = match algorithms {
         Some(a) => a.abort(reason, ctx),
-        None => SinkResult::undefined(),
+        None => Completion::undefined(),
     };
     // 2. Perform ! WritableStreamDefaultControllerClearAlgorithms(this).
     writable_stream_default_controller_clear_algorithms(stream);
@@ -1108,7 +1074,7 @@ pub fn set_up_writable_stream_default_controller(
     //     exception.)
     // 16. Let startPromise be a promise resolved with startResult.
     let start_promise = algorithms.start(&controller, ctx)?;
-    upon_settlement(
+    Completion::upon_either(
         start_promise,
         stream.clone(),
         // 17. Upon fulfillment of startPromise,
@@ -1278,11 +1244,11 @@ pub fn writable_stream_default_controller_process_close(
     let algorithms = stream.algorithms.borrow().clone();
     let sink_close_promise = match algorithms {
         Some(a) => a.close(ctx),
-        None => SinkResult::undefined(),
+        None => Completion::undefined(),
     };
     // 6. Perform ! WritableStreamDefaultControllerClearAlgorithms(controller).
     writable_stream_default_controller_clear_algorithms(stream);
-    upon_settlement(
+    Completion::upon_either(
         sink_close_promise,
         stream.clone(),
         // 7. Upon fulfillment of sinkClosePromise,
@@ -1312,9 +1278,9 @@ pub fn writable_stream_default_controller_process_write(
     let controller = stream.controller_object.borrow().clone();
     let sink_write_promise = match (algorithms, controller) {
         (Some(a), Some(c)) => a.write(chunk, &c, ctx),
-        _ => SinkResult::undefined(),
+        _ => Completion::undefined(),
     };
-    upon_settlement(
+    Completion::upon_either(
         sink_write_promise,
         stream.clone(),
         // 4. Upon fulfillment of sinkWritePromise,
