@@ -309,7 +309,9 @@ fn pipe_to_with(
     // 4. If signal was not given, let signal be undefined.
     // 5. Assert: either signal is undefined, or signal implements AbortSignal.
     // 6. Assert: ! IsReadableStreamLocked(source) is false.
+    debug_assert!(!is_readable_stream_locked(source));
     // 7. Assert: ! IsWritableStreamLocked(dest) is false.
+    debug_assert!(!is_writable_stream_locked(dest));
     // 8. If source.[[controller]] implements ReadableByteStreamController, ... (no byte
     //    streams yet).
     // 9. Otherwise, let reader be ! AcquireReadableStreamDefaultReader(source).

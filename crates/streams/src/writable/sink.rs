@@ -1,6 +1,7 @@
 //! Sink algorithms of writable streams: the controller's `[[writeAlgorithm]]`,
 //! `[[closeAlgorithm]]`, `[[abortAlgorithm]]` (and the start algorithm) as a Rust enum: a JS
-//! underlying sink, a TransformStream's sink side, or a native (Rust) sink. Each returns "a
+//! underlying sink or a Rust sink ([`NativeSink`]: an embedder's, or a TransformStream's
+//! writable side, which the transform module defines). Each returns "a
 //! promise", a [`Completion`].
 
 use boa_engine::{Context, JsObject, JsResult, JsValue};
@@ -22,7 +23,7 @@ pub struct JsSink {
     pub abort: Option<JsObject>,
 }
 
-/// A sink written in Rust (for embedders). Methods must not assume they are not re-entered:
+/// A sink written in Rust (an embedder's, or a TransformStream's writable side). Methods must not assume they are not re-entered:
 /// they may run JS.
 pub trait NativeSink: Trace + Finalize + 'static {
     /// The start algorithm (may throw: the stream construction then fails).
@@ -53,11 +54,6 @@ pub struct NativeSinkBox(pub Box<dyn NativeSink>);
 pub enum SinkAlgorithms {
     /// [SetUpWritableStreamDefaultControllerFromUnderlyingSink](https://streams.spec.whatwg.org/#set-up-writable-stream-default-controller-from-underlying-sink)
     Js(Gc<JsSink>),
-    /// A TransformStream's writable side (`TransformStreamDefaultSink*Algorithm`); `stream` is
-    /// the TransformStream.
-    Transform {
-        stream: JsObject<crate::transform::TransformStream>,
-    },
     /// A sink implemented in Rust.
     Native(Gc<NativeSinkBox>),
 }
@@ -66,7 +62,6 @@ impl std::fmt::Debug for SinkAlgorithms {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Js(_) => f.write_str("SinkAlgorithms::Js"),
-            Self::Transform { .. } => f.write_str("SinkAlgorithms::Transform"),
             Self::Native(_) => f.write_str("SinkAlgorithms::Native"),
         }
     }
@@ -89,10 +84,6 @@ impl SinkAlgorithms {
                 }
                 None => Ok(Completion::undefined()),
             },
-            // 1. Let startAlgorithm be an algorithm that returns startPromise.
-            Self::Transform { stream } => {
-                Ok(crate::transform::start_algorithm_for_writable(stream, ctx))
-            }
             Self::Native(n) => n.0.start(controller, ctx),
         }
     }
@@ -111,9 +102,6 @@ impl SinkAlgorithms {
                 }
                 None => Completion::undefined(),
             },
-            Self::Transform { stream } => {
-                crate::transform::transform_stream_default_sink_write_algorithm(stream, chunk, ctx)
-            }
             Self::Native(n) => n.0.write(chunk, controller, ctx),
         }
     }
@@ -125,9 +113,6 @@ impl SinkAlgorithms {
                 Some(f) => invoke_promise_callback(f, &s.sink, &[], ctx),
                 None => Completion::undefined(),
             },
-            Self::Transform { stream } => {
-                crate::transform::transform_stream_default_sink_close_algorithm(stream, ctx)
-            }
             Self::Native(n) => n.0.close(ctx),
         }
     }
@@ -139,9 +124,6 @@ impl SinkAlgorithms {
                 Some(f) => invoke_promise_callback(f, &s.sink, &[reason], ctx),
                 None => Completion::undefined(),
             },
-            Self::Transform { stream } => {
-                crate::transform::transform_stream_default_sink_abort_algorithm(stream, reason, ctx)
-            }
             Self::Native(n) => n.0.abort(reason, ctx),
         }
     }

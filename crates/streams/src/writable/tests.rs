@@ -352,10 +352,7 @@ fn native_sink_and_native_completions() {
         writable_stream_default_writer_get_desired_size(&writer),
         Some(-1.0)
     );
-    assert!(matches!(
-        writable_stream_default_writer_ready_state(&writer),
-        None
-    ));
+    assert!(writable_stream_default_writer_ready_state(&writer).is_none());
     ctx.run_jobs().unwrap();
     assert_eq!(eval_string(&mut ctx, "target.log.join()"), "ok,ok,ok");
     assert_eq!(chunks.borrow().len(), 2);
