@@ -6,14 +6,14 @@
 //! | "a new promise" (script can see it) | [`PromiseCapability::new`] |
 //! | "a new promise" the spec creates but script never sees | [`RustPromise::new`] |
 //! | "a promise" an algorithm returns (source pull/cancel, sink write/close/abort, transform algorithms, start results) | [`Completion`] |
-//! | "a promise resolved with `v`" | [`promise_resolved_with`] (a JS promise), [`completion_resolved_with`] (a [`Completion`], no allocation for a non-thenable) |
+//! | "a promise resolved with `v`" | [`promise_resolved_with`] (a JS promise), `completion_resolved_with` (a [`Completion`], no allocation for a non-thenable) |
 //! | "a promise rejected with `r`" | [`promise_rejected_with`] (a JS promise), [`Completion::Rejected`] |
 //! | "resolve `p` with `v`" | [`PromiseCapability::resolve`], [`RustPromise::resolve_value`] (any value, `then` looked up), [`RustPromise::resolve_with`] (adopt a [`Completion`]), [`RustPromise::settle`] (a non-thenable) |
 //! | "reject `p` with `r`" | [`PromiseCapability::reject`], [`RustPromise::settle`] with `Err(r)` |
 //! | "upon fulfillment / upon rejection of `p`", "react to `p`" | [`Completion::upon`] / [`Completion::upon_either`] (steps), [`Reaction`] (the steps as a value) |
 //! | "the result of reacting to `p`", "transforming `p` by" | [`react`] |
 //! | "set `p`.\[\[PromiseIsHandled\]\] to true" | [`mark_as_handled`] |
-//! | a promise-returning callback ("invoke", `Promise<undefined>`) | [`invoke_promise_callback`] |
+//! | a promise-returning callback ("invoke", `Promise<undefined>`) | `invoke_promise_callback` |
 //! | a JS-visible promise attribute (`writer.closed`, `writer.ready`, `reader.closed`) | [`PromiseSlot`] |
 //! | "wait for all" (pipeTo's signal action) | a [`RustPromise`] settled by the last part (see `readable::pipe`) |
 //! | the position a reaction to an already-settled promise takes | [`enqueue_microtask`] |
@@ -120,7 +120,7 @@ pub fn promise_rejected_with(reason: JsValue, ctx: &mut Context) -> JsObject {
     p.promise.clone()
 }
 
-/// "Set promise.[[PromiseIsHandled]] to true". Boa has no public setter: attaching a no-op
+/// "Set promise.\[\[PromiseIsHandled\]\] to true". Boa has no public setter: attaching a no-op
 /// rejection reaction sets the flag.
 // NOTE: this allocates one derived promise and, if `promise` rejects, queues one reaction job
 // that runs a no-op; neither is observable by script.
@@ -286,9 +286,9 @@ impl Reaction {
 pub struct RustPromise {
     /// `None` while pending.
     settlement: GcRefCell<Option<Settlement>>,
-    /// `[[PromiseFulfillReactions]]` / `[[PromiseRejectReactions]]` while pending.
+    /// `\[\[PromiseFulfillReactions\]\]` / `\[\[PromiseRejectReactions\]\]` while pending.
     reactions: GcRefCell<Vec<Reaction>>,
-    /// The resolving functions' [[AlreadyResolved]].
+    /// The resolving functions' \[\[AlreadyResolved\]\].
     #[unsafe_ignore_trace]
     already_resolved: Cell<bool>,
 }
@@ -635,7 +635,7 @@ pub(crate) fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Com
 // Lazily materialised JS-visible promises
 // ---------------------------------------------------------------------------------------
 
-/// A JS-visible promise slot (`[[closedPromise]]`, `[[readyPromise]]`) tracked in Rust.
+/// A JS-visible promise slot (`\[\[closedPromise\]\]`, `\[\[readyPromise\]\]`) tracked in Rust.
 ///
 /// The JS promise is created only when script reads the attribute; Rust waits on the slot
 /// with [`Reaction`]s ([`PromiseSlot::react_in`]), no JS promise allocated.
@@ -653,7 +653,7 @@ pub enum PromiseSlot {
     },
     /// Fulfilled with undefined.
     Fulfilled { promise: Option<JsObject> },
-    /// Rejected with `reason`, [[PromiseIsHandled]] true.
+    /// Rejected with `reason`, \[\[PromiseIsHandled\]\] true.
     Rejected {
         reason: JsValue,
         promise: Option<JsObject>,
@@ -682,7 +682,7 @@ impl PromiseSlot {
         }
     }
 
-    /// Whether `[[PromiseState]]` is "pending".
+    /// Whether `\[\[PromiseState\]\]` is "pending".
     pub fn is_pending(&self) -> bool {
         matches!(self, Self::Pending { .. })
     }
@@ -700,7 +700,7 @@ impl PromiseSlot {
     /// while user code can run.
     ///
     /// A pending promise is marked as handled when it is created, not when it is rejected:
-    /// every rejection of these slots sets [[PromiseIsHandled]] in the spec, so the flag is
+    /// every rejection of these slots sets \[\[PromiseIsHandled\]\] in the spec, so the flag is
     /// only ever read after it is set either way, and marking it here keeps Boa's species
     /// lookup (script, if `Promise.prototype.constructor` is patched) out of the middle of
     /// abstract operations such as WritableStreamDefaultWriterRelease.
@@ -737,7 +737,7 @@ impl PromiseSlot {
     }
 
     /// "Resolve p with undefined" (`Ok`) or "reject p with reason" and set
-    /// [[PromiseIsHandled]] (`Err`) for the slot in `cell`; a no-op unless pending. The JS
+    /// \[\[PromiseIsHandled\]\] (`Err`) for the slot in `cell`; a no-op unless pending. The JS
     /// promise (if created) settles first, then the Rust waiters, with no borrow held.
     pub fn settle_in(cell: &GcRefCell<Self>, settlement: Settlement, ctx: &mut Context) {
         let old = {
@@ -774,7 +774,7 @@ impl PromiseSlot {
         Self::settle_in(cell, Ok(JsValue::undefined()), ctx);
     }
 
-    /// "Reject p with reason" and set [[PromiseIsHandled]] for the slot in `cell` if it is
+    /// "Reject p with reason" and set \[\[PromiseIsHandled\]\] for the slot in `cell` if it is
     /// pending, otherwise "set p to a promise rejected with reason" (marked as handled): the
     /// shape of every "ensure … promise rejected" step.
     pub fn ensure_rejected_in(cell: &GcRefCell<Self>, reason: JsValue, ctx: &mut Context) {

@@ -2,7 +2,7 @@
 //! `TransformStreamDefaultController`.
 //!
 //! The writable side's sink algorithms are a [`TransformSink`] (a
-//! [`NativeSink`](crate::writable::NativeSink): writable/ does not know transform streams) and
+//! [`NativeSink`]: writable/ does not know transform streams) and
 //! the readable side's source algorithms are [`SourceAlgorithms::Rust`], dispatching to the
 //! `TransformStreamDefaultSink*` / `TransformStreamDefaultSource*` operations below, no
 //! closures. Internal promises (`[[backpressureChangePromise]]`, `[[finishPromise]]`, the
@@ -35,8 +35,7 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::promise::{invoke_promise_callback, react};
-use crate::promise::{promise_resolved_with, PromiseCapability};
+use crate::promise::{invoke_promise_callback, promise_resolved_with, react, PromiseCapability};
 use crate::readable::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,

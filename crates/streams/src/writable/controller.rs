@@ -124,7 +124,7 @@ pub fn writable_stream_controller_signal(
 // Default controller abstract operations
 // ---------------------------------------------------------------------------------------
 
-/// [[[AbortSteps]]](https://streams.spec.whatwg.org/#ws-default-controller-private-abort)
+/// [\[\[AbortSteps\]\]](https://streams.spec.whatwg.org/#ws-default-controller-private-abort)
 pub fn writable_stream_default_controller_abort_steps(
     stream: &WritableStreamRef,
     reason: JsValue,
@@ -144,7 +144,7 @@ pub fn writable_stream_default_controller_abort_steps(
     result
 }
 
-/// [[[ErrorSteps]]](https://streams.spec.whatwg.org/#ws-default-controller-private-error)
+/// [\[\[ErrorSteps\]\]](https://streams.spec.whatwg.org/#ws-default-controller-private-error)
 pub fn writable_stream_default_controller_error_steps(stream: &WritableStreamRef) {
     // 1. Perform ! ResetQueue(this).
     stream.queue.borrow_mut().reset_queue();

@@ -8,11 +8,12 @@
 //! ([`WriterRef`]). A writer acquired from Rust has no JS object at all. Get the box of a JS
 //! `WritableStream` with [`WritableStream::slots_of`].
 //!
-//! Operations are named as the spec names them (see [`ops`] for all of them):
+//! Operations are named as the spec names them, each in the file of the interface the spec
+//! groups it with (`stream.rs`, `writer.rs`, `controller.rs`; sink algorithms in `sink.rs`):
 //!
 //! - [`create_writable_stream`]`(algorithms, hwm, size)`: CreateWritableStream with
 //!   [`SinkAlgorithms`] (`Js` underlying sink, `Native` (a Rust [`NativeSink`]: an
-//!   embedder's, or `crate::transform`'s sink side)). Returns the JS
+//!   embedder's, or a TransformStream's writable side)). Returns the JS
 //!   stream object and its slots.
 //! - [`acquire_writable_stream_default_writer`]`(stream) -> WriterRef`.
 //! - [`writable_stream_default_writer_write`]`(writer, chunk, request)`: the request's promise
@@ -37,8 +38,8 @@
 //!
 //! Promises script can see (`writer.closed`, `writer.ready`, the results of `write()`,
 //! `close()`, `abort()`) are real JS promises; `closed`/`ready` are materialised on first read
-//! (see [`PromiseSlot`](crate::promise::PromiseSlot)). Sink results are
-//! [`Completion`](crate::promise::Completion)s (settled, a JS promise, or a Rust promise);
+//! (see [`PromiseSlot`]). Sink results are
+//! [`Completion`]s (settled, a JS promise, or a Rust promise);
 //! requests are settled through their [`Reaction`]. With the fast paths on
 //! ([`crate::fast_paths`]) a sink method returning a non-object (or throwing) settles through
 //! one native microtask at the exact position of the spec's promise reaction.

@@ -513,12 +513,12 @@ fn reentrant_user_code_from_promise_species_lookup_does_not_panic() {
 /// A Rust sink whose writes complete when the test settles the returned Rust promise.
 #[derive(Trace, Finalize)]
 struct DeferredSink {
-    pending: Gc<GcRefCell<Vec<Gc<crate::readable::RustPromise>>>>,
+    pending: Gc<GcRefCell<Vec<Gc<crate::promise::RustPromise>>>>,
 }
 
 impl NativeSink for DeferredSink {
     fn write(&self, _: JsValue, _: &JsObject, _: &mut Context) -> Completion {
-        let p = crate::readable::RustPromise::new();
+        let p = crate::promise::RustPromise::new();
         self.pending.borrow_mut().push(p.clone());
         Completion::Rust(p)
     }
