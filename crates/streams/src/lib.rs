@@ -133,11 +133,11 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
-pub(crate) mod completion;
 pub(crate) mod compression;
 pub mod dom;
 pub(crate) mod encoding;
 pub mod native;
+pub(crate) mod promise;
 pub(crate) mod queue;
 pub(crate) mod readable;
 pub(crate) mod strategies;

@@ -52,7 +52,7 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 use bytes::Bytes;
 
-pub use crate::completion::{Completion, RustPromise, Settlement};
+pub use crate::promise::{Completion, RustPromise, Settlement};
 pub use crate::readable::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,

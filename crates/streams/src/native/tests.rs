@@ -63,11 +63,12 @@ struct Countdown {
 }
 
 impl NativeSource for Countdown {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableStreamDefaultController>,
-        ctx: &mut Context,
-    ) -> Completion {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        let StreamController::Default(controller) = controller else {
+            return Completion::Rejected(JsValue::from(boa_engine::js_string!(
+                "not a default controller"
+            )));
+        };
         let left = self.left.get();
         self.log.borrow_mut().push(format!(
             "pull {left} (desired {:?})",

@@ -23,8 +23,9 @@ use super::reader::read_result;
 use super::{
     is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamReader, StreamState,
 };
+use crate::promise::PromiseCapability;
 use crate::webidl::{
-    self, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary, PromiseCapability,
+    self, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary,
     INTERFACE_ATTRIBUTES,
 };
 

@@ -32,7 +32,7 @@ use super::{
     readable_stream_has_default_reader, with_stream, ReadableStream, StreamController,
     StreamReader, StreamState,
 };
-use crate::completion::Completion;
+use crate::promise::Completion;
 use crate::webidl::{
     self, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };

@@ -24,9 +24,8 @@ use super::reader::{
 };
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{create_readable_byte_stream, readable_stream_cancel, ReadableStream, StreamReader};
-use crate::completion::{Completion, RustPromise};
-use crate::webidl::enqueue_microtask;
-use crate::writable::NativeCompletion;
+use crate::promise::{enqueue_microtask, Reaction};
+use crate::promise::{Completion, RustPromise};
 
 /// The variables ReadableByteStreamTee's closures share.
 #[derive(Trace, Finalize)]
@@ -187,7 +186,7 @@ fn forward_reader_error(state: &Gc<ByteTeeState>, this_reader: StreamReader, ctx
     // the position of the reaction.
     let reader = this_reader.clone();
     reader.upon_closed(
-        NativeCompletion::new(
+        Reaction::new(
             (state.clone(), this_reader),
             |(state, this_reader), settlement, ctx| {
                 let Err(r) = settlement else {

@@ -19,7 +19,7 @@ use super::{
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
-use crate::completion::Completion;
+use crate::promise::Completion;
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
 use crate::webidl::{self, arg, brand, illegal_constructor, type_error, INTERFACE_ATTRIBUTES};

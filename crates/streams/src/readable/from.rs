@@ -17,8 +17,9 @@ use super::controller::{
 use super::create_readable_stream;
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
-use crate::completion::{react, Completion, RustPromise, StepResult};
-use crate::webidl::{self, promise_rejected_with, promise_resolved_with, type_error};
+use crate::promise::{promise_rejected_with, promise_resolved_with};
+use crate::promise::{react, Completion, RustPromise};
+use crate::webidl::{self, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
 /// CreateAsyncFromSyncIterator wrapper around a sync iterator record.
@@ -333,12 +334,12 @@ impl FromIterableSource {
             return_promise,
             (),
             |(), settlement, ctx| match settlement {
-                Ok(v) if v.is_object() => StepResult::Value(JsValue::undefined()),
-                Ok(_) => StepResult::Throw(crate::webidl::type_error_value(
+                Ok(v) if v.is_object() => Completion::undefined(),
+                Ok(_) => Completion::Rejected(crate::webidl::type_error_value(
                     "the iterator's return() result is not an object",
                     ctx,
                 )),
-                Err(e) => StepResult::Throw(e),
+                Err(e) => Completion::Rejected(e),
             },
             ctx,
         )

@@ -13,14 +13,14 @@ use boa_engine::{
     object::JsObject,
     Context, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::{
     byte_controller, controller, readable_stream_cancel, rejected, with_stream, Completion,
     ReadableStream, StreamController, StreamReader, StreamState,
 };
+use crate::promise::{PromiseSlot, Reaction};
 use crate::webidl::{self, arg, brand, type_error};
-use crate::writable::{NativeCompletion, PromiseSlot};
 
 /// The slots of the `ReadableStreamGenericReader` mixin, embedded in both readers.
 #[derive(Trace, Finalize)]
@@ -32,7 +32,10 @@ pub(crate) struct GenericReader {
     // NOTE: unobservable (see `PromiseSlot`): every rejection of a reader's
     // [[closedPromise]] in the spec also sets [[PromiseIsHandled]] (ReadableStreamError,
     // ReadableStreamReaderGenericInitialize, ReadableStreamReaderGenericRelease).
-    closed_promise: GcRefCell<PromiseSlot>,
+    // NOTE: in its own GC cell so the promise operations run with no borrow of the reader
+    // object held (marking a new promise handled can reach script through Boa's species
+    // lookup).
+    closed_promise: Gc<GcRefCell<PromiseSlot>>,
 }
 
 impl GenericReader {
@@ -40,7 +43,7 @@ impl GenericReader {
     pub(crate) fn new() -> Self {
         Self {
             stream: GcRefCell::new(None),
-            closed_promise: GcRefCell::new(PromiseSlot::pending()),
+            closed_promise: Gc::new(GcRefCell::new(PromiseSlot::pending())),
         }
     }
 
@@ -61,7 +64,12 @@ impl StreamReader {
 
     /// `[[closedPromise]]`, borrowed briefly: `f` must not call into JS.
     fn closed_slot<R>(&self, f: impl FnOnce(&mut PromiseSlot) -> R) -> R {
-        self.generic(|g| f(&mut g.closed_promise.borrow_mut()))
+        f(&mut self.closed_cell().borrow_mut())
+    }
+
+    /// The cell holding `[[closedPromise]]` (no borrow of the reader held).
+    fn closed_cell(&self) -> Gc<GcRefCell<PromiseSlot>> {
+        self.generic(|g| g.closed_promise.clone())
     }
 
     /// `[[stream]]`.
@@ -71,33 +79,25 @@ impl StreamReader {
 
     /// `[[closedPromise]]` as a JS promise (created on first use).
     pub fn closed_promise(&self, ctx: &mut Context) -> JsObject {
-        // Creating the promise runs no user code; marking it handled can (Boa's species
-        // lookup), so it runs with no borrow held.
-        let (promise, mark) = self.closed_slot(|slot| slot.promise(ctx));
-        if mark {
-            webidl::mark_as_handled(&promise, ctx);
-        }
-        promise
+        PromiseSlot::promise_of(&self.closed_cell(), ctx)
     }
 
     /// Run `waiter` when `[[closedPromise]]` settles, at the position a reaction registered
     /// on it now would take (as a microtask at once if it already has). No JS promise is
     /// allocated.
-    pub(crate) fn upon_closed(&self, waiter: NativeCompletion, ctx: &mut Context) {
-        self.closed_slot(|slot| slot.add_waiter(waiter, ctx));
+    pub(crate) fn upon_closed(&self, waiter: Reaction, ctx: &mut Context) {
+        PromiseSlot::react_in(&self.closed_cell(), waiter, ctx);
     }
 
     /// "Resolve reader.[[closedPromise]] with undefined" (runs no user code).
     pub(crate) fn resolve_closed(&self, ctx: &mut Context) {
-        let settlement = self.closed_slot(PromiseSlot::resolve);
-        settlement.run(ctx);
+        PromiseSlot::resolve_in(&self.closed_cell(), ctx);
     }
 
     /// "Reject reader.[[closedPromise]] with e" and set its [[PromiseIsHandled]] to true
     /// (runs no user code).
     pub(crate) fn reject_closed(&self, e: JsValue, ctx: &mut Context) {
-        let settlement = self.closed_slot(|slot| slot.reject(e));
-        settlement.run(ctx);
+        PromiseSlot::settle_in(&self.closed_cell(), Err(e), ctx);
     }
 
     /// Whether both are the same reader object.

@@ -17,11 +17,10 @@ use super::reader::{
     readable_stream_default_reader_release, ReadRequest, ReadableStreamDefaultReader,
 };
 use super::{Completion, ReadableStream, StreamReader};
-use crate::completion::completion_resolved_with;
-use crate::webidl::{
-    self, arg, brand, promise_rejected_with, promise_resolved_with, type_error, Dictionary,
-    PromiseCapability,
+use crate::promise::{
+    completion_resolved_with, promise_rejected_with, promise_resolved_with, PromiseCapability,
 };
+use crate::webidl::{self, arg, brand, type_error, Dictionary};
 
 /// `%ReadableStreamAsyncIteratorPrototype%` of a realm (kept in the realm's host-defined
 /// data).

@@ -107,16 +107,13 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-pub use crate::completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
+pub use crate::promise::{Completion, RustPromise};
 use crate::strategies::QueuingStrategy;
 pub use crate::strategies::SizeAlgorithm;
-pub use buffers::{
-    is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
-    ViewConstructor, ViewRecord,
-};
+pub use buffers::{to_array_buffer_view, ViewConstructor};
 pub use byob_reader::{
-    acquire_readable_stream_byob_reader, readable_stream_byob_reader_release, ReadIntoRequest,
-    ReadIntoRequestSteps, ReadableStreamBYOBReader,
+    acquire_readable_stream_byob_reader, ReadIntoRequest, ReadIntoRequestSteps,
+    ReadableStreamBYOBReader,
 };
 pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::ReadableByteStreamController;
@@ -126,22 +123,16 @@ pub use controller::{
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, ReadableStreamDefaultController,
 };
-pub use generic_reader::readable_stream_reader_generic_cancel;
-pub use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
     ReadableStreamDefaultReader,
 };
-pub use source::{
-    JsSource, NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm,
-};
+pub use source::{NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm};
 
+use crate::promise::promise_rejected_with;
 use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
-use crate::webidl::{
-    self, arg, brand, promise_rejected_with, range_error, type_error, Dictionary,
-    INTERFACE_ATTRIBUTES,
-};
+use crate::webidl::{self, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
 /// `ReadableStreamDefaultController`.
@@ -168,7 +159,9 @@ pub enum StreamState {
 #[derive(Debug, Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub enum StreamController {
+    /// A ReadableStreamDefaultController.
     Default(JsObject<ReadableStreamDefaultController>),
+    /// A ReadableByteStreamController.
     Byte(JsObject<ReadableByteStreamController>),
 }
 

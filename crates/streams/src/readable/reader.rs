@@ -23,7 +23,8 @@ use super::{
     is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamController,
     StreamReader, StreamState,
 };
-use crate::webidl::{self, arg, brand, type_error, PromiseCapability, INTERFACE_ATTRIBUTES};
+use crate::promise::PromiseCapability;
+use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
 pub trait ReadRequestSteps: Trace {

@@ -19,9 +19,8 @@ use super::{
     create_readable_stream, readable_stream_cancel, with_stream, ReadableStream, StreamController,
     StreamReader,
 };
-use crate::completion::{Completion, RustPromise};
-use crate::webidl::enqueue_microtask;
-use crate::writable::NativeCompletion;
+use crate::promise::{enqueue_microtask, Reaction};
+use crate::promise::{Completion, RustPromise};
 
 /// The variables ReadableStreamDefaultTee's closures share.
 #[derive(Trace, Finalize)]
@@ -134,7 +133,7 @@ pub(crate) fn readable_stream_default_tee(
     // the position of the reaction.
     let reader = StreamReader::Default(reader);
     reader.upon_closed(
-        NativeCompletion::new(state, |state, settlement, ctx| {
+        Reaction::new(state, |state, settlement, ctx| {
             if let Err(r) = settlement {
                 if let Some(c) = state.branch_controller(false) {
                     readable_stream_default_controller_error(&c, r.clone(), ctx);

@@ -5,6 +5,9 @@ use boa_engine::{js_string, Context, JsObject, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
 use super::*;
+use crate::readable::byte_controller::{
+    readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
+};
 use crate::readable::source::NativeSourceBox;
 
 use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
@@ -373,7 +376,7 @@ fn rust_promise_resolve_with_takes_the_thenable_ticks() {
         "#,
     );
     let out = RustPromise::new();
-    let inner = crate::webidl::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let inner = crate::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
     RustPromise::resolve_with(&out, Completion::Js(inner), &mut ctx);
     #[derive(Trace, Finalize, Clone)]
     struct G(JsObject);
@@ -436,7 +439,7 @@ fn start_algorithm_returning_a_promise_takes_the_adoption_ticks() {
         for (let i = 1; i <= 5; i++) p = p.then(() => log.push('tick' + i));
         "#,
     );
-    let started = crate::webidl::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let started = crate::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
     let pull = eval(&mut ctx, "rustPull");
     create_readable_stream(
         StartAlgorithm::Return(Completion::Js(started)),
