@@ -27,9 +27,9 @@ use crate::promise::{completion_resolved_with, invoke_promise_callback, Completi
 pub trait NativeSource: Trace {
     /// The pull algorithm: called when the stream wants more data. Enqueue through the
     /// controller ([`super::readable_stream_default_controller_enqueue`] /
-    /// [`super::readable_byte_stream_controller_enqueue`]), or, behind a byte controller, fill
-    /// the view of [`super::readable_byte_stream_controller_get_byob_request`] in place and
-    /// call [`super::readable_byte_stream_controller_respond`].
+    /// `readable_byte_stream_controller_enqueue`), or, behind a byte controller, fill
+    /// the view of `readable_byte_stream_controller_get_byob_request` in place and
+    /// call `readable_byte_stream_controller_respond`.
     fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion;
     /// The cancel algorithm.
     fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion;
