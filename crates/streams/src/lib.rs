@@ -85,8 +85,8 @@
 //! | `transform` | `TransformStream` and its controller; the default sink and source algorithms of its two sides |
 //! | `strategies` | `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, the `QueuingStrategy` dictionary, ExtractHighWaterMark / ExtractSizeAlgorithm |
 //! | `queue` | the queue-with-sizes (`[[queue]]` + `[[queueTotalSize]]`) |
-//! | `completion` | the promises the algorithms pass around (settled values, Rust-side promises script never sees, JS promises) and how they react at a promise reaction's microtask position |
-//! | `webidl` | WebIDL glue: interface / operation / attribute installation with WebIDL shapes, brand checks, errors, conversions, the promise vocabulary, `catching` (user code run inside a JS try/catch trampoline, `docs/engine-bugs/`) |
+//! | `promise` | the whole promise vocabulary (a table maps each spec phrase to one item): JS-visible promises, Rust-side promises script never sees, `Completion` ("a promise" an algorithm returns), `Reaction` (the one way to react with Rust steps, at a promise reaction's microtask position), `PromiseSlot` (`closed` / `ready` attributes) |
+//! | `webidl` | WebIDL glue: interface / operation / attribute installation with WebIDL shapes, brand checks, errors, conversions, promise-returning methods, `catching` (user code run inside a JS try/catch trampoline, `docs/engine-bugs/`) |
 //! | `dom` | `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`, `AbortSignal` |
 //! | `encoding` | `TextDecoderStream`, `TextEncoderStream` (on `encoding_rs`) |
 //! | `compression` | `CompressionStream`, `DecompressionStream` (deflate, deflate-raw, gzip on `flate2`) |
@@ -105,7 +105,7 @@
 //!   (`queue`) and the read promise is a single JS promise resolved at once; no promise is made
 //!   for the internal steps.
 //! - **Callback results** ("a promise resolved with" what `start` / `pull` / `write` /
-//!   `transform` / `flush` / `cancel` return, `completion`): with fast paths on, the promise
+//!   `transform` / `flush` / `cancel` return, `promise`): with fast paths on, the promise
 //!   resolve function's steps run in Rust: a non-thenable result settles at once and the
 //!   reaction is queued as a native microtask at the exact position the spec's promise
 //!   reaction would take, so a synchronous `pull()` / `write()` allocates no JS promise and
@@ -121,7 +121,24 @@
 //!
 //! # Module import graph
 //!
-//! *(Placeholder: the lead fills this in after the issue 10 merge.)*
+//! Edges are `use crate::…` in non-test code (`a → b`: `a` uses `b`). The spec layer is
+//! layered bottom-up; nothing in `readable` or `writable` imports `transform`, `encoding`,
+//! `compression` or `native` (a TransformStream's writable side is a `writable::NativeSink`
+//! implemented in `transform`, its readable side a `readable` Rust source).
+//!
+//! ```text
+//! compression ─┐
+//! encoding ────┴─→ transform ─→ readable ─→ writable ─→ strategies, queue
+//! native ──────────────────────→ readable, writable          │
+//!                                                            ↓
+//!   every spec module ─→ promise ⇄ webidl ─→ dom        (webidl, fast_paths)
+//! ```
+//!
+//! - `readable` → `writable` is `readable::pipe` (pipeTo is a ReadableStream method that
+//!   writes to a WritableStream), plus `dom` for its `AbortSignal`.
+//! - `promise` ⇄ `webidl`: promise-returning methods (`webidl`) create their rejected promise
+//!   with `promise`; `promise` runs user code through `webidl::catching`.
+//! - `dom` uses only `webidl`.
 
 #![warn(missing_docs)]
 #![cfg_attr(
