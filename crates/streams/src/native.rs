@@ -1,10 +1,47 @@
-//! Rust API for embedders that feed streams from native data.
+//! The Rust API for embedders that feed streams from native data or consume them into native
+//! sinks, without writing JS.
 //!
-//! A native source implements [`crate::readable::NativeSource`] and is installed with
-//! [`crate::readable::create_readable_stream`] and
-//! [`crate::readable::SourceAlgorithms::Native`]. Its chunks are JS values; byte chunks held as
-//! [`bytes::Bytes`] become `Uint8Array`s with [`enqueue_bytes`]. [`native_byte_stream`] wraps
-//! any iterator of `Bytes` as a `ReadableStream` pulled on demand.
+//! - A **source**: implement [`NativeSource`] (`pull` enqueues through
+//!   [`readable_stream_default_controller_enqueue`] / closes through
+//!   [`readable_stream_default_controller_close`]; `cancel` drops what the source holds) and
+//!   create the stream with [`native_readable_stream`]. Byte chunks held as [`bytes::Bytes`]
+//!   become `Uint8Array`s with [`enqueue_bytes`] / [`bytes_to_uint8_array`], and
+//!   [`native_byte_stream`] wraps any iterator of `Bytes` as a `ReadableStream` pulled on
+//!   demand.
+//! - A **sink**: implement [`NativeSink`] (`write` each chunk, then `close` or `abort`) and
+//!   create the stream with [`native_writable_stream`].
+//!
+//! The algorithms return a [`Completion`] (the spec's "promise" an algorithm returns):
+//! [`Completion::undefined`] when the step is done, [`Completion::Rejected`] for an error, or
+//! [`Completion::Rust`] with a pending [`RustPromise`] the embedder settles later (e.g. when
+//! its I/O finishes); the stream reacts to it at the microtask position a promise reaction
+//! would take.
+//!
+//! ```
+//! use boa_engine::{js_string, Context, Source};
+//! use boa_streams::native::native_byte_stream;
+//! use bytes::Bytes;
+//!
+//! let mut context = Context::default();
+//! boa_streams::register(&mut context).unwrap();
+//! let chunks = vec![Bytes::from_static(b"hello, "), Bytes::from_static(b"world")];
+//! let stream = native_byte_stream(chunks.into_iter(), &mut context).unwrap();
+//! context
+//!     .global_object()
+//!     .set(js_string!("stream"), stream.upcast(), false, &mut context)
+//!     .unwrap();
+//! context
+//!     .eval(Source::from_bytes(
+//!         "globalThis.text = '';
+//!          (async () => {
+//!              for await (const chunk of stream) text += String.fromCharCode(...chunk);
+//!          })();",
+//!     ))
+//!     .unwrap();
+//! context.run_jobs().unwrap();
+//! let text = context.eval(Source::from_bytes("text")).unwrap();
+//! assert_eq!(text.as_string().unwrap().to_std_string_escaped(), "hello, world");
+//! ```
 
 use std::cell::RefCell;
 
@@ -15,12 +52,70 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 use bytes::Bytes;
 
-use crate::completion::Completion;
-use crate::readable::{
-    create_readable_stream, readable_stream_default_controller_close,
-    readable_stream_default_controller_enqueue, NativeSource, NativeSourceBox, ReadableStream,
-    ReadableStreamDefaultController, SourceAlgorithms, StartAlgorithm,
+pub use crate::promise::{Completion, RustPromise, Settlement};
+pub use crate::readable::{
+    readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
+    readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
+    NativeSource, ReadableStream, ReadableStreamDefaultController, StreamController,
 };
+pub use crate::writable::NativeSink;
+
+use crate::readable::{
+    create_readable_stream, is_readable_stream_locked, NativeSourceBox, SourceAlgorithms,
+    StartAlgorithm,
+};
+use crate::strategies::SizeAlgorithm;
+use crate::writable::{create_writable_stream, SinkAlgorithms};
+
+/// A new `ReadableStream` whose underlying source is `source`, with high water mark
+/// `high_water_mark` (counted in chunks; non-negative) and no start step
+/// ([CreateReadableStream](https://streams.spec.whatwg.org/#create-readable-stream) with the
+/// source's pull and cancel algorithms). The stream pulls as soon as its queue is below the
+/// high water mark.
+pub fn native_readable_stream(
+    source: impl NativeSource + 'static,
+    high_water_mark: f64,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    create_readable_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(source)))),
+        Some(high_water_mark),
+        None,
+        ctx,
+    )
+}
+
+/// A new `WritableStream` whose underlying sink is `sink`, with high water mark
+/// `high_water_mark` (counted in chunks; non-negative)
+/// ([CreateWritableStream](https://streams.spec.whatwg.org/#create-writable-stream) with the
+/// sink's start, write, close and abort algorithms). Throws iff the sink's `start` throws.
+pub fn native_writable_stream(
+    sink: impl NativeSink,
+    high_water_mark: f64,
+    ctx: &mut Context,
+) -> JsResult<JsObject> {
+    let (stream, _) = create_writable_stream(
+        SinkAlgorithms::native(sink),
+        high_water_mark,
+        SizeAlgorithm::ReturnOne,
+        ctx,
+    )?;
+    Ok(stream)
+}
+
+/// [Is a ReadableStream locked](https://streams.spec.whatwg.org/#readablestream-locked) (the
+/// spec's operation for other specifications): whether a reader holds `stream`.
+pub fn readable_stream_is_locked(stream: &JsObject<ReadableStream>) -> bool {
+    is_readable_stream_locked(stream)
+}
+
+/// [Is a ReadableStream disturbed](https://streams.spec.whatwg.org/#is-readable-stream-disturbed)
+/// (the spec's operation for other specifications, e.g. a body that can be read once): whether
+/// `stream` was ever read from or cancelled.
+pub fn readable_stream_is_disturbed(stream: &JsObject<ReadableStream>) -> bool {
+    stream.borrow().data().disturbed()
+}
 
 /// A new `Uint8Array` holding a copy of `chunk` in an engine-owned buffer. (Boa's array
 /// buffers own aligned blocks, so `Bytes` cannot be adopted without one copy.)
@@ -49,13 +144,7 @@ where
     let source = IterSource {
         chunks: RefCell::new(Some(Box::new(chunks))),
     };
-    create_readable_stream(
-        StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(source)))),
-        Some(1.0),
-        None,
-        ctx,
-    )
+    native_readable_stream(source, 1.0, ctx)
 }
 
 /// The source behind [`native_byte_stream`].
@@ -68,11 +157,12 @@ struct IterSource {
 }
 
 impl NativeSource for IterSource {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableStreamDefaultController>,
-        ctx: &mut Context,
-    ) -> Completion {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        // `native_byte_stream` installs this source behind a default controller.
+        let Some(controller) = controller.clone().into_default() else {
+            return Completion::undefined();
+        };
+        let controller = &controller;
         // The borrow ends before enqueue, which can run script (resolving a pending read
         // performs Get(result, "then")).
         let next = self.chunks.borrow_mut().as_mut().and_then(Iterator::next);
@@ -97,73 +187,4 @@ impl NativeSource for IterSource {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::test_support::{context, string};
-
-    #[test]
-    fn a_native_byte_stream_reads_back_in_js() {
-        let mut ctx = context();
-        let chunks = vec![
-            Bytes::from_static(b"hello, "),
-            Bytes::from_static(b""),
-            Bytes::from(vec![0xe2, 0x9c, 0x93]),
-        ];
-        let stream = native_byte_stream(chunks.into_iter(), &mut ctx).unwrap();
-        let global = ctx.global_object();
-        global
-            .set(
-                boa_engine::js_string!("nativeStream"),
-                JsValue::from(stream.upcast()),
-                false,
-                &mut ctx,
-            )
-            .unwrap();
-        crate::test_support::eval(
-            &mut ctx,
-            r#"
-            globalThis.out = [];
-            (async () => {
-              let last;
-              for await (const c of nativeStream) {
-                out.push(c.constructor.name + ':' + c.length);
-                last = c;
-              }
-              out.push(Array.from(last, (b) => b.toString(16)).join(''));
-            })();
-            "#,
-        );
-        ctx.run_jobs().unwrap();
-        assert_eq!(
-            string(&mut ctx, "out.join()"),
-            "Uint8Array:7,Uint8Array:0,Uint8Array:3,e29c93"
-        );
-    }
-
-    #[test]
-    fn cancel_drops_the_iterator() {
-        let mut ctx = context();
-        let stream = native_byte_stream(
-            std::iter::repeat_n(Bytes::from_static(b"x"), 1_000_000),
-            &mut ctx,
-        )
-        .unwrap();
-        ctx.global_object()
-            .set(
-                boa_engine::js_string!("s"),
-                JsValue::from(stream.upcast()),
-                false,
-                &mut ctx,
-            )
-            .unwrap();
-        crate::test_support::eval(
-            &mut ctx,
-            r#"
-            globalThis.n = 0;
-            (async () => { for await (const c of s) { if (++n === 3) break; } })();
-            "#,
-        );
-        ctx.run_jobs().unwrap();
-        assert_eq!(string(&mut ctx, "n + ':' + s.locked"), "3:false");
-    }
-}
+mod tests;

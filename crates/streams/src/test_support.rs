@@ -1,8 +1,27 @@
-//! Helpers shared by the unit tests: a context with every interface registered (plus a global
-//! `gc()` that forces a collection), and script evaluation that panics with the script's
-//! exception.
+//! Helpers shared by every unit test of the crate (the one place they are defined):
+//!
+//! - [`context`]: a `Context` with every interface registered plus a global `gc()` that forces
+//!   a collection.
+//! - [`eval`], [`string`]: evaluate a script (panicking with the script's exception), and
+//!   convert its result with `ToString`; [`set_global`] puts a Rust-made value on the global.
+//! - [`run_jobs`], [`run_jobs_past_errors`]: run the microtask queue until it is empty.
+//! - [`run_log`]: a fresh context, a `globalThis.log = []`, a script, the jobs, and the result
+//!   of one expression.
+//! - [`fast_paths_scope`], [`with_fast_paths`], [`both_modes`]: run code with the fast paths
+//!   on or off (restored afterwards, even on a panic), and run it both ways asserting the
+//!   results agree.
+//! - [`check`]: assert that an expression is `true`.
+//!
+//! The test layout (one rule): the unit tests of module `m` are its child module `tests`,
+//! declared in `m` as `#[cfg(test)] mod tests;`, in the file `m/tests.rs` (for `m.rs` and
+//! `m/mod.rs` alike), or `m/tests/mod.rs` plus topic files when they are many. No inline test
+//! modules, no `*_tests.rs` siblings. Crate-wide tests (every interface's shape, the
+//! hostile-input injection table, engine-bug regressions) are lib.rs's `tests` module
+//! (`src/tests/`).
 
-use boa_engine::{js_string, Context, JsValue, NativeFunction, Source};
+use std::fmt::Debug;
+
+use boa_engine::{js_string, Context, JsString, JsValue, NativeFunction, Source};
 
 /// A context with boa_streams registered and a global `gc()`.
 pub(crate) fn context() -> Context {
@@ -21,6 +40,7 @@ pub(crate) fn context() -> Context {
 }
 
 /// Evaluate `src`; panic with the exception if it throws.
+#[track_caller]
 pub(crate) fn eval(ctx: &mut Context, src: &str) -> JsValue {
     match ctx.eval(Source::from_bytes(src)) {
         Ok(v) => v,
@@ -29,7 +49,85 @@ pub(crate) fn eval(ctx: &mut Context, src: &str) -> JsValue {
 }
 
 /// Evaluate `src` and convert the result with `ToString`.
+#[track_caller]
 pub(crate) fn string(ctx: &mut Context, src: &str) -> String {
     let v = eval(ctx, src);
     v.to_string(ctx).unwrap().to_std_string_escaped()
+}
+
+/// Assert that `src` evaluates to `true`.
+#[track_caller]
+pub(crate) fn check(ctx: &mut Context, src: &str) {
+    let v = eval(ctx, src);
+    assert_eq!(v, JsValue::from(true), "expected true: {src}");
+}
+
+/// Define the global `name` as `value` (a value made in Rust, for a script to use).
+pub(crate) fn set_global(ctx: &mut Context, name: &str, value: impl Into<JsValue>) {
+    ctx.global_object()
+        .set(JsString::from(name), value.into(), false, ctx)
+        .unwrap();
+}
+
+/// Run the job queue until it is empty; panic if a job throws.
+#[track_caller]
+pub(crate) fn run_jobs(ctx: &mut Context) {
+    if let Err(e) = ctx.run_jobs() {
+        panic!("a job failed: {e}");
+    }
+}
+
+/// Run the job queue until it is empty, going on after jobs that throw (script errors inside
+/// reactions of hostile tests); gives up after 100 failing rounds.
+pub(crate) fn run_jobs_past_errors(ctx: &mut Context) {
+    for _ in 0..100 {
+        if ctx.run_jobs().is_ok() {
+            break;
+        }
+    }
+}
+
+/// In a fresh [`context`]: set `globalThis.log = []`, evaluate `script`, run the jobs, and
+/// return `result` (an expression, e.g. `"log.join(',')"`) as a string.
+#[track_caller]
+pub(crate) fn run_log(script: &str, result: &str) -> String {
+    let mut ctx = context();
+    eval(&mut ctx, "globalThis.log = [];");
+    eval(&mut ctx, script);
+    run_jobs(&mut ctx);
+    string(&mut ctx, result)
+}
+
+/// Switch this thread's fast paths on or off until the returned guard drops; the previous
+/// setting comes back then, also when the test panics. (Each test runs on its own thread.)
+#[must_use = "the fast paths are restored when the guard drops"]
+pub(crate) fn fast_paths_scope(fast: bool) -> FastPathsScope {
+    let scope = FastPathsScope(crate::fast_paths());
+    crate::set_fast_paths(fast);
+    scope
+}
+
+/// The guard of [`fast_paths_scope`].
+pub(crate) struct FastPathsScope(bool);
+
+impl Drop for FastPathsScope {
+    fn drop(&mut self) {
+        crate::set_fast_paths(self.0);
+    }
+}
+
+/// Run `f` with the fast paths on or off (see [`fast_paths_scope`]).
+pub(crate) fn with_fast_paths<R>(fast: bool, f: impl FnOnce() -> R) -> R {
+    let _scope = fast_paths_scope(fast);
+    f()
+}
+
+/// Run `f(fast)` with the fast paths on, then off; assert both give the same result and return
+/// it.
+#[track_caller]
+pub(crate) fn both_modes<R: PartialEq + Debug>(mut f: impl FnMut(bool) -> R) -> R {
+    let fast = with_fast_paths(true, || f(true));
+    let slow = with_fast_paths(false, || f(false));
+    assert_eq!(fast, slow, "fast paths on vs off");
+    fast
 }

@@ -1,6 +1,6 @@
 //! WebIDL glue shared by every interface: operation and attribute installation with the
 //! WebIDL property shapes, brand checks, errors, dictionary members, type conversions and the
-//! WebIDL promise vocabulary ("a new promise", "a promise resolved with", "react").
+//! promise-returning method glue (the promise vocabulary itself is [`crate::promise`]).
 //!
 //! Rules every interface follows (see the README's "Conventions"):
 //! - operations are enumerable, writable, configurable data properties (Boa's
@@ -12,11 +12,12 @@
 use std::cell::{Cell, RefCell};
 
 use boa_engine::object::builtins::JsFunction;
+
+use crate::promise::promise_rejected_with;
 use boa_engine::{
     class::ClassBuilder,
-    object::{builtins::JsPromise, FunctionObjectBuilder, JsObject},
+    object::{FunctionObjectBuilder, JsObject},
     property::{Attribute, PropertyDescriptor, PropertyKey},
-    value::TryFromJs,
     Context, JsError, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
     NativeObject,
 };
@@ -87,17 +88,6 @@ pub fn attribute(
         JsString::from(name),
         Some(get),
         set,
-        Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
-    );
-}
-
-/// Install a static attribute (getter only) on the interface object.
-pub fn static_attribute(class: &mut ClassBuilder<'_>, name: &str, getter: NativeFunction) {
-    let get = function(class.context(), &format!("get {name}"), 0, getter);
-    class.static_accessor(
-        JsString::from(name),
-        Some(get),
-        None,
         Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
     );
 }
@@ -267,11 +257,6 @@ impl Dictionary {
         Self(object)
     }
 
-    /// The object, if any.
-    pub fn object(&self) -> Option<&JsObject> {
-        self.0.as_ref()
-    }
-
     /// `Get(dict, key)`; `None` when the member is absent (value `undefined`).
     /// Can run user code (getters): hold no borrow across it.
     pub fn get(&self, key: &str, ctx: &mut Context) -> JsResult<Option<JsValue>> {
@@ -324,64 +309,19 @@ pub fn to_dom_string(value: &JsValue, ctx: &mut Context) -> JsResult<JsString> {
     value.to_string(ctx)
 }
 
-/// Convert with Boa's `TryFromJs` (rarely needed; kept for symmetry).
-pub fn convert<T: TryFromJs>(value: &JsValue, ctx: &mut Context) -> JsResult<T> {
-    T::try_from_js(value, ctx)
-}
-
 // ---------------------------------------------------------------------------------------
-// Promises (WebIDL "promise" vocabulary)
+// Resolving functions and promise-returning methods (the vocabulary: crate::promise)
 // ---------------------------------------------------------------------------------------
 
-/// A promise created by "a new promise", with its resolving functions kept so Rust can
-/// settle it later. Trace it when stored in GC state.
-#[derive(Debug, Clone, boa_gc::Trace, boa_gc::Finalize)]
-pub struct PromiseCapability {
-    pub promise: JsObject,
-    pub resolve: JsObject,
-    pub reject: JsObject,
-}
-
-impl PromiseCapability {
-    /// "A new promise".
-    pub fn new(ctx: &mut Context) -> Self {
-        let (promise, funcs) = JsPromise::new_pending(ctx);
-        Self {
-            promise: promise.into(),
-            resolve: funcs.resolve.into(),
-            reject: funcs.reject.into(),
-        }
-    }
-
-    /// "Resolve p with v". Can run user code (`Get(v, "then")`: a getter, a proxy trap), which
-    /// then runs inside [`catching`]; the resolving functions themselves run with the
-    /// library's limit margin, so they can always be called (see [`catching`]).
-    ///
-    /// A settlement is never dropped: if the resolve function cannot run, the promise is
-    /// rejected with the (RangeError) error instead.
-    // NOTE: one residual case cannot be settled: a `then` getter whose OWN code (not a call
-    // into this library) exhausts the recursion limit. Boa's resolve function has already
-    // consumed the resolving functions when the engine error comes back from the getter and
-    // returns that error without rejecting, and Boa offers no other way to settle the promise;
-    // see docs/engine-bugs/README.md (native-catch-stack).
-    pub fn resolve(&self, value: JsValue, ctx: &mut Context) {
-        resolve_promise(&self.resolve, &self.reject, value, ctx);
-    }
-
-    /// "Reject p with r". Runs no user code.
-    pub fn reject(&self, reason: JsValue, ctx: &mut Context) {
-        reject_promise(&self.reject, reason, ctx);
-    }
-
-    /// The promise as a value.
-    pub fn value(&self) -> JsValue {
-        self.promise.clone().into()
-    }
-}
-
-/// Call a promise's resolve function with `value` (see [`PromiseCapability::resolve`]): the
-/// only way the library resolves a JS promise it created.
-pub fn resolve_promise(resolve: &JsObject, reject: &JsObject, value: JsValue, ctx: &mut Context) {
+/// Call a promise's resolve function with `value` (see
+/// [`PromiseCapability::resolve`](crate::promise::PromiseCapability::resolve)): the only way
+/// the library resolves a JS promise it created.
+pub(crate) fn resolve_promise(
+    resolve: &JsObject,
+    reject: &JsObject,
+    value: JsValue,
+    ctx: &mut Context,
+) {
     let result = match value.as_object() {
         Some(o) if !lookup_runs_no_code(&o, "then") => catching(ctx, |ctx| {
             let region = raise_limits(ctx);
@@ -393,7 +333,7 @@ pub fn resolve_promise(resolve: &JsObject, reject: &JsObject, value: JsValue, ct
     };
     if let Err(caught) = result {
         // The resolving functions were not run (the only errors besides the residual case
-        // documented on PromiseCapability::resolve), so the reject function still settles
+        // documented on `PromiseCapability::resolve`), so the reject function still settles
         // the promise; if they did run, it is a no-op.
         reject_promise(reject, caught.into_value(), ctx);
     }
@@ -401,7 +341,7 @@ pub fn resolve_promise(resolve: &JsObject, reject: &JsObject, value: JsValue, ct
 
 /// Call a promise's reject function with `reason` (runs no user code): the only way the
 /// library rejects a JS promise it created.
-pub fn reject_promise(reject: &JsObject, reason: JsValue, ctx: &mut Context) {
+pub(crate) fn reject_promise(reject: &JsObject, reason: JsValue, ctx: &mut Context) {
     if let Err(caught) = settle(reject, reason, ctx) {
         // Only a failure to enter the function at all (with the margin granted, not
         // expected): reject with that error instead.
@@ -467,20 +407,6 @@ fn catching_free_get(object: &JsObject, name: &str, ctx: &mut Context) -> Result
         .map_err(|e| caught_from_error(e, ctx))
 }
 
-/// "A promise resolved with `value`": always a new promise (never `value` itself).
-pub fn promise_resolved_with(value: JsValue, ctx: &mut Context) -> JsObject {
-    let p = PromiseCapability::new(ctx);
-    p.resolve(value, ctx);
-    p.promise.clone()
-}
-
-/// "A promise rejected with `reason`".
-pub fn promise_rejected_with(reason: JsValue, ctx: &mut Context) -> JsObject {
-    let p = PromiseCapability::new(ctx);
-    p.reject(reason, ctx);
-    p.promise.clone()
-}
-
 /// Turn a `JsResult` of a promise-returning method into the promise: an exception becomes a
 /// rejected promise (promise-returning methods never throw).
 pub fn promise_from_result(result: Result<JsValue, Caught>, ctx: &mut Context) -> JsValue {
@@ -513,77 +439,9 @@ pub fn promise_method(
     promise_from_result(result, ctx)
 }
 
-/// "Set promise.[[PromiseIsHandled]] to true". Boa has no public setter: attaching a no-op
-/// rejection reaction sets the flag.
-// NOTE: this allocates one derived promise and, if `promise` rejects, queues one reaction job
-// that runs a no-op; neither is observable by script.
-pub fn mark_as_handled(promise: &JsObject, ctx: &mut Context) {
-    if let Ok(p) = JsPromise::from_object(promise.clone()) {
-        let noop = NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined()))
-            .to_js_function(ctx.realm());
-        // `then` reads `constructor` (see `react`): through `catching` when that runs code.
-        if lookup_runs_no_code(promise, "constructor") {
-            let _not_registered = p.then(None, Some(noop), ctx);
-        } else {
-            let _not_registered = catching(ctx, |ctx| p.then(None, Some(noop), ctx));
-        }
-    }
-}
-
-/// "React to `promise`": run native steps on fulfillment / rejection, in the promise's
-/// reaction order (so they interleave correctly with script reactions). `captures` is traced.
-/// The steps must not throw; they get the settlement value.
-// NOTE: Boa's public `then` performs a SpeciesConstructor lookup on `promise`; for the
-// promises this library creates that reads `%Promise.prototype%.constructor`, which script can
-// only observe by patching it. The derived promise never rejects (the steps cannot throw).
-pub fn react<C: boa_gc::Trace + Clone + 'static>(
-    promise: &JsObject,
-    captures: C,
-    on_fulfilled: fn(JsValue, &C, &mut Context),
-    on_rejected: fn(JsValue, &C, &mut Context),
-    ctx: &mut Context,
-) {
-    crate::completion::Completion::Js(promise.clone()).upon_either(
-        captures,
-        on_fulfilled,
-        on_rejected,
-        ctx,
-    );
-}
-
-/// A step function pointer that is `Trace` (it holds no GC data).
-pub struct StepFn<C>(pub fn(JsValue, &C, &mut Context));
-
-impl<C> Clone for StepFn<C> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<C> Copy for StepFn<C> {}
-impl<C> boa_gc::Finalize for StepFn<C> {}
-// SAFETY: a function pointer holds no GC handles.
-unsafe impl<C> boa_gc::Trace for StepFn<C> {
-    boa_gc::empty_trace!();
-}
-
-/// Enqueue native steps as a microtask (a `PromiseJob`): the position a reaction to an
-/// already-settled promise would take. Used by the sync fast paths.
-pub fn enqueue_microtask(ctx: &mut Context, f: impl FnOnce(&mut Context) + 'static) {
-    let job = boa_engine::job::PromiseJob::new(move |ctx| {
-        f(ctx);
-        Ok(JsValue::undefined())
-    });
-    ctx.enqueue_job(job.into());
-}
-
 /// Key helper for `js_string!`-free property names.
 pub fn key(name: &str) -> PropertyKey {
     PropertyKey::from(JsString::from(name))
-}
-
-/// `undefined`, for brevity in native functions.
-pub fn undefined() -> JsValue {
-    JsValue::undefined()
 }
 
 // ---------------------------------------------------------------------------------------

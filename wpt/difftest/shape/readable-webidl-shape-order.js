@@ -3,7 +3,7 @@
 // defines `constructor` first; Web IDL's "create an interface prototype object" defines the
 // attributes, operations, iteration methods, constants, then "constructor" (and
 // @@toStringTag before @@asyncIterator). Ours follows Web IDL, checked by
-// crates/streams/src/webidl_shape_tests.rs. Run this file with difftest to see both logs.
+// crates/streams/src/tests/webidl_shapes.rs. Run this file with difftest to see both logs.
 //
 // WebIDL shape of the readable-side classes: own property names (in order), descriptor kinds,
 // function lengths and names, Symbol.toStringTag, constructor length.

@@ -2,46 +2,20 @@
 //! trailing data and truncation at every split, gzip header fields, no panic on corrupt
 //! input, the codec state being collected).
 
-use boa_engine::{js_string, Context, JsValue, NativeFunction, Source};
+use boa_engine::Context;
 
 use std::io::Write;
 
 use super::{
     CompressionFormat, Compressor, Decompressor, GzipHeaderParser, Phase, OUTPUT_CHUNK_BOUND,
 };
+use crate::test_support::{context, eval, run_jobs, string};
 
 const FORMATS: [CompressionFormat; 3] = [
     CompressionFormat::Deflate,
     CompressionFormat::DeflateRaw,
     CompressionFormat::Gzip,
 ];
-
-fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx.register_global_builtin_callable(
-        js_string!("gc"),
-        0,
-        NativeFunction::from_fn_ptr(|_, _, _| {
-            boa_gc::force_collect();
-            Ok(JsValue::undefined())
-        }),
-    )
-    .unwrap();
-    ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}"),
-    }
-}
-
-fn string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
 
 /// Compressible but not trivial bytes.
 fn sample(len: usize) -> Vec<u8> {
@@ -224,7 +198,7 @@ fn corrupt_input_never_panics() {
 /// Run `src` (which sets `globalThis.result`) to completion and return `result` as a string.
 fn run(ctx: &mut Context, src: &str) -> String {
     eval(ctx, src);
-    ctx.run_jobs().unwrap();
+    run_jobs(ctx);
     string(ctx, "String(globalThis.result)")
 }
 

@@ -27,10 +27,8 @@ mod event;
 mod event_target;
 mod exception;
 
-pub use abort::{AbortControllerData, AbortSignalInterface};
 pub(crate) use event::prototype_from_new_target;
-pub use event::{CustomEventInterface, EventData};
-pub use event_target::EventTargetData;
+pub(crate) use event_target::EventTargetData;
 pub use exception::DomException;
 
 /// Per-realm DOM state (in the realm's `host_defined`).

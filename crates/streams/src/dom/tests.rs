@@ -4,29 +4,11 @@
 use std::cell::RefCell;
 
 use boa_engine::{
-    js_string, object::builtins::JsFunction, Context, JsObject, JsValue, NativeFunction, Source,
+    js_string, object::builtins::JsFunction, Context, JsObject, JsValue, NativeFunction,
 };
 
 use super::*;
-
-fn context() -> Context {
-    let mut context = Context::default();
-    crate::register(&mut context).unwrap();
-    context
-}
-
-fn eval(context: &mut Context, src: &str) -> JsValue {
-    match context.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("{src}\nthrew: {e}"),
-    }
-}
-
-#[track_caller]
-fn check(context: &mut Context, src: &str) {
-    let v = eval(context, src);
-    assert_eq!(v, JsValue::from(true), "expected true: {src}");
-}
+use crate::test_support::{check, context, eval};
 
 #[test]
 fn dom_exception_from_rust() {

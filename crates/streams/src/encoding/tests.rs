@@ -2,30 +2,17 @@
 //! chunks, surrogate pairs split across encoder chunks, BOM only at the very start, fatal
 //! flush, both promise paths).
 
-use boa_engine::{Context, JsValue, Source};
-
-fn context(fast: bool) -> Context {
-    crate::set_fast_paths(fast);
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx
-}
-
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}"),
-    }
-}
+use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
 
 /// Run `body` (which sets `globalThis.out`), drain the jobs, return `out` as a string.
 fn run(fast: bool, body: &str) -> String {
-    let mut ctx = context(fast);
-    eval(&mut ctx, "globalThis.out = 'not run';");
-    eval(&mut ctx, body);
-    ctx.run_jobs().unwrap();
-    let v = eval(&mut ctx, "String(globalThis.out)");
-    v.to_string(&mut ctx).unwrap().to_std_string_escaped()
+    with_fast_paths(fast, || {
+        let mut ctx = context();
+        eval(&mut ctx, "globalThis.out = 'not run';");
+        eval(&mut ctx, body);
+        run_jobs(&mut ctx);
+        string(&mut ctx, "String(globalThis.out)")
+    })
 }
 
 const HELPERS: &str = r#"
@@ -235,7 +222,7 @@ fn encoder_outputs_uint8_arrays_and_skips_empty_chunks() {
 
 #[test]
 fn attributes_and_brand_checks() {
-    let mut ctx = context(true);
+    let mut ctx = context();
     let v = eval(
         &mut ctx,
         r#"
@@ -262,7 +249,7 @@ fn attributes_and_brand_checks() {
 fn streams_are_collected_despite_the_algorithm_cycle() {
     // this -> transform stream -> controller -> native algorithm -> this: a cycle the GC must
     // still collect once script drops every reference.
-    let mut ctx = context(true);
+    let mut ctx = context();
     eval(
         &mut ctx,
         r#"

@@ -84,8 +84,6 @@ impl ViewConstructor {
 /// internal slots the stream algorithms read.
 #[derive(Debug, Clone)]
 pub struct ViewRecord {
-    /// The view object itself.
-    pub object: JsObject,
     /// `[[ViewedArrayBuffer]]` (never a SharedArrayBuffer: the conversion rejects those).
     pub buffer: JsArrayBuffer,
     /// `[[ByteOffset]]`.
@@ -124,7 +122,6 @@ pub fn to_array_buffer_view(
         // TypedArrayByteLength: 0 when detached or out of bounds.
         let byte_length = buffer.data().map_or(0, |data| ta.byte_length(data.len()));
         return Ok(ViewRecord {
-            object,
             buffer,
             byte_offset,
             byte_length,
@@ -139,7 +136,6 @@ pub fn to_array_buffer_view(
         let byte_offset = dv.byte_offset(ctx).unwrap_or(0);
         let byte_length = dv.byte_length(ctx).unwrap_or(0);
         return Ok(ViewRecord {
-            object,
             buffer,
             byte_offset,
             byte_length,
@@ -189,19 +185,6 @@ pub fn is_detached_buffer(buffer: &JsArrayBuffer) -> bool {
 /// `[[ArrayBufferByteLength]]` (0 when detached).
 pub fn array_buffer_byte_length(buffer: &JsArrayBuffer) -> u64 {
     buffer.data().map_or(0, |d| d.len() as u64)
-}
-
-/// [CanTransferArrayBuffer](https://streams.spec.whatwg.org/#can-transfer-array-buffer)
-pub fn can_transfer_array_buffer(buffer: &JsArrayBuffer) -> bool {
-    // 1. Assert: O is an Object.
-    // 2. Assert: O has an [[ArrayBufferData]] internal slot.
-    // 3. If ! IsDetachedBuffer(O) is true, return false.
-    // 4. If SameValue(O.[[ArrayBufferDetachKey]], undefined) is false, return false.
-    // NOTE: Boa gives every script-reachable ArrayBuffer an undefined detach key (only
-    // WebAssembly.Memory buffers have another one, and Boa has no WebAssembly), so step 4
-    // never returns false here; TransferArrayBuffer still reports a key mismatch as a TypeError.
-    // 5. Return true.
-    !is_detached_buffer(buffer)
 }
 
 /// [TransferArrayBuffer](https://streams.spec.whatwg.org/#transfer-array-buffer): `buffer`

@@ -15,14 +15,18 @@ use super::buffers::{
     array_buffer_byte_length, is_detached_buffer, to_array_buffer_view, ViewConstructor,
 };
 use super::byte_controller::{self, readable_byte_stream_controller_pull_into};
+use super::generic_reader::{
+    self, readable_stream_reader_generic_initialize, readable_stream_reader_generic_release,
+    GenericReader, GenericReaderClass,
+};
 use super::reader::read_result;
 use super::{
-    controller, is_readable_stream_locked, readable_stream_cancel, rejected, with_stream,
-    Completion, ReadableStream, StreamController, StreamReader, StreamState,
+    is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamReader, StreamState,
 };
+use crate::promise::PromiseCapability;
 use crate::webidl::{
-    self, arg, brand, mark_as_handled, range_error, to_enforce_range_u64, type_error, Dictionary,
-    PromiseCapability, INTERFACE_ATTRIBUTES,
+    self, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// The chunk/close/error steps of a read-into request implemented in Rust (the byte tee,
@@ -84,8 +88,9 @@ impl ReadIntoRequest {
 /// A `ReadableStreamBYOBReader`'s internal slots.
 #[derive(Trace, Finalize, JsData)]
 pub struct ReadableStreamBYOBReader {
-    stream: GcRefCell<Option<JsObject<ReadableStream>>>,
-    closed_promise: GcRefCell<PromiseCapability>,
+    /// `[[closedPromise]]` and `[[stream]]` (the generic reader mixin).
+    generic: GenericReader,
+    /// `[[readIntoRequests]]`.
     read_into_requests: GcRefCell<VecDeque<ReadIntoRequest>>,
 }
 
@@ -97,27 +102,16 @@ impl std::fmt::Debug for ReadableStreamBYOBReader {
 }
 
 impl ReadableStreamBYOBReader {
-    fn empty(ctx: &mut Context) -> Self {
+    fn empty() -> Self {
         Self {
-            stream: GcRefCell::new(None),
-            // Settled as needed by ReadableStreamReaderGenericInitialize.
-            closed_promise: GcRefCell::new(PromiseCapability::new(ctx)),
+            generic: GenericReader::new(),
             read_into_requests: GcRefCell::new(VecDeque::new()),
         }
     }
 
     /// `[[stream]]`.
     pub fn stream(&self) -> Option<JsObject<ReadableStream>> {
-        self.stream.borrow().clone()
-    }
-
-    /// `[[closedPromise]]`.
-    pub fn closed_promise(&self) -> JsObject {
-        self.closed_promise.borrow().promise.clone()
-    }
-
-    pub(crate) fn closed_promise_capability(&self) -> PromiseCapability {
-        self.closed_promise.borrow().clone()
+        self.generic.stream()
     }
 
     pub(crate) fn take_read_into_requests(&self) -> VecDeque<ReadIntoRequest> {
@@ -128,6 +122,24 @@ impl ReadableStreamBYOBReader {
     pub fn num_read_into_requests(&self) -> usize {
         self.read_into_requests.borrow().len()
     }
+
+    pub(crate) fn push_read_into_request(&self, r: ReadIntoRequest) {
+        self.read_into_requests.borrow_mut().push_back(r);
+    }
+
+    pub(crate) fn shift_read_into_request(&self) -> Option<ReadIntoRequest> {
+        self.read_into_requests.borrow_mut().pop_front()
+    }
+}
+
+impl GenericReaderClass for ReadableStreamBYOBReader {
+    fn generic(&self) -> &GenericReader {
+        &self.generic
+    }
+
+    fn into_reader(this: JsObject<Self>) -> StreamReader {
+        StreamReader::Byob(this)
+    }
 }
 
 fn reader_data<R>(
@@ -137,13 +149,6 @@ fn reader_data<R>(
     f(r.borrow().data())
 }
 
-fn byob_reader_of(stream: &JsObject<ReadableStream>) -> Option<JsObject<ReadableStreamBYOBReader>> {
-    match with_stream(stream, ReadableStream::reader) {
-        Some(StreamReader::Byob(r)) => Some(r),
-        _ => None,
-    }
-}
-
 impl Class for ReadableStreamBYOBReader {
     const NAME: &'static str = "ReadableStreamBYOBReader";
     const LENGTH: usize = 1;
@@ -151,18 +156,7 @@ impl Class for ReadableStreamBYOBReader {
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
         const NAME: &str = "ReadableStreamBYOBReader";
-        webidl::attribute(
-            class,
-            "closed",
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                match brand::<ReadableStreamBYOBReader>(this, NAME) {
-                    // 1. Return this.[[closedPromise]].
-                    Ok(r) => Ok(reader_data(&r, ReadableStreamBYOBReader::closed_promise).into()),
-                    Err(e) => Ok(rejected(e, ctx)),
-                }
-            }),
-            None,
-        );
+        generic_reader::define_closed::<Self>(class);
         webidl::operation(
             class,
             "read",
@@ -194,30 +188,12 @@ impl Class for ReadableStreamBYOBReader {
                 Ok(JsValue::undefined())
             }),
         );
-        webidl::operation(
-            class,
-            "cancel",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let r = match brand::<ReadableStreamBYOBReader>(this, NAME) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(rejected(e, ctx)),
-                };
-                // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
-                //    exception.
-                if reader_data(&r, ReadableStreamBYOBReader::stream).is_none() {
-                    return Ok(rejected(type_error("The reader has been released"), ctx));
-                }
-                // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
-                let c = readable_stream_byob_reader_generic_cancel(&r, arg(args, 0), ctx);
-                Ok(c.into_js_promise(ctx).into())
-            }),
-        );
+        generic_reader::define_cancel::<Self>(class);
         webidl::to_string_tag(class, NAME);
         Ok(())
     }
 
-    fn data_constructor(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<Self> {
+    fn data_constructor(_: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<Self> {
         // IDL layer: `ReadableStream stream`.
         if !arg(args, 0)
             .as_object()
@@ -225,20 +201,20 @@ impl Class for ReadableStreamBYOBReader {
         {
             return Err(type_error("Argument 1 is not a ReadableStream"));
         }
-        Ok(Self::empty(ctx))
+        Ok(Self::empty())
     }
 
     fn object_constructor(
         instance: &JsObject<Self>,
         args: &[JsValue],
-        ctx: &mut Context,
+        _: &mut Context,
     ) -> JsResult<()> {
         let stream = arg(args, 0)
             .as_object()
             .and_then(|o| o.clone().downcast::<ReadableStream>().ok())
             .ok_or_else(|| type_error("Argument 1 is not a ReadableStream"))?;
         // 1. Perform ? SetUpReadableStreamBYOBReader(this, stream).
-        set_up_readable_stream_byob_reader(instance, &stream, ctx)
+        set_up_readable_stream_byob_reader(instance, &stream)
     }
 }
 
@@ -317,10 +293,10 @@ pub fn acquire_readable_stream_byob_reader(
         .get_global_class::<ReadableStreamBYOBReader>()
         .ok_or_else(|| type_error("ReadableStreamBYOBReader is not registered"))?
         .prototype();
-    let data = ReadableStreamBYOBReader::empty(ctx);
+    let data = ReadableStreamBYOBReader::empty();
     let reader = JsObject::new(ctx.root_shape(), proto, data);
     // 2. Perform ? SetUpReadableStreamBYOBReader(reader, stream).
-    set_up_readable_stream_byob_reader(&reader, stream, ctx)?;
+    set_up_readable_stream_byob_reader(&reader, stream)?;
     // 3. Return reader.
     Ok(reader)
 }
@@ -329,7 +305,6 @@ pub fn acquire_readable_stream_byob_reader(
 fn set_up_readable_stream_byob_reader(
     reader: &JsObject<ReadableStreamBYOBReader>,
     stream: &JsObject<ReadableStream>,
-    ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. If ! IsReadableStreamLocked(stream) is true, throw a TypeError exception.
     if is_readable_stream_locked(stream) {
@@ -343,90 +318,10 @@ fn set_up_readable_stream_byob_reader(
         ));
     }
     // 3. Perform ! ReadableStreamReaderGenericInitialize(reader, stream).
-    readable_stream_reader_generic_initialize(reader, stream, ctx);
+    readable_stream_reader_generic_initialize(StreamReader::Byob(reader.clone()), stream);
     // 4. Set reader.[[readIntoRequests]] to a new empty list.
     reader_data(reader, |r| r.read_into_requests.borrow_mut().clear());
     Ok(())
-}
-
-/// [ReadableStreamReaderGenericInitialize](https://streams.spec.whatwg.org/#readable-stream-reader-generic-initialize)
-/// for a BYOB reader.
-fn readable_stream_reader_generic_initialize(
-    reader: &JsObject<ReadableStreamBYOBReader>,
-    stream: &JsObject<ReadableStream>,
-    ctx: &mut Context,
-) {
-    // 1. Set reader.[[stream]] to stream.
-    reader_data(reader, |r| *r.stream.borrow_mut() = Some(stream.clone()));
-    // 2. Set stream.[[reader]] to reader.
-    with_stream(stream, |s| {
-        *s.reader.borrow_mut() = Some(StreamReader::Byob(reader.clone()));
-    });
-    let (state, stored_error) = with_stream(stream, |s| (s.state(), s.stored_error()));
-    // NOTE: the reader was created with a new pending promise in [[closedPromise]]; settling
-    // it here is indistinguishable from creating a settled one.
-    let closed = reader_data(reader, ReadableStreamBYOBReader::closed_promise_capability);
-    match state {
-        // 3. If stream.[[state]] is "readable", set reader.[[closedPromise]] to a new promise.
-        StreamState::Readable => {}
-        // 4. Otherwise, if stream.[[state]] is "closed", set reader.[[closedPromise]] to a
-        //    promise resolved with undefined.
-        StreamState::Closed => closed.resolve(JsValue::undefined(), ctx),
-        // 5. Otherwise,
-        //   1. Assert: stream.[[state]] is "errored".
-        //   2. Set reader.[[closedPromise]] to a promise rejected with stream.[[storedError]].
-        //   3. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-        StreamState::Errored => {
-            closed.reject(stored_error, ctx);
-            mark_as_handled(&closed.promise, ctx);
-        }
-    }
-}
-
-/// [ReadableStreamReaderGenericRelease](https://streams.spec.whatwg.org/#readable-stream-reader-generic-release)
-/// for a BYOB reader.
-fn readable_stream_reader_generic_release(
-    reader: &JsObject<ReadableStreamBYOBReader>,
-    ctx: &mut Context,
-) {
-    // 1. Let stream be reader.[[stream]].
-    // 2. Assert: stream is not undefined.
-    // 3. Assert: stream.[[reader]] is reader.
-    let Some(stream) = reader_data(reader, ReadableStreamBYOBReader::stream) else {
-        return;
-    };
-    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
-    if with_stream(&stream, ReadableStream::state) == StreamState::Readable {
-        // 4. If stream.[[state]] is "readable", reject reader.[[closedPromise]] with a
-        //    TypeError exception.
-        let closed = reader_data(reader, ReadableStreamBYOBReader::closed_promise_capability);
-        closed.reject(e, ctx);
-    } else {
-        // 5. Otherwise, set reader.[[closedPromise]] to a promise rejected with a TypeError
-        //    exception.
-        let p = PromiseCapability::new(ctx);
-        p.reject(e, ctx);
-        reader_data(reader, |r| *r.closed_promise.borrow_mut() = p);
-    }
-    // 6. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true. (Done last, below.)
-    // 7. Perform ! stream.[[controller]].[[ReleaseSteps]]().
-    match with_stream(&stream, ReadableStream::controller) {
-        Some(StreamController::Byte(c)) => byte_controller::release_steps(&c),
-        Some(StreamController::Default(c)) => controller::release_steps(&c),
-        None => {}
-    }
-    // 8. Set stream.[[reader]] to undefined.
-    with_stream(&stream, |s| *s.reader.borrow_mut() = None);
-    // 9. Set reader.[[stream]] to undefined.
-    reader_data(reader, |r| *r.stream.borrow_mut() = None);
-    // NOTE: step 6 runs after steps 7-9: marking a promise handled goes through Boa's
-    // `then`, whose species lookup can run script (a patched `Promise.prototype.constructor`);
-    // that script must see the lock fully released, not a half-released stream whose
-    // [[reader]] the rest of this algorithm would then clear (dropping a lock taken in
-    // between). No other script runs before the next microtask checkpoint, so the flag is
-    // set before any unhandled-rejection check: the reordering is otherwise unobservable.
-    let closed = reader_data(reader, ReadableStreamBYOBReader::closed_promise);
-    mark_as_handled(&closed, ctx);
 }
 
 /// [ReadableStreamBYOBReaderErrorReadIntoRequests](https://streams.spec.whatwg.org/#abstract-opdef-readablestreambyobreadererrorreadintorequests)
@@ -454,8 +349,13 @@ pub(crate) fn readable_stream_byob_reader_read(
     ctx: &mut Context,
 ) {
     // 1. Let stream be reader.[[stream]].
+    let stream = reader_data(reader, ReadableStreamBYOBReader::stream);
     // 2. Assert: stream is not undefined.
-    let Some(stream) = reader_data(reader, ReadableStreamBYOBReader::stream) else {
+    debug_assert!(
+        stream.is_some(),
+        "ReadableStreamBYOBReaderRead: released reader"
+    );
+    let Some(stream) = stream else {
         let e = crate::webidl::type_error_value("The reader has been released", ctx);
         read_into_request.error_steps(e, ctx);
         return;
@@ -471,7 +371,12 @@ pub(crate) fn readable_stream_byob_reader_read(
     }
     // 5. Otherwise, perform ! ReadableByteStreamControllerPullInto(stream.[[controller]], view,
     //    min, readIntoRequest).
-    if let Some(c) = byte_controller::byte_controller_of(&stream) {
+    let controller = byte_controller::byte_controller_of(&stream);
+    debug_assert!(
+        controller.is_some(),
+        "a BYOB reader's stream has a byte controller"
+    );
+    if let Some(c) = controller {
         readable_byte_stream_controller_pull_into(&c, view, min, read_into_request, ctx);
     }
 }
@@ -482,94 +387,9 @@ pub fn readable_stream_byob_reader_release(
     ctx: &mut Context,
 ) {
     // 1. Perform ! ReadableStreamReaderGenericRelease(reader).
-    readable_stream_reader_generic_release(reader, ctx);
+    readable_stream_reader_generic_release(&StreamReader::Byob(reader.clone()), ctx);
     // 2. Let e be a new TypeError exception.
     let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
     // 3. Perform ! ReadableStreamBYOBReaderErrorReadIntoRequests(reader, e).
     readable_stream_byob_reader_error_read_into_requests(reader, e, ctx);
-}
-
-/// The BYOB reader's [ReadableStreamReaderGenericCancel](https://streams.spec.whatwg.org/#readable-stream-reader-generic-cancel).
-pub fn readable_stream_byob_reader_generic_cancel(
-    reader: &JsObject<ReadableStreamBYOBReader>,
-    reason: JsValue,
-    ctx: &mut Context,
-) -> Completion {
-    // 1. Let stream be reader.[[stream]].
-    // 2. Assert: stream is not undefined.
-    let Some(stream) = reader_data(reader, ReadableStreamBYOBReader::stream) else {
-        return Completion::Rejected(crate::webidl::type_error_value(
-            "The reader has been released",
-            ctx,
-        ));
-    };
-    // 3. Return ! ReadableStreamCancel(stream, reason).
-    readable_stream_cancel(&stream, reason, ctx)
-}
-
-// ---------------------------------------------------------------------------------------
-// Stream-level operations on read-into requests
-// ---------------------------------------------------------------------------------------
-
-/// [ReadableStreamAddReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-into-request)
-pub(crate) fn readable_stream_add_read_into_request(
-    stream: &JsObject<ReadableStream>,
-    read_request: ReadIntoRequest,
-) {
-    // 1. Assert: stream.[[reader]] implements ReadableStreamBYOBReader.
-    // 2. Assert: stream.[[state]] is "readable" or "closed".
-    // 3. Append readRequest to stream.[[reader]].[[readIntoRequests]].
-    if let Some(reader) = byob_reader_of(stream) {
-        reader_data(&reader, |r| {
-            r.read_into_requests.borrow_mut().push_back(read_request)
-        });
-    }
-}
-
-/// [ReadableStreamFulfillReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-fulfill-read-into-request)
-pub(crate) fn readable_stream_fulfill_read_into_request(
-    stream: &JsObject<ReadableStream>,
-    chunk: JsValue,
-    done: bool,
-    ctx: &mut Context,
-) {
-    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
-    // 2. Let reader be stream.[[reader]].
-    let Some(reader) = byob_reader_of(stream) else {
-        return;
-    };
-    // 3. Assert: reader.[[readIntoRequests]] is not empty.
-    // 4. Let readIntoRequest be reader.[[readIntoRequests]][0].
-    // 5. Remove readIntoRequest from reader.[[readIntoRequests]].
-    let Some(request) = reader_data(&reader, |r| r.read_into_requests.borrow_mut().pop_front())
-    else {
-        return;
-    };
-    // 6. If done is true, perform readIntoRequest's close steps, given chunk.
-    // 7. Otherwise, perform readIntoRequest's chunk steps, given chunk.
-    if done {
-        request.close_steps(chunk, ctx);
-    } else {
-        request.chunk_steps(chunk, ctx);
-    }
-}
-
-/// [ReadableStreamGetNumReadIntoRequests](https://streams.spec.whatwg.org/#readable-stream-get-num-read-into-requests)
-pub(crate) fn readable_stream_get_num_read_into_requests(
-    stream: &JsObject<ReadableStream>,
-) -> usize {
-    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
-    // 2. Return stream.[[reader]].[[readIntoRequests]]'s size.
-    byob_reader_of(stream).map_or(0, |r| {
-        reader_data(&r, ReadableStreamBYOBReader::num_read_into_requests)
-    })
-}
-
-/// [ReadableStreamHasBYOBReader](https://streams.spec.whatwg.org/#readable-stream-has-byob-reader)
-pub(crate) fn readable_stream_has_byob_reader(stream: &JsObject<ReadableStream>) -> bool {
-    // 1. Let reader be stream.[[reader]].
-    // 2. If reader is undefined, return false.
-    // 3. If reader implements ReadableStreamBYOBReader, return true.
-    // 4. Return false.
-    byob_reader_of(stream).is_some()
 }

@@ -20,21 +20,19 @@ use super::buffers::{
     array_buffer_byte_length, clone_array_buffer, copy_data_block_bytes, is_detached_buffer,
     to_array_buffer_view, transfer_array_buffer, TypedArrayKind, ViewConstructor, ViewRecord,
 };
-use super::byob_reader::{
-    readable_stream_add_read_into_request, readable_stream_fulfill_read_into_request,
-    readable_stream_get_num_read_into_requests, readable_stream_has_byob_reader, ReadIntoRequest,
-};
+use super::byob_reader::ReadIntoRequest;
 use super::byob_request::ReadableStreamBYOBRequest;
-use super::byte_tee::ByteTeeBranch;
-use super::controller::JsSource;
 use super::reader::ReadRequest;
+use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
-    new_readable_stream_object, readable_stream_add_read_request, readable_stream_close,
-    readable_stream_error, readable_stream_fulfill_read_request,
-    readable_stream_get_num_read_requests, readable_stream_has_default_reader, with_stream,
-    ReadableStream, StreamController, StreamReader, StreamState,
+    readable_stream_add_read_into_request, readable_stream_add_read_request, readable_stream_close,
+    readable_stream_error, readable_stream_fulfill_read_into_request,
+    readable_stream_fulfill_read_request, readable_stream_get_num_read_into_requests,
+    readable_stream_get_num_read_requests, readable_stream_has_byob_reader,
+    readable_stream_has_default_reader, with_stream, ReadableStream, StreamController,
+    StreamReader, StreamState,
 };
-use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
+use crate::promise::Completion;
 use crate::webidl::{
     self, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };
@@ -100,58 +98,6 @@ struct ByteQueueEntry {
     byte_length: u64,
 }
 
-/// `[[pullAlgorithm]]` + `[[cancelAlgorithm]]` of a byte stream controller.
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum ByteSourceAlgorithms {
-    /// An underlying byte source given to the constructor.
-    Js(JsSource),
-    /// A branch of a byte tee.
-    Tee(ByteTeeBranch),
-}
-
-impl ByteSourceAlgorithms {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableByteStreamController>,
-        ctx: &mut Context,
-    ) -> Completion {
-        match self {
-            Self::Js(s) => match &s.pull {
-                Some(f) => invoke_promise_callback(
-                    f,
-                    &s.source,
-                    &[controller.clone().upcast().into()],
-                    ctx,
-                ),
-                None => Completion::undefined(),
-            },
-            Self::Tee(b) => b.pull_algorithm(ctx),
-        }
-    }
-
-    fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion {
-        match self {
-            Self::Js(s) => match &s.cancel {
-                Some(f) => invoke_promise_callback(f, &s.source, &[reason], ctx),
-                None => Completion::undefined(),
-            },
-            Self::Tee(b) => b.cancel_algorithm(reason, ctx),
-        }
-    }
-}
-
-/// `[[startAlgorithm]]` of a byte stream controller.
-pub(crate) enum ByteStart {
-    /// The underlying source's `start`, if any, with its callback this value.
-    Js {
-        source: JsValue,
-        start: Option<JsObject>,
-    },
-    /// An algorithm that returns undefined.
-    ReturnUndefined,
-}
-
 // ---------------------------------------------------------------------------------------
 // The controller object
 // ---------------------------------------------------------------------------------------
@@ -163,7 +109,7 @@ pub struct ReadableByteStreamController {
     #[unsafe_ignore_trace]
     auto_allocate_chunk_size: Cell<Option<u64>>,
     byob_request: GcRefCell<Option<JsObject<ReadableStreamBYOBRequest>>>,
-    algorithms: GcRefCell<Option<ByteSourceAlgorithms>>,
+    algorithms: GcRefCell<Option<SourceAlgorithms>>,
     #[unsafe_ignore_trace]
     close_requested: Cell<bool>,
     #[unsafe_ignore_trace]
@@ -330,7 +276,7 @@ impl Class for ReadableByteStreamController {
     }
 }
 
-fn new_byte_controller_object(
+pub(super) fn new_byte_controller_object(
     stream: &JsObject<ReadableStream>,
     ctx: &mut Context,
 ) -> JsResult<JsObject<ReadableByteStreamController>> {
@@ -362,32 +308,6 @@ fn new_byte_controller_object(
 // Set-up and creation
 // ---------------------------------------------------------------------------------------
 
-/// [CreateReadableByteStream](https://streams.spec.whatwg.org/#abstract-opdef-createreadablebytestream)
-/// (with a start algorithm that returns undefined).
-pub(crate) fn create_readable_byte_stream(
-    algorithms: ByteSourceAlgorithms,
-    ctx: &mut Context,
-) -> JsResult<JsObject<ReadableStream>> {
-    // 1. Let stream be a new ReadableStream.
-    // 2. Perform ! InitializeReadableStream(stream).
-    let stream = new_readable_stream_object(ctx)?;
-    // 3. Let controller be a new ReadableByteStreamController.
-    let controller = new_byte_controller_object(&stream, ctx)?;
-    // 4. Perform ? SetUpReadableByteStreamController(stream, controller, startAlgorithm,
-    //    pullAlgorithm, cancelAlgorithm, 0, undefined).
-    set_up_readable_byte_stream_controller(
-        &stream,
-        &controller,
-        ByteStart::ReturnUndefined,
-        algorithms,
-        0.0,
-        None,
-        ctx,
-    )?;
-    // 5. Return stream.
-    Ok(stream)
-}
-
 /// [SetUpReadableByteStreamControllerFromUnderlyingSource](https://streams.spec.whatwg.org/#set-up-readable-byte-stream-controller-from-underlying-source)
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
@@ -404,11 +324,12 @@ pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
     let controller = new_byte_controller_object(stream, ctx)?;
     // 2-7. startAlgorithm, pullAlgorithm, cancelAlgorithm from the dictionary members (absent
     //      ones return undefined / a promise resolved with undefined).
-    let algorithms = ByteSourceAlgorithms::Js(JsSource {
+    let algorithms = SourceAlgorithms::Js(JsSource {
         source: underlying_source.clone(),
         pull,
         cancel,
     });
+    let start = StartAlgorithm::from_underlying_source(underlying_source, start);
     // 8. Let autoAllocateChunkSize be underlyingSourceDict["autoAllocateChunkSize"], if it
     //    exists, or undefined otherwise.
     // 9. If autoAllocateChunkSize is 0, then throw a TypeError exception.
@@ -420,10 +341,7 @@ pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
     set_up_readable_byte_stream_controller(
         stream,
         &controller,
-        ByteStart::Js {
-            source: underlying_source,
-            start,
-        },
+        start,
         algorithms,
         high_water_mark,
         auto_allocate_chunk_size,
@@ -436,14 +354,16 @@ pub(crate) fn set_up_readable_byte_stream_controller_from_underlying_source(
 pub(crate) fn set_up_readable_byte_stream_controller(
     stream: &JsObject<ReadableStream>,
     controller: &JsObject<ReadableByteStreamController>,
-    start: ByteStart,
-    algorithms: ByteSourceAlgorithms,
+    start: StartAlgorithm,
+    algorithms: SourceAlgorithms,
     high_water_mark: f64,
     auto_allocate_chunk_size: Option<u64>,
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Assert: stream.[[controller]] is undefined.
+    debug_assert!(with_stream(stream, ReadableStream::controller).is_none());
     // 2. If autoAllocateChunkSize is not undefined, assert it is a positive integer.
+    debug_assert_ne!(auto_allocate_chunk_size, Some(0));
     // 3. Set controller.[[stream]] to stream. (Set at creation.)
     data(controller, |c| {
         // 4. Set controller.[[pullAgain]] and controller.[[pulling]] to false.
@@ -473,18 +393,7 @@ pub(crate) fn set_up_readable_byte_stream_controller(
     });
     // 14. Let startResult be the result of performing startAlgorithm.
     // 15. Let startPromise be a promise resolved with startResult.
-    let start_promise = match start {
-        ByteStart::Js {
-            source,
-            start: Some(f),
-        } => {
-            let result = f.call(&source, &[controller.clone().upcast().into()], ctx)?;
-            completion_resolved_with(result, ctx)
-        }
-        ByteStart::Js { start: None, .. } | ByteStart::ReturnUndefined => {
-            completion_resolved_with(JsValue::undefined(), ctx)
-        }
-    };
+    let start_promise = start.perform(&StreamController::Byte(controller.clone()), ctx)?;
     // 16. Upon fulfillment of startPromise,
     //   1. Set controller.[[started]] to true.
     //   2. Assert: controller.[[pulling]] is false.
@@ -496,7 +405,11 @@ pub(crate) fn set_up_readable_byte_stream_controller(
         controller.clone(),
         |controller, settlement, ctx| match settlement {
             Ok(_) => {
-                data(controller, |c| c.started.set(true));
+                data(controller, |c| {
+                    c.started.set(true);
+                    debug_assert!(!c.pulling.get(), "[[pulling]] is false at start");
+                    debug_assert!(!c.pull_again.get(), "[[pullAgain]] is false at start");
+                });
                 readable_byte_stream_controller_call_pull_if_needed(controller, ctx);
             }
             Err(r) => readable_byte_stream_controller_error(controller, r, ctx),
@@ -541,9 +454,11 @@ pub(crate) fn pull_steps(
     // 1. Let stream be this.[[stream]].
     let stream = data(controller, ReadableByteStreamController::stream);
     // 2. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
+    debug_assert!(readable_stream_has_default_reader(&stream));
     // 3. If this.[[queueTotalSize]] > 0,
     if data(controller, ReadableByteStreamController::queue_total_size) > 0 {
         //   1. Assert: ! ReadableStreamGetNumReadRequests(stream) is 0.
+        debug_assert_eq!(readable_stream_get_num_read_requests(&stream), 0);
         //   2. Perform ! ReadableByteStreamControllerFillReadRequestFromQueue(this,
         //      readRequest).
         readable_byte_stream_controller_fill_read_request_from_queue(controller, read_request, ctx);
@@ -643,6 +558,7 @@ pub(crate) fn readable_byte_stream_controller_call_pull_if_needed(
             return;
         }
         // 4. Assert: controller.[[pullAgain]] is false.
+        debug_assert!(!c.pull_again.get());
         // 5. Set controller.[[pulling]] to true.
         c.pulling.set(true);
         let a = c.algorithms.borrow().clone();
@@ -650,7 +566,7 @@ pub(crate) fn readable_byte_stream_controller_call_pull_if_needed(
     };
     // 6. Let pullPromise be the result of performing controller.[[pullAlgorithm]].
     let pull_promise = match algorithms {
-        Some(a) => a.pull(controller, ctx),
+        Some(a) => a.pull(&StreamController::Byte(controller.clone()), ctx),
         None => Completion::undefined(),
     };
     // 7. Upon fulfillment of pullPromise,
@@ -759,7 +675,12 @@ pub(crate) fn readable_byte_stream_controller_commit_pull_into_descriptor(
     ctx: &mut Context,
 ) {
     // 1. Assert: stream.[[state]] is not "errored".
+    debug_assert_ne!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Errored
+    );
     // 2. Assert: pullIntoDescriptor.reader type is not "none".
+    debug_assert_ne!(pull_into.borrow().reader_type, ReaderType::None);
     // 3. Let done be false.
     // 4. If stream.[[state]] is "closed",
     //   1. Assert: bytes filled % element size is 0.
@@ -780,6 +701,7 @@ pub(crate) fn readable_byte_stream_controller_commit_pull_into_descriptor(
     } else {
         // 7. Otherwise,
         //   1. Assert: pullIntoDescriptor's reader type is "byob".
+        debug_assert_eq!(pull_into.borrow().reader_type, ReaderType::Byob);
         //   2. Perform ! ReadableStreamFulfillReadIntoRequest(stream, filledView, done).
         readable_stream_fulfill_read_into_request(stream, filled_view, done, ctx);
     }
@@ -998,9 +920,10 @@ fn readable_byte_stream_controller_enqueue_detached_pull_into_to_queue(
     pull_into: &PullInto,
     ctx: &mut Context,
 ) -> JsResult<()> {
-    // 1. Assert: pullIntoDescriptor's reader type is "none".
     let (buffer, byte_offset, bytes_filled) = {
         let d = pull_into.borrow();
+        // 1. Assert: pullIntoDescriptor's reader type is "none".
+        debug_assert_eq!(d.reader_type, ReaderType::None);
         (d.buffer.clone(), d.byte_offset, d.bytes_filled)
     };
     // 2. If pullIntoDescriptor's bytes filled > 0, perform ?
@@ -1045,13 +968,14 @@ pub fn readable_byte_stream_controller_error(
 
 /// [ReadableByteStreamControllerFillHeadPullIntoDescriptor](https://streams.spec.whatwg.org/#readable-byte-stream-controller-fill-head-pull-into-descriptor)
 fn readable_byte_stream_controller_fill_head_pull_into_descriptor(
-    _controller: &JsObject<ReadableByteStreamController>,
+    controller: &JsObject<ReadableByteStreamController>,
     size: u64,
     pull_into: &PullInto,
 ) {
     // 1. Assert: either controller.[[pendingPullIntos]] is empty, or
     //    controller.[[pendingPullIntos]][0] is pullIntoDescriptor.
     // 2. Assert: controller.[[byobRequest]] is null.
+    debug_assert!(data(controller, |c| c.byob_request.borrow().is_none()));
     // 3. Set pullIntoDescriptor's bytes filled to bytes filled + size.
     let mut d = pull_into.borrow_mut();
     d.bytes_filled = d.bytes_filled.saturating_add(size);
@@ -1180,6 +1104,7 @@ fn readable_byte_stream_controller_fill_read_request_from_queue(
     ctx: &mut Context,
 ) {
     // 1. Assert: controller.[[queueTotalSize]] > 0.
+    debug_assert!(data(controller, ReadableByteStreamController::queue_total_size) > 0);
     // 2. Let entry be controller.[[queue]][0].
     // 3. Remove entry from controller.[[queue]].
     // 4. Set controller.[[queueTotalSize]] to controller.[[queueTotalSize]] − entry's byte
@@ -1274,6 +1199,7 @@ fn readable_byte_stream_controller_handle_queue_drain(
     ctx: &mut Context,
 ) {
     // 1. Assert: controller.[[stream]].[[state]] is "readable".
+    debug_assert_eq!(stream_state(controller), StreamState::Readable);
     // 2. If controller.[[queueTotalSize]] is 0 and controller.[[closeRequested]] is true,
     let close = data(controller, |c| {
         c.queue_total_size.get() == 0 && c.close_requested.get()
@@ -1311,6 +1237,7 @@ fn readable_byte_stream_controller_process_pull_into_descriptors_using_queue(
     ctx: &mut Context,
 ) -> Vec<PullInto> {
     // 1. Assert: controller.[[closeRequested]] is false.
+    debug_assert!(!data(controller, |c| c.close_requested.get()));
     // 2. Let filledPullIntos be a new empty list.
     let mut filled = Vec::new();
     // 3. While controller.[[pendingPullIntos]] is not empty,
@@ -1705,6 +1632,7 @@ fn readable_byte_stream_controller_respond_internal(
     if stream_state(controller) == StreamState::Closed {
         // 5. If state is "closed",
         //   1. Assert: bytesWritten is 0.
+        debug_assert_eq!(bytes_written, 0);
         //   2. Perform ! ReadableByteStreamControllerRespondInClosedState(controller,
         //      firstDescriptor).
         readable_byte_stream_controller_respond_in_closed_state(controller, &first, ctx);
@@ -1712,6 +1640,7 @@ fn readable_byte_stream_controller_respond_internal(
         // 6. Otherwise,
         //   1. Assert: state is "readable".
         //   2. Assert: bytesWritten > 0.
+        debug_assert!(bytes_written > 0);
         //   3. Perform ? ReadableByteStreamControllerRespondInReadableState(controller,
         //      bytesWritten, firstDescriptor).
         readable_byte_stream_controller_respond_in_readable_state(
@@ -1791,11 +1720,12 @@ pub fn readable_byte_stream_controller_respond_with_new_view(
 fn readable_byte_stream_controller_shift_pending_pull_into(
     controller: &JsObject<ReadableByteStreamController>,
 ) -> Option<PullInto> {
-    // 1. Assert: controller.[[byobRequest]] is null.
-    // 2. Let descriptor be controller.[[pendingPullIntos]][0].
-    // 3. Remove descriptor from controller.[[pendingPullIntos]].
-    // 4. Return descriptor.
     data(controller, |c| {
+        // 1. Assert: controller.[[byobRequest]] is null.
+        debug_assert!(c.byob_request.borrow().is_none());
+        // 2. Let descriptor be controller.[[pendingPullIntos]][0].
+        // 3. Remove descriptor from controller.[[pendingPullIntos]].
+        // 4. Return descriptor.
         c.pending_pull_intos.borrow_mut().pop_front()
     })
 }
@@ -1830,8 +1760,10 @@ fn readable_byte_stream_controller_should_call_pull(
         return true;
     }
     // 7. Let desiredSize be ! ReadableByteStreamControllerGetDesiredSize(controller).
+    let desired_size = readable_byte_stream_controller_get_desired_size(controller);
     // 8. Assert: desiredSize is not null.
+    debug_assert!(desired_size.is_some());
     // 9. If desiredSize > 0, return true.
     // 10. Return false.
-    readable_byte_stream_controller_get_desired_size(controller).is_some_and(|d| d > 0.0)
+    desired_size.is_some_and(|d| d > 0.0)
 }

@@ -13,19 +13,19 @@ use super::byob_reader::{
     readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
 };
 use super::byte_controller::{
-    byte_controller_of, create_readable_byte_stream, readable_byte_stream_controller_close,
+    byte_controller_of, readable_byte_stream_controller_close,
     readable_byte_stream_controller_enqueue, readable_byte_stream_controller_error,
     readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
-    readable_byte_stream_controller_respond_with_new_view, ByteSourceAlgorithms,
-    ReadableByteStreamController,
+    readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
 };
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
 };
-use super::{readable_stream_cancel, ReadableStream, StreamReader};
-use crate::completion::{Completion, RustPromise};
-use crate::webidl::enqueue_microtask;
+use super::source::{SourceAlgorithms, StartAlgorithm};
+use super::{create_readable_byte_stream, readable_stream_cancel, ReadableStream, StreamReader};
+use crate::promise::{enqueue_microtask, Reaction};
+use crate::promise::{Completion, RustPromise};
 
 /// The variables ReadableByteStreamTee's closures share.
 #[derive(Trace, Finalize)]
@@ -149,19 +149,25 @@ pub(crate) fn readable_byte_stream_tee(
     // 22. Set branch1 to ! CreateReadableByteStream(startAlgorithm, pull1Algorithm,
     //     cancel1Algorithm).
     let branch1 = create_readable_byte_stream(
-        ByteSourceAlgorithms::Tee(ByteTeeBranch {
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::ByteTee(ByteTeeBranch {
             state: state.clone(),
             second: false,
         }),
+        None,
+        None,
         ctx,
     )?;
     // 23. Set branch2 to ! CreateReadableByteStream(startAlgorithm, pull2Algorithm,
     //     cancel2Algorithm).
     let branch2 = create_readable_byte_stream(
-        ByteSourceAlgorithms::Tee(ByteTeeBranch {
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::ByteTee(ByteTeeBranch {
             state: state.clone(),
             second: true,
         }),
+        None,
+        None,
         ctx,
     )?;
     *state.branch1.borrow_mut() = Some(branch1.clone());
@@ -172,46 +178,36 @@ pub(crate) fn readable_byte_stream_tee(
     Ok((branch1, branch2))
 }
 
-fn same_reader(a: &StreamReader, b: &StreamReader) -> bool {
-    match (a, b) {
-        (StreamReader::Default(x), StreamReader::Default(y)) => {
-            JsObject::equals(&x.clone().upcast(), &y.clone().upcast())
-        }
-        (StreamReader::Byob(x), StreamReader::Byob(y)) => {
-            JsObject::equals(&x.clone().upcast(), &y.clone().upcast())
-        }
-        _ => false,
-    }
-}
-
 /// forwardReaderError, given thisReader.
 fn forward_reader_error(state: &Gc<ByteTeeState>, this_reader: StreamReader, ctx: &mut Context) {
-    let closed = match &this_reader {
-        StreamReader::Default(r) => r.borrow().data().closed_promise(),
-        StreamReader::Byob(r) => r.borrow().data().closed_promise(),
-    };
     // 1. Upon rejection of thisReader.[[closedPromise]] with reason r,
-    Completion::Js(closed).upon(
-        (state.clone(), this_reader),
-        |(state, this_reader), settlement, ctx| {
-            let Err(r) = settlement else {
-                return;
-            };
-            //   1. If thisReader is not reader, return.
-            let current = state.reader.borrow().clone();
-            if !same_reader(this_reader, &current) {
-                return;
-            }
-            //   2. Perform ! ReadableByteStreamControllerError(branch1.[[controller]], r).
-            state.error_branch(false, r.clone(), ctx);
-            //   3. Perform ! ReadableByteStreamControllerError(branch2.[[controller]], r).
-            state.error_branch(true, r, ctx);
-            //   4. If canceled1 is false or canceled2 is false, resolve cancelPromise with
-            //      undefined.
-            if !state.canceled1.get() || !state.canceled2.get() {
-                state.cancel_promise.resolve_undefined(ctx);
-            }
-        },
+    // NOTE: the reader is internal: no script reaction on its [[closedPromise]] can run
+    // between the promise's settlement and this step, so a waiter on the promise slot takes
+    // the position of the reaction.
+    let reader = this_reader.clone();
+    reader.upon_closed(
+        Reaction::new(
+            (state.clone(), this_reader),
+            |(state, this_reader), settlement, ctx| {
+                let Err(r) = settlement else {
+                    return;
+                };
+                //   1. If thisReader is not reader, return.
+                let current = state.reader.borrow().clone();
+                if !this_reader.is(&current) {
+                    return;
+                }
+                //   2. Perform ! ReadableByteStreamControllerError(branch1.[[controller]], r).
+                state.error_branch(false, r.clone(), ctx);
+                //   3. Perform ! ReadableByteStreamControllerError(branch2.[[controller]], r).
+                state.error_branch(true, r, ctx);
+                //   4. If canceled1 is false or canceled2 is false, resolve cancelPromise with
+                //      undefined.
+                if !state.canceled1.get() || !state.canceled2.get() {
+                    state.cancel_promise.resolve_undefined(ctx);
+                }
+            },
+        ),
         ctx,
     );
 }
@@ -223,6 +219,7 @@ fn pull_with_default_reader(state: &Gc<ByteTeeState>, ctx: &mut Context) {
     let reader = match current {
         StreamReader::Byob(byob) => {
             //   1. Assert: reader.[[readIntoRequests]] is empty.
+            debug_assert_eq!(byob.borrow().data().num_read_into_requests(), 0);
             //   2. Perform ! ReadableStreamBYOBReaderRelease(reader).
             readable_stream_byob_reader_release(&byob, ctx);
             //   3. Set reader to ! AcquireReadableStreamDefaultReader(stream).
@@ -257,6 +254,7 @@ fn pull_with_byob_reader(
     let reader = match current {
         StreamReader::Default(default) => {
             //   1. Assert: reader.[[readRequests]] is empty.
+            debug_assert_eq!(default.borrow().data().num_read_requests(), 0);
             //   2. Perform ! ReadableStreamDefaultReaderRelease(reader).
             readable_stream_default_reader_release(&default, ctx);
             //   3. Set reader to ! AcquireReadableStreamBYOBReader(stream).

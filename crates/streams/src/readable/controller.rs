@@ -1,5 +1,6 @@
 //! `ReadableStreamDefaultController` ([spec](https://streams.spec.whatwg.org/#rs-default-controller-class))
-//! and the source algorithms.
+//! and the default controller abstract operations
+//! ([spec §4.10.4](https://streams.spec.whatwg.org/#rs-default-controller-abstract-ops)).
 
 use std::cell::Cell;
 
@@ -8,137 +9,20 @@ use boa_engine::{
     property::Attribute,
     Context, JsData, JsObject, JsResult, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+use boa_gc::{Finalize, GcRefCell, Trace};
 
-use super::from::FromIterableSource;
 use super::reader::ReadRequest;
-use super::tee::TeeBranch;
+use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
-    is_readable_stream_locked, new_readable_stream_object, readable_stream_add_read_request,
-    readable_stream_close, readable_stream_error, readable_stream_fulfill_read_request,
+    is_readable_stream_locked, readable_stream_add_read_request, readable_stream_close,
+    readable_stream_error, readable_stream_fulfill_read_request,
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
-use crate::completion::{completion_resolved_with, invoke_promise_callback, Completion};
+use crate::promise::Completion;
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
-use crate::webidl::{
-    self, arg, brand, illegal_constructor, promise_resolved_with, range_error, type_error,
-    Dictionary, INTERFACE_ATTRIBUTES,
-};
-
-// ---------------------------------------------------------------------------------------
-// Algorithms
-// ---------------------------------------------------------------------------------------
-
-/// An embedder's underlying source written in Rust.
-pub trait NativeSource: Trace {
-    /// The pull algorithm: called when the stream wants more data. Enqueue through
-    /// [`readable_stream_default_controller_enqueue`].
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableStreamDefaultController>,
-        ctx: &mut Context,
-    ) -> Completion;
-    /// The cancel algorithm.
-    fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion;
-}
-
-/// A boxed [`NativeSource`] in a GC cell (cloned out before it is called).
-#[derive(Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub struct NativeSourceBox(pub Box<dyn NativeSource>);
-
-/// A Rust-side source: traced `state` and function pointers (e.g. TransformStream's default
-/// source, with the TransformStream object as `state`).
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub struct RustSource {
-    /// Handed to the algorithms.
-    pub state: JsValue,
-    /// The pull algorithm.
-    #[unsafe_ignore_trace]
-    pub pull: fn(&JsValue, &mut Context) -> Completion,
-    /// The cancel algorithm.
-    #[unsafe_ignore_trace]
-    pub cancel: fn(&JsValue, JsValue, &mut Context) -> Completion,
-}
-
-/// The underlying source object and its methods as converted from the `UnderlyingSource`
-/// dictionary.
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub struct JsSource {
-    /// The callback this value.
-    pub source: JsValue,
-    pub pull: Option<JsObject>,
-    pub cancel: Option<JsObject>,
-}
-
-/// `[[pullAlgorithm]]` + `[[cancelAlgorithm]]` as one enum.
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum SourceAlgorithms {
-    /// An underlying source given to the constructor.
-    Js(JsSource),
-    /// A branch of a default tee.
-    Tee(TeeBranch),
-    /// `ReadableStream.from()`'s iterator source.
-    FromIterable(Gc<FromIterableSource>),
-    /// A Rust-side source (TransformStream's readable side).
-    Rust(RustSource),
-    /// An embedder's native source.
-    Native(Gc<NativeSourceBox>),
-}
-
-/// `[[startAlgorithm]]` for [`create_readable_stream`].
-#[derive(Clone, Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum StartAlgorithm {
-    /// An algorithm that returns undefined.
-    ReturnUndefined,
-    /// An algorithm that returns this promise (TransformStream's startPromise). The stream
-    /// adopts it as "a promise resolved with" a promise does (two extra ticks), even when it
-    /// is given as an already settled [`Completion::Fulfilled`] / [`Completion::Rejected`].
-    Return(Completion),
-}
-
-impl SourceAlgorithms {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableStreamDefaultController>,
-        ctx: &mut Context,
-    ) -> Completion {
-        match self {
-            Self::Js(s) => match &s.pull {
-                Some(f) => invoke_promise_callback(
-                    f,
-                    &s.source,
-                    &[controller.clone().upcast().into()],
-                    ctx,
-                ),
-                None => Completion::undefined(),
-            },
-            Self::Tee(b) => b.pull_algorithm(ctx),
-            Self::FromIterable(s) => FromIterableSource::pull_algorithm(s, ctx),
-            Self::Rust(s) => (s.pull)(&s.state, ctx),
-            Self::Native(n) => n.0.pull(controller, ctx),
-        }
-    }
-
-    fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion {
-        match self {
-            Self::Js(s) => match &s.cancel {
-                Some(f) => invoke_promise_callback(f, &s.source, &[reason], ctx),
-                None => Completion::undefined(),
-            },
-            Self::Tee(b) => b.cancel_algorithm(reason, ctx),
-            Self::FromIterable(s) => s.cancel_algorithm(reason, ctx),
-            Self::Rust(s) => (s.cancel)(&s.state, reason, ctx),
-            Self::Native(n) => n.0.cancel(reason, ctx),
-        }
-    }
-}
+use crate::webidl::{self, arg, brand, illegal_constructor, type_error, INTERFACE_ATTRIBUTES};
 
 // ---------------------------------------------------------------------------------------
 // The controller object
@@ -173,13 +57,8 @@ impl std::fmt::Debug for ReadableStreamDefaultController {
 
 impl ReadableStreamDefaultController {
     /// `[[stream]]`.
-    pub fn stream(&self) -> JsObject<ReadableStream> {
+    pub(crate) fn stream(&self) -> JsObject<ReadableStream> {
         self.stream.clone()
-    }
-
-    /// Number of queued chunks.
-    pub fn queue_len(&self) -> usize {
-        self.queue.borrow().len()
     }
 }
 
@@ -264,7 +143,7 @@ impl Class for ReadableStreamDefaultController {
     }
 }
 
-fn new_controller_object(
+pub(super) fn new_controller_object(
     stream: &JsObject<ReadableStream>,
     ctx: &mut Context,
 ) -> JsResult<JsObject<ReadableStreamDefaultController>> {
@@ -293,109 +172,9 @@ fn new_controller_object(
 // Constructor steps and set-up
 // ---------------------------------------------------------------------------------------
 
-/// The [ReadableStream constructor](https://streams.spec.whatwg.org/#rs-constructor) steps
-/// after the IDL layer converted `strategy`.
-pub(super) fn readable_stream_constructor_steps(
-    stream: &JsObject<ReadableStream>,
-    underlying_source: Option<JsObject>,
-    high_water_mark: Option<f64>,
-    size: Option<JsObject>,
-    ctx: &mut Context,
-) -> JsResult<()> {
-    // 1. If underlyingSource is missing, set it to null.
-    // 2. Let underlyingSourceDict be underlyingSource, converted to an IDL value of type
-    //    UnderlyingSource (members in lexicographic order).
-    let dict = Dictionary::from_object(underlying_source.clone());
-    //    autoAllocateChunkSize: [EnforceRange] unsigned long long
-    let auto_allocate_chunk_size = match dict.get("autoAllocateChunkSize", ctx)? {
-        Some(v) => Some(webidl::to_enforce_range_u64(
-            &v,
-            "autoAllocateChunkSize",
-            ctx,
-        )?),
-        None => None,
-    };
-    let cancel = dict.get_callback("cancel", ctx)?;
-    let pull = dict.get_callback("pull", ctx)?;
-    let start = dict.get_callback("start", ctx)?;
-    let is_bytes = match dict.get("type", ctx)? {
-        None => false,
-        Some(v) => {
-            let s = v.to_string(ctx)?.to_std_string_escaped();
-            if s != "bytes" {
-                return Err(type_error(format!(
-                    "'{s}' is not a valid ReadableStreamType"
-                )));
-            }
-            true
-        }
-    };
-    // 3. Perform ! InitializeReadableStream(this). (Done when the object was created.)
-    // 4. If underlyingSourceDict["type"] is "bytes":
-    if is_bytes {
-        //   1. If strategy["size"] exists, throw a RangeError exception.
-        if size.is_some() {
-            return Err(range_error(
-                "The strategy for a byte stream cannot have a size function",
-            ));
-        }
-        //   2. Let highWaterMark be ? ExtractHighWaterMark(strategy, 0).
-        let hwm = extract_high_water_mark(high_water_mark, 0.0)?;
-        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(this,
-        //      underlyingSource, underlyingSourceDict, highWaterMark).
-        return super::byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
-            stream,
-            underlying_source.map_or(JsValue::null(), JsValue::from),
-            start,
-            pull,
-            cancel,
-            hwm,
-            auto_allocate_chunk_size,
-            ctx,
-        );
-    }
-    // 5. Otherwise,
-    //   1. Assert: underlyingSourceDict["type"] does not exist.
-    //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
-    let size_algorithm = match size {
-        Some(f) => SizeAlgorithm::JsFunction(f),
-        None => SizeAlgorithm::ReturnOne,
-    };
-    //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
-    let hwm = extract_high_water_mark(high_water_mark, 1.0)?;
-    //   4. Perform ? SetUpReadableStreamDefaultControllerFromUnderlyingSource(this,
-    //      underlyingSource, underlyingSourceDict, highWaterMark, sizeAlgorithm).
-    set_up_readable_stream_default_controller_from_underlying_source(
-        stream,
-        underlying_source.map_or(JsValue::null(), JsValue::from),
-        start,
-        pull,
-        cancel,
-        hwm,
-        size_algorithm,
-        ctx,
-    )
-}
-
-/// [ExtractHighWaterMark](https://streams.spec.whatwg.org/#validate-and-normalize-high-water-mark)
-/// (the dictionary member is already converted).
-pub(crate) fn extract_high_water_mark(hwm: Option<f64>, default_hwm: f64) -> JsResult<f64> {
-    // 1. If strategy["highWaterMark"] does not exist, return defaultHWM.
-    // 2. Let highWaterMark be strategy["highWaterMark"].
-    let Some(hwm) = hwm else {
-        return Ok(default_hwm);
-    };
-    // 3. If highWaterMark is NaN or highWaterMark < 0, throw a RangeError exception.
-    if hwm.is_nan() || hwm < 0.0 {
-        return Err(range_error("highWaterMark must be a non-negative number"));
-    }
-    // 4. Return highWaterMark.
-    Ok(hwm)
-}
-
 /// [SetUpReadableStreamDefaultControllerFromUnderlyingSource](https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller-from-underlying-source)
 #[allow(clippy::too_many_arguments)]
-fn set_up_readable_stream_default_controller_from_underlying_source(
+pub(super) fn set_up_readable_stream_default_controller_from_underlying_source(
     stream: &JsObject<ReadableStream>,
     underlying_source: JsValue,
     start: Option<JsObject>,
@@ -408,21 +187,20 @@ fn set_up_readable_stream_default_controller_from_underlying_source(
     // 1. Let controller be a new ReadableStreamDefaultController.
     let controller = new_controller_object(stream, ctx)?;
     // 2-7. startAlgorithm / pullAlgorithm / cancelAlgorithm from the dictionary members (an
-    //      absent pull or cancel returns a promise resolved with undefined).
+    //      absent start returns undefined, an absent pull or cancel returns a promise resolved
+    //      with undefined).
     let algorithms = SourceAlgorithms::Js(JsSource {
         source: underlying_source.clone(),
         pull,
         cancel,
     });
+    let start = StartAlgorithm::from_underlying_source(underlying_source, start);
     // 8. Perform ? SetUpReadableStreamDefaultController(stream, controller, startAlgorithm,
     //    pullAlgorithm, cancelAlgorithm, highWaterMark, sizeAlgorithm).
     set_up_readable_stream_default_controller(
         stream,
         &controller,
-        StartKind::Js {
-            source: underlying_source,
-            start,
-        },
+        start,
         algorithms,
         hwm,
         size_algorithm,
@@ -430,26 +208,19 @@ fn set_up_readable_stream_default_controller_from_underlying_source(
     )
 }
 
-enum StartKind {
-    Js {
-        source: JsValue,
-        start: Option<JsObject>,
-    },
-    Algorithm(StartAlgorithm),
-}
-
 /// [SetUpReadableStreamDefaultController](https://streams.spec.whatwg.org/#set-up-readable-stream-default-controller)
 #[allow(clippy::too_many_arguments)]
-fn set_up_readable_stream_default_controller(
+pub(super) fn set_up_readable_stream_default_controller(
     stream: &JsObject<ReadableStream>,
     controller: &JsObject<ReadableStreamDefaultController>,
-    start: StartKind,
+    start: StartAlgorithm,
     algorithms: SourceAlgorithms,
     hwm: f64,
     size_algorithm: SizeAlgorithm,
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Assert: stream.[[controller]] is undefined.
+    debug_assert!(with_stream(stream, ReadableStream::controller).is_none());
     // 2. Set controller.[[stream]] to stream. (Set at creation.)
     data(controller, |c| {
         // 3. Perform ! ResetQueue(controller).
@@ -475,29 +246,7 @@ fn set_up_readable_stream_default_controller(
     // 9. Let startResult be the result of performing startAlgorithm. (This might throw an
     //    exception.)
     // 10. Let startPromise be a promise resolved with startResult.
-    let start_promise = match start {
-        StartKind::Js { source, start } => match start {
-            Some(f) => {
-                let result = f.call(&source, &[controller.clone().upcast().into()], ctx)?;
-                completion_resolved_with(result, ctx)
-            }
-            None => completion_resolved_with(JsValue::undefined(), ctx),
-        },
-        StartKind::Algorithm(StartAlgorithm::ReturnUndefined) => {
-            completion_resolved_with(JsValue::undefined(), ctx)
-        }
-        // NOTE: "a promise resolved with" a promise is a new promise that adopts it; for a JS
-        // promise this is done literally, for a Rust-side (or already settled) one through
-        // RustPromise::resolve_with (same tick count: a thenable job, then a reaction).
-        StartKind::Algorithm(StartAlgorithm::Return(c)) => match c {
-            Completion::Js(p) => Completion::Js(promise_resolved_with(p.into(), ctx)),
-            other => {
-                let out = super::RustPromise::new();
-                super::RustPromise::resolve_with(&out, other, ctx);
-                Completion::Rust(out)
-            }
-        },
-    };
+    let start_promise = start.perform(&StreamController::Default(controller.clone()), ctx)?;
     // 11. Upon fulfillment of startPromise,
     //   1. Set controller.[[started]] to true.
     //   2. Assert: controller.[[pulling]] is false.
@@ -509,7 +258,11 @@ fn set_up_readable_stream_default_controller(
         controller.clone(),
         |controller, settlement, ctx| match settlement {
             Ok(_) => {
-                data(controller, |c| c.started.set(true));
+                data(controller, |c| {
+                    c.started.set(true);
+                    debug_assert!(!c.pulling.get(), "[[pulling]] is false at start");
+                    debug_assert!(!c.pull_again.get(), "[[pullAgain]] is false at start");
+                });
                 readable_stream_default_controller_call_pull_if_needed(controller, ctx);
             }
             Err(r) => readable_stream_default_controller_error(controller, r, ctx),
@@ -517,39 +270,6 @@ fn set_up_readable_stream_default_controller(
         ctx,
     );
     Ok(())
-}
-
-/// [CreateReadableStream](https://streams.spec.whatwg.org/#create-readable-stream)
-pub fn create_readable_stream(
-    start: StartAlgorithm,
-    algorithms: SourceAlgorithms,
-    high_water_mark: Option<f64>,
-    size_algorithm: Option<SizeAlgorithm>,
-    ctx: &mut Context,
-) -> JsResult<JsObject<ReadableStream>> {
-    // 1. If highWaterMark was not passed, set it to 1.
-    let hwm = high_water_mark.unwrap_or(1.0);
-    // 2. If sizeAlgorithm was not passed, set it to an algorithm that returns 1.
-    let size_algorithm = size_algorithm.unwrap_or(SizeAlgorithm::ReturnOne);
-    // 3. Assert: ! IsNonNegativeNumber(highWaterMark) is true.
-    // 4. Let stream be a new ReadableStream.
-    // 5. Perform ! InitializeReadableStream(stream).
-    let stream = new_readable_stream_object(ctx)?;
-    // 6. Let controller be a new ReadableStreamDefaultController.
-    let controller = new_controller_object(&stream, ctx)?;
-    // 7. Perform ? SetUpReadableStreamDefaultController(stream, controller, startAlgorithm,
-    //    pullAlgorithm, cancelAlgorithm, highWaterMark, sizeAlgorithm).
-    set_up_readable_stream_default_controller(
-        &stream,
-        &controller,
-        StartKind::Algorithm(start),
-        algorithms,
-        hwm,
-        size_algorithm,
-        ctx,
-    )?;
-    // 8. Return stream.
-    Ok(stream)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -642,6 +362,7 @@ pub(crate) fn readable_stream_default_controller_call_pull_if_needed(
             return;
         }
         // 4. Assert: controller.[[pullAgain]] is false.
+        debug_assert!(!c.pull_again.get());
         // 5. Set controller.[[pulling]] to true.
         c.pulling.set(true);
         let a = c.algorithms.borrow().clone();
@@ -649,7 +370,7 @@ pub(crate) fn readable_stream_default_controller_call_pull_if_needed(
     };
     // 6. Let pullPromise be the result of performing controller.[[pullAlgorithm]].
     let pull_promise = match algorithms {
-        Some(a) => a.pull(controller, ctx),
+        Some(a) => a.pull(&StreamController::Default(controller.clone()), ctx),
         None => Completion::undefined(),
     };
     // 7. Upon fulfillment of pullPromise,
@@ -698,10 +419,12 @@ pub(crate) fn readable_stream_default_controller_should_call_pull(
         return true;
     }
     // 5. Let desiredSize be ! ReadableStreamDefaultControllerGetDesiredSize(controller).
+    let desired_size = readable_stream_default_controller_get_desired_size(controller);
     // 6. Assert: desiredSize is not null.
+    debug_assert!(desired_size.is_some());
     // 7. If desiredSize > 0, return true.
     // 8. Return false.
-    readable_stream_default_controller_get_desired_size(controller).is_some_and(|d| d > 0.0)
+    desired_size.is_some_and(|d| d > 0.0)
 }
 
 /// [ReadableStreamDefaultControllerClearAlgorithms](https://streams.spec.whatwg.org/#readable-stream-default-controller-clear-algorithms)

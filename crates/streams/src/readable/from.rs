@@ -11,13 +11,15 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::controller::{
-    create_readable_stream, readable_stream_default_controller_close,
-    readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
-    SourceAlgorithms, StartAlgorithm,
+    readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
+    readable_stream_default_controller_error,
 };
+use super::create_readable_stream;
+use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
-use crate::completion::{react, Completion, RustPromise, StepResult};
-use crate::webidl::{self, promise_rejected_with, promise_resolved_with, type_error};
+use crate::promise::{promise_rejected_with, promise_resolved_with};
+use crate::promise::{react, Completion, RustPromise};
+use crate::webidl::{self, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
 /// CreateAsyncFromSyncIterator wrapper around a sync iterator record.
@@ -332,12 +334,12 @@ impl FromIterableSource {
             return_promise,
             (),
             |(), settlement, ctx| match settlement {
-                Ok(v) if v.is_object() => StepResult::Value(JsValue::undefined()),
-                Ok(_) => StepResult::Throw(crate::webidl::type_error_value(
+                Ok(v) if v.is_object() => Completion::undefined(),
+                Ok(_) => Completion::Rejected(crate::webidl::type_error_value(
                     "the iterator's return() result is not an object",
                     ctx,
                 )),
-                Err(e) => StepResult::Throw(e),
+                Err(e) => Completion::Rejected(e),
             },
             ctx,
         )
@@ -525,80 +527,4 @@ fn promise_resolve(x: JsValue, ctx: &mut Context) -> JsResult<JsPromise> {
 }
 
 #[cfg(test)]
-mod tests {
-    //! Microtask positions of ReadableStream.from() that WPT cannot see (it only awaits), per
-    //! WebIDL's async sequence algorithms and ECMA-262's CreateAsyncFromSyncIterator.
-
-    use crate::test_support::{context, eval, string};
-
-    fn ticks(src: &str, fast: bool) -> String {
-        crate::set_fast_paths(fast);
-        let mut ctx = context();
-        eval(
-            &mut ctx,
-            r#"
-            globalThis.log = [];
-            globalThis.tick = 0;
-            const count = () => { tick++; if (tick < 60) Promise.resolve().then(count); };
-            Promise.resolve().then(count);
-            "#,
-        );
-        eval(&mut ctx, src);
-        ctx.run_jobs().unwrap();
-        let out = string(&mut ctx, "log.join()");
-        crate::set_fast_paths(true);
-        out
-    }
-
-    #[test]
-    fn sync_iterator_return_is_called_inside_cancel() {
-        // "close an async iterator" calls %AsyncFromSyncIteratorPrototype%.return, which calls
-        // the sync iterator's return() synchronously: also before any read.
-        let src = r#"
-            const it = {
-                [Symbol.iterator]() { return this; },
-                next() { return { value: 1, done: false }; },
-                return(r) { log.push('return ' + r + '@' + tick); return { done: true }; },
-            };
-            const rs = ReadableStream.from(it);
-            rs.cancel('why').then(() => log.push('cancelled@' + tick));
-            log.push('cancel returned');
-            "#;
-        for fast in [true, false] {
-            let out = ticks(src, fast);
-            assert!(
-                out.starts_with("return why@0,cancel returned,cancelled@"),
-                "fast paths {fast}: {out}"
-            );
-        }
-    }
-
-    #[test]
-    fn async_iterator_reads_take_the_webidl_positions() {
-        // The first pull runs after start (tick 1): next() returns an already-fulfilled
-        // promise G. "A promise resolved with" G is a new promise: thenable job (tick 2),
-        // reaction (tick 3) fulfil nextPromise; the get-next-value reaction (tick 4), the pull
-        // reaction enqueues (tick 5); the read's then runs at tick 6. A non-object result errors
-        // the stream in the pull reaction (tick 5): the read's catch runs at tick 6.
-        let src = r#"
-            let i = 0;
-            const good = ReadableStream.from({
-                [Symbol.asyncIterator]() { return this; },
-                next() { return Promise.resolve({ value: i++, done: false }); },
-            });
-            good.getReader().read().then((r) => log.push('read ' + r.value + '@' + tick));
-            const bad = ReadableStream.from({
-                [Symbol.asyncIterator]() { return this; },
-                next() { return Promise.resolve(42); },
-            });
-            bad.getReader().read().catch((e) => log.push(e.name + '@' + tick));
-            "#;
-        for fast in [true, false] {
-            assert_eq!(
-                ticks(src, fast),
-                "read 0@6,TypeError@6",
-                "fast paths {fast}"
-            );
-        }
-    }
-}
+mod tests;

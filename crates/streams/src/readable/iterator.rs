@@ -11,17 +11,16 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
+use super::generic_reader::readable_stream_reader_generic_cancel;
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
-    ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, ReadRequest, ReadableStreamDefaultReader,
 };
-use super::{Completion, ReadableStream};
-use crate::completion::completion_resolved_with;
-use crate::webidl::{
-    self, arg, brand, promise_rejected_with, promise_resolved_with, type_error, Dictionary,
-    PromiseCapability,
+use super::{Completion, ReadableStream, StreamReader};
+use crate::promise::{
+    completion_resolved_with, promise_rejected_with, promise_resolved_with, PromiseCapability,
 };
+use crate::webidl::{self, arg, brand, type_error, Dictionary};
 
 /// `%ReadableStreamAsyncIteratorPrototype%` of a realm (kept in the realm's host-defined
 /// data).
@@ -425,7 +424,8 @@ fn return_steps(
     //   4. If iterator's prevent cancel is false:
     if !prevent_cancel {
         //   1. Let result be ! ReadableStreamReaderGenericCancel(reader, arg).
-        let result = readable_stream_reader_generic_cancel(&reader, value, ctx);
+        let generic = StreamReader::Default(reader.clone());
+        let result = readable_stream_reader_generic_cancel(&generic, value, ctx);
         //   2. Perform ! ReadableStreamDefaultReaderRelease(reader).
         readable_stream_default_reader_release(&reader, ctx);
         //   3. Return result.

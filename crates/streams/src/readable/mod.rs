@@ -1,9 +1,21 @@
-//! Readable streams ([spec §4](https://streams.spec.whatwg.org/#rs)): `ReadableStream`,
-//! `ReadableStreamDefaultReader`, `ReadableStreamDefaultController`, the async iterator,
-//! `tee()` and `ReadableStream.from()`, and readable byte streams:
-//! `ReadableByteStreamController`, `ReadableStreamBYOBReader`, `ReadableStreamBYOBRequest` and
-//! the byte tee (files `byte_controller.rs`, `byob_reader.rs`, `byob_request.rs`,
-//! `byte_tee.rs`, `buffers.rs`).
+//! Readable streams ([spec §4](https://streams.spec.whatwg.org/#rs)), a file per spec
+//! interface or section, abstract operations with the interface that owns them:
+//!
+//! | file | spec |
+//! | --- | --- |
+//! | `mod.rs` | the `ReadableStream` class (§4.2) and the abstract operations "working with readable streams" and "interfacing with controllers" (§4.10.1-2) |
+//! | `source.rs` | the underlying source API (§4.2.3): [`SourceAlgorithms`], [`StartAlgorithm`], [`NativeSource`] |
+//! | `iterator.rs` | async iteration (§4.2.5) |
+//! | `from.rs` | ReadableStreamFromIterable |
+//! | `tee.rs`, `byte_tee.rs` | ReadableStreamDefaultTee, ReadableByteStreamTee |
+//! | `pipe.rs`, `pipe/` | ReadableStreamPipeTo, `pipeTo()` / `pipeThrough()` |
+//! | `generic_reader.rs` | the `ReadableStreamGenericReader` mixin (§4.4) and ReadableStreamReaderGeneric* (§4.10.3) |
+//! | `reader.rs` | `ReadableStreamDefaultReader` (§4.5), read requests, its abstract operations |
+//! | `byob_reader.rs` | `ReadableStreamBYOBReader` (§4.6), read-into requests, its abstract operations |
+//! | `controller.rs` | `ReadableStreamDefaultController` (§4.7, §4.10.4) |
+//! | `byte_controller.rs` | `ReadableByteStreamController` (§4.8, §4.10.5), pull-into descriptors |
+//! | `byob_request.rs` | `ReadableStreamBYOBRequest` (§4.9) |
+//! | `buffers.rs` | the ECMAScript ArrayBuffer / view operations byte streams use |
 //!
 //! # Internal API for WritableStream / TransformStream / pipeTo
 //!
@@ -14,15 +26,17 @@
 //!   [`Completion::into_js_promise`] when script sees it), [`readable_stream_close`],
 //!   [`readable_stream_error`], [`ReadableStream::state`], [`ReadableStream::stored_error`],
 //!   [`ReadableStream::controller`].
-//! - Creation: [`create_readable_stream`] with a [`StartAlgorithm`] and a
+//! - Creation: [`create_readable_stream`] (default controller) and
+//!   [`create_readable_byte_stream`] (byte controller) with a [`StartAlgorithm`] and a
 //!   [`SourceAlgorithms`] (use [`SourceAlgorithms::Rust`] for TransformStream: a traced state
 //!   value plus `pull`/`cancel` function pointers returning [`Completion`]s;
-//!   [`SourceAlgorithms::Native`] for embedders: a [`NativeSource`] trait object).
+//!   [`SourceAlgorithms::Native`] for embedders: a [`NativeSource`] trait object, behind
+//!   either controller kind).
 //! - Readers: [`acquire_readable_stream_default_reader`],
 //!   [`readable_stream_default_reader_read`] with a [`ReadRequest`] (pipeTo: use
 //!   [`ReadRequest::Pipe`] with a boxed [`ReadRequestSteps`] whose chunk/close/error steps run
 //!   in Rust), [`readable_stream_default_reader_release`],
-//!   [`readable_stream_reader_generic_cancel`], [`ReadableStreamDefaultReader::closed_promise`].
+//!   [`readable_stream_reader_generic_cancel`](reader::readable_stream_reader_generic_cancel), [`ReadableStreamDefaultReader::closed_promise`].
 //! - Controllers: [`readable_stream_default_controller_close`],
 //!   [`readable_stream_default_controller_enqueue`],
 //!   [`readable_stream_default_controller_error`],
@@ -32,16 +46,16 @@
 //! - Byte streams: `[[controller]]` is [`StreamController::Byte`] and `[[reader]]` may be
 //!   [`StreamReader::Byob`]. Default readers (and so pipeTo's [`ReadRequest`]s) work on byte
 //!   streams unchanged. BYOB: [`acquire_readable_stream_byob_reader`],
-//!   [`readable_stream_byob_reader_release`], [`readable_stream_byob_reader_generic_cancel`],
-//!   read-into requests ([`ReadIntoRequest`], [`ReadIntoRequestSteps`]). Controller:
-//!   [`readable_byte_stream_controller_enqueue`] (takes a [`ViewRecord`] from
-//!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`],
-//!   [`readable_byte_stream_controller_error`], [`readable_byte_stream_controller_respond`],
-//!   [`readable_byte_stream_controller_respond_with_new_view`],
-//!   [`readable_byte_stream_controller_get_byob_request`],
-//!   [`readable_byte_stream_controller_get_desired_size`]. Buffers:
-//!   [`transfer_array_buffer`] (real detachment, no copy), [`is_detached_buffer`],
-//!   [`can_transfer_array_buffer`].
+//!   [`readable_stream_byob_reader_release`](byob_reader::readable_stream_byob_reader_release), [`readable_stream_byob_reader_generic_cancel`](byob_reader::readable_stream_byob_reader_generic_cancel),
+//!   read-into requests ([`ReadIntoRequest`](byob_reader::ReadIntoRequest), [`ReadIntoRequestSteps`]). Controller:
+//!   [`readable_byte_stream_controller_enqueue`](byte_controller::readable_byte_stream_controller_enqueue) (takes a [`ViewRecord`](buffers::ViewRecord) from
+//!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`](byte_controller::readable_byte_stream_controller_close),
+//!   [`readable_byte_stream_controller_error`](byte_controller::readable_byte_stream_controller_error), [`readable_byte_stream_controller_respond`](byte_controller::readable_byte_stream_controller_respond),
+//!   [`readable_byte_stream_controller_respond_with_new_view`](byte_controller::readable_byte_stream_controller_respond_with_new_view),
+//!   [`readable_byte_stream_controller_get_byob_request`](byte_controller::readable_byte_stream_controller_get_byob_request),
+//!   [`readable_byte_stream_controller_get_desired_size`](byte_controller::readable_byte_stream_controller_get_desired_size).
+//!   Buffers: [`transfer_array_buffer`](buffers::transfer_array_buffer) (real detachment, no
+//!   copy), [`is_detached_buffer`](buffers::is_detached_buffer).
 //!
 //! Rust-side promises ([`RustPromise`]) never touch JS; reactions run in microtasks at the
 //! positions JS promise reactions would take.
@@ -53,8 +67,10 @@
 //!   byte streams / BYOB readers can join), the queue is [`crate::queue::QueueWithSizes`].
 //! - `[[pullAlgorithm]]` / `[[cancelAlgorithm]]` are one [`SourceAlgorithms`] enum; read
 //!   requests are the [`ReadRequest`] enum. No boxed JS closures run internal steps.
-//! - Promises script sees (`read()` results, `closed`, `cancel()` results, iterator results)
-//!   are JS promises created once. Everything else is a [`Completion`].
+//! - Promises script sees (`read()` results, `cancel()` results, iterator results) are JS
+//!   promises created once; a reader's `[[closedPromise]]` is a lazily materialised
+//!   [`crate::writable::PromiseSlot`] (its JS promise is created when script reads `closed`;
+//!   tee, byte tee and pipeTo wait on it without one). Everything else is a [`Completion`].
 //! - Fast paths ([`crate::fast_paths`]): "a promise resolved with" a user result (start, pull,
 //!   cancel, an iterator chunk) runs the promise resolve function's steps in Rust: a
 //!   non-thenable settles at once and its reaction is queued as a native microtask at the
@@ -65,20 +81,18 @@
 //! - No `GcRefCell` borrow or object-data borrow is held across a call into JS (user
 //!   callbacks, `size()`, getters, resolving a promise with an object).
 
-#[cfg(test)]
-mod adversarial_tests;
 mod buffers;
 mod byob_reader;
 mod byob_request;
 mod byte_controller;
 mod byte_tee;
-#[cfg(test)]
-mod byte_tests;
 mod controller;
 mod from;
+mod generic_reader;
 mod iterator;
 mod pipe;
 mod reader;
+mod source;
 mod tee;
 #[cfg(test)]
 mod tests;
@@ -93,41 +107,32 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-pub use crate::completion::{Completion, Reaction, ReactionFn, RustPromise, Settlement};
+pub use crate::promise::{Completion, RustPromise};
+use crate::strategies::QueuingStrategy;
 pub use crate::strategies::SizeAlgorithm;
-pub use buffers::{
-    can_transfer_array_buffer, is_detached_buffer, to_array_buffer_view, transfer_array_buffer,
-    ViewConstructor, ViewRecord,
-};
+pub use buffers::{to_array_buffer_view, ViewConstructor};
 pub use byob_reader::{
-    acquire_readable_stream_byob_reader, readable_stream_byob_reader_generic_cancel,
-    readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
+    acquire_readable_stream_byob_reader, ReadIntoRequest, ReadIntoRequestSteps,
     ReadableStreamBYOBReader,
 };
 pub use byob_request::ReadableStreamBYOBRequest;
-pub use byte_controller::{
-    readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
-    readable_byte_stream_controller_error, readable_byte_stream_controller_get_byob_request,
-    readable_byte_stream_controller_get_desired_size, readable_byte_stream_controller_respond,
-    readable_byte_stream_controller_respond_with_new_view, ReadableByteStreamController,
-};
+pub use byte_controller::ReadableByteStreamController;
 pub use controller::{
-    create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
+    readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
-    readable_stream_default_controller_has_backpressure, NativeSource, NativeSourceBox,
-    ReadableStreamDefaultController, RustSource, SourceAlgorithms, StartAlgorithm,
+    readable_stream_default_controller_has_backpressure, ReadableStreamDefaultController,
 };
-pub use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
-    ReadRequestSteps, ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
+    ReadableStreamDefaultReader,
 };
+pub use source::{NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm};
 
-use crate::webidl::{
-    self, arg, brand, promise_rejected_with, type_error, Dictionary, INTERFACE_ATTRIBUTES,
-};
+use crate::promise::promise_rejected_with;
+use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
+use crate::webidl::{self, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
 /// `ReadableStreamDefaultController`.
@@ -154,11 +159,21 @@ pub enum StreamState {
 #[derive(Debug, Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub enum StreamController {
+    /// A ReadableStreamDefaultController.
     Default(JsObject<ReadableStreamDefaultController>),
+    /// A ReadableByteStreamController.
     Byte(JsObject<ReadableByteStreamController>),
 }
 
 impl StreamController {
+    /// The controller object as a JS value (the argument of a JS source's `start` / `pull`).
+    pub fn to_value(&self) -> JsValue {
+        match self {
+            Self::Default(c) => c.clone().upcast().into(),
+            Self::Byte(c) => c.clone().upcast().into(),
+        }
+    }
+
     /// The default controller, if it is one.
     pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultController>> {
         match self {
@@ -177,16 +192,6 @@ pub enum StreamReader {
 }
 
 impl StreamReader {
-    /// The reader's `[[closedPromise]]` with its resolving functions.
-    fn closed_promise_capability(&self) -> webidl::PromiseCapability {
-        match self {
-            Self::Default(r) => r.borrow().data().closed_promise_capability(),
-            Self::Byob(r) => r.borrow().data().closed_promise_capability(),
-        }
-    }
-}
-
-impl StreamReader {
     /// The default reader, if it is one.
     pub fn into_default(self) -> Option<JsObject<ReadableStreamDefaultReader>> {
         match self {
@@ -201,8 +206,7 @@ impl StreamReader {
 #[boa_gc(unsafe_no_drop)]
 struct PendingInit {
     underlying_source: Option<JsObject>,
-    high_water_mark: Option<f64>,
-    size: Option<JsObject>,
+    strategy: QueuingStrategy,
 }
 
 /// A `ReadableStream` object's internal slots.
@@ -215,8 +219,6 @@ pub struct ReadableStream {
     disturbed: Cell<bool>,
     reader: GcRefCell<Option<StreamReader>>,
     stored_error: GcRefCell<JsValue>,
-    #[unsafe_ignore_trace]
-    detached: Cell<bool>,
     pending_init: GcRefCell<Option<PendingInit>>,
 }
 
@@ -240,43 +242,37 @@ impl ReadableStream {
             stored_error: GcRefCell::new(JsValue::undefined()),
             // 3. Set stream.[[disturbed]] to false.
             disturbed: Cell::new(false),
-            detached: Cell::new(false),
             pending_init: GcRefCell::new(None),
         }
     }
 
     /// `[[state]]`.
-    pub fn state(&self) -> StreamState {
+    pub(crate) fn state(&self) -> StreamState {
         self.state.get()
     }
 
     /// `[[storedError]]`.
-    pub fn stored_error(&self) -> JsValue {
+    pub(crate) fn stored_error(&self) -> JsValue {
         self.stored_error.borrow().clone()
     }
 
     /// `[[disturbed]]`.
-    pub fn disturbed(&self) -> bool {
+    pub(crate) fn disturbed(&self) -> bool {
         self.disturbed.get()
     }
 
     /// Set `[[disturbed]]` (pipeTo sets it to true).
-    pub fn set_disturbed(&self, value: bool) {
+    pub(crate) fn set_disturbed(&self, value: bool) {
         self.disturbed.set(value);
     }
 
-    /// `[[Detached]]`.
-    pub fn detached(&self) -> bool {
-        self.detached.get()
-    }
-
     /// `[[controller]]`.
-    pub fn controller(&self) -> Option<StreamController> {
+    pub(crate) fn controller(&self) -> Option<StreamController> {
         self.controller.borrow().clone()
     }
 
     /// `[[reader]]`.
-    pub fn reader(&self) -> Option<StreamReader> {
+    pub(crate) fn reader(&self) -> Option<StreamReader> {
         self.reader.borrow().clone()
     }
 
@@ -457,14 +453,11 @@ impl Class for ReadableStream {
                 }
             };
             // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
-            let strategy = Dictionary::new(&arg(args, 1), "QueuingStrategy")?;
-            let high_water_mark = strategy.get_unrestricted_double("highWaterMark", ctx)?;
-            let size = strategy.get_callback("size", ctx)?;
+            let strategy = QueuingStrategy::from_value(&arg(args, 1), ctx)?;
             let stream = Self::initialize_readable_stream();
             *stream.pending_init.borrow_mut() = Some(PendingInit {
                 underlying_source,
-                high_water_mark,
-                size,
+                strategy,
             });
             Ok(stream)
         })())
@@ -481,20 +474,174 @@ impl Class for ReadableStream {
             let Some(init) = init else {
                 return Ok(());
             };
-            controller::readable_stream_constructor_steps(
-                instance,
-                init.underlying_source,
-                init.high_water_mark,
-                init.size,
-                ctx,
-            )
+            readable_stream_constructor_steps(instance, init.underlying_source, &init.strategy, ctx)
         })())
     }
 }
 
 // ---------------------------------------------------------------------------------------
+// Constructor steps
+// ---------------------------------------------------------------------------------------
+
+/// The [ReadableStream constructor](https://streams.spec.whatwg.org/#rs-constructor) steps
+/// after the IDL layer converted `strategy`.
+fn readable_stream_constructor_steps(
+    stream: &JsObject<ReadableStream>,
+    underlying_source: Option<JsObject>,
+    strategy: &QueuingStrategy,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. If underlyingSource is missing, set it to null.
+    // 2. Let underlyingSourceDict be underlyingSource, converted to an IDL value of type
+    //    UnderlyingSource (members in lexicographic order).
+    let dict = Dictionary::from_object(underlying_source.clone());
+    //    autoAllocateChunkSize: [EnforceRange] unsigned long long
+    let auto_allocate_chunk_size = match dict.get("autoAllocateChunkSize", ctx)? {
+        Some(v) => Some(webidl::to_enforce_range_u64(
+            &v,
+            "autoAllocateChunkSize",
+            ctx,
+        )?),
+        None => None,
+    };
+    let cancel = dict.get_callback("cancel", ctx)?;
+    let pull = dict.get_callback("pull", ctx)?;
+    let start = dict.get_callback("start", ctx)?;
+    let is_bytes = match dict.get("type", ctx)? {
+        None => false,
+        Some(v) => {
+            let s = v.to_string(ctx)?.to_std_string_escaped();
+            if s != "bytes" {
+                return Err(type_error(format!(
+                    "'{s}' is not a valid ReadableStreamType"
+                )));
+            }
+            true
+        }
+    };
+    // 3. Perform ! InitializeReadableStream(this). (Done when the object was created.)
+    // 4. If underlyingSourceDict["type"] is "bytes":
+    if is_bytes {
+        //   1. If strategy["size"] exists, throw a RangeError exception.
+        if strategy.size.is_some() {
+            return Err(range_error(
+                "The strategy for a byte stream cannot have a size function",
+            ));
+        }
+        //   2. Let highWaterMark be ? ExtractHighWaterMark(strategy, 0).
+        let hwm = extract_high_water_mark(strategy, 0.0)?;
+        //   3. Perform ? SetUpReadableByteStreamControllerFromUnderlyingSource(this,
+        //      underlyingSource, underlyingSourceDict, highWaterMark).
+        return byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
+            stream,
+            underlying_source.map_or(JsValue::null(), JsValue::from),
+            start,
+            pull,
+            cancel,
+            hwm,
+            auto_allocate_chunk_size,
+            ctx,
+        );
+    }
+    // 5. Otherwise,
+    //   1. Assert: underlyingSourceDict["type"] does not exist.
+    //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
+    let size_algorithm = extract_size_algorithm(strategy, ctx);
+    //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
+    let hwm = extract_high_water_mark(strategy, 1.0)?;
+    //   4. Perform ? SetUpReadableStreamDefaultControllerFromUnderlyingSource(this,
+    //      underlyingSource, underlyingSourceDict, highWaterMark, sizeAlgorithm).
+    controller::set_up_readable_stream_default_controller_from_underlying_source(
+        stream,
+        underlying_source.map_or(JsValue::null(), JsValue::from),
+        start,
+        pull,
+        cancel,
+        hwm,
+        size_algorithm,
+        ctx,
+    )
+}
+
+// ---------------------------------------------------------------------------------------
 // Abstract operations: working with readable streams
 // ---------------------------------------------------------------------------------------
+
+/// [CreateReadableStream](https://streams.spec.whatwg.org/#create-readable-stream)
+pub fn create_readable_stream(
+    start: StartAlgorithm,
+    algorithms: SourceAlgorithms,
+    high_water_mark: Option<f64>,
+    size_algorithm: Option<SizeAlgorithm>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    // 1. If highWaterMark was not passed, set it to 1.
+    let hwm = high_water_mark.unwrap_or(1.0);
+    // 2. If sizeAlgorithm was not passed, set it to an algorithm that returns 1.
+    let size_algorithm = size_algorithm.unwrap_or(SizeAlgorithm::ReturnOne);
+    // 3. Assert: ! IsNonNegativeNumber(highWaterMark) is true.
+    debug_assert!(
+        hwm >= 0.0,
+        "CreateReadableStream: highWaterMark is not non-negative"
+    );
+    // 4. Let stream be a new ReadableStream.
+    // 5. Perform ! InitializeReadableStream(stream).
+    let stream = new_readable_stream_object(ctx)?;
+    // 6. Let controller be a new ReadableStreamDefaultController.
+    let controller = controller::new_controller_object(&stream, ctx)?;
+    // 7. Perform ? SetUpReadableStreamDefaultController(stream, controller, startAlgorithm,
+    //    pullAlgorithm, cancelAlgorithm, highWaterMark, sizeAlgorithm).
+    controller::set_up_readable_stream_default_controller(
+        &stream,
+        &controller,
+        start,
+        algorithms,
+        hwm,
+        size_algorithm,
+        ctx,
+    )?;
+    // 8. Return stream.
+    Ok(stream)
+}
+
+/// [CreateReadableByteStream](https://streams.spec.whatwg.org/#abstract-opdef-createreadablebytestream)
+///
+/// NOTE: for embedders (a [`NativeSource`] behind a byte controller) it also takes the
+/// high water mark (as the spec's "set up with byte reading support" does) and an
+/// autoAllocateChunkSize; the spec's callers pass neither (`None`: 0 and undefined).
+pub fn create_readable_byte_stream(
+    start: StartAlgorithm,
+    algorithms: SourceAlgorithms,
+    high_water_mark: Option<f64>,
+    auto_allocate_chunk_size: Option<u64>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    let high_water_mark = high_water_mark.unwrap_or(0.0);
+    if high_water_mark.is_nan() || high_water_mark < 0.0 {
+        return Err(range_error("highWaterMark must be a non-negative number"));
+    }
+    if auto_allocate_chunk_size == Some(0) {
+        return Err(type_error("autoAllocateChunkSize must be greater than 0"));
+    }
+    // 1. Let stream be a new ReadableStream.
+    // 2. Perform ! InitializeReadableStream(stream).
+    let stream = new_readable_stream_object(ctx)?;
+    // 3. Let controller be a new ReadableByteStreamController.
+    let controller = byte_controller::new_byte_controller_object(&stream, ctx)?;
+    // 4. Perform ? SetUpReadableByteStreamController(stream, controller, startAlgorithm,
+    //    pullAlgorithm, cancelAlgorithm, 0, undefined).
+    byte_controller::set_up_readable_byte_stream_controller(
+        &stream,
+        &controller,
+        start,
+        algorithms,
+        high_water_mark,
+        auto_allocate_chunk_size,
+        ctx,
+    )?;
+    // 5. Return stream.
+    Ok(stream)
+}
 
 /// [IsReadableStreamLocked](https://streams.spec.whatwg.org/#is-readable-stream-locked)
 pub fn is_readable_stream_locked(stream: &JsObject<ReadableStream>) -> bool {
@@ -542,7 +689,10 @@ pub fn readable_stream_cancel(
     let source_cancel = match with_stream(stream, ReadableStream::controller) {
         Some(StreamController::Default(c)) => controller::cancel_steps(&c, reason, ctx),
         Some(StreamController::Byte(c)) => byte_controller::cancel_steps(&c, reason, ctx),
-        None => Completion::undefined(),
+        None => {
+            debug_assert!(false, "a readable stream has a controller");
+            Completion::undefined()
+        }
     };
     // 8. Return the result of reacting to sourceCancelPromise with a fulfillment step that
     //    returns undefined.
@@ -552,6 +702,10 @@ pub fn readable_stream_cancel(
 /// [ReadableStreamClose](https://streams.spec.whatwg.org/#readable-stream-close)
 pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Context) {
     // 1. Assert: stream.[[state]] is "readable".
+    debug_assert_eq!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Readable
+    );
     // 2. Set stream.[[state]] to "closed".
     with_stream(stream, |s| s.state.set(StreamState::Closed));
     // 3. Let reader be stream.[[reader]].
@@ -560,16 +714,11 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
         return;
     };
     // 5. Resolve reader.[[closedPromise]] with undefined.
-    let closed = reader.closed_promise_capability();
-    closed.resolve(JsValue::undefined(), ctx);
+    reader.resolve_closed(ctx);
     // 6. If reader implements ReadableStreamDefaultReader,
     let StreamReader::Default(reader) = reader else {
         return;
     };
-    reader
-        .borrow()
-        .data()
-        .settle_closed_observer(Ok(JsValue::undefined()), ctx);
     //   1. Let readRequests be reader.[[readRequests]].
     //   2. Set reader.[[readRequests]] to an empty list.
     let requests = reader.borrow().data().take_read_requests();
@@ -582,6 +731,10 @@ pub fn readable_stream_close(stream: &JsObject<ReadableStream>, ctx: &mut Contex
 /// [ReadableStreamError](https://streams.spec.whatwg.org/#readable-stream-error)
 pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx: &mut Context) {
     // 1. Assert: stream.[[state]] is "readable".
+    debug_assert_eq!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Readable
+    );
     // 2. Set stream.[[state]] to "errored".
     // 3. Set stream.[[storedError]] to e.
     with_stream(stream, |s| {
@@ -594,20 +747,13 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
         return;
     };
     // 6. Reject reader.[[closedPromise]] with e.
-    let closed = reader.closed_promise_capability();
-    closed.reject(e.clone(), ctx);
-    // NOTE: step 7 (mark_as_handled) is done after step 8/9: it goes through JsPromise::then,
-    // which reads `Promise.prototype.constructor` (script can run, e.g. release the reader and
-    // so reject the read requests with a TypeError instead of e). The flag is not observable
-    // before the next microtask checkpoint.
+    // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true. (A rejected
+    //    `PromiseSlot` is handled.)
+    reader.reject_closed(e.clone(), ctx);
     match reader {
         // 8. If reader implements ReadableStreamDefaultReader,
         //   1. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
         StreamReader::Default(reader) => {
-            reader
-                .borrow()
-                .data()
-                .settle_closed_observer(Err(e.clone()), ctx);
             reader::readable_stream_default_reader_error_read_requests(&reader, e, ctx);
         }
         // 9. Otherwise,
@@ -617,8 +763,6 @@ pub fn readable_stream_error(stream: &JsObject<ReadableStream>, e: JsValue, ctx:
             byob_reader::readable_stream_byob_reader_error_read_into_requests(&reader, e, ctx);
         }
     }
-    // 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-    webidl::mark_as_handled(&closed.promise, ctx);
 }
 
 /// [ReadableStreamAddReadRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-request)
@@ -627,9 +771,18 @@ pub(crate) fn readable_stream_add_read_request(
     read_request: ReadRequest,
 ) {
     // 1. Assert: stream.[[reader]] implements ReadableStreamDefaultReader.
+    let reader = with_stream(stream, ReadableStream::default_reader);
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamAddReadRequest: no default reader"
+    );
     // 2. Assert: stream.[[state]] is "readable".
+    debug_assert_eq!(
+        with_stream(stream, ReadableStream::state),
+        StreamState::Readable
+    );
     // 3. Append readRequest to stream.[[reader]].[[readRequests]].
-    if let Some(reader) = with_stream(stream, ReadableStream::default_reader) {
+    if let Some(reader) = reader {
         reader.borrow().data().push_read_request(read_request);
     }
 }
@@ -643,13 +796,23 @@ pub(crate) fn readable_stream_fulfill_read_request(
 ) {
     // 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
     // 2. Let reader be stream.[[reader]].
-    let Some(reader) = with_stream(stream, ReadableStream::default_reader) else {
+    let reader = with_stream(stream, ReadableStream::default_reader);
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamFulfillReadRequest: no default reader"
+    );
+    let Some(reader) = reader else {
         return;
     };
     // 3. Assert: reader.[[readRequests]] is not empty.
     // 4. Let readRequest be reader.[[readRequests]][0].
     // 5. Remove readRequest from reader.[[readRequests]].
-    let Some(request) = reader.borrow().data().shift_read_request() else {
+    let request = reader.borrow().data().shift_read_request();
+    debug_assert!(
+        request.is_some(),
+        "ReadableStreamFulfillReadRequest: no read request"
+    );
+    let Some(request) = request else {
         return;
     };
     // 6. If done is true, perform readRequest's close steps.
@@ -678,6 +841,87 @@ pub fn readable_stream_has_default_reader(stream: &JsObject<ReadableStream>) -> 
     with_stream(stream, |s| {
         matches!(&*s.reader.borrow(), Some(StreamReader::Default(_)))
     })
+}
+
+fn byob_reader_of(stream: &JsObject<ReadableStream>) -> Option<JsObject<ReadableStreamBYOBReader>> {
+    match with_stream(stream, ReadableStream::reader) {
+        Some(StreamReader::Byob(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// [ReadableStreamAddReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-add-read-into-request)
+pub(crate) fn readable_stream_add_read_into_request(
+    stream: &JsObject<ReadableStream>,
+    read_request: ReadIntoRequest,
+) {
+    // 1. Assert: stream.[[reader]] implements ReadableStreamBYOBReader.
+    let reader = byob_reader_of(stream);
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamAddReadIntoRequest: no BYOB reader"
+    );
+    // 2. Assert: stream.[[state]] is "readable" or "closed".
+    debug_assert!(with_stream(stream, ReadableStream::state) != StreamState::Errored);
+    // 3. Append readRequest to stream.[[reader]].[[readIntoRequests]].
+    if let Some(reader) = reader {
+        reader.borrow().data().push_read_into_request(read_request);
+    }
+}
+
+/// [ReadableStreamFulfillReadIntoRequest](https://streams.spec.whatwg.org/#readable-stream-fulfill-read-into-request)
+pub(crate) fn readable_stream_fulfill_read_into_request(
+    stream: &JsObject<ReadableStream>,
+    chunk: JsValue,
+    done: bool,
+    ctx: &mut Context,
+) {
+    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
+    // 2. Let reader be stream.[[reader]].
+    let reader = byob_reader_of(stream);
+    debug_assert!(
+        reader.is_some(),
+        "ReadableStreamFulfillReadIntoRequest: no BYOB reader"
+    );
+    let Some(reader) = reader else {
+        return;
+    };
+    // 3. Assert: reader.[[readIntoRequests]] is not empty.
+    // 4. Let readIntoRequest be reader.[[readIntoRequests]][0].
+    // 5. Remove readIntoRequest from reader.[[readIntoRequests]].
+    let request = reader.borrow().data().shift_read_into_request();
+    debug_assert!(
+        request.is_some(),
+        "ReadableStreamFulfillReadIntoRequest: no request"
+    );
+    let Some(request) = request else {
+        return;
+    };
+    // 6. If done is true, perform readIntoRequest's close steps, given chunk.
+    // 7. Otherwise, perform readIntoRequest's chunk steps, given chunk.
+    if done {
+        request.close_steps(chunk, ctx);
+    } else {
+        request.chunk_steps(chunk, ctx);
+    }
+}
+
+/// [ReadableStreamGetNumReadIntoRequests](https://streams.spec.whatwg.org/#readable-stream-get-num-read-into-requests)
+pub(crate) fn readable_stream_get_num_read_into_requests(
+    stream: &JsObject<ReadableStream>,
+) -> usize {
+    // 1. Assert: ! ReadableStreamHasBYOBReader(stream) is true.
+    // 2. Return stream.[[reader]].[[readIntoRequests]]'s size.
+    byob_reader_of(stream).map_or(0, |r| r.borrow().data().num_read_into_requests())
+}
+
+/// [ReadableStreamHasBYOBReader](https://streams.spec.whatwg.org/#readable-stream-has-byob-reader)
+pub(crate) fn readable_stream_has_byob_reader(stream: &JsObject<ReadableStream>) -> bool {
+    // 1. Let reader be stream.[[reader]].
+    // 2. If reader is undefined, return false.
+    // 3. If reader implements ReadableStreamBYOBReader, return true.
+    // 4. Return false.
+    byob_reader_of(stream).is_some()
 }
 
 /// [ReadableStreamTee](https://streams.spec.whatwg.org/#readable-stream-tee)

@@ -7,7 +7,7 @@
 //!
 //! - **Public API must not be used.** The pipe reads through a native read request
 //!   ([`ReadRequest::Pipe`]) on its own reader and writes through the writer's abstract
-//!   operations with [`NativeCompletion`]s. No JS promise is created for its internal steps;
+//!   operations with [`Reaction`]s. No JS promise is created for its internal steps;
 //!   the only JS promise of a pipe is the one `pipeTo()` returns. Source close / error is
 //!   observed through the reader's Rust-side closed observer, destination error through the
 //!   writer's `[[closedPromise]]` waiters.
@@ -46,22 +46,22 @@ use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 use super::{
     acquire_readable_stream_default_reader, is_readable_stream_locked, readable_stream_cancel,
     readable_stream_default_reader_read, readable_stream_default_reader_release, with_stream,
-    Completion, ReadRequest, ReadRequestSteps, ReadableStream, ReadableStreamDefaultReader,
+    ReadRequest, ReadRequestSteps, ReadableStream, ReadableStreamDefaultReader, StreamReader,
     StreamState,
 };
-use crate::completion::{react, RustPromise, StepResult};
 use crate::dom::{self, AbortAlgorithmId};
-use crate::webidl::{
-    self, arg, brand, enqueue_microtask, type_error, Dictionary, PromiseCapability,
+use crate::promise::{
+    enqueue_microtask, react, Completion, PromiseCapability, Reaction, RustPromise, Settlement,
 };
+use crate::webidl::{self, arg, brand, type_error, Dictionary};
 use crate::writable::{
-    self, acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
+    acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
     writable_stream_close_queued_or_in_flight,
     writable_stream_default_writer_close_with_error_propagation,
     writable_stream_default_writer_ready_state, writable_stream_default_writer_release,
     writable_stream_default_writer_upon_closed, writable_stream_default_writer_upon_ready,
-    writable_stream_default_writer_write, AbortWaiter, NativeCompletion, SlotState, WritableStream,
-    WritableStreamRef, WritableStreamState, WriterRef,
+    writable_stream_default_writer_write, AbortWaiter, WritableStream, WritableStreamRef,
+    WritableStreamState, WriterRef,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -262,8 +262,8 @@ fn pipe<R>(p: &PipeRef, f: impl FnOnce(&Pipe) -> R) -> R {
     f(p.borrow().data())
 }
 
-fn native(p: &PipeRef, steps: fn(&PipeRef, Result<(), JsValue>, &mut Context)) -> NativeCompletion {
-    NativeCompletion::new(p.clone(), steps)
+fn native(p: &PipeRef, steps: fn(&PipeRef, Settlement, &mut Context)) -> Reaction {
+    Reaction::new(p.clone(), steps)
 }
 
 /// [ReadableStreamPipeTo](https://streams.spec.whatwg.org/#readable-stream-pipe-to)
@@ -310,7 +310,9 @@ fn pipe_to_with(
     // 4. If signal was not given, let signal be undefined.
     // 5. Assert: either signal is undefined, or signal implements AbortSignal.
     // 6. Assert: ! IsReadableStreamLocked(source) is false.
+    debug_assert!(!is_readable_stream_locked(source));
     // 7. Assert: ! IsWritableStreamLocked(dest) is false.
+    debug_assert!(!is_writable_stream_locked(dest));
     // 8. If source.[[controller]] implements ReadableByteStreamController, ... (no byte
     //    streams yet).
     // 9. Otherwise, let reader be ! AcquireReadableStreamDefaultReader(source).
@@ -420,13 +422,11 @@ fn start(p: &PipeRef, ctx: &mut Context) {
     }
     if source_state == StreamState::Readable {
         // ... or becomes "errored" / "closed" (the reader's [[closedPromise]] settles).
-        let observer = reader.borrow().data().closed_observer();
-        Completion::Rust(observer).upon(
-            p.clone(),
-            |p, settlement, ctx| match settlement {
+        StreamReader::Default(reader.clone()).upon_closed(
+            native(p, |p, settlement, ctx| match settlement {
                 Ok(_) => source_closed(p, ctx),
                 Err(e) => source_errored(p, e, ctx),
-            },
+            }),
             ctx,
         );
     }
@@ -550,7 +550,7 @@ fn pipe_step(p: &PipeRef, ctx: &mut Context) -> Completion {
     let step = RustPromise::new();
     writable_stream_default_writer_upon_ready(
         &writer,
-        NativeCompletion::new((p.clone(), step.clone()), |(p, step), result, ctx| {
+        Reaction::new((p.clone(), step.clone()), |(p, step), result, ctx| {
             if let Err(e) = result {
                 step.settle(Err(e), ctx);
                 return;
@@ -577,7 +577,7 @@ fn read_next(p: &PipeRef, ctx: &mut Context) -> Completion {
     // NOTE: the differential tester's oracle reads in that case (difftest pending gen-306).
     if !matches!(
         writable_stream_default_writer_ready_state(&writer),
-        SlotState::Fulfilled
+        Some(Ok(_))
     ) {
         return Completion::Fulfilled(false.into());
     }
@@ -635,10 +635,9 @@ fn write_chunk(p: &PipeRef, chunk: JsValue, current_write: &Gc<RustPromise>, ctx
     writable_stream_default_writer_write(
         &writer,
         chunk,
-        writable::RequestPromise::Native(NativeCompletion::new(
-            written.clone(),
-            |written, _result, ctx| written.settle(Ok(JsValue::undefined()), ctx),
-        )),
+        Reaction::new(written.clone(), |written, _result, ctx| {
+            written.settle(Ok(JsValue::undefined()), ctx);
+        }),
         ctx,
     );
     RustPromise::resolve_with(current_write, Completion::Rust(written), ctx);
@@ -661,9 +660,9 @@ fn wait_for_writes_to_finish(p: &PipeRef, ctx: &mut Context) -> Completion {
                 _ => true,
             });
             if changed {
-                StepResult::Promise(wait_for_writes_to_finish(p, ctx))
+                wait_for_writes_to_finish(p, ctx)
             } else {
-                StepResult::Value(JsValue::undefined())
+                Completion::undefined()
             }
         },
         ctx,
@@ -763,7 +762,7 @@ fn shutdown_rest(p: &PipeRef, action: Option<Action>, error: Option<JsValue>, ct
             pipe(p, |s| s.actions_pending.set(1));
             writable_stream_default_writer_close_with_error_propagation(
                 &writer,
-                writable::RequestPromise::Native(native(p, action_settled_native)),
+                native(p, action_settled_native),
                 ctx,
             );
         }
@@ -788,7 +787,7 @@ fn shutdown_rest(p: &PipeRef, action: Option<Action>, error: Option<JsValue>, ct
                 if dest.state() == WritableStreamState::Writable {
                     abort_dest(p, &dest, error.clone(), ctx);
                 } else {
-                    native(p, action_settled_native).settle(Ok(()), ctx);
+                    native(p, action_settled_native).settle(Ok(JsValue::undefined()), ctx);
                 }
             }
             // If preventCancel is false: if source.[[state]] is "readable", return !
@@ -798,7 +797,7 @@ fn shutdown_rest(p: &PipeRef, action: Option<Action>, error: Option<JsValue>, ct
                 if with_stream(&source, ReadableStream::state) == StreamState::Readable {
                     cancel_source(p, &source, error, ctx);
                 } else {
-                    native(p, action_settled_native).settle(Ok(()), ctx);
+                    native(p, action_settled_native).settle(Ok(JsValue::undefined()), ctx);
                 }
             }
         }
@@ -827,8 +826,8 @@ fn cancel_source(
     );
 }
 
-fn action_settled_native(p: &PipeRef, result: Result<(), JsValue>, ctx: &mut Context) {
-    action_settled(p, result, ctx);
+fn action_settled_native(p: &PipeRef, settlement: Settlement, ctx: &mut Context) {
+    action_settled(p, settlement.map(|_| ()), ctx);
 }
 
 /// One part of the action settled ("wait for all": the first rejection rejects, else the

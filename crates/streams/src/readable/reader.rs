@@ -10,18 +10,21 @@ use boa_engine::{
     property::Attribute,
     Context, JsData, JsResult, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+use boa_gc::{Finalize, GcRefCell, Trace};
 
-use super::controller::{self, pull_steps};
+use super::controller::pull_steps;
+use super::generic_reader::{
+    self, readable_stream_reader_generic_initialize, readable_stream_reader_generic_release,
+    GenericReader, GenericReaderClass,
+};
 use super::iterator::IteratorReadRequest;
 use super::tee::TeeReadRequest;
 use super::{
-    is_readable_stream_locked, readable_stream_cancel, rejected, with_stream, Completion,
-    ReadableStream, RustPromise, Settlement, StreamController, StreamReader, StreamState,
+    is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamController,
+    StreamReader, StreamState,
 };
-use crate::webidl::{
-    self, arg, brand, mark_as_handled, type_error, PromiseCapability, INTERFACE_ATTRIBUTES,
-};
+use crate::promise::PromiseCapability;
+use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
 pub trait ReadRequestSteps: Trace {
@@ -106,11 +109,10 @@ pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsVa
 /// A `ReadableStreamDefaultReader`'s internal slots.
 #[derive(Trace, Finalize, JsData)]
 pub struct ReadableStreamDefaultReader {
-    stream: GcRefCell<Option<JsObject<ReadableStream>>>,
-    closed_promise: GcRefCell<PromiseCapability>,
+    /// `[[closedPromise]]` and `[[stream]]` (the generic reader mixin).
+    generic: GenericReader,
+    /// `[[readRequests]]`.
     read_requests: GcRefCell<VecDeque<ReadRequest>>,
-    /// A Rust-side mirror of `[[closedPromise]]` for pipeTo (created on first use).
-    closed_observer: GcRefCell<Option<Gc<RustPromise>>>,
 }
 
 impl std::fmt::Debug for ReadableStreamDefaultReader {
@@ -121,18 +123,16 @@ impl std::fmt::Debug for ReadableStreamDefaultReader {
 }
 
 impl ReadableStreamDefaultReader {
+    fn empty() -> Self {
+        Self {
+            generic: GenericReader::new(),
+            read_requests: GcRefCell::new(VecDeque::new()),
+        }
+    }
+
     /// `[[stream]]`.
     pub fn stream(&self) -> Option<JsObject<ReadableStream>> {
-        self.stream.borrow().clone()
-    }
-
-    /// `[[closedPromise]]`.
-    pub fn closed_promise(&self) -> JsObject {
-        self.closed_promise.borrow().promise.clone()
-    }
-
-    pub(crate) fn closed_promise_capability(&self) -> PromiseCapability {
-        self.closed_promise.borrow().clone()
+        self.generic.stream()
     }
 
     pub(crate) fn take_read_requests(&self) -> VecDeque<ReadRequest> {
@@ -151,24 +151,15 @@ impl ReadableStreamDefaultReader {
     pub fn num_read_requests(&self) -> usize {
         self.read_requests.borrow().len()
     }
+}
 
-    /// A Rust-side promise that settles when `[[closedPromise]]` is next settled by
-    /// ReadableStreamClose / ReadableStreamError / the reader's release (pipeTo's "is or
-    /// becomes closed / errored" without a JS reaction). Check the stream's state first: it
-    /// does not reflect a settlement that happened before it was created.
-    pub(crate) fn closed_observer(&self) -> Gc<RustPromise> {
-        self.closed_observer
-            .borrow_mut()
-            .get_or_insert_with(RustPromise::new)
-            .clone()
+impl GenericReaderClass for ReadableStreamDefaultReader {
+    fn generic(&self) -> &GenericReader {
+        &self.generic
     }
 
-    /// Settle the [`Self::closed_observer`], if any (enqueues its reactions; runs no JS).
-    pub(crate) fn settle_closed_observer(&self, settlement: Settlement, ctx: &mut Context) {
-        let observer = self.closed_observer.borrow_mut().take();
-        if let Some(o) = observer {
-            o.settle(settlement, ctx);
-        }
+    fn into_reader(this: JsObject<Self>) -> StreamReader {
+        StreamReader::Default(this)
     }
 }
 
@@ -186,20 +177,7 @@ impl Class for ReadableStreamDefaultReader {
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
         const NAME: &str = "ReadableStreamDefaultReader";
-        webidl::attribute(
-            class,
-            "closed",
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                match brand::<ReadableStreamDefaultReader>(this, NAME) {
-                    // 1. Return this.[[closedPromise]].
-                    Ok(r) => {
-                        Ok(reader_data(&r, ReadableStreamDefaultReader::closed_promise).into())
-                    }
-                    Err(e) => Ok(rejected(e, ctx)),
-                }
-            }),
-            None,
-        );
+        generic_reader::define_closed::<Self>(class);
         webidl::operation(
             class,
             "read",
@@ -241,62 +219,31 @@ impl Class for ReadableStreamDefaultReader {
                 Ok(JsValue::undefined())
             }),
         );
-        webidl::operation(
-            class,
-            "cancel",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let r = match brand::<ReadableStreamDefaultReader>(this, NAME) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(rejected(e, ctx)),
-                };
-                // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
-                //    exception.
-                if reader_data(&r, ReadableStreamDefaultReader::stream).is_none() {
-                    let e = type_error("The reader has been released");
-                    return Ok(rejected(e, ctx));
-                }
-                // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
-                let c = readable_stream_reader_generic_cancel(&r, arg(args, 0), ctx);
-                Ok(c.into_js_promise(ctx).into())
-            }),
-        );
+        generic_reader::define_cancel::<Self>(class);
         webidl::to_string_tag(class, NAME);
         Ok(())
     }
 
-    fn data_constructor(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<Self> {
+    fn data_constructor(_: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<Self> {
         // IDL layer: `ReadableStream stream`.
         let stream = arg(args, 0);
         if !stream.as_object().is_some_and(|o| o.is::<ReadableStream>()) {
             return Err(type_error("Argument 1 is not a ReadableStream"));
         }
-        Ok(Self::empty(ctx))
+        Ok(Self::empty())
     }
 
     fn object_constructor(
         instance: &JsObject<Self>,
         args: &[JsValue],
-        ctx: &mut Context,
+        _: &mut Context,
     ) -> JsResult<()> {
         let stream = arg(args, 0)
             .as_object()
             .and_then(|o| o.clone().downcast::<ReadableStream>().ok())
             .ok_or_else(|| type_error("Argument 1 is not a ReadableStream"))?;
         // 1. Perform ? SetUpReadableStreamDefaultReader(this, stream).
-        set_up_readable_stream_default_reader(instance, &stream, ctx)
-    }
-}
-
-impl ReadableStreamDefaultReader {
-    fn empty(ctx: &mut Context) -> Self {
-        Self {
-            stream: GcRefCell::new(None),
-            // Settled as needed by ReadableStreamReaderGenericInitialize.
-            closed_promise: GcRefCell::new(PromiseCapability::new(ctx)),
-            read_requests: GcRefCell::new(VecDeque::new()),
-            closed_observer: GcRefCell::new(None),
-        }
+        set_up_readable_stream_default_reader(instance, &stream)
     }
 }
 
@@ -310,10 +257,10 @@ pub fn acquire_readable_stream_default_reader(
         .get_global_class::<ReadableStreamDefaultReader>()
         .ok_or_else(|| type_error("ReadableStreamDefaultReader is not registered"))?
         .prototype();
-    let data = ReadableStreamDefaultReader::empty(ctx);
+    let data = ReadableStreamDefaultReader::empty();
     let reader = JsObject::new(ctx.root_shape(), proto, data);
     // 2. Perform ? SetUpReadableStreamDefaultReader(reader, stream).
-    set_up_readable_stream_default_reader(&reader, stream, ctx)?;
+    set_up_readable_stream_default_reader(&reader, stream)?;
     // 3. Return reader.
     Ok(reader)
 }
@@ -322,121 +269,16 @@ pub fn acquire_readable_stream_default_reader(
 fn set_up_readable_stream_default_reader(
     reader: &JsObject<ReadableStreamDefaultReader>,
     stream: &JsObject<ReadableStream>,
-    ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. If ! IsReadableStreamLocked(stream) is true, throw a TypeError exception.
     if is_readable_stream_locked(stream) {
         return Err(type_error("ReadableStream is already locked"));
     }
     // 2. Perform ! ReadableStreamReaderGenericInitialize(reader, stream).
-    readable_stream_reader_generic_initialize(reader, stream, ctx);
+    readable_stream_reader_generic_initialize(StreamReader::Default(reader.clone()), stream);
     // 3. Set reader.[[readRequests]] to a new empty list.
     reader_data(reader, |r| r.read_requests.borrow_mut().clear());
     Ok(())
-}
-
-/// [ReadableStreamReaderGenericInitialize](https://streams.spec.whatwg.org/#readable-stream-reader-generic-initialize)
-fn readable_stream_reader_generic_initialize(
-    reader: &JsObject<ReadableStreamDefaultReader>,
-    stream: &JsObject<ReadableStream>,
-    ctx: &mut Context,
-) {
-    // 1. Set reader.[[stream]] to stream.
-    reader_data(reader, |r| *r.stream.borrow_mut() = Some(stream.clone()));
-    // 2. Set stream.[[reader]] to reader.
-    with_stream(stream, |s| {
-        *s.reader.borrow_mut() = Some(StreamReader::Default(reader.clone()));
-    });
-    let (state, stored_error) = with_stream(stream, |s| (s.state(), s.stored_error()));
-    // NOTE: the reader was created with a new pending promise in [[closedPromise]]; settling
-    // it here is indistinguishable from creating a settled one.
-    let closed = reader_data(
-        reader,
-        ReadableStreamDefaultReader::closed_promise_capability,
-    );
-    match state {
-        // 3. If stream.[[state]] is "readable",
-        //   1. Set reader.[[closedPromise]] to a new promise.
-        StreamState::Readable => {}
-        // 4. Otherwise, if stream.[[state]] is "closed",
-        //   1. Set reader.[[closedPromise]] to a promise resolved with undefined.
-        StreamState::Closed => closed.resolve(JsValue::undefined(), ctx),
-        // 5. Otherwise,
-        //   1. Assert: stream.[[state]] is "errored".
-        //   2. Set reader.[[closedPromise]] to a promise rejected with stream.[[storedError]].
-        //   3. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-        StreamState::Errored => {
-            closed.reject(stored_error, ctx);
-            mark_as_handled(&closed.promise, ctx);
-        }
-    }
-}
-
-/// [ReadableStreamReaderGenericCancel](https://streams.spec.whatwg.org/#readable-stream-reader-generic-cancel)
-pub fn readable_stream_reader_generic_cancel(
-    reader: &JsObject<ReadableStreamDefaultReader>,
-    reason: JsValue,
-    ctx: &mut Context,
-) -> Completion {
-    // 1. Let stream be reader.[[stream]].
-    // 2. Assert: stream is not undefined.
-    let Some(stream) = reader_data(reader, ReadableStreamDefaultReader::stream) else {
-        return Completion::Rejected(crate::webidl::type_error_value(
-            "The reader has been released",
-            ctx,
-        ));
-    };
-    // 3. Return ! ReadableStreamCancel(stream, reason).
-    readable_stream_cancel(&stream, reason, ctx)
-}
-
-/// [ReadableStreamReaderGenericRelease](https://streams.spec.whatwg.org/#readable-stream-reader-generic-release)
-fn readable_stream_reader_generic_release(
-    reader: &JsObject<ReadableStreamDefaultReader>,
-    ctx: &mut Context,
-) {
-    // 1. Let stream be reader.[[stream]].
-    // 2. Assert: stream is not undefined.
-    // 3. Assert: stream.[[reader]] is reader.
-    let Some(stream) = reader_data(reader, ReadableStreamDefaultReader::stream) else {
-        return;
-    };
-    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
-    if with_stream(&stream, ReadableStream::state) == StreamState::Readable {
-        // 4. If stream.[[state]] is "readable", reject reader.[[closedPromise]] with a
-        //    TypeError exception.
-        let closed = reader_data(
-            reader,
-            ReadableStreamDefaultReader::closed_promise_capability,
-        );
-        closed.reject(e.clone(), ctx);
-    } else {
-        // 5. Otherwise, set reader.[[closedPromise]] to a promise rejected with a TypeError
-        //    exception.
-        let p = PromiseCapability::new(ctx);
-        p.reject(e.clone(), ctx);
-        reader_data(reader, |r| *r.closed_promise.borrow_mut() = p);
-    }
-    if let Some(o) = reader_data(reader, |r| r.closed_observer.borrow_mut().take()) {
-        o.settle(Err(e), ctx);
-    }
-    // 7. Perform ! stream.[[controller]].[[ReleaseSteps]]().
-    match with_stream(&stream, ReadableStream::controller) {
-        Some(StreamController::Default(c)) => controller::release_steps(&c),
-        Some(StreamController::Byte(c)) => super::byte_controller::release_steps(&c),
-        None => {}
-    }
-    // 8. Set stream.[[reader]] to undefined.
-    with_stream(&stream, |s| *s.reader.borrow_mut() = None);
-    // 9. Set reader.[[stream]] to undefined.
-    reader_data(reader, |r| *r.stream.borrow_mut() = None);
-    // 6. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-    // NOTE: done last: mark_as_handled goes through JsPromise::then, which reads
-    // `Promise.prototype.constructor` (script can run); the flag itself is not observable
-    // before the next microtask checkpoint, but a release half done is (a reader acquired from
-    // that getter lost its lock to steps 8-9).
-    let closed = reader_data(reader, ReadableStreamDefaultReader::closed_promise);
-    mark_as_handled(&closed, ctx);
 }
 
 /// [ReadableStreamDefaultReaderErrorReadRequests](https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultreadererrorreadrequests)
@@ -462,8 +304,13 @@ pub fn readable_stream_default_reader_read(
     ctx: &mut Context,
 ) {
     // 1. Let stream be reader.[[stream]].
+    let stream = reader_data(reader, ReadableStreamDefaultReader::stream);
     // 2. Assert: stream is not undefined.
-    let Some(stream) = reader_data(reader, ReadableStreamDefaultReader::stream) else {
+    debug_assert!(
+        stream.is_some(),
+        "ReadableStreamDefaultReaderRead: released reader"
+    );
+    let Some(stream) = stream else {
         let e = crate::webidl::type_error_value("The reader has been released", ctx);
         read_request.error_steps(e, ctx);
         return;
@@ -490,7 +337,7 @@ pub fn readable_stream_default_reader_read(
             Some(StreamController::Byte(c)) => {
                 super::byte_controller::pull_steps(&c, read_request, ctx);
             }
-            None => {}
+            None => debug_assert!(false, "a readable stream has a controller"),
         },
     }
 }
@@ -501,7 +348,7 @@ pub fn readable_stream_default_reader_release(
     ctx: &mut Context,
 ) {
     // 1. Perform ! ReadableStreamReaderGenericRelease(reader).
-    readable_stream_reader_generic_release(reader, ctx);
+    readable_stream_reader_generic_release(&StreamReader::Default(reader.clone()), ctx);
     // 2. Let e be a new TypeError exception.
     let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
     // 3. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).

@@ -7,17 +7,20 @@ use boa_engine::{object::builtins::JsArray, Context, JsObject, JsResult, JsValue
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::controller::{
-    create_readable_stream, readable_stream_default_controller_close,
-    readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
-    ReadableStreamDefaultController, SourceAlgorithms, StartAlgorithm,
+    readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
+    readable_stream_default_controller_error, ReadableStreamDefaultController,
 };
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read, ReadRequest,
     ReadableStreamDefaultReader,
 };
-use super::{readable_stream_cancel, with_stream, ReadableStream, StreamController};
-use crate::completion::{Completion, RustPromise};
-use crate::webidl::enqueue_microtask;
+use super::source::{SourceAlgorithms, StartAlgorithm};
+use super::{
+    create_readable_stream, readable_stream_cancel, with_stream, ReadableStream, StreamController,
+    StreamReader,
+};
+use crate::promise::{enqueue_microtask, Reaction};
+use crate::promise::{Completion, RustPromise};
 
 /// The variables ReadableStreamDefaultTee's closures share.
 #[derive(Trace, Finalize)]
@@ -125,10 +128,12 @@ pub(crate) fn readable_stream_default_tee(
     //   1. Perform ! ReadableStreamDefaultControllerError(branch1.[[controller]], r).
     //   2. Perform ! ReadableStreamDefaultControllerError(branch2.[[controller]], r).
     //   3. If canceled1 is false or canceled2 is false, resolve cancelPromise with undefined.
-    let closed = reader.borrow().data().closed_promise();
-    Completion::Js(closed).upon(
-        state,
-        |state, settlement, ctx| {
+    // NOTE: the reader is internal: no script reaction on its [[closedPromise]] can run
+    // between the promise's settlement and this step, so a waiter on the promise slot takes
+    // the position of the reaction.
+    let reader = StreamReader::Default(reader);
+    reader.upon_closed(
+        Reaction::new(state, |state, settlement, ctx| {
             if let Err(r) = settlement {
                 if let Some(c) = state.branch_controller(false) {
                     readable_stream_default_controller_error(&c, r.clone(), ctx);
@@ -140,7 +145,7 @@ pub(crate) fn readable_stream_default_tee(
                     state.cancel_promise.resolve_undefined(ctx);
                 }
             }
-        },
+        }),
         ctx,
     );
     // 20. Return « branch1, branch2 ».

@@ -1,10 +1,10 @@
 //! TransformStream unit tests: what WPT cannot see (fast-path equivalence, GC, no JS promise
 //! for the default transform, member read order).
 
-use crate::test_support::{context, eval, string};
+use crate::test_support::{context, eval, fast_paths_scope, string};
 
 fn run_ordering(fast: bool) -> String {
-    crate::set_fast_paths(fast);
+    let _fast_paths = fast_paths_scope(fast);
     let mut ctx = context();
     eval(
         &mut ctx,
@@ -37,9 +37,7 @@ fn run_ordering(fast: bool) -> String {
         "#,
     );
     ctx.run_jobs().unwrap();
-    let out = string(&mut ctx, "log.join()");
-    crate::set_fast_paths(true);
-    out
+    string(&mut ctx, "log.join()")
 }
 
 #[test]
@@ -144,7 +142,7 @@ fn desired_size_follows_the_readable_side() {
 }
 
 fn write_while_the_source_cancel_is_pending(fast: bool, transform: &str) -> String {
-    crate::set_fast_paths(fast);
+    let _fast_paths = fast_paths_scope(fast);
     let mut ctx = context();
     eval(
         &mut ctx,
@@ -171,9 +169,7 @@ fn write_while_the_source_cancel_is_pending(fast: bool, transform: &str) -> Stri
         ),
     );
     ctx.run_jobs().unwrap();
-    let out = string(&mut ctx, "log.join()");
-    crate::set_fast_paths(true);
-    out
+    string(&mut ctx, "log.join()")
 }
 
 /// difftest seed 29546: `readable.cancel()` clears the algorithms at once but errors the

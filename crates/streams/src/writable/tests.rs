@@ -2,10 +2,11 @@
 //! lazy promises, GC and reentrancy.
 
 use super::*;
+use crate::promise::{Completion, Reaction, Settlement};
 use boa_engine::js_string;
 use boa_gc::GcRefCell;
 
-use crate::test_support::{context, eval, string as eval_string};
+use crate::test_support::{context, eval, fast_paths_scope, string as eval_string};
 
 /// A script exercising every kind of sink result (undefined, throw, native promise, thenable,
 /// rejected promise, start promise), writer promises, abort and close, interleaved with
@@ -98,13 +99,11 @@ function track(label, p) {
 "#;
 
 fn run_ordering(fast: bool) -> String {
-    crate::set_fast_paths(fast);
+    let _fast_paths = fast_paths_scope(fast);
     let mut ctx = context();
     eval(&mut ctx, ORDERING_SCRIPT);
     ctx.run_jobs().unwrap();
-    let out = eval_string(&mut ctx, "log.join('\\n')");
-    crate::set_fast_paths(true);
-    out
+    eval_string(&mut ctx, "log.join('\\n')")
 }
 
 #[test]
@@ -147,7 +146,7 @@ fn returned_promise_is_converted_to_a_new_promise() {
     // promise with it (https://webidl.spec.whatwg.org/#js-promise): a returned native promise
     // costs the two thenable-resolution ticks before the stream reacts.
     for fast in [true, false] {
-        crate::set_fast_paths(fast);
+        let _fast_paths = fast_paths_scope(fast);
         let mut ctx = context();
         eval(
             &mut ctx,
@@ -162,7 +161,6 @@ fn returned_promise_is_converted_to_a_new_promise() {
         "#,
         );
         ctx.run_jobs().unwrap();
-        crate::set_fast_paths(true);
         assert_eq!(
             eval_string(&mut ctx, "log.join()"),
             "write,t1,t2,t3,t4,written,t5,t6",
@@ -297,19 +295,19 @@ struct RecordingSink {
 }
 
 impl NativeSink for RecordingSink {
-    fn write(&self, chunk: JsValue, _: &JsObject, ctx: &mut Context) -> SinkResult {
+    fn write(&self, chunk: JsValue, _: &JsObject, ctx: &mut Context) -> Completion {
         if chunk.to_string(ctx).map(|s| s.to_std_string_escaped()) == Ok("fail".into()) {
-            return SinkResult::Rejected(js_string!("sink failed").into());
+            return Completion::Rejected(js_string!("sink failed").into());
         }
         self.chunks.borrow_mut().push(chunk);
-        SinkResult::undefined()
+        Completion::undefined()
     }
 }
 
-fn record_outcome(target: &JsObject, result: Result<(), JsValue>, ctx: &mut Context) {
+fn record_outcome(target: &JsObject, result: Settlement, ctx: &mut Context) {
     let log = target.get(js_string!("log"), ctx).unwrap();
     let entry = match result {
-        Ok(()) => js_string!("ok"),
+        Ok(_) => js_string!("ok"),
         Err(e) => e.to_string(ctx).unwrap(),
     };
     let push = log
@@ -342,47 +340,35 @@ fn native_sink_and_native_completions() {
     let target = eval(&mut ctx, "var target = { log: [] }; target")
         .as_object()
         .unwrap();
-    let completion = || NativeCompletion::new(target.clone(), record_outcome);
+    let completion = || Reaction::new(target.clone(), record_outcome);
     writable_stream_default_writer_upon_ready(&writer, completion(), &mut ctx);
     for c in ["a", "b"] {
-        writable_stream_default_writer_write(
-            &writer,
-            js_string!(c).into(),
-            RequestPromise::Native(completion()),
-            &mut ctx,
-        );
+        writable_stream_default_writer_write(&writer, js_string!(c).into(), completion(), &mut ctx);
     }
     assert_eq!(
         writable_stream_default_writer_get_desired_size(&writer),
         Some(-1.0)
     );
-    assert!(matches!(
-        writable_stream_default_writer_ready_state(&writer),
-        SlotState::Pending
-    ));
+    assert!(writable_stream_default_writer_ready_state(&writer).is_none());
     ctx.run_jobs().unwrap();
     assert_eq!(eval_string(&mut ctx, "target.log.join()"), "ok,ok,ok");
     assert_eq!(chunks.borrow().len(), 2);
     assert!(matches!(
         writable_stream_default_writer_ready_state(&writer),
-        SlotState::Fulfilled
+        Some(Ok(_))
     ));
 
     // A failing write errors the stream; the queued one and close reject.
     writable_stream_default_writer_write(
         &writer,
         js_string!("fail").into(),
-        RequestPromise::Native(completion()),
+        completion(),
         &mut ctx,
     );
     writable_stream_default_writer_upon_closed(&writer, completion(), &mut ctx);
     ctx.run_jobs().unwrap();
     assert_eq!(stream.state(), WritableStreamState::Errored);
-    writable_stream_default_writer_close_with_error_propagation(
-        &writer,
-        RequestPromise::Native(completion()),
-        &mut ctx,
-    );
+    writable_stream_default_writer_close_with_error_propagation(&writer, completion(), &mut ctx);
     ctx.run_jobs().unwrap();
     assert_eq!(
         eval_string(&mut ctx, "target.log.join()"),
@@ -405,7 +391,7 @@ fn native_abort_waiters_share_the_outcome() {
     let ws = eval(&mut ctx, "ws");
     let stream = WritableStream::slots_of(&ws).unwrap();
     let target = eval(&mut ctx, "target").as_object().unwrap();
-    let waiter = || AbortWaiter::Native(NativeCompletion::new(target.clone(), record_outcome));
+    let waiter = || AbortWaiter::Native(Reaction::new(target.clone(), record_outcome));
     assert!(writable_stream_abort(&stream, js_string!("r1").into(), waiter(), &mut ctx).is_none());
     assert!(writable_stream_abort(&stream, js_string!("r2").into(), waiter(), &mut ctx).is_none());
     // A JS caller gets one promise for the same request.
@@ -524,14 +510,14 @@ fn reentrant_user_code_from_promise_species_lookup_does_not_panic() {
 /// A Rust sink whose writes complete when the test settles the returned Rust promise.
 #[derive(Trace, Finalize)]
 struct DeferredSink {
-    pending: Gc<GcRefCell<Vec<Gc<crate::readable::RustPromise>>>>,
+    pending: Gc<GcRefCell<Vec<Gc<crate::promise::RustPromise>>>>,
 }
 
 impl NativeSink for DeferredSink {
-    fn write(&self, _: JsValue, _: &JsObject, _: &mut Context) -> SinkResult {
-        let p = crate::readable::RustPromise::new();
+    fn write(&self, _: JsValue, _: &JsObject, _: &mut Context) -> Completion {
+        let p = crate::promise::RustPromise::new();
         self.pending.borrow_mut().push(p.clone());
-        SinkResult::Rust(p)
+        Completion::Rust(p)
     }
 }
 

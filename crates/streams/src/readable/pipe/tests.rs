@@ -3,7 +3,7 @@
 
 use boa_engine::Context;
 
-use crate::test_support::{context, eval, string};
+use crate::test_support::{context, eval, fast_paths_scope, string};
 
 fn signal_algorithms(ctx: &mut Context) -> usize {
     let signal = eval(ctx, "signal");
@@ -191,7 +191,7 @@ fn pipe_with_a_live_signal_stays_alive_until_it_finishes() {
 }
 
 fn run_ordering(fast: bool) -> String {
-    crate::set_fast_paths(fast);
+    let _fast_paths = fast_paths_scope(fast);
     let mut ctx = context();
     eval(
         &mut ctx,
@@ -215,9 +215,7 @@ fn run_ordering(fast: bool) -> String {
         "#,
     );
     ctx.run_jobs().unwrap();
-    let out = string(&mut ctx, "log.join()");
-    crate::set_fast_paths(true);
-    out
+    string(&mut ctx, "log.join()")
 }
 
 #[test]
@@ -258,7 +256,7 @@ fn throwing_option_getters_reject_without_corrupting_the_caller() {
 }
 
 fn pre_aborted_signal_ticks(fast: bool) -> String {
-    crate::set_fast_paths(fast);
+    let _fast_paths = fast_paths_scope(fast);
     let mut ctx = context();
     eval(
         &mut ctx,
@@ -286,9 +284,7 @@ fn pre_aborted_signal_ticks(fast: bool) -> String {
         "#,
     );
     ctx.run_jobs().unwrap();
-    let out = string(&mut ctx, "log.join()");
-    crate::set_fast_paths(true);
-    out
+    string(&mut ctx, "log.join()")
 }
 
 #[test]

@@ -6,14 +6,7 @@
 
 use boa_engine::{Context, JsValue};
 
-use crate::test_support::eval;
-
-fn context(fast: bool) -> Context {
-    crate::set_fast_paths(fast);
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx
-}
+use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
 
 const PRELUDE: &str = r#"
     function fail() { throw new Error('from a nested frame'); }
@@ -26,15 +19,15 @@ const PRELUDE: &str = r#"
 /// Run `setup`, drain the jobs (streams start), then evaluate `call` (a `g(...)` call) and
 /// return its result as a string.
 fn run(fast: bool, setup: &str, call: &str) -> String {
-    let mut ctx = context(fast);
-    eval(&mut ctx, PRELUDE);
-    eval(&mut ctx, setup);
-    ctx.run_jobs().unwrap();
-    let v = eval(&mut ctx, call);
-    let out = v.to_string(&mut ctx).unwrap().to_std_string_escaped();
-    ctx.run_jobs().unwrap();
-    crate::set_fast_paths(true);
-    out
+    with_fast_paths(fast, || {
+        let mut ctx = context();
+        eval(&mut ctx, PRELUDE);
+        eval(&mut ctx, setup);
+        run_jobs(&mut ctx);
+        let out = string(&mut ctx, call);
+        run_jobs(&mut ctx);
+        out
+    })
 }
 
 fn check(setup: &str, call: &str) {
@@ -125,7 +118,7 @@ fn throwing_from_iterator_next() {
 
 #[test]
 fn call_catching_keeps_this_arguments_and_the_exception() {
-    let mut ctx = context(true);
+    let mut ctx = context();
     eval(
         &mut ctx,
         "globalThis.seen = [];
@@ -167,7 +160,7 @@ fn call_catching_keeps_this_arguments_and_the_exception() {
 #[ignore = "micro-benchmark"]
 fn catching_cost() {
     use std::time::Instant;
-    let mut ctx = context(true);
+    let mut ctx = context();
     eval(
         &mut ctx,
         "globalThis.f = function (x) { return x; };
@@ -220,7 +213,7 @@ fn catching_cost() {
 
 #[test]
 fn catching_turns_the_recursion_limit_into_a_range_error_and_restores_the_limits() {
-    let mut ctx = context(true);
+    let mut ctx = context();
     eval(&mut ctx, "function rec() { return rec() + 1; }");
     let before = ctx.runtime_limits();
     let rec = eval(&mut ctx, "rec").as_object().unwrap();
@@ -252,6 +245,5 @@ fn catching_turns_the_recursion_limit_into_a_range_error_and_restores_the_limits
 
 fn run_in(ctx: &mut Context, src: &str) -> String {
     eval(ctx, PRELUDE);
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
+    string(ctx, src)
 }

@@ -1,4 +1,4 @@
-// Generated hostile-input injection cases (see injection_tests.rs). Phase 1 (`setupAll`)
+// Generated hostile-input injection cases (see injection.rs). Phase 1 (`setupAll`)
 // builds every case's streams; the host drains the jobs; phase 2 (`runAll`) evaluates each
 // case's operation as an argument of g(1, 2, <op>, 'd') (the operand-stack check of
 // docs/engine-bugs/native-catch-stack.js); the host drains the jobs; phase 3 (`report`)

@@ -5,17 +5,19 @@ use boa_engine::{js_string, Context, JsObject, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
 use super::*;
-use crate::readable::controller::NativeSourceBox;
+use crate::readable::byte_controller::{
+    readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
+};
+use crate::readable::source::NativeSourceBox;
 
-use crate::test_support::{context, eval, string};
+use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
+
+mod adversarial;
+mod bytes;
 
 /// Run `script`, drain the job queue, return `String(log)` where the script pushes to `log`.
 fn run_log(script: &str) -> String {
-    let mut ctx = context();
-    eval(&mut ctx, "globalThis.log = [];");
-    eval(&mut ctx, script);
-    ctx.run_jobs().unwrap();
-    string(&mut ctx, "log.join(',')")
+    crate::test_support::run_log(script, "log.join(',')")
 }
 
 #[test]
@@ -170,17 +172,16 @@ const ORDERING_SCRIPT: &str = r#"
 "#;
 
 fn run_ordering(fast: bool) -> String {
-    crate::set_fast_paths(fast);
-    let mut ctx = context();
-    eval(
-        &mut ctx,
-        "globalThis.log = []; globalThis.queueMicrotask = f => Promise.resolve().then(f);",
-    );
-    eval(&mut ctx, ORDERING_SCRIPT);
-    ctx.run_jobs().unwrap();
-    let log = string(&mut ctx, "log.join('\\n')");
-    crate::set_fast_paths(true);
-    log
+    with_fast_paths(fast, || {
+        let mut ctx = context();
+        eval(
+            &mut ctx,
+            "globalThis.log = []; globalThis.queueMicrotask = f => Promise.resolve().then(f);",
+        );
+        eval(&mut ctx, ORDERING_SCRIPT);
+        run_jobs(&mut ctx);
+        string(&mut ctx, "log.join('\\n')")
+    })
 }
 
 #[test]
@@ -261,11 +262,10 @@ struct Counter {
 }
 
 impl NativeSource for Counter {
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableStreamDefaultController>,
-        ctx: &mut Context,
-    ) -> Completion {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        let StreamController::Default(controller) = controller else {
+            panic!("Counter sits behind a default controller");
+        };
         let n = self.next.get();
         if n >= self.limit {
             readable_stream_default_controller_close(controller, ctx);
@@ -376,7 +376,7 @@ fn rust_promise_resolve_with_takes_the_thenable_ticks() {
         "#,
     );
     let out = RustPromise::new();
-    let inner = crate::webidl::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let inner = crate::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
     RustPromise::resolve_with(&out, Completion::Js(inner), &mut ctx);
     #[derive(Trace, Finalize, Clone)]
     struct G(JsObject);
@@ -439,7 +439,7 @@ fn start_algorithm_returning_a_promise_takes_the_adoption_ticks() {
         for (let i = 1; i <= 5; i++) p = p.then(() => log.push('tick' + i));
         "#,
     );
-    let started = crate::webidl::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let started = crate::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
     let pull = eval(&mut ctx, "rustPull");
     create_readable_stream(
         StartAlgorithm::Return(Completion::Js(started)),
@@ -532,14 +532,9 @@ const THENABLE_SCRIPT: &str = r#"
 "#;
 
 fn run_thenables(fast: bool) -> String {
-    crate::set_fast_paths(fast);
-    let mut ctx = context();
-    eval(&mut ctx, "globalThis.log = [];");
-    eval(&mut ctx, THENABLE_SCRIPT);
-    ctx.run_jobs().unwrap();
-    let log = string(&mut ctx, "log.join('\\n')");
-    crate::set_fast_paths(true);
-    log
+    with_fast_paths(fast, || {
+        crate::test_support::run_log(THENABLE_SCRIPT, "log.join('\\n')")
+    })
 }
 
 #[test]
@@ -582,20 +577,20 @@ const ITERATOR_SYNC_PULL_SCRIPT: &str = r#"
 "#;
 
 fn run_iterator_sync_pull(fast: bool) -> Vec<String> {
-    crate::set_fast_paths(fast);
-    let mut ctx = context();
-    eval(&mut ctx, "globalThis.log = [];");
-    eval(&mut ctx, ITERATOR_SYNC_PULL_SCRIPT);
-    ctx.run_jobs().unwrap();
-    let mut logs = Vec::new();
-    for it in ["it1", "it2", "it3", "it4"] {
-        eval(&mut ctx, "log.length = 0;");
-        eval(&mut ctx, &format!("{it}.next();"));
-        ctx.run_jobs().unwrap();
-        logs.push(string(&mut ctx, "log.join(',')"));
-    }
-    crate::set_fast_paths(true);
-    logs
+    with_fast_paths(fast, || {
+        let mut ctx = context();
+        eval(&mut ctx, "globalThis.log = [];");
+        eval(&mut ctx, ITERATOR_SYNC_PULL_SCRIPT);
+        run_jobs(&mut ctx);
+        let mut logs = Vec::new();
+        for it in ["it1", "it2", "it3", "it4"] {
+            eval(&mut ctx, "log.length = 0;");
+            eval(&mut ctx, &format!("{it}.next();"));
+            run_jobs(&mut ctx);
+            logs.push(string(&mut ctx, "log.join(',')"));
+        }
+        logs
+    })
 }
 
 #[test]
@@ -607,4 +602,90 @@ fn iterator_reacts_to_the_read_after_a_synchronous_pull() {
         assert_eq!(logs[2], "pull3 #2,pull3 #3,get then", "fast={fast}");
         assert_eq!(logs[3], "pull4 then,get then", "fast={fast}");
     }
+}
+
+/// A native source behind a byte controller: fills the BYOB request's view in place.
+#[derive(Trace, Finalize)]
+struct ByteFiller {
+    #[unsafe_ignore_trace]
+    next: std::cell::Cell<u8>,
+}
+
+impl NativeSource for ByteFiller {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        let StreamController::Byte(controller) = controller else {
+            panic!("ByteFiller sits behind a byte controller");
+        };
+        let request = readable_byte_stream_controller_get_byob_request(controller, ctx)
+            .unwrap()
+            .expect("a pull-into descriptor is pending");
+        let view = request.borrow().data().view().unwrap();
+        let length = view
+            .get(js_string!("length"), ctx)
+            .unwrap()
+            .to_number(ctx)
+            .unwrap() as u64;
+        let written = length.min(3);
+        for i in 0..written {
+            let b = self.next.get();
+            self.next.set(b + 1);
+            view.set(i as u32, JsValue::from(b), true, ctx).unwrap();
+        }
+        readable_byte_stream_controller_respond(controller, written, ctx).unwrap();
+        Completion::undefined()
+    }
+
+    fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
+        Completion::undefined()
+    }
+}
+
+#[test]
+fn native_source_behind_a_byte_controller_fills_byob_requests() {
+    for fast in [true, false] {
+        crate::set_fast_paths(fast);
+        let mut ctx = context();
+        let stream = create_readable_byte_stream(
+            StartAlgorithm::ReturnUndefined,
+            SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(ByteFiller {
+                next: std::cell::Cell::new(1),
+            })))),
+            None,
+            Some(8),
+            &mut ctx,
+        )
+        .unwrap();
+        ctx.global_object()
+            .set(
+                js_string!("bytes"),
+                JsValue::from(stream.upcast()),
+                false,
+                &mut ctx,
+            )
+            .unwrap();
+        eval(
+            &mut ctx,
+            r#"
+            globalThis.log = [];
+            (async () => {
+              // A default reader: the auto-allocated buffer (8 bytes) is the request's view.
+              const r = bytes.getReader();
+              const a = await r.read();
+              log.push(a.value.constructor.name + ':' + Array.from(a.value).join('.'));
+              r.releaseLock();
+              // A BYOB reader: the reader's view (2 bytes) is the request's view.
+              const byob = bytes.getReader({ mode: 'byob' });
+              const b = await byob.read(new Uint8Array(2));
+              log.push(b.value.constructor.name + ':' + Array.from(b.value).join('.'));
+            })();
+            "#,
+        );
+        ctx.run_jobs().unwrap();
+        assert_eq!(
+            string(&mut ctx, "log.join()"),
+            "Uint8Array:1.2.3,Uint8Array:4.5",
+            "fast paths {fast}"
+        );
+    }
+    crate::set_fast_paths(true);
 }

@@ -2,26 +2,15 @@
 //! read loop, TransferArrayBuffer's real detachment, enqueue() of a detached view leaving the
 //! stream usable, element sizes of every view type, GC, fast-path equivalence.
 
-use boa_engine::{
-    js_string, object::builtins::JsArrayBuffer, Context, JsValue, NativeFunction, Source,
-};
+use boa_engine::{js_string, object::builtins::JsArrayBuffer, Context, JsValue, NativeFunction};
 
-use super::buffers::{is_detached_buffer, transfer_array_buffer};
+use crate::readable::buffers::{is_detached_buffer, transfer_array_buffer};
+use crate::test_support::{eval, run_jobs, string, with_fast_paths};
 
+/// The shared test context plus `dataPointer(arrayBuffer)`: the address of the buffer's data
+/// block (as a string), or "detached".
 fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx.register_global_builtin_callable(
-        js_string!("gc"),
-        0,
-        NativeFunction::from_fn_ptr(|_, _, _| {
-            boa_gc::force_collect();
-            Ok(JsValue::undefined())
-        }),
-    )
-    .unwrap();
-    // `dataPointer(arrayBuffer)`: the address of the buffer's data block (as a string), or
-    // "detached".
+    let mut ctx = crate::test_support::context();
     ctx.register_global_builtin_callable(
         js_string!("dataPointer"),
         1,
@@ -42,24 +31,12 @@ fn context() -> Context {
     ctx
 }
 
-fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}"),
-    }
-}
-
-fn string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
-
 /// Run `script`, drain the job queue, return `log.join(sep)`.
 fn run_log(script: &str, sep: &str) -> String {
     let mut ctx = context();
     eval(&mut ctx, "globalThis.log = [];");
     eval(&mut ctx, script);
-    ctx.run_jobs().unwrap();
+    run_jobs(&mut ctx);
     string(&mut ctx, &format!("log.join({sep:?})"))
 }
 
@@ -324,10 +301,7 @@ const ORDERING_SCRIPT: &str = r#"
 "#;
 
 fn run_ordering(fast: bool) -> String {
-    crate::set_fast_paths(fast);
-    let log = run_log(ORDERING_SCRIPT, "\n");
-    crate::set_fast_paths(true);
-    log
+    with_fast_paths(fast, || run_log(ORDERING_SCRIPT, "\n"))
 }
 
 #[test]

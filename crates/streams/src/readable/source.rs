@@ -1,0 +1,191 @@
+//! The [underlying source](https://streams.spec.whatwg.org/#underlying-source-api) behind a
+//! controller: its start algorithm ([`StartAlgorithm`]) and its `[[pullAlgorithm]]` /
+//! `[[cancelAlgorithm]]` ([`SourceAlgorithms`]), one type for both controller kinds
+//! (`ReadableStreamDefaultController` and `ReadableByteStreamController`).
+//!
+//! The kinds: a JS underlying source given to the constructor ([`SourceAlgorithms::Js`],
+//! default or `type: "bytes"`), the branches of a default tee and of a byte tee,
+//! `ReadableStream.from()`'s iterator source, a Rust-side source with function pointers
+//! (TransformStream's readable side: [`SourceAlgorithms::Rust`]) and an embedder's
+//! [`NativeSource`] trait object, which can sit behind either controller kind: its `pull`
+//! gets the [`StreamController`], so a source behind a byte controller reaches the BYOB
+//! request (auto-allocated or from a BYOB reader's pull-into) with
+//! [`super::readable_byte_stream_controller_get_byob_request`] and answers it with
+//! [`super::readable_byte_stream_controller_respond`].
+
+use boa_engine::{Context, JsObject, JsResult, JsValue};
+use boa_gc::{Finalize, Gc, Trace};
+
+use super::byte_tee::ByteTeeBranch;
+use super::from::FromIterableSource;
+use super::tee::TeeBranch;
+use super::StreamController;
+use crate::promise::promise_resolved_with;
+use crate::promise::{completion_resolved_with, invoke_promise_callback, Completion};
+
+/// An embedder's underlying source written in Rust, for either controller kind.
+pub trait NativeSource: Trace {
+    /// The pull algorithm: called when the stream wants more data. Enqueue through the
+    /// controller ([`super::readable_stream_default_controller_enqueue`] /
+    /// `readable_byte_stream_controller_enqueue`), or, behind a byte controller, fill
+    /// the view of `readable_byte_stream_controller_get_byob_request` in place and
+    /// call `readable_byte_stream_controller_respond`.
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion;
+    /// The cancel algorithm.
+    fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion;
+}
+
+/// A boxed [`NativeSource`] in a GC cell (cloned out before it is called).
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct NativeSourceBox(pub Box<dyn NativeSource>);
+
+/// A Rust-side source: traced `state` and function pointers (e.g. TransformStream's default
+/// source, with the TransformStream object as `state`).
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct RustSource {
+    /// Handed to the algorithms.
+    pub state: JsValue,
+    /// The pull algorithm.
+    #[unsafe_ignore_trace]
+    pub pull: fn(&JsValue, &mut Context) -> Completion,
+    /// The cancel algorithm.
+    #[unsafe_ignore_trace]
+    pub cancel: fn(&JsValue, JsValue, &mut Context) -> Completion,
+}
+
+/// The underlying source object and its `pull` / `cancel` methods as converted from the
+/// `UnderlyingSource` dictionary.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct JsSource {
+    /// The callback this value.
+    pub source: JsValue,
+    /// `underlyingSourceDict["pull"]`.
+    pub pull: Option<JsObject>,
+    /// `underlyingSourceDict["cancel"]`.
+    pub cancel: Option<JsObject>,
+}
+
+/// A controller's `[[pullAlgorithm]]` + `[[cancelAlgorithm]]` as one enum (both controller
+/// kinds).
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum SourceAlgorithms {
+    /// An underlying source given to the constructor (default or `type: "bytes"`).
+    Js(JsSource),
+    /// A branch of a default tee.
+    Tee(TeeBranch),
+    /// A branch of a byte tee.
+    ByteTee(ByteTeeBranch),
+    /// `ReadableStream.from()`'s iterator source.
+    FromIterable(Gc<FromIterableSource>),
+    /// A Rust-side source (TransformStream's readable side).
+    Rust(RustSource),
+    /// An embedder's native source (behind a default or a byte controller).
+    Native(Gc<NativeSourceBox>),
+}
+
+impl SourceAlgorithms {
+    /// Perform `[[pullAlgorithm]]` for `controller` (the stream's controller).
+    pub(crate) fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        match self {
+            // SetUpReadable…ControllerFromUnderlyingSource: "If underlyingSourceDict["pull"]
+            // exists, then set pullAlgorithm to an algorithm which returns the result of
+            // invoking underlyingSourceDict["pull"] with argument list « controller » and
+            // callback this value underlyingSource" (else one that returns a promise resolved
+            // with undefined).
+            Self::Js(s) => match &s.pull {
+                Some(f) => invoke_promise_callback(f, &s.source, &[controller.to_value()], ctx),
+                None => Completion::undefined(),
+            },
+            Self::Tee(b) => b.pull_algorithm(ctx),
+            Self::ByteTee(b) => b.pull_algorithm(ctx),
+            Self::FromIterable(s) => FromIterableSource::pull_algorithm(s, ctx),
+            Self::Rust(s) => (s.pull)(&s.state, ctx),
+            Self::Native(n) => n.0.pull(controller, ctx),
+        }
+    }
+
+    /// Perform `[[cancelAlgorithm]]`, passing `reason`.
+    pub(crate) fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion {
+        match self {
+            // "If underlyingSourceDict["cancel"] exists, then set cancelAlgorithm to an
+            // algorithm which takes an argument reason and returns the result of invoking
+            // underlyingSourceDict["cancel"] with argument list « reason » and callback this
+            // value underlyingSource" (else one that returns a promise resolved with
+            // undefined).
+            Self::Js(s) => match &s.cancel {
+                Some(f) => invoke_promise_callback(f, &s.source, &[reason], ctx),
+                None => Completion::undefined(),
+            },
+            Self::Tee(b) => b.cancel_algorithm(reason, ctx),
+            Self::ByteTee(b) => b.cancel_algorithm(reason, ctx),
+            Self::FromIterable(s) => s.cancel_algorithm(reason, ctx),
+            Self::Rust(s) => (s.cancel)(&s.state, reason, ctx),
+            Self::Native(n) => n.0.cancel(reason, ctx),
+        }
+    }
+}
+
+/// `startAlgorithm` of SetUpReadableStreamDefaultController and
+/// SetUpReadableByteStreamController.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum StartAlgorithm {
+    /// An algorithm that returns undefined.
+    ReturnUndefined,
+    /// An algorithm that returns this promise (TransformStream's startPromise). The stream
+    /// adopts it as "a promise resolved with" a promise does (two extra ticks), even when it
+    /// is given as an already settled [`Completion::Fulfilled`] / [`Completion::Rejected`].
+    Return(Completion),
+    /// "An algorithm that returns the result of invoking underlyingSourceDict["start"] with
+    /// argument list « controller » and callback this value underlyingSource" (a missing
+    /// `start` is [`StartAlgorithm::ReturnUndefined`]).
+    Js {
+        /// The callback this value.
+        source: JsValue,
+        /// `underlyingSourceDict["start"]`.
+        start: JsObject,
+    },
+}
+
+impl StartAlgorithm {
+    /// The start algorithm of an underlying source's (optional) `start` member.
+    pub(crate) fn from_underlying_source(source: JsValue, start: Option<JsObject>) -> Self {
+        match start {
+            Some(start) => Self::Js { source, start },
+            None => Self::ReturnUndefined,
+        }
+    }
+
+    /// "Let startResult be the result of performing startAlgorithm. (This might throw an
+    /// exception.) Let startPromise be a promise resolved with startResult." (the set-up
+    /// steps of both controllers).
+    pub(crate) fn perform(
+        self,
+        controller: &StreamController,
+        ctx: &mut Context,
+    ) -> JsResult<Completion> {
+        Ok(match self {
+            Self::ReturnUndefined => completion_resolved_with(JsValue::undefined(), ctx),
+            Self::Js { source, start } => {
+                let result = start.call(&source, &[controller.to_value()], ctx)?;
+                completion_resolved_with(result, ctx)
+            }
+            // NOTE: "a promise resolved with" a promise is a new promise that adopts it; for a
+            // JS promise this is done literally, for a Rust-side (or already settled) one
+            // through RustPromise::resolve_with (same tick count: a thenable job, then a
+            // reaction).
+            Self::Return(c) => match c {
+                Completion::Js(p) => Completion::Js(promise_resolved_with(p.into(), ctx)),
+                other => {
+                    let out = super::RustPromise::new();
+                    super::RustPromise::resolve_with(&out, other, ctx);
+                    Completion::Rust(out)
+                }
+            },
+        })
+    }
+}
