@@ -18,7 +18,7 @@
 (function () {
   "use strict";
   const config = Object.assign(
-    { n: 0, scale: 1, repeat: 3, filter: "", quick: false },
+    { n: 0, scale: 1, repeat: 3, filter: "", quick: false, floors: true },
     globalThis.__benchConfig || {}
   );
   // Timings are CPU time where the runtime offers it (so a loaded machine inflates them
@@ -253,7 +253,9 @@
       const chosen = scenarios.filter((s) => selected(s.name));
       const mem = memory.filter((m) => selected(m.name));
       const needed = new Set();
-      for (const s of chosen) for (const k of Object.keys(s.floor || {})) needed.add(k);
+      if (config.floors) {
+        for (const s of chosen) for (const k of Object.keys(s.floor || {})) needed.add(k);
+      }
       for (const p of needed) await measurePrimitive(p);
       const results = [];
       for (const s of chosen) {
@@ -270,7 +272,7 @@
       const out = [];
       for (const { scenario: s, n, ns, samples } of results) {
         let floorNs = null;
-        if (s.floor && Object.keys(s.floor).length) {
+        if (config.floors && s.floor && Object.keys(s.floor).length) {
           floorNs = 0;
           for (const [k, c] of Object.entries(s.floor)) floorNs += c * primitives[k].ns;
         }

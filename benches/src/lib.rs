@@ -43,6 +43,8 @@ pub struct Config {
     pub filter: String,
     /// Tiny primitive calibrations (for smoke tests).
     pub quick: bool,
+    /// Skip the floor calibration (profiling runs: only the scenarios run).
+    pub no_floors: bool,
 }
 
 impl Config {
@@ -53,6 +55,7 @@ impl Config {
             "repeat": self.repeat.max(1),
             "filter": self.filter,
             "quick": self.quick,
+            "floors": !self.no_floors,
         });
         format!("globalThis.__benchConfig = {config};\n")
     }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! bench-js [--fast-paths on|off|both] [--compare node] [--node PATH] [--n N] [--scale X]
-//!          [--repeat R] [--filter TEXT] [--json PATH] [--quick] [FILE.js ...]
+//!          [--repeat R] [--filter TEXT] [--json PATH] [--quick] [--no-floors] [FILE.js ...]
 //! ```
 //!
 //! Each file runs on a fresh host once per fast-path mode (default: both), and under Node
@@ -33,7 +33,8 @@ struct Args {
 fn usage() -> ! {
     eprintln!(
         "usage: bench-js [--fast-paths on|off|both] [--compare node] [--node PATH] [--n N] \
-         [--scale X] [--repeat R] [--filter TEXT] [--json PATH] [--quick] [FILE.js ...]"
+         [--scale X] [--repeat R] [--filter TEXT] [--json PATH] [--quick] [--no-floors] \
+         [FILE.js ...]"
     );
     std::process::exit(2);
 }
@@ -75,6 +76,7 @@ fn parse_args() -> Args {
             "--filter" => args.config.filter = value(),
             "--json" => args.json = PathBuf::from(value()),
             "--quick" => args.config.quick = true,
+            "--no-floors" => args.config.no_floors = true,
             "-h" | "--help" => usage(),
             f if !f.starts_with("--") => args.files.push(PathBuf::from(f)),
             _ => usage(),
