@@ -93,7 +93,13 @@ fn native_pipes(c: &mut Criterion) {
     let mut host = boa_streams_benches::host_with(SETUP);
     let chunk = Bytes::from(
         (0..65536u32)
-            .map(|i| if i % 7 == 0 { b' ' } else { b'a' + (i / 8 % 26) as u8 })
+            .map(|i| {
+                if i % 7 == 0 {
+                    b' '
+                } else {
+                    b'a' + (i / 8 % 26) as u8
+                }
+            })
             .collect::<Vec<u8>>(),
     );
     let mut group = c.benchmark_group("native-pipe-100x64KiB");
@@ -102,7 +108,10 @@ fn native_pipes(c: &mut Criterion) {
     group.bench_function("native source -> pipeTo(JS sink)", |b| {
         b.iter(|| {
             native_source(&mut host, &chunk, 100);
-            run(&mut host, "{ const [s, ws] = sinkCount(); src.pipeTo(ws); }")
+            run(
+                &mut host,
+                "{ const [s, ws] = sinkCount(); src.pipeTo(ws); }",
+            )
         })
     });
     group.bench_function("native source -> CompressionStream('gzip') -> JS sink", |b| {

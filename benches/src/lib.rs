@@ -148,9 +148,7 @@ pub fn run_file(path: &Path, fast_paths: bool, config: &Config) -> Result<Value,
         .register_global_callable(
             js_string!("__cpuNow"),
             0,
-            NativeFunction::from_fn_ptr(|_, _, _| {
-                Ok(JsValue::from(thread_cpu_ns() as f64 / 1e6))
-            }),
+            NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::from(thread_cpu_ns() as f64 / 1e6))),
         )
         .map_err(|e| e.to_string())?;
     let harness = read(&js_dir().join("harness.js"))?;
@@ -160,7 +158,7 @@ pub fn run_file(path: &Path, fast_paths: bool, config: &Config) -> Result<Value,
         .map_err(|e| e.to_string())?;
     host.eval_file(path).map_err(|e| e.to_string())?;
     host.eval_source(
-        "__bench.runAll().catch((e) => { __bench.error = String((e && e.stack) || e); });",
+        "__bench.runAll().catch((e) => { __bench.error = String(e) + (e && e.stack ? '\\n' + e.stack : ''); });",
         "run.js",
     )
     .map_err(|e| e.to_string())?;

@@ -16,7 +16,7 @@
 
 use std::path::PathBuf;
 
-use boa_streams_benches::{CountingAlloc, Config};
+use boa_streams_benches::{Config, CountingAlloc};
 use serde_json::{json, Value};
 
 #[global_allocator]
@@ -220,7 +220,10 @@ fn table(runs: &[Value], args: &Args) -> String {
             if on {
                 let x = find(&r_on, name);
                 row.push(x.map_or("–".into(), ops));
-                row.push(x.and_then(|x| x["floorNs"].as_f64()).map_or("–".into(), |f| format!("{f:.0}")));
+                row.push(
+                    x.and_then(|x| x["floorNs"].as_f64())
+                        .map_or("–".into(), |f| format!("{f:.0}")),
+                );
                 row.push(ratio(x.and_then(|x| x["xFloor"].as_f64())));
             }
             if off {
@@ -238,7 +241,10 @@ fn table(runs: &[Value], args: &Args) -> String {
         }
         let m_on = run["on"]["memory"].as_array().cloned().unwrap_or_default();
         let m_off = run["off"]["memory"].as_array().cloned().unwrap_or_default();
-        let m_node = run["node"]["memory"].as_array().cloned().unwrap_or_default();
+        let m_node = run["node"]["memory"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let primary = if on { &m_on } else { &m_off };
         for m in primary {
             let name = m["name"].as_str().unwrap_or("?");

@@ -36,7 +36,11 @@ impl Backend for Miniz {
         for (i, chunk) in chunks.iter().enumerate() {
             crc.update(chunk);
             let finish = i + 1 == chunks.len();
-            let flush = if finish { MZFlush::Finish } else { MZFlush::None };
+            let flush = if finish {
+                MZFlush::Finish
+            } else {
+                MZFlush::None
+            };
             let mut rest: &[u8] = chunk;
             loop {
                 let r = deflate(&mut c, rest, &mut buf, flush);
