@@ -46,6 +46,14 @@ fn run(host: &mut Host, call: &str) {
     assert!(errors.is_empty(), "{errors:?}");
 }
 
+/// Fail the bench if `condition` (JS) is not true after a run (a pipe that lost data).
+fn check(host: &mut Host, condition: &str) {
+    let ok = host
+        .eval_source(condition, "check.js")
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    assert_eq!(ok.as_boolean(), Some(true), "failed: {condition}");
+}
+
 /// Install `native_byte_stream(chunks)` as the global `src`.
 fn native_source(host: &mut Host, chunk: &Bytes, count: usize) {
     let chunks = std::iter::repeat_n(chunk.clone(), count);
@@ -110,19 +118,25 @@ fn native_pipes(c: &mut Criterion) {
             native_source(&mut host, &chunk, 100);
             run(
                 &mut host,
-                "{ const [s, ws] = sinkCount(); src.pipeTo(ws); }",
-            )
+                "{ const [s, ws] = sinkCount(); globalThis.last = s; src.pipeTo(ws); }",
+            );
+            check(&mut host, "last.bytes === 100 * 65536");
         })
     });
-    group.bench_function("native source -> CompressionStream('gzip') -> JS sink", |b| {
-        b.iter(|| {
-            native_source(&mut host, &chunk, 100);
-            run(
-                &mut host,
-                "{ const [s, ws] = sinkCount(); src.pipeThrough(new CompressionStream('gzip')).pipeTo(ws); }",
-            )
-        })
-    });
+    group.bench_function(
+        "native source -> CompressionStream('gzip') -> JS sink",
+        |b| {
+            b.iter(|| {
+                native_source(&mut host, &chunk, 100);
+                run(
+                    &mut host,
+                    "{ const [s, ws] = sinkCount(); globalThis.last = s; \
+                 src.pipeThrough(new CompressionStream('gzip')).pipeTo(ws); }",
+                );
+                check(&mut host, "last.bytes > 0 && last.bytes < 100 * 65536");
+            })
+        },
+    );
     group.finish();
 }
 
