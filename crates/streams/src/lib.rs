@@ -2,7 +2,8 @@
 //!
 //! The [WHATWG Streams Standard](https://streams.spec.whatwg.org/) as native host objects for
 //! the [Boa](https://boajs.dev) JavaScript engine, plus the DOM pieces streams need
-//! (`DOMException`, `Event`, `EventTarget`, `AbortController`, `AbortSignal`).
+//! (`DOMException`, `Event`, `EventTarget`, `AbortController`, `AbortSignal`) and the
+//! Encoding Standard's `TextEncoder`/`TextDecoder` beside its encoding streams.
 //!
 //! ```no_run
 //! let mut context = boa_engine::Context::default();
@@ -11,7 +12,9 @@
 //!
 //! Or compose with boa_runtime's extensions:
 //! `boa_runtime::register_extensions((ConsoleExtension::default(), boa_streams::StreamsExtension), None, ctx)`.
-//! (Do not register boa_runtime's own `AbortController`: ours replaces it.)
+//! (Do not register boa_runtime's own `AbortControllerExtension` or `EncodingExtension`
+//! (`TextEncoder`/`TextDecoder`): ours replace them, and registering both would leave
+//! whichever comes last as the global.)
 
 #![cfg_attr(
     not(test),
