@@ -58,7 +58,7 @@ pub(crate) fn forgiving_base64_decode(data: &JsString) -> Option<Vec<u8>> {
     // 2. If data's code point length divides by 4 leaving no remainder, then: if data ends
     //    with one or two U+003D (=) code points, then remove them from data.
     // NOTE: a non-ASCII code unit fails step 4 anyway, so code units count as code points.
-    if units.len() % 4 == 0 {
+    if units.len().is_multiple_of(4) {
         for _ in 0..2 {
             if units.last() == Some(&u16::from(b'=')) {
                 units.pop();
