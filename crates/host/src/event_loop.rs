@@ -40,6 +40,12 @@ pub(crate) struct Shared {
     pub(crate) errors: RefCell<Vec<HostError>>,
     /// HTML's "about-to-be-notified rejected promises list".
     about_to_be_notified: RefCell<Vec<JsObject<Promise>>>,
+    /// `(error, message) => notCanceled`: fires an `ErrorEvent` named `error` at the global
+    /// (see `crate::error_event`).
+    error_dispatcher: RefCell<Option<JsObject>>,
+    /// Set while the error event is being dispatched: an exception reported meanwhile (a
+    /// throwing `error` listener) is recorded without firing another event.
+    in_error_dispatch: Cell<bool>,
 }
 
 impl Shared {
@@ -57,13 +63,42 @@ impl Shared {
         self.errors.borrow_mut().push(error);
     }
 
-    /// Report an exception that escaped a script or a job.
+    /// Set the function that fires the global's `error` event.
+    pub(crate) fn set_error_dispatcher(&self, dispatcher: JsObject) {
+        *self.error_dispatcher.borrow_mut() = Some(dispatcher);
+    }
+
+    /// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
+    /// that escaped a script or a job: fire an `ErrorEvent` (cancelable, `error` = the
+    /// exception) at the global; unless a listener canceled it, record it (and print it).
     pub(crate) fn report_exception(&self, error: JsError, context: &mut Context) {
-        let (message, stack) = match error.into_opaque(context) {
-            Ok(value) => describe(&value, context),
-            // An engine error (runtime limit, ...) has no JS value.
-            Err(error) => (error.to_string(), None),
+        let value = match error.into_opaque(context) {
+            Ok(value) => value,
+            // An engine error (runtime limit, ...) has no JS value: nothing to fire.
+            Err(error) => {
+                self.record(HostError::Uncaught {
+                    message: error.to_string(),
+                    stack: None,
+                });
+                return;
+            }
         };
+        let (message, stack) = describe(&value, context);
+        let dispatcher = self.error_dispatcher.borrow().clone();
+        if let Some(dispatcher) = dispatcher.filter(|_| !self.in_error_dispatch.get()) {
+            self.in_error_dispatch.set(true);
+            // The dispatcher catches in JS whatever it could throw.
+            let not_canceled = dispatcher.call(
+                &JsValue::undefined(),
+                &[value, JsString::from(message.as_str()).into()],
+                context,
+            );
+            self.in_error_dispatch.set(false);
+            // "If notHandled is false, then the error is handled."
+            if matches!(not_canceled, Ok(v) if v == JsValue::from(false)) {
+                return;
+            }
+        }
         self.record(HostError::Uncaught { message, stack });
     }
 
@@ -91,6 +126,7 @@ impl Shared {
     pub(crate) fn clear(&self) {
         let list = std::mem::take(&mut *self.about_to_be_notified.borrow_mut());
         drop(list);
+        drop(self.error_dispatcher.borrow_mut().take());
     }
 }
 

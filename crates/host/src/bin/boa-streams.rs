@@ -16,9 +16,10 @@ async job is left. Everything after FILE.js is passed to the script as the globa
 `scriptArgs` (strings).
 
 Globals: console, setTimeout/setInterval/clearTimeout/clearInterval, queueMicrotask,
-TextEncoder/TextDecoder, structuredClone, atob/btoa, self, performance.now(),
-performance.timeOrigin, scriptArgs, the streams and DOM interfaces of boa_streams, and gc()
-with --expose-gc.
+structuredClone, atob/btoa, URL, self, performance.now(), performance.timeOrigin,
+scriptArgs, ErrorEvent, the streams, encoding (TextEncoder/TextDecoder) and DOM interfaces of
+boa_streams, and gc() with --expose-gc. An uncaught exception fires an `error` event at the
+global first (a listener that calls preventDefault() handles it).
 
 OPTIONS:
     --expose-gc       define a global gc() that runs a full garbage collection

@@ -90,6 +90,18 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "highWaterMark,size,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype",
     ),
+    // includes TextEncoderCommon
+    (
+        "TextEncoder",
+        "encoding,encode,encodeInto,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    // includes TextDecoderCommon
+    (
+        "TextDecoder",
+        "encoding,fatal,ignoreBOM,decode,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
     // includes TextEncoderCommon, GenericTransformStream
     (
         "TextEncoderStream",
