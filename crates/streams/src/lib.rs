@@ -22,10 +22,12 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
+pub mod body;
 pub mod completion;
 pub mod compression;
 pub mod dom;
 pub mod encoding;
+pub mod file;
 pub mod native;
 pub mod queue;
 pub mod readable;
@@ -53,6 +55,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     encoding::register(context)?;
     transform::register(context)?;
     compression::register(context)?;
+    file::register(context)?;
+    body::register(context)?;
     Ok(())
 }
 
