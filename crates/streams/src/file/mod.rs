@@ -74,6 +74,7 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     // interface File : Blob
     file.prototype().set_prototype(Some(blob.prototype()));
     file.constructor().set_prototype(Some(blob.constructor()));
+    webidl::register_interface::<FileList>(context)?;
     reader::register(context)
 }
 
@@ -747,5 +748,65 @@ impl Class for FileInterface {
                 }),
             },
         ))
+    }
+}
+
+/// The [`FileList`](https://w3c.github.io/FileAPI/#filelist-section) interface. Only file
+/// inputs and drag-and-drop make instances, which no host here has; the interface object
+/// exists (not constructible) for the script that tests for it.
+#[derive(Debug, Trace, Finalize, JsData)]
+pub struct FileList {
+    files: Vec<JsObject>,
+}
+
+impl Class for FileList {
+    const NAME: &'static str = "FileList";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        webidl::operation(
+            class,
+            "item",
+            1,
+            NativeFunction::from_fn_ptr(|this, args, ctx| {
+                let list = brand::<FileList>(this, "FileList")?;
+                if args.is_empty() {
+                    return Err(type_error(
+                        "Failed to execute 'item' on 'FileList': 1 argument required, but only 0 present.",
+                    ));
+                }
+                // unsigned long index: ToNumber, then modulo 2^32.
+                let n = arg(args, 0).to_number(ctx)?;
+                let index = if n.is_finite() {
+                    n.trunc().rem_euclid(4_294_967_296.0) as usize
+                } else {
+                    0
+                };
+                // Return the indexth File object in the list, or null.
+                let file = list.borrow().data().files.get(index).cloned();
+                Ok(file.map_or(JsValue::null(), Into::into))
+            }),
+        );
+        webidl::attribute(
+            class,
+            "length",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let list = brand::<FileList>(this, "FileList")?;
+                let len = list.borrow().data().files.len();
+                Ok(JsValue::from(len as f64))
+            }),
+            None,
+        );
+        webidl::to_string_tag(class, "FileList");
+        Ok(())
+    }
+
+    fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
+        Err(webidl::illegal_constructor())
+    }
+
+    fn construct(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsObject> {
+        Err(webidl::illegal_constructor())
     }
 }

@@ -212,3 +212,15 @@ fn file_reader_abort_and_busy() {
         "InvalidStateError,abort,loadend,2:null"
     );
 }
+
+#[test]
+fn file_list_is_an_interface_without_constructor() {
+    let mut ctx = context();
+    assert_eq!(
+        string(
+            &mut ctx,
+            "try { new FileList(); 'no' } catch (e) { e.name + typeof FileList.prototype.item + FileList.prototype.item.length }"
+        ),
+        "TypeErrorfunction1"
+    );
+}
