@@ -159,14 +159,21 @@ pub fn normalize_value(value: &[u8]) -> Vec<u8> {
     let ws = |b: &u8| matches!(*b, b'\t' | b'\n' | b'\r' | b' ');
     let start = value.iter().position(|b| !ws(b)).unwrap_or(value.len());
     let end = value.iter().rposition(|b| !ws(b)).map_or(start, |e| e + 1);
-    value.get(start..end).map(<[u8]>::to_vec).unwrap_or_default()
+    value
+        .get(start..end)
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// WebIDL `ByteString` conversion.
 pub(crate) fn to_byte_string(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<u8>> {
     let s = value.to_string(ctx)?;
     s.iter()
-        .map(|u| u8::try_from(u).map_err(|_| type_error("Cannot convert to a ByteString: a character is above U+00FF")))
+        .map(|u| {
+            u8::try_from(u).map_err(|_| {
+                type_error("Cannot convert to a ByteString: a character is above U+00FF")
+            })
+        })
         .collect()
 }
 
@@ -338,7 +345,11 @@ pub(crate) fn to_headers_init(value: &JsValue, ctx: &mut Context) -> JsResult<Ve
 }
 
 /// Create a sequence from `value` with its iterator `method`.
-pub(crate) fn iterate(value: &JsValue, method: &JsObject, ctx: &mut Context) -> JsResult<Vec<JsValue>> {
+pub(crate) fn iterate(
+    value: &JsValue,
+    method: &JsObject,
+    ctx: &mut Context,
+) -> JsResult<Vec<JsValue>> {
     let iterator = method.call(value, &[], ctx)?;
     let Some(iterator) = iterator.as_object() else {
         return Err(type_error("the iterator is not an object"));
@@ -382,7 +393,11 @@ fn invalid_name(name: &[u8]) -> boa_engine::JsError {
 }
 
 /// A new `Headers` object in the current realm with `guard` and `list`.
-pub(crate) fn new_headers(guard: Guard, list: Vec<Header>, ctx: &mut Context) -> JsResult<JsObject<Headers>> {
+pub(crate) fn new_headers(
+    guard: Guard,
+    list: Vec<Header>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<Headers>> {
     let proto = ctx
         .get_global_class::<Headers>()
         .ok_or_else(|| type_error("Headers is not registered"))?
@@ -575,7 +590,11 @@ impl Class for Headers {
                     let Some((name, value)) = pair else { break };
                     callback.call(
                         &this_arg,
-                        &[byte_string_value(&value), byte_string_value(&name), this.clone()],
+                        &[
+                            byte_string_value(&value),
+                            byte_string_value(&name),
+                            this.clone(),
+                        ],
                         ctx,
                     )?;
                     i += 1;
@@ -583,7 +602,11 @@ impl Class for Headers {
                 Ok(JsValue::undefined())
             }),
         );
-        class.property(JsSymbol::iterator(), entries, Attribute::WRITABLE | Attribute::CONFIGURABLE);
+        class.property(
+            JsSymbol::iterator(),
+            entries,
+            Attribute::WRITABLE | Attribute::CONFIGURABLE,
+        );
         webidl::to_string_tag(class, "Headers");
         Ok(())
     }
@@ -730,10 +753,8 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
             .configurable(true),
         ctx,
     )?;
-    ctx.realm()
-        .host_defined_mut()
-        .insert(HeadersRealm {
-            iterator_prototype: proto,
-        });
+    ctx.realm().host_defined_mut().insert(HeadersRealm {
+        iterator_prototype: proto,
+    });
     Ok(())
 }

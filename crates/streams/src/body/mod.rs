@@ -92,9 +92,7 @@ pub(crate) fn extract(
     {
         // If object is disturbed or locked, then throw a TypeError.
         if is_disturbed(&stream) || is_readable_stream_locked(&stream) {
-            return Err(type_error(
-                "The body stream is disturbed or locked",
-            ));
+            return Err(type_error("The body stream is disturbed or locked"));
         }
         return Ok((
             Body {
@@ -138,27 +136,50 @@ pub(crate) fn extract(
     ))
 }
 
-/// If `object` is a `URLSearchParams` of the host (a global `URLSearchParams` whose
-/// prototype is on `object`'s chain), its serialization.
-fn url_search_params_text(object: &JsValue, ctx: &mut Context) -> JsResult<Option<String>> {
-    let Some(o) = object.as_object() else {
-        return Ok(None);
+/// Whether `value` is one of `BodyInit`'s object types (ReadableStream, Blob, BufferSource,
+/// URLSearchParams); anything else converts to a string.
+pub(crate) fn is_body_init_object(value: &JsValue, ctx: &mut Context) -> JsResult<bool> {
+    let Some(o) = value.as_object() else {
+        return Ok(false);
+    };
+    if o.is::<ReadableStream>() || blob_parts(value).is_some() {
+        return Ok(true);
+    }
+    if crate::file::is_buffer_source(value, ctx) {
+        return Ok(true);
+    }
+    url_search_params_proto_on_chain(value, ctx)
+}
+
+/// Whether the host's `URLSearchParams.prototype` is on `value`'s prototype chain.
+fn url_search_params_proto_on_chain(value: &JsValue, ctx: &mut Context) -> JsResult<bool> {
+    let Some(o) = value.as_object() else {
+        return Ok(false);
     };
     let ctor = ctx
         .global_object()
         .get(js_string!("URLSearchParams"), ctx)?;
     let Some(ctor) = ctor.as_object() else {
-        return Ok(None);
+        return Ok(false);
     };
     let Some(proto) = ctor.get(js_string!("prototype"), ctx)?.as_object() else {
-        return Ok(None);
+        return Ok(false);
     };
     let mut current = o.prototype();
     while let Some(p) = current {
         if JsObject::equals(&p, &proto) {
-            return Ok(Some(object.to_string(ctx)?.to_std_string_lossy()));
+            return Ok(true);
         }
         current = p.prototype();
+    }
+    Ok(false)
+}
+
+/// If `object` is a `URLSearchParams` of the host (a global `URLSearchParams` whose
+/// prototype is on `object`'s chain), its serialization.
+fn url_search_params_text(object: &JsValue, ctx: &mut Context) -> JsResult<Option<String>> {
+    if url_search_params_proto_on_chain(object, ctx)? {
+        return Ok(Some(object.to_string(ctx)?.to_std_string_lossy()));
     }
     Ok(None)
 }
@@ -439,9 +460,7 @@ macro_rules! body_mixin {
         $crate::webidl::attribute(
             $class,
             "bodyUsed",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                $holder(this, |h| body_used_attribute(h))
-            }),
+            NativeFunction::from_fn_ptr(|this, _, _| $holder(this, |h| body_used_attribute(h))),
             None,
         );
         for (name, kind) in [
@@ -466,7 +485,9 @@ macro_rules! body_mixin {
             0,
             NativeFunction::from_fn_ptr(|this, _, ctx| {
                 let r = $holder(this, |_| {
-                    Err($crate::webidl::type_error("FormData is not supported by this host"))
+                    Err($crate::webidl::type_error(
+                        "FormData is not supported by this host",
+                    ))
                 });
                 Ok($crate::webidl::promise_from_own_result(r, ctx))
             }),

@@ -63,14 +63,15 @@ fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsString> {
     }
     // NOTE: without a URL parser only absolute URLs are accepted, unchanged.
     let s = input.to_std_string_lossy();
-    let has_scheme = s
-        .split_once(':')
-        .is_some_and(|(scheme, _)| {
-            scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        });
+    let has_scheme = s.split_once(':').is_some_and(|(scheme, _)| {
+        scheme
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
     if !has_scheme {
         return Err(type_error(format!("Failed to parse URL from {s}")));
     }
@@ -90,7 +91,9 @@ fn convert_request_init(value: &JsValue, ctx: &mut Context) -> JsResult<RequestI
     let dict = Dictionary::new(value, "init")?;
     let body = dict.get("body", ctx)?;
     let body = match body {
-        Some(v) if !v.is_object() && !v.is_null() => Some(JsValue::from(v.to_string(ctx)?)),
+        Some(v) if !v.is_null() && !super::is_body_init_object(&v, ctx)? => {
+            Some(JsValue::from(v.to_string(ctx)?))
+        }
         other => other,
     };
     let duplex = match dict.get("duplex", ctx)? {
@@ -273,7 +276,12 @@ impl Class for RequestInterface {
                 let b = r.borrow();
                 let d = b.data();
                 let list = d.holder.headers.borrow().data().list();
-                (d.url.clone(), d.method.clone(), list, Some(d.holder.clone()))
+                (
+                    d.url.clone(),
+                    d.method.clone(),
+                    list,
+                    Some(d.holder.clone()),
+                )
             }
             (None, Some(s)) => (parse_url(&s, ctx)?, b"GET".to_vec(), Vec::new(), None),
             (None, None) => return Err(type_error("Invalid request input")),

@@ -256,7 +256,12 @@ impl Class for ResponseInterface {
                 let (holder, type_, status, status_text) = {
                     let b = r.borrow();
                     let d = b.data();
-                    (d.holder.clone(), d.type_.get(), d.status.get(), d.status_text.clone())
+                    (
+                        d.holder.clone(),
+                        d.type_.get(),
+                        d.status.get(),
+                        d.status_text.clone(),
+                    )
                 };
                 // 1. If this is unusable, then throw a TypeError.
                 if is_unusable(&holder) {
@@ -362,9 +367,12 @@ impl Class for ResponseInterface {
         } else {
             Some(body)
         };
-        // Strings are converted by the union conversion before init.
+        // The union conversion turns anything but its object types into a string, before
+        // init is converted.
         let body_init = match body_init {
-            Some(v) if !v.is_object() => Some(JsValue::from(v.to_string(ctx)?)),
+            Some(v) if !super::is_body_init_object(&v, ctx)? => {
+                Some(JsValue::from(v.to_string(ctx)?))
+            }
             other => other,
         };
         let init = convert_response_init(&arg(args, 1), ctx)?;
@@ -380,4 +388,3 @@ impl Class for ResponseInterface {
         initialize_response(proto, init, body, ctx)
     }
 }
-

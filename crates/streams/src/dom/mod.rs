@@ -198,7 +198,11 @@ pub(crate) fn new_event_target_with(proto: JsObject, extra: JsObject) -> JsObjec
 /// The event target `value` and its `extra` state, if it was made by
 /// [`new_event_target_with`].
 pub(crate) fn event_target_extra(value: &JsValue) -> Option<(JsObject<EventTargetData>, JsObject)> {
-    let target = value.as_object()?.clone().downcast::<EventTargetData>().ok()?;
+    let target = value
+        .as_object()?
+        .clone()
+        .downcast::<EventTargetData>()
+        .ok()?;
     let extra = target.borrow().data().extra().cloned()?;
     Some((target, extra))
 }
@@ -220,11 +224,7 @@ pub(crate) fn fire_event(
     let Ok(event) = event.downcast::<EventData>() else {
         return Ok(());
     };
-    event_target::dispatch(
-        &event,
-        &event_target::Target::own(target.clone()),
-        context,
-    )?;
+    event_target::dispatch(&event, &event_target::Target::own(target.clone()), context)?;
     Ok(())
 }
 

@@ -166,6 +166,15 @@ pub fn buffer_source_copy(value: &JsValue, ctx: &mut Context) -> Option<Bytes> {
     Some(Bytes::from(bytes.unwrap_or_default()))
 }
 
+/// Whether `value` is a `BufferSource` (an `ArrayBuffer` or a view on one), without copying.
+pub fn is_buffer_source(value: &JsValue, ctx: &mut Context) -> bool {
+    let Some(object) = value.as_object() else {
+        return false;
+    };
+    JsArrayBuffer::from_object(object.clone()).is_ok()
+        || to_array_buffer_view(value, "the value", ctx).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

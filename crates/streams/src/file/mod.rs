@@ -48,7 +48,9 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, Trace};
 
-pub use self::bytes::{array_buffer_from, buffer_source_copy, uint8_array_from, ByteSeq};
+pub use self::bytes::{
+    array_buffer_from, buffer_source_copy, is_buffer_source, uint8_array_from, ByteSeq,
+};
 pub use reader::FileReaderState;
 
 use crate::readable::{
@@ -164,11 +166,7 @@ fn blob_object(
     .prototype();
     Ok(JsObject::from_proto_and_data(
         Some(proto),
-        Blob {
-            bytes,
-            type_,
-            file,
-        },
+        Blob { bytes, type_, file },
     ))
 }
 
@@ -309,7 +307,9 @@ fn to_blob_part(value: &JsValue, ctx: &mut Context) -> JsResult<BlobPart> {
         return Ok(BlobPart::Bytes(bytes));
     }
     // USVString: ToString, then lone surrogates become U+FFFD.
-    Ok(BlobPart::String(value.to_string(ctx)?.to_std_string_lossy()))
+    Ok(BlobPart::String(
+        value.to_string(ctx)?.to_std_string_lossy(),
+    ))
 }
 
 /// Convert `value` to `sequence<BlobPart>` (WebIDL: iterate with `@@iterator`, converting
@@ -453,7 +453,11 @@ impl BlobStreamState {
         }
         // 1-4. available; desiredSize is the BYOB view's byte length if there is one.
         let view = match view {
-            Some(v) => Some(to_array_buffer_view(&v.into(), "the BYOB request view", ctx)?),
+            Some(v) => Some(to_array_buffer_view(
+                &v.into(),
+                "the BYOB request view",
+                ctx,
+            )?),
             None => None,
         };
         let desired = view.as_ref().map_or(STREAM_CHUNK_SIZE, |v| {
@@ -554,8 +558,7 @@ impl Class for Blob {
                 };
                 // 1. Let sliceStart, sliceEnd and sliceContentType be start, end, contentType.
                 // 2. Return the result of slice blob given this, start, end, contentType.
-                let (bytes, file) = blob_data(&b, |d| (d.bytes.clone(), d.file.is_some()));
-                let _ = file;
+                let bytes = blob_data(&b, |d| d.bytes.clone());
                 let seq = slice_blob(&bytes, start, end);
                 let type_ = content_type.map_or_else(String::new, |t| normalize_type_js(&t));
                 Ok(blob_object(seq, type_, None, ctx)?.into())

@@ -254,7 +254,7 @@ fn mime_charset(mime_type: &str) -> Option<String> {
 /// Append the forgiving-base64 encoding of `bytes` (with padding) to `out`.
 pub(crate) fn base64_encode_into(bytes: &[u8], out: &mut String) {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let sextet = |v: u32| char::from(ALPHABET[(v & 63) as usize]);
+    let sextet = |v: u32| char::from(ALPHABET.get((v & 63) as usize).copied().unwrap_or(b'A'));
     for group in bytes.chunks(3) {
         let b0 = u32::from(group.first().copied().unwrap_or(0));
         let b1 = u32::from(group.get(1).copied().unwrap_or(0));
@@ -445,4 +445,3 @@ impl Class for FileReaderInterface {
         Ok(dom::new_event_target_with(proto, state))
     }
 }
-

@@ -1,5 +1,5 @@
-use boa_engine::js_string;
 use ::bytes::Bytes;
+use boa_engine::js_string;
 
 use super::*;
 use crate::test_support::{context, eval, string};
@@ -77,7 +77,10 @@ fn text_array_buffer_bytes() {
         out.push(await Blob.prototype.text.call({}).catch((e) => e.name));
         "#,
     );
-    assert_eq!(out, "h\u{e9}\u{fffd}|239 187 191 104 195 169 255|Uint8Array:7|TypeError|done");
+    assert_eq!(
+        out,
+        "h\u{e9}\u{fffd}|239 187 191 104 195 169 255|Uint8Array:7|TypeError|done"
+    );
 }
 
 #[test]
@@ -109,10 +112,7 @@ fn stream_reads_in_chunks_and_under_byob() {
         out.push(empty.done);
         "#,
     );
-    assert_eq!(
-        out,
-        "65536 65536 5|hell/o wo/rld/|true|true|done"
-    );
+    assert_eq!(out, "65536 65536 5|hell/o wo/rld/|true|true|done");
 }
 
 #[test]
