@@ -413,6 +413,8 @@ impl Class for Headers {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        // The class string exists "at the time it is created": before @@iterator.
+        webidl::to_string_tag(class, "Headers");
         webidl::operation(
             class,
             "append",
@@ -607,7 +609,6 @@ impl Class for Headers {
             entries,
             Attribute::WRITABLE | Attribute::CONFIGURABLE,
         );
-        webidl::to_string_tag(class, "Headers");
         Ok(())
     }
 

@@ -223,6 +223,8 @@ pub(crate) enum Consume {
     ArrayBuffer,
     Blob,
     Bytes,
+    /// `formData()`: no `FormData` in this host, so it rejects with a TypeError.
+    FormData,
     Json,
     Text,
 }
@@ -230,6 +232,11 @@ pub(crate) enum Consume {
 /// [Consume body](https://fetch.spec.whatwg.org/#concept-body-consume-body) of `holder`,
 /// converting with `kind`: the promise.
 pub(crate) fn consume_body(holder: &BodyHolder, kind: Consume, ctx: &mut Context) -> JsValue {
+    // NOTE: no FormData interface here: formData() rejects (after the brand check).
+    if kind == Consume::FormData {
+        let e = webidl::type_error_value("FormData is not supported by this host", ctx);
+        return webidl::promise_rejected_with(e, ctx).into();
+    }
     // 1. If object is unusable, then return a promise rejected with a TypeError.
     if is_unusable(holder) {
         let e = webidl::type_error_value("The body has already been consumed or is locked", ctx);
@@ -294,6 +301,7 @@ impl ConsumeState {
                 crate::file::create_blob(data.parts().iter().cloned(), &mime, ctx)
                     .map_err(|e| own(e, ctx))
             }
+            Consume::FormData => Err(webidl::type_error_value("FormData is not supported", ctx)),
             Consume::Json => {
                 // Parse JSON from bytes: UTF-8 decode, then %JSON.parse%.
                 let text = crate::file::utf8_decode(&data.to_vec());
@@ -445,12 +453,13 @@ impl ReadRequestSteps for ReadAllRequest {
     }
 }
 
-/// The Body mixin's members, installed on a `Request` or `Response` prototype. `holder`
-/// gets the `this` object's [`BodyHolder`] (a brand check).
-macro_rules! body_mixin {
+/// The Body mixin's attributes (`body`, `bodyUsed`), installed on a `Request` or `Response`
+/// prototype after the interface's own attributes. `holder` gets the `this` object's
+/// [`BodyHolder`] (a brand check).
+macro_rules! body_mixin_attributes {
     ($class:expr, $holder:expr) => {{
         use boa_engine::NativeFunction;
-        use $crate::body::{body_attribute, body_used_attribute, consume_body, Consume};
+        use $crate::body::{body_attribute, body_used_attribute};
         $crate::webidl::attribute(
             $class,
             "body",
@@ -463,10 +472,20 @@ macro_rules! body_mixin {
             NativeFunction::from_fn_ptr(|this, _, _| $holder(this, |h| body_used_attribute(h))),
             None,
         );
+    }};
+}
+pub(crate) use body_mixin_attributes;
+
+/// The Body mixin's operations, installed after the interface's own operations.
+macro_rules! body_mixin_operations {
+    ($class:expr, $holder:expr) => {{
+        use boa_engine::NativeFunction;
+        use $crate::body::{consume_body, Consume};
         for (name, kind) in [
             ("arrayBuffer", Consume::ArrayBuffer),
             ("blob", Consume::Blob),
             ("bytes", Consume::Bytes),
+            ("formData", Consume::FormData),
             ("json", Consume::Json),
             ("text", Consume::Text),
         ] {
@@ -479,22 +498,9 @@ macro_rules! body_mixin {
             });
             $crate::webidl::operation($class, name, 0, f);
         }
-        $crate::webidl::operation(
-            $class,
-            "formData",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let r = $holder(this, |_| {
-                    Err($crate::webidl::type_error(
-                        "FormData is not supported by this host",
-                    ))
-                });
-                Ok($crate::webidl::promise_from_own_result(r, ctx))
-            }),
-        );
     }};
 }
-pub(crate) use body_mixin;
+pub(crate) use body_mixin_operations;
 
 /// The `body` getter: null or the body's stream.
 pub(crate) fn body_attribute(holder: &Gc<BodyHolder>) -> JsResult<JsValue> {

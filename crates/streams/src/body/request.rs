@@ -12,7 +12,10 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use super::headers::{self, byte_string_value, is_token_byte, Guard};
-use super::{body_mixin, clone_body, extract, is_unusable, Body, BodyHolder};
+use super::{
+    body_mixin_attributes, body_mixin_operations, clone_body, extract, is_unusable, Body,
+    BodyHolder,
+};
 use crate::readable::{readable_stream_tee, ReadableStream};
 use crate::webidl::{self, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
@@ -48,7 +51,7 @@ fn with_holder<R>(this: &JsValue, f: impl FnOnce(&Gc<BodyHolder>) -> JsResult<R>
 }
 
 /// Parse `input` as a URL: through the host's `URL` if present, else accept an absolute URL.
-fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsString> {
+pub(crate) fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsString> {
     let url_ctor = ctx.global_object().get(js_string!("URL"), ctx)?;
     if let Some(ctor) = url_ctor.as_object().filter(|c| c.is_constructor()) {
         let parsed = ctor
@@ -173,7 +176,6 @@ impl Class for RequestInterface {
             ("cache", "default"),
             ("redirect", "follow"),
             ("integrity", ""),
-            ("duplex", "half"),
         ] {
             let getter = NativeFunction::from_copy_closure(move |this, _, _| {
                 this_request(this)?;
@@ -202,6 +204,16 @@ impl Class for RequestInterface {
             }),
             None,
         );
+        webidl::attribute(
+            class,
+            "duplex",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                this_request(this)?;
+                Ok(js_string!("half").into())
+            }),
+            None,
+        );
+        body_mixin_attributes!(class, with_holder);
         webidl::operation(
             class,
             "clone",
@@ -239,7 +251,7 @@ impl Class for RequestInterface {
                 .into())
             }),
         );
-        body_mixin!(class, with_holder);
+        body_mixin_operations!(class, with_holder);
         webidl::to_string_tag(class, "Request");
         Ok(())
     }

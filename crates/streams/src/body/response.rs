@@ -12,7 +12,10 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use super::headers::{self, byte_string_value, Guard};
-use super::{body_mixin, clone_body, extract, is_unusable, Body, BodyHolder};
+use super::{
+    body_mixin_attributes, body_mixin_operations, clone_body, extract, is_unusable, Body,
+    BodyHolder,
+};
 use crate::webidl::{self, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
@@ -247,6 +250,7 @@ impl Class for ResponseInterface {
             }),
             None,
         );
+        body_mixin_attributes!(class, with_holder);
         webidl::operation(
             class,
             "clone",
@@ -289,7 +293,7 @@ impl Class for ResponseInterface {
                 .into())
             }),
         );
-        body_mixin!(class, with_holder);
+        body_mixin_operations!(class, with_holder);
         webidl::static_operation(
             class,
             "error",
@@ -305,6 +309,62 @@ impl Class for ResponseInterface {
                         holder: Gc::new(BodyHolder::new(None, headers_obj)),
                         type_: Cell::new(ResponseType::Error),
                         status: Cell::new(0),
+                        status_text: Vec::new(),
+                    },
+                )
+                .into())
+            }),
+        );
+        webidl::static_operation(
+            class,
+            "redirect",
+            1,
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                if args.is_empty() {
+                    return Err(type_error(
+                        "Failed to execute 'redirect' on 'Response': 1 argument required, but only 0 present.",
+                    ));
+                }
+                // IDL: USVString url, optional unsigned short status = 302.
+                let url = arg(args, 0).to_string(ctx)?;
+                let url = JsString::from(url.to_std_string_lossy().as_str());
+                let status = match arg(args, 1) {
+                    v if v.is_undefined() => 302,
+                    v => {
+                        let n = v.to_number(ctx)?;
+                        if n.is_finite() {
+                            n.trunc().rem_euclid(65536.0) as u16
+                        } else {
+                            0
+                        }
+                    }
+                };
+                // 1-2. Let parsedURL be the result of parsing url; failure → TypeError.
+                let parsed = super::request::parse_url(&url, ctx)?;
+                // 3. If status is not a redirect status, then throw a RangeError.
+                if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+                    return Err(range_error(format!("Invalid status code {status}")));
+                }
+                // 4. Let responseObject be the result of creating a Response object, given a
+                //    new response, "immutable", and the current realm.
+                // 5. Set responseObject's response's status to status.
+                // 6-7. Append (`Location`, parsedURL serialized and isomorphic encoded).
+                let location: Vec<u8> = parsed
+                    .iter()
+                    .map(|u| u8::try_from(u).unwrap_or(b'?'))
+                    .collect();
+                let headers_obj = headers::new_headers(
+                    Guard::Immutable,
+                    vec![(b"Location".to_vec(), location)],
+                    ctx,
+                )?;
+                let proto = response_proto(ctx)?;
+                Ok(JsObject::from_proto_and_data(
+                    Some(proto),
+                    ResponseInterface {
+                        holder: Gc::new(BodyHolder::new(None, headers_obj)),
+                        type_: Cell::new(ResponseType::Default),
+                        status: Cell::new(status),
                         status_text: Vec::new(),
                     },
                 )

@@ -180,3 +180,19 @@ fn request_basics() {
         "POST|https://example.com/x|false|b|false|hi|hi|true|PUT|zz|TypeError|TypeError|TypeError|TypeError|TypeError|\"\"|false|done"
     );
 }
+
+#[test]
+fn response_redirect_and_form_data() {
+    let mut ctx = context();
+    let out = run(
+        &mut ctx,
+        r#"
+        const r = Response.redirect('https://e.org/a', 301);
+        out.push(r.status, r.headers.get('location'), r.body === null);
+        try { Response.redirect('https://e.org/a', 200); } catch (e) { out.push(e.name); }
+        out.push(await new Response('x').formData().catch((e) => e.name));
+        out.push(await Response.prototype.text.call({}).catch((e) => e.name));
+        "#,
+    );
+    assert_eq!(out, "301|https://e.org/a|true|RangeError|TypeError|TypeError|done");
+}

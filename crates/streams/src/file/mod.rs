@@ -768,6 +768,16 @@ impl Class for FileList {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        webidl::attribute(
+            class,
+            "length",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let list = brand::<FileList>(this, "FileList")?;
+                let len = list.borrow().data().files.len();
+                Ok(JsValue::from(len as f64))
+            }),
+            None,
+        );
         webidl::operation(
             class,
             "item",
@@ -790,16 +800,6 @@ impl Class for FileList {
                 let file = list.borrow().data().files.get(index).cloned();
                 Ok(file.map_or(JsValue::null(), Into::into))
             }),
-        );
-        webidl::attribute(
-            class,
-            "length",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let list = brand::<FileList>(this, "FileList")?;
-                let len = list.borrow().data().files.len();
-                Ok(JsValue::from(len as f64))
-            }),
-            None,
         );
         webidl::to_string_tag(class, "FileList");
         Ok(())
