@@ -153,9 +153,11 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
+pub(crate) mod body;
 pub(crate) mod compression;
 pub mod dom;
 pub(crate) mod encoding;
+pub mod file;
 pub mod native;
 pub(crate) mod promise;
 pub(crate) mod queue;
@@ -178,6 +180,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     encoding::register(context)?;
     transform::register(context)?;
     compression::register(context)?;
+    file::register(context)?;
+    body::register(context)?;
     Ok(())
 }
 

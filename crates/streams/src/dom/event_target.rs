@@ -60,6 +60,8 @@ pub struct EventTargetData {
     listeners: GcRefCell<Vec<Gc<Listener>>>,
     handlers: GcRefCell<Vec<EventHandler>>,
     signal: Option<Gc<AbortSignalState>>,
+    /// The state of an event target interface defined elsewhere (e.g. `FileReader`).
+    extra: Option<JsObject>,
 }
 
 impl EventTargetData {
@@ -69,6 +71,7 @@ impl EventTargetData {
             listeners: GcRefCell::new(Vec::new()),
             handlers: GcRefCell::new(Vec::new()),
             signal: None,
+            extra: None,
         }
     }
 
@@ -78,7 +81,23 @@ impl EventTargetData {
             listeners: GcRefCell::new(Vec::new()),
             handlers: GcRefCell::new(Vec::new()),
             signal: Some(state),
+            extra: None,
         }
+    }
+
+    /// The data of an event target whose interface keeps its state in `extra`.
+    pub(crate) fn new_with_extra(extra: JsObject) -> Self {
+        Self {
+            listeners: GcRefCell::new(Vec::new()),
+            handlers: GcRefCell::new(Vec::new()),
+            signal: None,
+            extra: Some(extra),
+        }
+    }
+
+    /// The state given to [`EventTargetData::new_with_extra`].
+    pub(crate) fn extra(&self) -> Option<&JsObject> {
+        self.extra.as_ref()
     }
 
     /// The `AbortSignal` state, if this target is an `AbortSignal`.

@@ -183,5 +183,62 @@ pub fn remove_abort_algorithm(signal: &JsObject, id: AbortAlgorithmId) {
     abort::remove_algorithm(signal, id.0);
 }
 
+// ---------------------------------------------------------------------------------------
+// Event targets of interfaces defined in other modules (FileReader)
+// ---------------------------------------------------------------------------------------
+
+/// A new event target object with prototype `proto` whose state is `extra` (see
+/// [`event_target_extra`]).
+pub(crate) fn new_event_target_with(proto: JsObject, extra: JsObject) -> JsObject {
+    JsObject::from_proto_and_data(Some(proto), EventTargetData::new_with_extra(extra))
+}
+
+/// The event target `value` and its `extra` state, if it was made by
+/// [`new_event_target_with`].
+pub(crate) fn event_target_extra(value: &JsValue) -> Option<(JsObject<EventTargetData>, JsObject)> {
+    let target = value
+        .as_object()?
+        .clone()
+        .downcast::<EventTargetData>()
+        .ok()?;
+    let extra = target.borrow().data().extra().cloned()?;
+    Some((target, extra))
+}
+
+/// The `EventTarget` interface's prototype and constructor in the current realm.
+pub(crate) fn event_target_class(context: &Context) -> Option<(JsObject, JsObject)> {
+    let class = context.get_global_class::<EventTargetData>()?;
+    Some((class.prototype(), class.constructor()))
+}
+
+/// [Fire an event](https://dom.spec.whatwg.org/#concept-event-fire) named `event_type` at
+/// `target` (a trusted `Event`).
+pub(crate) fn fire_event(
+    target: &JsObject<EventTargetData>,
+    event_type: &str,
+    context: &mut Context,
+) -> JsResult<()> {
+    let event = event::create_trusted_event(event_type, context)?;
+    let Ok(event) = event.downcast::<EventData>() else {
+        return Ok(());
+    };
+    event_target::dispatch(&event, &event_target::Target::own(target.clone()), context)?;
+    Ok(())
+}
+
+/// The getter of an event handler IDL attribute.
+pub(crate) fn get_event_handler(target: &JsObject<EventTargetData>, event_type: &str) -> JsValue {
+    event_target::get_event_handler(target, event_type)
+}
+
+/// The setter of an event handler IDL attribute.
+pub(crate) fn set_event_handler(
+    target: &JsObject<EventTargetData>,
+    event_type: &str,
+    value: &JsValue,
+) {
+    event_target::set_event_handler(target, event_type, value);
+}
+
 #[cfg(test)]
 mod tests;

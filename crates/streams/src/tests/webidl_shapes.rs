@@ -171,6 +171,47 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "aborted,reason,onabort,throwIfAborted,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype,abort,timeout,any",
     ),
+    (
+        "Blob",
+        "size,type,slice,stream,text,arrayBuffer,bytes,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "File",
+        "name,lastModified,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "FileList",
+        "length,item,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "FileReader",
+        "readyState,result,error,onloadstart,onprogress,onload,onabort,onerror,onloadend,\
+         readAsArrayBuffer,readAsBinaryString,readAsText,readAsDataURL,abort,EMPTY,LOADING,DONE,\
+         constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype,EMPTY,LOADING,DONE",
+    ),
+    (
+        "Headers",
+        "append,delete,get,getSetCookie,has,set,entries,keys,values,forEach,constructor,\
+         Symbol(Symbol.toStringTag),Symbol(Symbol.iterator)",
+        "length,name,prototype",
+    ),
+    (
+        "Response",
+        "type,url,redirected,status,ok,statusText,headers,body,bodyUsed,clone,arrayBuffer,blob,\
+         bytes,formData,json,text,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype,error,redirect,json",
+    ),
+    (
+        "Request",
+        "method,url,headers,destination,referrer,referrerPolicy,mode,credentials,cache,redirect,\
+         integrity,keepalive,isReloadNavigation,isHistoryNavigation,signal,duplex,body,bodyUsed,\
+         clone,arrayBuffer,blob,bytes,formData,json,text,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
 ];
 
 fn keys(ctx: &mut boa_engine::Context, expr: &str) -> String {
