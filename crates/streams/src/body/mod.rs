@@ -17,15 +17,13 @@ use boa_engine::{job::GenericJob, js_string, Context, JsObject, JsResult, JsStri
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::file::{array_buffer_from, blob_parts, blob_stream, buffer_source_copy, ByteSeq};
+use crate::promise::{self, PromiseCapability};
 use crate::readable::{
     acquire_readable_stream_default_reader, is_readable_stream_locked,
     readable_stream_default_reader_read, readable_stream_tee, ReadRequest, ReadRequestSteps,
     ReadableStream, ReadableStreamDefaultReader,
 };
-use crate::webidl::{self, type_error, PromiseCapability};
-
-pub use request::RequestInterface;
-pub use response::ResponseInterface;
+use crate::webidl::{self, type_error};
 
 /// Register `Headers`, `Response` and `Request`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
@@ -42,13 +40,6 @@ pub struct Body {
     stream: JsObject<ReadableStream>,
     #[unsafe_ignore_trace]
     source: Option<ByteSeq>,
-}
-
-impl Body {
-    /// The body's stream.
-    pub fn stream(&self) -> &JsObject<ReadableStream> {
-        &self.stream
-    }
 }
 
 /// The state of a `Request` or `Response` the Body mixin works on.
@@ -235,12 +226,12 @@ pub(crate) fn consume_body(holder: &BodyHolder, kind: Consume, ctx: &mut Context
     // NOTE: no FormData interface here: formData() rejects (after the brand check).
     if kind == Consume::FormData {
         let e = webidl::type_error_value("FormData is not supported by this host", ctx);
-        return webidl::promise_rejected_with(e, ctx).into();
+        return promise::promise_rejected_with(e, ctx).into();
     }
     // 1. If object is unusable, then return a promise rejected with a TypeError.
     if is_unusable(holder) {
         let e = webidl::type_error_value("The body has already been consumed or is locked", ctx);
-        return webidl::promise_rejected_with(e, ctx).into();
+        return promise::promise_rejected_with(e, ctx).into();
     }
     // 2. Let promise be a new promise.
     let promise = PromiseCapability::new(ctx);

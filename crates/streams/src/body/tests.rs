@@ -194,5 +194,8 @@ fn response_redirect_and_form_data() {
         out.push(await Response.prototype.text.call({}).catch((e) => e.name));
         "#,
     );
-    assert_eq!(out, "301|https://e.org/a|true|RangeError|TypeError|TypeError|done");
+    assert_eq!(
+        out,
+        "301|https://e.org/a|true|RangeError|TypeError|TypeError|done"
+    );
 }

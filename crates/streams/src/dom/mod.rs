@@ -27,7 +27,7 @@ mod event;
 mod event_target;
 mod exception;
 
-pub(crate) use event::prototype_from_new_target;
+pub(crate) use event::{prototype_from_new_target, EventData};
 pub(crate) use event_target::EventTargetData;
 pub use exception::DomException;
 

@@ -51,13 +51,6 @@ impl std::fmt::Debug for TextDecoder {
     }
 }
 
-impl TextDecoder {
-    /// The encoding this decoder was constructed with.
-    pub fn encoding(&self) -> &'static encoding_rs::Encoding {
-        self.common.encoding()
-    }
-}
-
 fn decoder_data<R>(decoder: &JsObject<TextDecoder>, f: impl FnOnce(&TextDecoder) -> R) -> R {
     f(decoder.borrow().data())
 }

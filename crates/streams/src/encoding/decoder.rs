@@ -124,10 +124,6 @@ impl DecoderCommon {
         }
     }
 
-    pub(crate) fn encoding(&self) -> &'static Encoding {
-        self.encoding
-    }
-
     /// The `encoding` getter: this's encoding's name, in ASCII lowercase.
     pub(crate) fn encoding_name(&self) -> JsString {
         JsString::from(self.encoding.name().to_ascii_lowercase().as_str())

@@ -500,7 +500,7 @@ fn blob_promise_method(
 ) -> JsValue {
     let result = this_blob(this).map(|b| blob_data(&b, |d| d.bytes.clone()));
     let result = result.and_then(|bytes| steps(bytes, ctx));
-    let result = result.map(|v| webidl::promise_resolved_with(v, ctx).into());
+    let result = result.map(|v| crate::promise::promise_resolved_with(v, ctx).into());
     webidl::promise_from_own_result(result, ctx)
 }
 
