@@ -87,6 +87,7 @@ use boa_runtime::extensions::{
 
 mod clock;
 mod event_loop;
+mod worker;
 
 use clock::VirtualClock;
 use event_loop::{EventLoop, Hooks, Shared};
@@ -235,6 +236,7 @@ impl Host {
         event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
         boa_streams::register(&mut context)?;
+        worker::register(&mut context, &options)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
         boa_streams::dom::set_exception_reporter(report_listener_exception);
@@ -265,6 +267,10 @@ impl Host {
                 JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
             )
         })?;
+        if let Some(dir) = path.parent() {
+            self.context
+                .insert_data(worker::ScriptBase(dir.to_owned()));
+        }
         let name = path.to_string_lossy();
         self.eval_source(&text, &name)
     }
@@ -294,6 +300,12 @@ impl Host {
     /// an exception that `eval_source`/`eval_file` returned, as HTML "report the exception".
     pub fn report_exception(&mut self, error: JsError) {
         self.shared.report_exception(error, &mut self.context);
+    }
+
+    /// Set the directory relative to which `new Worker(url)` resolves `url` (`eval_file`
+    /// sets it to the file's directory).
+    pub fn set_script_base(&mut self, dir: &Path) {
+        self.context.insert_data(worker::ScriptBase(dir.to_owned()));
     }
 
     /// Set the global `scriptArgs` (an array of strings; `boa-streams FILE a b` gives

@@ -26,10 +26,13 @@ pub mod completion;
 pub mod compression;
 pub mod dom;
 pub mod encoding;
+pub mod message;
 pub mod native;
 pub mod queue;
 pub mod readable;
 pub mod strategies;
+pub mod structured_clone;
+pub mod transfer_streams;
 pub mod transform;
 pub mod webidl;
 pub mod writable;
@@ -53,6 +56,9 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     encoding::register(context)?;
     transform::register(context)?;
     compression::register(context)?;
+    // Issue 13: structuredClone, MessageChannel/MessagePort, transferable streams.
+    structured_clone::register(context)?;
+    message::register(context)?;
     Ok(())
 }
 

@@ -94,6 +94,9 @@ fn run(args: Args) -> i32 {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;
     }
+    if let Some(dir) = args.file.parent() {
+        host.set_script_base(dir);
+    }
     let name = args.file.to_string_lossy().into_owned();
     if let Err(e) = host.eval_source(&source, &name) {
         // HTML: report the exception, then the event loop goes on.
