@@ -829,13 +829,14 @@ pub(crate) fn transfer_receiving_steps(
     }
 }
 
-/// A port object for a transferred stream's holder.
-pub(crate) fn receive_port(handle: PortHandle, ctx: &mut Context) -> JsResult<JsObject> {
+/// A new `MessagePort` object on this thread for a port in transit (a transferred stream's
+/// holder, a worker's port).
+pub fn receive_port(handle: PortHandle, ctx: &mut Context) -> JsResult<JsObject> {
     new_port_object(handle.0, ctx)
 }
 
 /// Take the core out of a (new, internal) port object to put it in a transfer holder.
-pub(crate) fn ship_port(port: &JsObject, ctx: &mut Context) -> JsResult<PortHandle> {
+pub fn ship_port(port: &JsObject, ctx: &mut Context) -> JsResult<PortHandle> {
     match transfer_steps(PlatformTransferable::MessagePort(port.clone()), ctx)? {
         PlatformHolder::MessagePort(h) => Ok(h),
         _ => Err(JsError::from(JsNativeError::typ().with_message("not a port"))),
