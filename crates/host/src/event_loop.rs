@@ -591,9 +591,7 @@ impl EventLoop {
                         match group.wait_idle(deadline) {
                             crate::worker::Wake::Message => continue,
                             crate::worker::Wake::Quiescent => return LoopOutcome::Idle,
-                            crate::worker::Wake::Deadline => {
-                                return LoopOutcome::DeadlineReached
-                            }
+                            crate::worker::Wake::Deadline => return LoopOutcome::DeadlineReached,
                         }
                     }
                     return LoopOutcome::Idle;

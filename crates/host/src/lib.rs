@@ -268,8 +268,7 @@ impl Host {
             )
         })?;
         if let Some(dir) = path.parent() {
-            self.context
-                .insert_data(worker::ScriptBase(dir.to_owned()));
+            self.context.insert_data(worker::ScriptBase(dir.to_owned()));
         }
         let name = path.to_string_lossy();
         self.eval_source(&text, &name)

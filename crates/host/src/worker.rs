@@ -103,7 +103,10 @@ impl Group {
     /// The next port id queued for the current thread.
     pub(crate) fn take(&self) -> Option<u64> {
         let id = std::thread::current().id();
-        self.lock().queues.get_mut(&id).and_then(VecDeque::pop_front)
+        self.lock()
+            .queues
+            .get_mut(&id)
+            .and_then(VecDeque::pop_front)
     }
 
     /// The current thread's loop is idle: wait for a message or for quiescence.
@@ -136,10 +139,7 @@ impl Group {
                         .unwrap_or_else(|e| e.into_inner().0);
                 }
                 None => {
-                    s = self
-                        .changed
-                        .wait(s)
-                        .unwrap_or_else(|e| e.into_inner());
+                    s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
                 }
             }
         }

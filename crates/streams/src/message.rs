@@ -24,8 +24,7 @@ use boa_engine::{
     job::{GenericJob, Job},
     object::builtins::JsArray,
     property::Attribute,
-    Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue,
-    NativeFunction,
+    Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
@@ -692,11 +691,7 @@ impl Class for MessageEventInterface {
     }
 
     /// `new MessageEvent(type, eventInitDict)`.
-    fn construct(
-        new_target: &JsValue,
-        args: &[JsValue],
-        ctx: &mut Context,
-    ) -> JsResult<JsObject> {
+    fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
         webidl::limits_catchable((|| -> JsResult<JsObject> {
             webidl::require_new(new_target, "MessageEvent")?;
             if args.is_empty() {
@@ -737,8 +732,7 @@ impl Class for MessageEventInterface {
                     ))
                 }
             };
-            let proto =
-                dom::prototype_from_new_target::<MessageEventInterface>(new_target, ctx)?;
+            let proto = dom::prototype_from_new_target::<MessageEventInterface>(new_target, ctx)?;
             let mut event = EventData::new(event_type, bubbles, cancelable, composed);
             let fields = MessageEventFields {
                 data,
@@ -839,7 +833,9 @@ pub fn receive_port(handle: PortHandle, ctx: &mut Context) -> JsResult<JsObject>
 pub fn ship_port(port: &JsObject, ctx: &mut Context) -> JsResult<PortHandle> {
     match transfer_steps(PlatformTransferable::MessagePort(port.clone()), ctx)? {
         PlatformHolder::MessagePort(h) => Ok(h),
-        _ => Err(JsError::from(JsNativeError::typ().with_message("not a port"))),
+        _ => Err(JsError::from(
+            JsNativeError::typ().with_message("not a port"),
+        )),
     }
 }
 
@@ -855,8 +851,7 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .get_global_class::<MessagePortInterface>()
         .ok_or_else(|| JsNativeError::typ().with_message("MessagePort is not registered"))?;
     port.prototype().set_prototype(Some(target.prototype()));
-    port.constructor()
-        .set_prototype(Some(target.constructor()));
+    port.constructor().set_prototype(Some(target.constructor()));
     let event = ctx
         .get_global_class::<EventData>()
         .ok_or_else(|| JsNativeError::typ().with_message("Event is not registered"))?;

@@ -290,7 +290,8 @@ fn max_byte_length(buffer: &JsArrayBuffer, ctx: &mut Context) -> JsResult<Option
     else {
         return Ok(None);
     };
-    let this: JsValue = JsObject::<boa_engine::object::ErasedObjectData>::from(buffer.clone()).into();
+    let this: JsValue =
+        JsObject::<boa_engine::object::ErasedObjectData>::from(buffer.clone()).into();
     let resizable = match &getters.0 {
         Some(g) => g.call(&this, &[], ctx)?.to_boolean(),
         None => false,
@@ -476,9 +477,10 @@ impl Serializer {
                 values.push(self.serialize(&v, ctx)?);
             }
             return Ok(Serialized::Object(Box::new(ObjectRecord::Set(values))));
-        } else if let Some(e) = object.downcast_ref::<DomException>().map(|e| {
-            (utf16(e.name()), utf16(e.message()))
-        }) {
+        } else if let Some(e) = object
+            .downcast_ref::<DomException>()
+            .map(|e| (utf16(e.name()), utf16(e.message())))
+        {
             // 20. A serializable platform object: DOMException's serialization steps.
             ObjectRecord::DomException {
                 name: e.0,
@@ -598,7 +600,8 @@ fn regexp_record(re: &JsRegExp, ctx: &mut Context) -> JsResult<ObjectRecord> {
         .get::<CloneRealm>()
         .and_then(|r| r.unicode_sets.clone());
     if let Some(getter) = unicode_sets {
-        let this: JsValue = JsObject::<boa_engine::object::ErasedObjectData>::from(re.clone()).into();
+        let this: JsValue =
+            JsObject::<boa_engine::object::ErasedObjectData>::from(re.clone()).into();
         if getter.call(&this, &[], ctx)?.to_boolean() {
             flags.push('v');
         }
@@ -628,7 +631,9 @@ fn error_record(object: &JsObject, ctx: &mut Context) -> JsResult<ObjectRecord> 
     //       ? ToString(valueMessageDesc.[[Value]]) otherwise.
     let desc = own_descriptor(object, &js_string!("message").into());
     let message = match desc.filter(PropertyDescriptor::is_data_descriptor) {
-        Some(d) => Some(utf16(&d.value().cloned().unwrap_or_default().to_string(ctx)?)),
+        Some(d) => Some(utf16(
+            &d.value().cloned().unwrap_or_default().to_string(ctx)?,
+        )),
         None => None,
     };
     // User agents should attach a serialized representation of any interesting
@@ -1018,7 +1023,11 @@ pub(crate) fn get_iterator_method(
 
 /// Register `structuredClone` (replacing boa_runtime's) and capture the intrinsic getters.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
-    let ab_proto = context.intrinsics().constructors().array_buffer().prototype();
+    let ab_proto = context
+        .intrinsics()
+        .constructors()
+        .array_buffer()
+        .prototype();
     let re_proto = context.intrinsics().constructors().regexp().prototype();
     let realm = CloneRealm {
         resizable: intrinsic_getter(&ab_proto, "resizable"),

@@ -7,15 +7,13 @@
 //! the (never exposed) ports.
 
 use boa_engine::{
-    js_string, object::JsObject, property::PropertyKey, Context, JsResult, JsValue,
-    NativeFunction,
+    js_string, object::JsObject, property::PropertyKey, Context, JsResult, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::completion::{react, Completion, RustPromise, StepResult};
 use crate::message::{
-    self, create_entangled_ports, message_port_post_message, message_port_start,
-    PlatformHolder,
+    self, create_entangled_ports, message_port_post_message, message_port_start, PlatformHolder,
 };
 use crate::readable::{
     create_readable_stream, is_readable_stream_locked, readable_stream_default_controller_close,
@@ -27,11 +25,11 @@ use crate::strategies::SizeAlgorithm;
 use crate::structured_clone::data_clone_error;
 use crate::transform::TransformStream;
 use crate::webidl::{self, Caught};
-use crate::writable::{NativeSink, NativeSinkBox, SinkAlgorithms, SinkResult};
 use crate::writable::{
     create_writable_stream, is_writable_stream_locked,
     writable_stream_default_controller_error_if_needed, WritableStream, WritableStreamRef,
 };
+use crate::writable::{NativeSink, NativeSinkBox, SinkAlgorithms, SinkResult};
 
 /// A stream in a transfer list.
 pub enum StreamTransferable {
@@ -113,12 +111,12 @@ pub(crate) fn transfer_steps(
     ctx: &mut Context,
 ) -> JsResult<PlatformHolder> {
     match value {
-        StreamTransferable::Readable(r) => {
-            Ok(PlatformHolder::ReadableStream(readable_transfer_steps(&r, ctx)?))
-        }
-        StreamTransferable::Writable(w) => {
-            Ok(PlatformHolder::WritableStream(writable_transfer_steps(&w, ctx)?))
-        }
+        StreamTransferable::Readable(r) => Ok(PlatformHolder::ReadableStream(
+            readable_transfer_steps(&r, ctx)?,
+        )),
+        StreamTransferable::Writable(w) => Ok(PlatformHolder::WritableStream(
+            writable_transfer_steps(&w, ctx)?,
+        )),
         // [TransformStream transfer steps](https://streams.spec.whatwg.org/#ts-transfer)
         StreamTransferable::Transform(t) => {
             // 1-2. Let readable be value.[[readable]], writable be value.[[writable]].
@@ -200,11 +198,7 @@ fn pack_and_post_message(
     // 1. Let message be OrdinaryObjectCreate(null).
     let message = JsObject::with_null_proto();
     // 2. Perform ! CreateDataProperty(message, "type", type).
-    message.create_data_property_or_throw(
-        js_string!("type"),
-        js_string!(message_type),
-        ctx,
-    )?;
+    message.create_data_property_or_throw(js_string!("type"), js_string!(message_type), ctx)?;
     // 3. Perform ! CreateDataProperty(message, "value", value).
     message.create_data_property_or_throw(js_string!("value"), value, ctx)?;
     // 4-6. Run the message port post message steps providing targetPort, message and
@@ -325,7 +319,10 @@ pub(crate) fn set_up_cross_realm_transform_readable(
         .ok_or_else(|| webidl::type_error("the cross-realm readable has no controller"))?;
     // 3. Add a handler for port's message event.
     let on_message = NativeFunction::from_copy_closure_with_captures(
-        |_, args, (controller, port): &(JsObject<ReadableStreamDefaultController>, JsObject), ctx| {
+        |_,
+         args,
+         (controller, port): &(JsObject<ReadableStreamDefaultController>, JsObject),
+         ctx| {
             // 3.1-5. Let data be the data of the message; type and value.
             let data = event_data(args, ctx);
             let Some((message_type, value)) = message_fields(&data) else {

@@ -29,11 +29,13 @@ mod exception;
 
 pub use abort::{AbortControllerData, AbortSignalInterface};
 // For the event interfaces defined outside this module (MessagePort, MessageEvent).
-pub(crate) use event::{create_event_object, event_init};
-pub(crate) use event_target::{add_internal_listener, dispatch, get_event_handler, set_event_handler, Target};
 pub(crate) use event::prototype_from_new_target;
+pub(crate) use event::{create_event_object, event_init};
 pub use event::{CustomEventInterface, EventData};
 pub use event_target::EventTargetData;
+pub(crate) use event_target::{
+    add_internal_listener, dispatch, get_event_handler, set_event_handler, Target,
+};
 pub use exception::DomException;
 
 /// Per-realm DOM state (in the realm's `host_defined`).
