@@ -620,10 +620,8 @@ fn error_record(object: &JsObject, ctx: &mut Context) -> JsResult<ObjectRecord> 
     let name = name_value
         .as_string()
         .and_then(|s| {
-            ERROR_NAMES
-                .iter()
-                .find(|n| s == JsString::from(**n))
-                .copied()
+            let s = s.to_std_string_escaped();
+            ERROR_NAMES.iter().find(|n| **n == s).copied()
         })
         .unwrap_or("Error");
     // 17.3. Let valueMessageDesc be ? value.[[GetOwnProperty]]("message").
