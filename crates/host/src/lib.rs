@@ -66,7 +66,9 @@
 //! (boa_runtime's `AbortController` is *not* installed: boa_streams provides its own); then
 //! `self` (= `globalThis`), `performance.now()` / `performance.timeOrigin`, `scriptArgs` (an
 //! array of strings, empty unless [`Host::set_script_args`] is called), `gc()` when
-//! [`HostOptions::expose_gc`], and everything `boa_streams::register` installs.
+//! [`HostOptions::expose_gc`], `Worker` (see the `worker` module: a script in its own `Host` on
+//! its own thread), and everything `boa_streams::register` installs (its `structuredClone`
+//! replaces boa_runtime's).
 
 use std::cell::Cell;
 use std::path::Path;

@@ -17,8 +17,9 @@ async job is left. Everything after FILE.js is passed to the script as the globa
 
 Globals: console, setTimeout/setInterval/clearTimeout/clearInterval, queueMicrotask,
 TextEncoder/TextDecoder, structuredClone, atob/btoa, self, performance.now(),
-performance.timeOrigin, scriptArgs, the streams and DOM interfaces of boa_streams, and gc()
-with --expose-gc.
+performance.timeOrigin, scriptArgs, the streams and DOM interfaces of boa_streams (with
+structuredClone, MessageChannel), Worker (a script on its own thread; URLs resolve against the
+main script's directory), and gc() with --expose-gc.
 
 OPTIONS:
     --expose-gc       define a global gc() that runs a full garbage collection
