@@ -157,6 +157,12 @@ pub fn clear_port_notifier() {
     }
 }
 
+/// How many ports this context holds for delivery (tests: closed ports are released).
+#[cfg(test)]
+pub(crate) fn registered_port_count(ctx: &mut Context) -> usize {
+    registry(ctx).ports.borrow().len()
+}
+
 /// Whether this context holds an entangled port whose queue is enabled (a host keeps a
 /// worker alive while one exists).
 pub fn has_active_ports(ctx: &mut Context) -> bool {

@@ -101,3 +101,30 @@ fn a_non_cloneable_chunk_errors_both_sides() {
         "read rejected: DataCloneError,source cancelled: DataCloneError"
     );
 }
+
+#[test]
+fn the_ports_of_a_transferred_stream_are_released_after_close_and_collected() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.out = [];
+        globalThis.weak = [];
+        (() => {
+          const rs = new ReadableStream({ start(c) { c.enqueue(1); c.close(); } });
+          const t = structuredClone(rs, { transfer: [rs] });
+          weak.push(new WeakRef(t));
+          t.getReader().read().then((r) => out.push(r.value));
+        })();
+        "#,
+    );
+    assert_eq!(crate::message::registered_port_count(&mut ctx), 2);
+    ctx.run_jobs().unwrap();
+    assert_eq!(string(&mut ctx, "out.join()"), "1");
+    // Both cross-realm ports were disentangled (close on the readable side, the writable's
+    // close algorithm on the other): the context no longer holds them.
+    assert_eq!(crate::message::registered_port_count(&mut ctx), 0);
+    ctx.clear_kept_objects();
+    boa_gc::force_collect();
+    assert_eq!(string(&mut ctx, "String(weak[0].deref())"), "undefined");
+}
