@@ -534,8 +534,8 @@ fn post_message_transfer(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<JsO
     if let Some(object) = value.as_object() {
         // Overload resolution: an object with a @@iterator method is the sequence.
         let method = crate::structured_clone::get_iterator_method(&object, ctx)?;
-        if method.is_some() {
-            return sequence_of_objects(value, ctx);
+        if let Some(method) = method {
+            return crate::structured_clone::sequence_of_objects_from_method(value, &method, ctx);
         }
     }
     let options = Dictionary::new(value, "StructuredSerializeOptions")?;

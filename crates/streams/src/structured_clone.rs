@@ -976,6 +976,17 @@ pub fn sequence_of_objects(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<J
     let Some(method) = get_iterator_method(&object, ctx)? else {
         return Err(webidl::type_error("The transfer list is not iterable"));
     };
+    sequence_of_objects_from_method(value, &method, ctx)
+}
+
+/// [Create a sequence](https://webidl.spec.whatwg.org/#create-sequence-from-iterable) of
+/// objects from `value` and its @@iterator `method` (already looked up, as by overload
+/// resolution).
+pub(crate) fn sequence_of_objects_from_method(
+    value: &JsValue,
+    method: &JsObject,
+    ctx: &mut Context,
+) -> JsResult<Vec<JsObject>> {
     // 3. Create a sequence from V and method: GetIteratorFromMethod, then IteratorStepValue
     //    until done.
     let iterator = method.call(value, &[], ctx)?;

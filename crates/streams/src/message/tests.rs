@@ -128,3 +128,21 @@ fn message_event_constructor_and_shape() {
         "message,5,o,l,true,true,,0,true,false,true,[object MessagePort],function,TypeError,TypeError"
     );
 }
+
+#[test]
+fn post_message_overloads_read_the_iterator_once() {
+    assert_eq!(
+        run(r#"
+            globalThis.out = [];
+            const { port1, port2 } = new MessageChannel();
+            const buf = new ArrayBuffer(2);
+            const list = { get [Symbol.iterator]() { out.push('get'); return function* () { yield buf; }; } };
+            port2.onmessage = (e) => out.push(typeof e.data === 'number' ? e.data : e.data.byteLength);
+            port1.postMessage(buf, list);
+            out.push(buf.byteLength);
+            port1.postMessage(1, { transfer: [] });
+            port1.postMessage(2, undefined);
+        "#),
+        "get,0,2,1,2"
+    );
+}
