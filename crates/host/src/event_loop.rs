@@ -389,6 +389,8 @@ pub(crate) struct EventLoop {
     virtual_clock: Option<Rc<VirtualClock>>,
     /// Set while `run_loop` or `run_microtasks` runs (so a re-entrant call does nothing).
     running: Cell<bool>,
+    /// The worker group this loop belongs to (messages from other threads), if any.
+    pub(crate) group: RefCell<Option<Arc<crate::worker::Group>>>,
 }
 
 impl EventLoop {
@@ -402,6 +404,7 @@ impl EventLoop {
             cleanup_jobs: RefCell::default(),
             virtual_clock,
             running: Cell::new(false),
+            group: RefCell::new(None),
         }
     }
 
@@ -590,6 +593,13 @@ impl EventLoop {
                 }
             }
 
+            // 2b. A message from another thread for one of this context's ports (a task).
+            let external = self.group.borrow().as_ref().and_then(|g| g.take());
+            if let Some(port) = external {
+                boa_streams::message::deliver_message(port, &mut context.borrow_mut());
+                continue;
+            }
+
             if past(deadline) {
                 return if self.has_pending_work() || running.iter().any(|(_, fr)| !fr) {
                     LoopOutcome::DeadlineReached
@@ -610,6 +620,16 @@ impl EventLoop {
             let next_due = self.next_due();
             if next_due.is_none() && !live_async && !self.has_microtasks() {
                 if self.async_jobs.borrow().is_empty() && self.cleanup_jobs.borrow().is_empty() {
+                    // A member of a worker group waits for messages from the other threads
+                    // until the whole group is idle.
+                    let group = self.group.borrow().clone();
+                    if let Some(group) = group {
+                        match group.wait_idle(deadline) {
+                            crate::worker::Wake::Message => continue,
+                            crate::worker::Wake::Quiescent => return LoopOutcome::Idle,
+                            crate::worker::Wake::Deadline => return LoopOutcome::DeadlineReached,
+                        }
+                    }
                     return LoopOutcome::Idle;
                 }
                 continue;

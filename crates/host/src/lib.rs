@@ -69,8 +69,10 @@
 //! `atob`/`btoa`: the host's own follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
 //! `performance.now()` /
 //! `performance.timeOrigin`, `scriptArgs` (an array of strings, empty unless
-//! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], everything
-//! `boa_streams::register` installs, and `ErrorEvent` (HTML).
+//! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], `Worker` (see
+//! the `worker` module: a script in its own `Host` on its own thread), everything
+//! `boa_streams::register` installs (its `structuredClone` replaces boa_runtime's), and
+//! `ErrorEvent` (HTML).
 //!
 //! An exception that is reported (uncaught in a job, thrown by an event listener, or passed
 //! to [`Host::report_exception`]) first fires a cancelable `ErrorEvent` named `error` at the
@@ -97,6 +99,7 @@ use boa_runtime::extensions::{
 mod base64;
 mod clock;
 mod event_loop;
+mod worker;
 
 use clock::VirtualClock;
 use event_loop::{EventLoop, Hooks, Shared};
@@ -246,6 +249,7 @@ impl Host {
         register_host_globals(&mut context, &options)?;
         base64::register(&mut context)?;
         boa_streams::register(&mut context)?;
+        worker::register(&mut context, &options)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
         boa_streams::dom::set_exception_reporter(report_listener_exception);
@@ -281,6 +285,9 @@ impl Host {
                 JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
             )
         })?;
+        if let Some(dir) = path.parent() {
+            self.context.insert_data(worker::ScriptBase(dir.to_owned()));
+        }
         let name = path.to_string_lossy();
         self.eval_source(&text, &name)
     }
@@ -310,6 +317,12 @@ impl Host {
     /// an exception that `eval_source`/`eval_file` returned, as HTML "report the exception".
     pub fn report_exception(&mut self, error: JsError) {
         self.shared.report_exception(error, &mut self.context);
+    }
+
+    /// Set the directory relative to which `new Worker(url)` resolves `url` (`eval_file`
+    /// sets it to the file's directory).
+    pub fn set_script_base(&mut self, dir: &Path) {
+        self.context.insert_data(worker::ScriptBase(dir.to_owned()));
     }
 
     /// Set the global `scriptArgs` (an array of strings; `boa-streams FILE a b` gives

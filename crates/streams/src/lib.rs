@@ -158,11 +158,14 @@ pub(crate) mod compression;
 pub mod dom;
 pub(crate) mod encoding;
 pub mod file;
+pub mod message;
 pub mod native;
 pub(crate) mod promise;
 pub(crate) mod queue;
 pub(crate) mod readable;
 pub(crate) mod strategies;
+pub mod structured_clone;
+pub(crate) mod transfer_streams;
 pub(crate) mod transform;
 pub(crate) mod webidl;
 pub(crate) mod writable;
@@ -182,6 +185,9 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     compression::register(context)?;
     file::register(context)?;
     body::register(context)?;
+    // Issue 13: structuredClone, MessageChannel/MessagePort, transferable streams.
+    structured_clone::register(context)?;
+    message::register(context)?;
     Ok(())
 }
 

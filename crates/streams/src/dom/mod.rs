@@ -27,8 +27,14 @@ mod event;
 mod event_target;
 mod exception;
 
-pub(crate) use event::{prototype_from_new_target, EventData};
-pub(crate) use event_target::EventTargetData;
+pub use abort::{AbortControllerData, AbortSignalInterface};
+// For the event interfaces defined outside this module (FileReader, MessagePort, MessageEvent).
+pub(crate) use event::{create_event_object, event_init, prototype_from_new_target};
+pub use event::{CustomEventInterface, EventData};
+pub use event_target::EventTargetData;
+pub(crate) use event_target::{
+    add_internal_listener, dispatch, get_event_handler, set_event_handler, Target,
+};
 pub use exception::DomException;
 
 /// Per-realm DOM state (in the realm's `host_defined`).
@@ -190,7 +196,7 @@ pub fn remove_abort_algorithm(signal: &JsObject, id: AbortAlgorithmId) {
 /// A new event target object with prototype `proto` whose state is `extra` (see
 /// [`event_target_extra`]).
 pub(crate) fn new_event_target_with(proto: JsObject, extra: JsObject) -> JsObject {
-    JsObject::from_proto_and_data(Some(proto), EventTargetData::new_with_extra(extra))
+    JsObject::from_proto_and_data(Some(proto), EventTargetData::with_ext(extra))
 }
 
 /// The event target `value` and its `extra` state, if it was made by
@@ -201,7 +207,7 @@ pub(crate) fn event_target_extra(value: &JsValue) -> Option<(JsObject<EventTarge
         .clone()
         .downcast::<EventTargetData>()
         .ok()?;
-    let extra = target.borrow().data().extra().cloned()?;
+    let extra = target.borrow().data().ext().cloned()?;
     Some((target, extra))
 }
 
@@ -224,20 +230,6 @@ pub(crate) fn fire_event(
     };
     event_target::dispatch(&event, &event_target::Target::own(target.clone()), context)?;
     Ok(())
-}
-
-/// The getter of an event handler IDL attribute.
-pub(crate) fn get_event_handler(target: &JsObject<EventTargetData>, event_type: &str) -> JsValue {
-    event_target::get_event_handler(target, event_type)
-}
-
-/// The setter of an event handler IDL attribute.
-pub(crate) fn set_event_handler(
-    target: &JsObject<EventTargetData>,
-    event_type: &str,
-    value: &JsValue,
-) {
-    event_target::set_event_handler(target, event_type, value);
 }
 
 #[cfg(test)]

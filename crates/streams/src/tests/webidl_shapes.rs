@@ -151,6 +151,24 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype,NONE,CAPTURING_PHASE,AT_TARGET,BUBBLING_PHASE",
     ),
     (
+        "MessagePort",
+        // MessagePort's members, then those of the MessageEventTarget mixin: the attributes
+        // (onmessage, onmessageerror) before the operations. (No `onclose` yet.)
+        "onmessage,onmessageerror,postMessage,start,close,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "MessageChannel",
+        "port1,port2,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "MessageEvent",
+        // NOTE: the legacy `initMessageEvent` is not implemented.
+        "data,origin,lastEventId,source,ports,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
         "CustomEvent",
         "detail,initCustomEvent,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype",
