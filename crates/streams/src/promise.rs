@@ -158,12 +158,37 @@ pub fn enqueue_microtask(ctx: &mut Context, f: impl FnOnce(&mut Context) + 'stat
 pub enum Reaction {
     /// Rust steps with traced captures (see [`Reaction::new`]), run in a microtask enqueued
     /// when the promise settles: the position a reaction registered on it would take.
-    // NOTE: stored as Boa's traced closure type (a `NativeFunction` with captures), called
-    // with the settlement as `(value, rejected)`; it is never exposed to script.
-    Steps(NativeFunction),
+    Steps(Box<dyn ReactionSteps>),
     /// A JS promise settled synchronously with this one: the promise script holds for a
     /// Rust-side promise or request ("resolve p with v" on the JS promise).
     Promise(PromiseCapability),
+}
+
+/// The steps of a [`Reaction::Steps`]: traced captures and a step function, boxed (one
+/// allocation, no JS function object).
+pub trait ReactionSteps: Trace {
+    /// Run the steps with the settlement.
+    fn run(self: Box<Self>, settlement: Settlement, ctx: &mut Context);
+}
+
+/// [`ReactionSteps`] made by [`Reaction::new`].
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct FnSteps<C: Trace + 'static, F: 'static> {
+    captures: C,
+    // A `Copy` closure holds no GC data (no GC handle is `Copy`).
+    #[unsafe_ignore_trace]
+    steps: F,
+}
+
+impl<C, F> ReactionSteps for FnSteps<C, F>
+where
+    C: Trace + 'static,
+    F: Fn(&C, Settlement, &mut Context) + Copy + 'static,
+{
+    fn run(self: Box<Self>, settlement: Settlement, ctx: &mut Context) {
+        (self.steps)(&self.captures, settlement, ctx);
+    }
 }
 
 impl std::fmt::Debug for Reaction {
@@ -183,19 +208,7 @@ impl Reaction {
         C: Trace + 'static,
         F: Fn(&C, Settlement, &mut Context) + Copy + 'static,
     {
-        Self::Steps(NativeFunction::from_copy_closure_with_captures(
-            move |_, args, captures: &C, ctx| {
-                let value = arg(args, 0);
-                let settlement = if arg(args, 1).to_boolean() {
-                    Err(value)
-                } else {
-                    Ok(value)
-                };
-                steps(captures, settlement, ctx);
-                Ok(JsValue::undefined())
-            },
-            captures,
-        ))
+        Self::Steps(Box::new(FnSteps { captures, steps }))
     }
 
     /// "Upon fulfillment" / "upon rejection": one step per outcome.
@@ -222,14 +235,7 @@ impl Reaction {
     /// Run now (inside the microtask of the reaction).
     fn run(self, settlement: Settlement, ctx: &mut Context) {
         match self {
-            Self::Steps(f) => {
-                let (value, rejected) = match settlement {
-                    Ok(v) => (v, false),
-                    Err(e) => (e, true),
-                };
-                // The steps return `Ok` and cannot throw.
-                let _ = f.call(&JsValue::undefined(), &[value, rejected.into()], ctx);
-            }
+            Self::Steps(steps) => steps.run(settlement, ctx),
             Self::Promise(p) => p.settle(settlement, ctx),
         }
     }
