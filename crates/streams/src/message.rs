@@ -418,7 +418,7 @@ pub fn message_port_start(port: &JsObject, ctx: &mut Context) {
 }
 
 /// The [close()](https://html.spec.whatwg.org/multipage/web-messaging.html#dom-messageport-close)
-/// steps: set [[Detached]], disentangle.
+/// steps: set \[\[Detached\]\], disentangle.
 pub fn message_port_close(port: &JsObject, ctx: &mut Context) {
     let Some(core) = port_core(port) else {
         return;

@@ -1,6 +1,6 @@
 //! The [File API](https://w3c.github.io/FileAPI/): `Blob`, `File` and `FileReader`.
 //!
-//! A `Blob`'s bytes are a [`ByteSeq`]: a list of shared [`bytes::Bytes`] pieces, so
+//! A `Blob`'s bytes are a [`ByteSeq`]: a list of shared `bytes::Bytes` pieces, so
 //! `slice()`, `new Blob([blob])` and `File`s built from Blobs share memory with their
 //! sources. `File` instances carry the same native data as `Blob`s (Boa gives an object one
 //! native data type, and a `File` must pass `Blob`'s brand checks), with a name and a
