@@ -1,34 +1,73 @@
-//! Criterion benches: per-operation costs measured through the scripting host. Each group has
-//! a baseline (`await Promise.resolve()` loop) so results read as ratios.
+//! Criterion benches of the Rust-level paths, driven through the public API only
+//! (`boa_streams::native`, the registered globals): each group has a baseline so results
+//! read as ratios.
+//!
+//! * `read-1000-chunks`: JS read loops against `await Promise.resolve()`.
+//! * `native-source`: a native byte source (`native_byte_stream`, 1 KiB chunks) read by a JS
+//!   reader, against the same chunks from a JS pull source.
+//! * `native-pipe`: a native source of 64 KiB chunks piped to a sink, directly and through
+//!   `CompressionStream('gzip')`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use boa_engine::{js_string, property::Attribute};
+use boa_streams_host::Host;
+use bytes::Bytes;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const SETUP: &str = r#"
 globalThis.baseline = async (n) => { for (let i = 0; i < n; i++) await Promise.resolve(i); };
-globalThis.readBuffered = async (n) => {
-  const rs = new ReadableStream({ start(c) { for (let i = 0; i < n; i++) c.enqueue(i); c.close(); } },
-                                { highWaterMark: n });
+globalThis.readAll = async (rs) => {
   const r = rs.getReader();
-  for (;;) { const { done } = await r.read(); if (done) break; }
+  let bytes = 0;
+  for (;;) { const { done, value } = await r.read(); if (done) return bytes; bytes += value ? value.byteLength || 1 : 1; }
 };
-globalThis.readPull = async (n) => {
+globalThis.readBuffered = (n) => readAll(new ReadableStream(
+  { start(c) { for (let i = 0; i < n; i++) c.enqueue(i); c.close(); } }, { highWaterMark: n }));
+globalThis.readPull = (n) => {
   let i = 0;
-  const rs = new ReadableStream({ pull(c) { if (i++ < n) c.enqueue(i); else c.close(); } });
-  const r = rs.getReader();
-  for (;;) { const { done } = await r.read(); if (done) break; }
+  return readAll(new ReadableStream({ pull(c) { if (i++ < n) c.enqueue(i); else c.close(); } }));
+};
+const KIB = new Uint8Array(1024);
+globalThis.jsBytes = (n) => {
+  let i = 0;
+  return new ReadableStream({ pull(c) { if (i++ < n) c.enqueue(KIB.slice()); else c.close(); } });
+};
+globalThis.sinkCount = () => {
+  const s = { bytes: 0, write(c) { s.bytes += c.byteLength; } };
+  return [s, new WritableStream(s)];
 };
 "#;
 
-fn run(host: &mut boa_streams_host::Host, call: &str) {
+fn run(host: &mut Host, call: &str) {
     if let Err(e) = host.eval_source(call, "bench.js") {
         panic!("bench: {e}");
     }
     host.run_event_loop(None);
+    let errors = host.take_errors();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// Fail the bench if `condition` (JS) is not true after a run (a pipe that lost data).
+fn check(host: &mut Host, condition: &str) {
+    let ok = host
+        .eval_source(condition, "check.js")
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    assert_eq!(ok.as_boolean(), Some(true), "failed: {condition}");
+}
+
+/// Install `native_byte_stream(chunks)` as the global `src`.
+fn native_source(host: &mut Host, chunk: &Bytes, count: usize) {
+    let chunks = std::iter::repeat_n(chunk.clone(), count);
+    let ctx = host.context();
+    let stream = boa_streams::native::native_byte_stream(chunks, ctx)
+        .unwrap_or_else(|e| panic!("native_byte_stream: {e}"));
+    ctx.register_global_property(js_string!("src"), stream, Attribute::all())
+        .unwrap_or_else(|e| panic!("global: {e}"));
 }
 
 fn read_loops(c: &mut Criterion) {
     let mut host = boa_streams_benches::host_with(SETUP);
     let mut group = c.benchmark_group("read-1000-chunks");
+    group.throughput(Throughput::Elements(1000));
     group.bench_function("baseline: await Promise.resolve()", |b| {
         b.iter(|| run(&mut host, "baseline(1000)"))
     });
@@ -41,5 +80,65 @@ fn read_loops(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, read_loops);
+fn native_source_reads(c: &mut Criterion) {
+    let mut host = boa_streams_benches::host_with(SETUP);
+    let chunk = Bytes::from(vec![7u8; 1024]);
+    let mut group = c.benchmark_group("native-source-1000x1KiB");
+    group.throughput(Throughput::Bytes(1000 * 1024));
+    group.bench_function("JS pull source, read loop", |b| {
+        b.iter(|| run(&mut host, "readAll(jsBytes(1000))"))
+    });
+    group.bench_function("native_byte_stream, read loop", |b| {
+        b.iter(|| {
+            native_source(&mut host, &chunk, 1000);
+            run(&mut host, "readAll(src)")
+        })
+    });
+    group.finish();
+}
+
+fn native_pipes(c: &mut Criterion) {
+    let mut host = boa_streams_benches::host_with(SETUP);
+    let chunk = Bytes::from(
+        (0..65536u32)
+            .map(|i| {
+                if i % 7 == 0 {
+                    b' '
+                } else {
+                    b'a' + (i / 8 % 26) as u8
+                }
+            })
+            .collect::<Vec<u8>>(),
+    );
+    let mut group = c.benchmark_group("native-pipe-100x64KiB");
+    group.throughput(Throughput::Bytes(100 * 65536));
+    group.sample_size(20);
+    group.bench_function("native source -> pipeTo(JS sink)", |b| {
+        b.iter(|| {
+            native_source(&mut host, &chunk, 100);
+            run(
+                &mut host,
+                "{ const [s, ws] = sinkCount(); globalThis.last = s; src.pipeTo(ws); }",
+            );
+            check(&mut host, "last.bytes === 100 * 65536");
+        })
+    });
+    group.bench_function(
+        "native source -> CompressionStream('gzip') -> JS sink",
+        |b| {
+            b.iter(|| {
+                native_source(&mut host, &chunk, 100);
+                run(
+                    &mut host,
+                    "{ const [s, ws] = sinkCount(); globalThis.last = s; \
+                 src.pipeThrough(new CompressionStream('gzip')).pipeTo(ws); }",
+                );
+                check(&mut host, "last.bytes > 0 && last.bytes < 100 * 65536");
+            })
+        },
+    );
+    group.finish();
+}
+
+criterion_group!(benches, read_loops, native_source_reads, native_pipes);
 criterion_main!(benches);

@@ -24,8 +24,10 @@ pub const RESULT_MARKER: &str = "@@wpt-runner-result@@ ";
 
 /// Event-loop deadline (wall clock) for a normal file.
 pub const LOOP_DEADLINE: Duration = Duration::from_secs(30);
-/// Event-loop deadline for `// META: timeout=long`.
-pub const LONG_LOOP_DEADLINE: Duration = Duration::from_secs(90);
+/// Event-loop deadline for `// META: timeout=long`. Generous: `FileAPI/idlharness.any.js` parses
+/// `interfaces/html.idl` (99 KB) with webidl2.js, about 20 s of CPU in Boa, which a loaded
+/// machine stretches past 90 s of wall clock.
+pub const LONG_LOOP_DEADLINE: Duration = Duration::from_secs(240);
 
 const MAX_MESSAGE: usize = 2000;
 
@@ -134,10 +136,58 @@ fn default_title(rel: &str) -> String {
     name.split('.').next().unwrap_or(name).to_owned()
 }
 
-/// The prelude evaluated before testharness.js. `files` maps `/interfaces/x.idl` to text.
-pub fn prelude(title: &str, files: &serde_json::Map<String, serde_json::Value>) -> String {
+/// The scope a test file runs in (both keep testharness.js's shell environment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// A dedicated-worker-like global (the default: most interfaces here are `[Exposed=*]`).
+    Worker,
+    /// A Window-like global, for tests of interfaces exposed to `Window` and workers but not
+    /// `*` (`FileAPI/`): `GLOBAL.isWindow()` is true, `window` is the global and `self
+    /// instanceof Window` holds.
+    Window,
+}
+
+impl Scope {
+    /// The scope for a corpus-relative test file.
+    pub fn for_file(file: &str) -> Scope {
+        if file.starts_with("FileAPI/") {
+            Scope::Window
+        } else {
+            Scope::Worker
+        }
+    }
+}
+
+/// The URL WPT would load the test from: `http://web-platform.test:8000/dir/name.any.html?v`
+/// for a window, `.../name.any.worker.js?v` for a worker.
+pub fn test_url(file: &str, variant: &str, scope: Scope) -> String {
+    let stem = file.strip_suffix(".js").unwrap_or(file);
+    let ext = match scope {
+        Scope::Window => ".html",
+        Scope::Worker => ".worker.js",
+    };
+    format!("http://web-platform.test:8000/{stem}{ext}{variant}")
+}
+
+/// The prelude evaluated before testharness.js: `GLOBAL`, `META_TITLE`, `location` (for
+/// `url`, the test's URL) and a `fetch` shim serving corpus files (`/interfaces/*.idl` for
+/// idlharness.js, JSON test data) through the native `__wpt_runner_read`.
+pub fn prelude(title: &str, url: &str, scope: Scope) -> String {
     let title = serde_json::Value::String(title.to_owned()).to_string();
-    let files = serde_json::Value::Object(files.clone()).to_string();
+    let (origin, rest) = match url.match_indices('/').nth(2) {
+        Some((i, _)) => url.split_at(i),
+        None => (url, "/"),
+    };
+    let (path_and_query, hash) = match rest.find('#') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let (pathname, search) = match path_and_query.find('?') {
+        Some(i) => path_and_query.split_at(i),
+        None => (path_and_query, ""),
+    };
+    let js = |v: &str| serde_json::Value::String(v.to_owned()).to_string();
+    let is_window = scope == Scope::Window;
     format!(
         r#"(function (g) {{
   "use strict";
@@ -146,20 +196,41 @@ pub fn prelude(title: &str, files: &serde_json::Map<String, serde_json::Value>) 
   }};
   // What WPT's .any.js wrappers define: the scope the file runs in.
   define("GLOBAL", {{
-    isWindow: function () {{ return false; }},
+    isWindow: function () {{ return {is_window}; }},
     isWorker: function () {{ return false; }},
     isShadowRealm: function () {{ return false; }},
   }});
   define("META_TITLE", {title});
-  // A tiny fetch() for idlharness.js (fetch_spec: r.ok, r.text()), serving /interfaces/*.idl
-  // from the corpus.
-  var files = {files};
-  var has = Object.prototype.hasOwnProperty;
+  // The test's URL, as a browser's location (subset-tests.js reads location.search).
+  var location = {{
+    href: {href}, origin: {origin}, protocol: "http:", host: "web-platform.test:8000",
+    hostname: "web-platform.test", port: "8000", pathname: {pathname}, search: {search},
+    hash: {hash},
+  }};
+  Object.defineProperty(location, "toString", {{ value: function () {{ return location.href; }} }});
+  define("location", location);
+  // A tiny fetch() over the corpus (for idlharness.js's fetch_spec and JSON test data):
+  // r.ok, r.status, r.text(), r.json(). URLs resolve against location.
+  var read = g.__wpt_runner_read;
+  delete g.__wpt_runner_read;
+  var resolve = function (url) {{
+    var path;
+    var abs = /^[a-z][a-z0-9+.-]*:\/\/[^\/]*(\/[^?#]*)?/i.exec(url);
+    if (abs) path = abs[1] || "/";
+    else if (url.charAt(0) === "/") path = url.split(/[?#]/)[0];
+    else path = location.pathname.replace(/[^\/]*$/, "") + url.split(/[?#]/)[0];
+    var out = [];
+    path.split("/").forEach(function (p) {{
+      if (p === "..") out.pop(); else if (p !== "." && p !== "") out.push(p);
+    }});
+    return out.join("/");
+  }};
   if (typeof g.fetch === "undefined") {{
     define("fetch", function fetch(input) {{
       var url = String(input);
-      var found = has.call(files, url);
-      var body = found ? files[url] : "";
+      var body = read(resolve(url));
+      var found = typeof body === "string";
+      if (!found) body = "";
       return Promise.resolve({{
         ok: found,
         status: found ? 200 : 404,
@@ -170,8 +241,45 @@ pub fn prelude(title: &str, files: &serde_json::Map<String, serde_json::Value>) 
     }});
   }}
 }})(globalThis);
-"#
+"#,
+        href = js(url),
+        origin = js(origin),
+        pathname = js(pathname),
+        search = js(search),
+        hash = js(hash),
     )
+}
+
+thread_local! {
+    /// The corpus root `__wpt_runner_read` serves files from (set for the run's thread).
+    static CORPUS_ROOT: std::cell::RefCell<Option<std::path::PathBuf>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// `__wpt_runner_read(path)`: the text of the corpus-relative `path`, or `undefined`.
+fn read_corpus_for_js(
+    _: &boa_streams_host::boa_engine::JsValue,
+    args: &[boa_streams_host::boa_engine::JsValue],
+    ctx: &mut boa_streams_host::boa_engine::Context,
+) -> boa_streams_host::boa_engine::JsResult<boa_streams_host::boa_engine::JsValue> {
+    use boa_streams_host::boa_engine::{JsString, JsValue};
+    let path = match args.first() {
+        Some(v) => v.to_string(ctx)?.to_std_string_escaped(),
+        None => return Ok(JsValue::undefined()),
+    };
+    if path.is_empty()
+        || path
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..")
+    {
+        return Ok(JsValue::undefined());
+    }
+    let text = CORPUS_ROOT.with(|root| {
+        root.borrow()
+            .as_ref()
+            .and_then(|r| std::fs::read_to_string(r.join(&path)).ok())
+    });
+    Ok(text.map_or_else(JsValue::undefined, |t| JsString::from(t.as_str()).into()))
 }
 
 /// The collectors evaluated right after testharness.js.
@@ -188,6 +296,12 @@ pub const GLUE: &str = r#"(function (g) {
     for (var i = 0; i < tests.length; i++) list.push(snapshot(tests[i]));
     done = { status: status.status, message: str(status.message), tests: list };
   });
+  // An uncaught exception reaches the global's `error` event, where testharness.js's
+  // listener (added before this one) records it; cancel it so the host does not report it a
+  // second time, as a browser's runner only reads testharness's status.
+  if (typeof g.addEventListener === "function") {
+    g.addEventListener("error", function (e) { e.preventDefault(); });
+  }
   var timeoutHarness = timeout;
   Object.defineProperty(g, "__wpt_runner", { enumerable: false, configurable: false, writable: false, value: Object.freeze({
     complete: function () { return done !== null; },
@@ -197,6 +311,24 @@ pub const GLUE: &str = r#"(function (g) {
       return stringify({ complete: false, status: null, message: null, tests: results });
     },
   }) });
+})(globalThis);
+"#;
+
+/// For a Window-like scope: `window` (the global) and a `Window` interface the global is an
+/// instance of (idlharness's exposure check then takes `[Exposed=Window]`). Evaluated after
+/// testharness.js, so testharness keeps its shell environment.
+pub const WINDOW_SCOPE: &str = r#"(function (g) {
+  "use strict";
+  function Window() { throw new TypeError("Illegal constructor"); }
+  Object.defineProperty(Window, Symbol.hasInstance, {
+    value: function (v) { return v === g; },
+  });
+  Object.defineProperty(g, "Window", {
+    value: Window, writable: true, configurable: true, enumerable: false,
+  });
+  Object.defineProperty(g, "window", {
+    get: function () { return g; }, configurable: false, enumerable: true,
+  });
 })(globalThis);
 "#;
 
@@ -220,21 +352,6 @@ fn read_corpus_file(corpus: &Path, rel: &str) -> Result<String, String> {
     std::fs::read_to_string(corpus.join(rel)).map_err(|e| format!("cannot read {rel}: {e}"))
 }
 
-fn idl_files(corpus: &Path) -> serde_json::Map<String, serde_json::Value> {
-    let mut map = serde_json::Map::new();
-    if let Ok(entries) = std::fs::read_dir(corpus.join("interfaces")) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".idl") {
-                if let Ok(text) = std::fs::read_to_string(entry.path()) {
-                    map.insert(format!("/interfaces/{name}"), text.into());
-                }
-            }
-        }
-    }
-    map
-}
-
 fn error_result(rel: &str, message: String) -> FileResult {
     FileResult {
         path: rel.to_owned(),
@@ -247,7 +364,10 @@ fn error_result(rel: &str, message: String) -> FileResult {
 }
 
 fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
-    let source = match read_corpus_file(corpus, rel) {
+    let (file, variant) = crate::meta::split_variant(rel);
+    let scope = Scope::for_file(file);
+    CORPUS_ROOT.with(|root| *root.borrow_mut() = Some(corpus.to_owned()));
+    let source = match read_corpus_file(corpus, file) {
         Ok(s) => s,
         Err(e) => return error_result(rel, e),
     };
@@ -269,9 +389,17 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
     // Errors that make the file a harness ERROR, in order.
     let mut errors: Vec<String> = Vec::new();
 
-    let title = meta.title.clone().unwrap_or_else(|| default_title(rel));
+    let title = meta.title.clone().unwrap_or_else(|| default_title(file));
+    if let Err(e) = host.context().register_global_callable(
+        boa_streams_host::boa_engine::js_string!("__wpt_runner_read"),
+        1,
+        boa_streams_host::boa_engine::NativeFunction::from_fn_ptr(read_corpus_for_js),
+    ) {
+        let msg = describe(e, &mut host);
+        return error_result(rel, format!("runner prelude failed: {msg}"));
+    }
     if let Err(e) = host.eval_source(
-        &prelude(&title, &idl_files(corpus)),
+        &prelude(&title, &test_url(file, variant, scope), scope),
         "wpt-runner-prelude.js",
     ) {
         let msg = describe(e, &mut host);
@@ -285,10 +413,15 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         let msg = describe(e, &mut host);
         return error_result(rel, format!("runner glue failed: {msg}"));
     }
-    if meta
+    if scope == Scope::Window {
+        if let Err(e) = host.eval_source(WINDOW_SCOPE, "wpt-runner-window-scope.js") {
+            let msg = describe(e, &mut host);
+            errors.push(format!("runner window scope failed: {msg}"));
+        }
+    } else if meta
         .scripts
         .iter()
-        .any(|s| resolve_script(rel, s).as_deref() == Some("resources/idlharness.js"))
+        .any(|s| resolve_script(file, s).as_deref() == Some("resources/idlharness.js"))
     {
         if let Err(e) = host.eval_source(IDL_SCOPE, "wpt-runner-idl-scope.js") {
             let msg = describe(e, &mut host);
@@ -296,7 +429,7 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         }
     }
     for script in &meta.scripts {
-        let Some(path) = resolve_script(rel, script) else {
+        let Some(path) = resolve_script(file, script) else {
             errors.push(format!(
                 "META script {script:?} does not resolve inside the corpus"
             ));
@@ -312,9 +445,9 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
             Err(e) => errors.push(format!("META script: {e}")),
         }
     }
-    if let Err(e) = host.eval_source(&source, &format!("/{rel}")) {
+    if let Err(e) = host.eval_source(&source, &format!("/{file}")) {
         let msg = describe(e, &mut host);
-        errors.push(format!("uncaught exception in {rel}: {msg}"));
+        errors.push(format!("uncaught exception in {file}: {msg}"));
     }
 
     let budget = if meta.long_timeout {
@@ -441,10 +574,30 @@ mod tests {
 
     #[test]
     fn prelude_embeds_strings_as_json() {
-        let mut files = serde_json::Map::new();
-        files.insert("/interfaces/a.idl".into(), "interface A {};\n\"q\"".into());
-        let p = prelude("t\"itle</script>", &files);
-        assert!(p.contains(r#""/interfaces/a.idl":"interface A {};\n\"q\"""#));
+        let p = prelude(
+            "t\"itle</script>",
+            "http://web-platform.test:8000/a/b.any.worker.js?1-10",
+            Scope::Worker,
+        );
         assert!(p.contains(r#""t\"itle</script>""#));
+        assert!(p.contains(r#"pathname: "/a/b.any.worker.js", search: "?1-10""#));
+        assert!(p.contains(r#"origin: "http://web-platform.test:8000""#));
+    }
+
+    #[test]
+    fn test_urls_and_scopes() {
+        assert_eq!(
+            Scope::for_file("FileAPI/blob/Blob-slice.any.js"),
+            Scope::Window
+        );
+        assert_eq!(Scope::for_file("encoding/api-basics.any.js"), Scope::Worker);
+        assert_eq!(
+            test_url("encoding/a.any.js", "?1-1000", Scope::Worker),
+            "http://web-platform.test:8000/encoding/a.any.worker.js?1-1000"
+        );
+        assert_eq!(
+            test_url("FileAPI/x.any.js", "", Scope::Window),
+            "http://web-platform.test:8000/FileAPI/x.any.html"
+        );
     }
 }

@@ -8,8 +8,10 @@ pub const SCOPE: &[&str] = &[
     "dom/abort",
     "dom/events",
     "webidl/ecmascript-binding/es-exceptions",
-    "encoding/streams",
+    "encoding",
     "compression",
+    "FileAPI",
+    "html/webappapis",
 ];
 
 /// A test file in scope, or one we list but do not run.
@@ -22,7 +24,8 @@ pub struct Discovered {
 }
 
 /// Find the test files under `root` (the corpus root), sorted by path. `*.window.js` files
-/// are listed as skipped (they need a window global).
+/// are listed as skipped (they need a window global). A file with `// META: variant=` lines
+/// gives one entry per variant, `path?query` (as WPT runs `file.any.html?1-1000`).
 pub fn discover(root: &Path) -> std::io::Result<Vec<Discovered>> {
     let mut out = Vec::new();
     for dir in SCOPE {
@@ -54,10 +57,22 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<Discovered>) -> std::io::Result<(
             .collect::<Vec<_>>()
             .join("/");
         if rel.ends_with(".any.js") {
-            out.push(Discovered {
-                path: rel,
-                skip: None,
-            });
+            let variants = std::fs::read_to_string(&path)
+                .map(|source| crate::meta::Meta::parse(&source).variants)
+                .unwrap_or_default();
+            if variants.is_empty() {
+                out.push(Discovered {
+                    path: rel,
+                    skip: None,
+                });
+            } else {
+                for v in variants {
+                    out.push(Discovered {
+                        path: format!("{rel}{v}"),
+                        skip: None,
+                    });
+                }
+            }
         } else if rel.ends_with(".window.js") {
             out.push(Discovered {
                 path: rel,
@@ -73,6 +88,11 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<Discovered>) -> std::io::Result<(
 /// glob over the whole path: `*` and `?` do not cross `/`, `**` does.
 pub fn matches_filter(filter: &str, path: &str) -> bool {
     let filter = filter.trim_start_matches("./");
+    // A variant run (`file?1-1000`) is selected by its own id or by its file.
+    let (file, variant) = crate::meta::split_variant(path);
+    if !variant.is_empty() && path != file && filter != path && matches_filter(filter, file) {
+        return true;
+    }
     if !filter.contains(['*', '?', '[']) {
         let dir = filter.trim_end_matches('/');
         return path == dir
@@ -130,6 +150,12 @@ mod tests {
         assert!(matches_filter(p, p));
         assert!(!matches_filter("streams/readable", p));
         assert!(!matches_filter("dom", p));
+        let v = "encoding/a.any.js?1-1000";
+        assert!(matches_filter("encoding", v));
+        assert!(matches_filter("encoding/a.any.js", v));
+        assert!(matches_filter(v, v));
+        assert!(!matches_filter("encoding/a.any.js?1001-2000", v));
+        assert!(matches_filter("encoding/*.any.js", v));
     }
 
     #[test]
@@ -160,10 +186,16 @@ mod tests {
             "streams/resources/helper.js",
             "dom/abort/d.any.js",
             "dom/nodes/out-of-scope.any.js",
+            "encoding/v.any.js",
         ] {
             let p = dir.join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, "").unwrap();
+            let text = if f.starts_with("encoding/") {
+                "// META: variant=?1-2\n// META: variant=?3-last\n"
+            } else {
+                ""
+            };
+            std::fs::write(&p, text).unwrap();
         }
         let found = discover(&dir).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
@@ -175,6 +207,8 @@ mod tests {
             names,
             vec![
                 ("dom/abort/d.any.js", false),
+                ("encoding/v.any.js?1-2", false),
+                ("encoding/v.any.js?3-last", false),
                 ("streams/a.any.js", false),
                 ("streams/sub/b.any.js", false),
                 ("streams/sub/c.window.js", true),

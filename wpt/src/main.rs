@@ -164,7 +164,8 @@ fn run(args: &Args) -> Result<i32, String> {
     let mut skipped = Vec::new();
     for d in discovered.iter().filter(|d| selected(&d.path)) {
         let skip = d.skip.clone().or_else(|| {
-            let source = std::fs::read_to_string(args.corpus.join(&d.path)).ok()?;
+            let (file, _) = meta::split_variant(&d.path);
+            let source = std::fs::read_to_string(args.corpus.join(file)).ok()?;
             if meta::Meta::parse(&source).runs_in_shell() {
                 None
             } else {

@@ -2,8 +2,9 @@
 //!
 //! WPT reads metadata from the leading run of lines that start with `//`; a line of the form
 //! `// META: key=value` sets a key. We use `script` (extra scripts, in order), `timeout`
-//! (`long` gives the longer deadline), `title` (exposed as `META_TITLE`) and `global` (which
-//! scopes the file is meant for).
+//! (`long` gives the longer deadline), `title` (exposed as `META_TITLE`), `global` (which
+//! scopes the file is meant for) and `variant` (each value, such as `?1-1000`, is the query of
+//! a separate test run; the runner names such a run `file?1-1000`).
 
 /// The metadata of one test file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -16,6 +17,8 @@ pub struct Meta {
     pub title: Option<String>,
     /// `global=` variants (comma separated), if the key is present.
     pub globals: Option<Vec<String>>,
+    /// `variant=` values in order (each starts with `?` or `#`).
+    pub variants: Vec<String>,
 }
 
 impl Meta {
@@ -41,6 +44,7 @@ impl Meta {
                 "script" => meta.scripts.push(value.to_owned()),
                 "timeout" => meta.long_timeout = value == "long",
                 "title" => meta.title = Some(value.to_owned()),
+                "variant" => meta.variants.push(value.to_owned()),
                 "global" => {
                     meta.globals = Some(
                         value
@@ -77,6 +81,15 @@ impl Meta {
                 )
             }),
         }
+    }
+}
+
+/// Split a test id (`dir/file.any.js` or, for a variant, `dir/file.any.js?1-1000`) into the
+/// corpus-relative file and the variant's query (`""` or starting with `?` or `#`).
+pub fn split_variant(id: &str) -> (&str, &str) {
+    match id.find(['?', '#']) {
+        Some(i) => id.split_at(i),
+        None => (id, ""),
     }
 }
 
@@ -143,6 +156,20 @@ mod tests {
             ])
         );
         assert!(meta.runs_in_shell());
+    }
+
+    #[test]
+    fn variants_are_separate_runs() {
+        let meta = Meta::parse("// META: variant=?1-1000\n// META: variant=?1001-last\n");
+        assert_eq!(meta.variants, vec!["?1-1000", "?1001-last"]);
+        assert_eq!(
+            split_variant("encoding/a.any.js?1001-last"),
+            ("encoding/a.any.js", "?1001-last")
+        );
+        assert_eq!(
+            split_variant("encoding/a.any.js"),
+            ("encoding/a.any.js", "")
+        );
     }
 
     #[test]

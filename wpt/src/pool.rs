@@ -69,7 +69,8 @@ pub fn run_all(
 }
 
 fn wall_limit(corpus: &Path, rel: &str) -> Duration {
-    let long = std::fs::read_to_string(corpus.join(rel))
+    let (file, _) = crate::meta::split_variant(rel);
+    let long = std::fs::read_to_string(corpus.join(file))
         .map(|s| Meta::parse(&s).long_timeout)
         .unwrap_or(false);
     (if long {

@@ -40,6 +40,12 @@ pub(crate) struct Shared {
     pub(crate) errors: RefCell<Vec<HostError>>,
     /// HTML's "about-to-be-notified rejected promises list".
     about_to_be_notified: RefCell<Vec<JsObject<Promise>>>,
+    /// `(error, message) => notCanceled`: fires an `ErrorEvent` named `error` at the global
+    /// (see `crate::error_event`).
+    error_dispatcher: RefCell<Option<JsObject>>,
+    /// Set while the error event is being dispatched: an exception reported meanwhile (a
+    /// throwing `error` listener) is recorded without firing another event.
+    in_error_dispatch: Cell<bool>,
 }
 
 impl Shared {
@@ -57,13 +63,42 @@ impl Shared {
         self.errors.borrow_mut().push(error);
     }
 
-    /// Report an exception that escaped a script or a job.
+    /// Set the function that fires the global's `error` event.
+    pub(crate) fn set_error_dispatcher(&self, dispatcher: JsObject) {
+        *self.error_dispatcher.borrow_mut() = Some(dispatcher);
+    }
+
+    /// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
+    /// that escaped a script or a job: fire an `ErrorEvent` (cancelable, `error` = the
+    /// exception) at the global; unless a listener canceled it, record it (and print it).
     pub(crate) fn report_exception(&self, error: JsError, context: &mut Context) {
-        let (message, stack) = match error.into_opaque(context) {
-            Ok(value) => describe(&value, context),
-            // An engine error (runtime limit, ...) has no JS value.
-            Err(error) => (error.to_string(), None),
+        let value = match error.into_opaque(context) {
+            Ok(value) => value,
+            // An engine error (runtime limit, ...) has no JS value: nothing to fire.
+            Err(error) => {
+                self.record(HostError::Uncaught {
+                    message: error.to_string(),
+                    stack: None,
+                });
+                return;
+            }
         };
+        let (message, stack) = describe(&value, context);
+        let dispatcher = self.error_dispatcher.borrow().clone();
+        if let Some(dispatcher) = dispatcher.filter(|_| !self.in_error_dispatch.get()) {
+            self.in_error_dispatch.set(true);
+            // The dispatcher catches in JS whatever it could throw.
+            let not_canceled = dispatcher.call(
+                &JsValue::undefined(),
+                &[value, JsString::from(message.as_str()).into()],
+                context,
+            );
+            self.in_error_dispatch.set(false);
+            // "If notHandled is false, then the error is handled."
+            if matches!(not_canceled, Ok(v) if v == JsValue::from(false)) {
+                return;
+            }
+        }
         self.record(HostError::Uncaught { message, stack });
     }
 
@@ -91,6 +126,7 @@ impl Shared {
     pub(crate) fn clear(&self) {
         let list = std::mem::take(&mut *self.about_to_be_notified.borrow_mut());
         drop(list);
+        drop(self.error_dispatcher.borrow_mut().take());
     }
 }
 
@@ -353,6 +389,8 @@ pub(crate) struct EventLoop {
     virtual_clock: Option<Rc<VirtualClock>>,
     /// Set while `run_loop` or `run_microtasks` runs (so a re-entrant call does nothing).
     running: Cell<bool>,
+    /// The worker group this loop belongs to (messages from other threads), if any.
+    pub(crate) group: RefCell<Option<Arc<crate::worker::Group>>>,
 }
 
 impl EventLoop {
@@ -366,6 +404,7 @@ impl EventLoop {
             cleanup_jobs: RefCell::default(),
             virtual_clock,
             running: Cell::new(false),
+            group: RefCell::new(None),
         }
     }
 
@@ -554,6 +593,13 @@ impl EventLoop {
                 }
             }
 
+            // 2b. A message from another thread for one of this context's ports (a task).
+            let external = self.group.borrow().as_ref().and_then(|g| g.take());
+            if let Some(port) = external {
+                boa_streams::message::deliver_message(port, &mut context.borrow_mut());
+                continue;
+            }
+
             if past(deadline) {
                 return if self.has_pending_work() || running.iter().any(|(_, fr)| !fr) {
                     LoopOutcome::DeadlineReached
@@ -574,6 +620,16 @@ impl EventLoop {
             let next_due = self.next_due();
             if next_due.is_none() && !live_async && !self.has_microtasks() {
                 if self.async_jobs.borrow().is_empty() && self.cleanup_jobs.borrow().is_empty() {
+                    // A member of a worker group waits for messages from the other threads
+                    // until the whole group is idle.
+                    let group = self.group.borrow().clone();
+                    if let Some(group) = group {
+                        match group.wait_idle(deadline) {
+                            crate::worker::Wake::Message => continue,
+                            crate::worker::Wake::Quiescent => return LoopOutcome::Idle,
+                            crate::worker::Wake::Deadline => return LoopOutcome::DeadlineReached,
+                        }
+                    }
                     return LoopOutcome::Idle;
                 }
                 continue;

@@ -20,7 +20,8 @@
 //!   pending `NativeAsyncJob` keeps the loop alive, a pending cleanup does not. (Boa ties a
 //!   started future to the context borrow of that call, so one still pending when
 //!   `run_event_loop` returns is dropped; not-yet-started ones stay queued.)
-//! * An exception thrown by any job is recorded as [`HostError::Uncaught`] (and printed when
+//! * An exception thrown by any job is reported: it fires the global's `error` event and,
+//!   unless a listener canceled that, is recorded as [`HostError::Uncaught`] (and printed when
 //!   [`HostOptions::print_errors`]); the loop goes on and nothing queued is lost. An
 //!   exception from the script itself is returned by `eval_*`; pass it to
 //!   [`Host::report_exception`] to record it the same way.
@@ -31,7 +32,8 @@
 //! * Reported exceptions and rejection reasons are described without running script: a
 //!   primitive as `String(value)`, an Error-like object from its `name`/`message`/`stack`
 //!   data properties (accessors and `toString` are never called; a `DOMException` from its
-//!   slots), any other object as `[object Tag]`. So reporting cannot queue more work.
+//!   slots), any other object as `[object Tag]`. (The `error` event's listeners are script,
+//!   and can queue more work, as in HTML.)
 //! * With [`HostOptions::virtual_time`] the context gets a virtual clock: when nothing but
 //!   timers is pending, the loop moves the clock to the next due timer instead of sleeping.
 //!   `performance.now()` and `Date.now()` follow that clock (a busy-wait on `Date.now()` never
@@ -62,11 +64,21 @@
 //! # Globals
 //!
 //! boa_runtime's `console`, `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
-//! `queueMicrotask`, `TextEncoder`/`TextDecoder`, `structuredClone`, `atob`/`btoa`
-//! (boa_runtime's `AbortController` is *not* installed: boa_streams provides its own); then
-//! `self` (= `globalThis`), `performance.now()` / `performance.timeOrigin`, `scriptArgs` (an
-//! array of strings, empty unless [`Host::set_script_args`] is called), `gc()` when
-//! [`HostOptions::expose_gc`], and everything `boa_streams::register` installs.
+//! `queueMicrotask`, `structuredClone` and `URL` (boa_runtime's `AbortController` and
+//! `TextEncoder`/`TextDecoder` are *not* installed: boa_streams provides its own, nor its
+//! `atob`/`btoa`: the host's own follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
+//! `performance.now()` /
+//! `performance.timeOrigin`, `scriptArgs` (an array of strings, empty unless
+//! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], `Worker` (see
+//! the `worker` module: a script in its own `Host` on its own thread), everything
+//! `boa_streams::register` installs (its `structuredClone` replaces boa_runtime's), and
+//! `ErrorEvent` (HTML).
+//!
+//! An exception that is reported (uncaught in a job, thrown by an event listener, or passed
+//! to [`Host::report_exception`]) first fires a cancelable `ErrorEvent` named `error` at the
+//! global (`error` is the exception, `message` its description); only if no listener
+//! canceled it is it recorded as [`HostError::Uncaught`]. An exception reported while that
+//! event is being dispatched is recorded without another event.
 
 use std::cell::Cell;
 use std::path::Path;
@@ -81,12 +93,13 @@ use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
 };
 use boa_runtime::extensions::{
-    Base64Extension, ConsoleExtension, EncodingExtension, MicrotaskExtension,
-    StructuredCloneExtension, TimeoutExtension,
+    ConsoleExtension, MicrotaskExtension, StructuredCloneExtension, TimeoutExtension, UrlExtension,
 };
 
+mod base64;
 mod clock;
 mod event_loop;
+mod worker;
 
 use clock::VirtualClock;
 use event_loop::{EventLoop, Hooks, Shared};
@@ -195,8 +208,9 @@ pub struct Host {
 
 impl Host {
     /// Build a context with the host event loop and rejection tracker, boa_runtime's
-    /// console, timers, queueMicrotask, TextEncoder/TextDecoder, structuredClone, atob/btoa,
-    /// plus `self`, `performance.now()`, `gc()` (if asked) and `boa_streams::register`.
+    /// console, timers, queueMicrotask, structuredClone and URL, plus `self`, `atob`/`btoa`,
+    /// `performance.now()`, `gc()` (if asked), `boa_streams::register` (which brings
+    /// TextEncoder/TextDecoder) and `ErrorEvent`.
     ///
     /// On a thread started by [`run_with_large_stack`] it also raises Boa's recursion and
     /// value-stack limits ([`LARGE_STACK_RECURSION_LIMIT`]).
@@ -225,19 +239,25 @@ impl Host {
                 ConsoleExtension::default(),
                 TimeoutExtension,
                 MicrotaskExtension,
-                EncodingExtension,
                 StructuredCloneExtension,
-                Base64Extension,
+                UrlExtension,
             ),
             None,
             &mut context,
         )?;
         event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
+        base64::register(&mut context)?;
         boa_streams::register(&mut context)?;
+        worker::register(&mut context, &options)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
         boa_streams::dom::set_exception_reporter(report_listener_exception);
+        // `ErrorEvent`, and the `error` event that reported exceptions fire at the global.
+        let dispatcher = context.eval(Source::from_bytes(ERROR_EVENT_JS))?;
+        if let Some(dispatcher) = dispatcher.as_object() {
+            shared.set_error_dispatcher(dispatcher.clone());
+        }
 
         Ok(Self {
             context,
@@ -265,6 +285,9 @@ impl Host {
                 JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
             )
         })?;
+        if let Some(dir) = path.parent() {
+            self.context.insert_data(worker::ScriptBase(dir.to_owned()));
+        }
         let name = path.to_string_lossy();
         self.eval_source(&text, &name)
     }
@@ -294,6 +317,12 @@ impl Host {
     /// an exception that `eval_source`/`eval_file` returned, as HTML "report the exception".
     pub fn report_exception(&mut self, error: JsError) {
         self.shared.report_exception(error, &mut self.context);
+    }
+
+    /// Set the directory relative to which `new Worker(url)` resolves `url` (`eval_file`
+    /// sets it to the file's directory).
+    pub fn set_script_base(&mut self, dir: &Path) {
+        self.context.insert_data(worker::ScriptBase(dir.to_owned()));
     }
 
     /// Set the global `scriptArgs` (an array of strings; `boa-streams FILE a b` gives
@@ -327,6 +356,9 @@ fn set_script_args(context: &mut Context, args: &[String]) -> JsResult<()> {
         Attribute::WRITABLE | Attribute::CONFIGURABLE,
     )
 }
+
+/// Defines `ErrorEvent`; its value is the function firing the global's `error` event.
+const ERROR_EVENT_JS: &str = include_str!("error_event.js");
 
 /// `self`, `performance`, `scriptArgs`, `gc`.
 fn register_host_globals(context: &mut Context, options: &HostOptions) -> JsResult<()> {

@@ -490,9 +490,54 @@ fn host_globals() {
             r#"[self === globalThis, typeof performance.now(), performance.now() >= 0,
                 typeof performance.timeOrigin, JSON.stringify(scriptArgs),
                 typeof console.log, typeof setTimeout, typeof clearInterval, typeof queueMicrotask,
-                typeof TextEncoder, typeof TextDecoder, typeof structuredClone, atob(btoa("hi"))].join()"#
+                typeof TextEncoder, typeof TextDecoder, typeof structuredClone, atob(btoa("hi")),
+                new TextDecoder("latin1", {fatal: true}).fatal, new URL("../b?x#y", "http://h/a/c").href,
+                typeof ErrorEvent].join()"#
         ),
-        r#"true,number,true,number,["a","b c"],function,function,function,function,function,function,function,hi"#
+        r#"true,number,true,number,["a","b c"],function,function,function,function,function,function,function,hi,true,http://h/b?x#y,function"#
+    );
+}
+
+#[test]
+fn reported_exceptions_fire_the_global_error_event() {
+    let mut h = host(false);
+    // A listener sees the ErrorEvent; canceling it handles the error (not recorded).
+    h.eval_source(
+        r#"globalThis.seen = [];
+           addEventListener("error", (e) => {
+             seen.push(e.constructor.name + ":" + e.message + ":" + (e.error && e.error.message) + ":" + e.cancelable);
+             if (e.error && e.error.message === "handled") e.preventDefault();
+             if (e.error && e.error.message === "listener") throw new Error("from listener");
+           });
+           queueMicrotask(() => { throw new Error("handled"); });
+           setTimeout(() => { throw new Error("unhandled"); }, 0);
+           setTimeout(() => { throw new Error("listener"); }, 1);"#,
+        "main.js",
+    )
+    .expect("script");
+    h.run_event_loop(None);
+    assert_eq!(
+        string(&mut h, "seen.join('|')"),
+        "ErrorEvent:Error: handled:handled:true|ErrorEvent:Error: unhandled:unhandled:true|\
+         ErrorEvent:Error: listener:listener:true"
+    );
+    let errors: Vec<String> = h
+        .take_errors()
+        .iter()
+        .map(|e| match e {
+            HostError::Uncaught { message, .. } => message.clone(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    // The unhandled one, then the listener's own exception (no second event for it), then
+    // the exception the listener did not cancel.
+    assert_eq!(
+        errors,
+        vec![
+            "Error: unhandled".to_owned(),
+            "Error: from listener".to_owned(),
+            "Error: listener".to_owned()
+        ]
     );
 }
 

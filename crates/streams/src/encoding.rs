@@ -8,7 +8,7 @@
 //! `encoding_rs`, which implements the Encoding Standard's encodings; the encoder (UTF-8 only)
 //! is written here, with the pending leading surrogate carried between chunks.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 use boa_engine::{
     builtins::{dataview::DataView, typed_array::TypedArray},
@@ -20,18 +20,23 @@ use boa_engine::{
     Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
-use encoding_rs::{CoderResult, Decoder, DecoderResult, Encoding};
+
+mod api;
+mod decoder;
+
+pub use api::{TextDecoder, TextEncoder};
+use decoder::{DecodeError, DecoderCommon};
 
 use crate::transform::{
     transform_stream_default_controller_enqueue, transform_stream_set_up, RustTransformer,
     TransformStream, TransformStreamDefaultController,
 };
-use crate::webidl::{
-    self, arg, brand, range_error, to_dom_string, type_error, Dictionary, INTERFACE_ATTRIBUTES,
-};
+use crate::webidl::{self, brand, to_dom_string, type_error, INTERFACE_ATTRIBUTES};
 
-/// Register `TextDecoderStream` and `TextEncoderStream`.
+/// Register `TextDecoder`, `TextEncoder`, `TextDecoderStream` and `TextEncoderStream`.
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+    webidl::register_interface::<TextDecoder>(context)?;
+    webidl::register_interface::<TextEncoder>(context)?;
     webidl::register_interface::<TextDecoderStream>(context)?;
     webidl::register_interface::<TextEncoderStream>(context)?;
     Ok(())
@@ -40,12 +45,6 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 // ---------------------------------------------------------------------------------------
 // Shared pieces
 // ---------------------------------------------------------------------------------------
-
-/// The [name](https://encoding.spec.whatwg.org/#name) of `encoding`, ASCII lowercased (what
-/// the `encoding` getters return).
-fn encoding_name_lowercase(encoding: &'static Encoding) -> JsString {
-    JsString::from(encoding.name().to_ascii_lowercase().as_str())
-}
 
 /// `this.[[transform]].[[readable]]` / `[[writable]]` for a `GenericTransformStream`.
 fn generic_side(transform: Option<JsObject<TransformStream>>, readable: bool) -> JsValue {
@@ -141,36 +140,71 @@ fn is_fixed_length(buffer: &JsArrayBuffer) -> bool {
 }
 
 /// The bytes of an ArrayBuffer or SharedArrayBuffer `buffer` in `[offset, offset + length)`
-/// (empty when detached or out of range), or `None` when `buffer` is neither.
+/// (empty when detached or out of range; only that range is copied), or `None` when
+/// `buffer` is neither.
 fn buffer_bytes(buffer: &JsValue, range: Option<(u64, u64)>) -> JsResult<Option<Vec<u8>>> {
     let Some(object) = buffer.as_object() else {
         return Ok(None);
     };
-    let all = if let Ok(ab) = JsArrayBuffer::from_object(object.clone()) {
+    let slice = |all: &[u8]| -> Vec<u8> {
+        let Some((offset, length)) = range else {
+            return all.to_vec();
+        };
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        let end = usize::try_from(offset.saturating_add(length)).unwrap_or(usize::MAX);
+        all.get(start..end).map(<[u8]>::to_vec).unwrap_or_default()
+    };
+    if let Ok(ab) = JsArrayBuffer::from_object(object.clone()) {
         if !is_fixed_length(&ab) {
             return Err(type_error("the chunk must not use a resizable ArrayBuffer"));
         }
-        ab.to_vec().unwrap_or_default()
-    } else if let Ok(sab) = JsSharedArrayBuffer::from_object(object.clone()) {
+        return Ok(Some(ab.data().map(|d| slice(&d)).unwrap_or_default()));
+    }
+    if let Ok(sab) = JsSharedArrayBuffer::from_object(object.clone()) {
         // NOTE: growable SharedArrayBuffers are not told apart (Boa keeps the flag private).
-        sab.to_vec()
-    } else {
-        return Ok(None);
+        return Ok(Some(slice(&sab.to_vec())));
+    }
+    Ok(None)
+}
+
+/// The byte length of the ArrayBuffer or SharedArrayBuffer `buffer` (0 when detached).
+fn buffer_len(buffer: &JsValue) -> usize {
+    let Some(object) = buffer.as_object() else {
+        return 0;
     };
-    let Some((offset, length)) = range else {
-        return Ok(Some(all));
+    if let Ok(ab) = JsArrayBuffer::from_object(object.clone()) {
+        return ab.data().map_or(0, |d| d.len());
+    }
+    JsSharedArrayBuffer::from_object(object.clone()).map_or(0, |sab| sab.byte_length())
+}
+
+/// Whether `value` converts to the WebIDL type
+/// [`AllowSharedBufferSource`](https://webidl.spec.whatwg.org/#AllowSharedBufferSource):
+/// `Err(TypeError)` when it does not (not a buffer or view, or a resizable ArrayBuffer).
+pub(crate) fn check_allow_shared_buffer_source(value: &JsValue) -> JsResult<()> {
+    let not_buffer = || type_error("The input is not an ArrayBuffer or ArrayBufferView");
+    let Some(object) = value.as_object() else {
+        return Err(not_buffer());
     };
-    let start = usize::try_from(offset).unwrap_or(usize::MAX);
-    let end = usize::try_from(offset.saturating_add(length)).unwrap_or(usize::MAX);
-    Ok(Some(
-        all.get(start..end).map(<[u8]>::to_vec).unwrap_or_default(),
-    ))
+    if object.is::<TypedArray>() || object.is::<DataView>() {
+        return Ok(());
+    }
+    if let Ok(ab) = JsArrayBuffer::from_object(object.clone()) {
+        if !is_fixed_length(&ab) {
+            return Err(type_error("the input must not use a resizable ArrayBuffer"));
+        }
+        return Ok(());
+    }
+    if JsSharedArrayBuffer::from_object(object.clone()).is_ok() {
+        return Ok(());
+    }
+    Err(not_buffer())
 }
 
 /// Convert `value` to the WebIDL type
 /// [`AllowSharedBufferSource`](https://webidl.spec.whatwg.org/#AllowSharedBufferSource) and
 /// [get a copy of the bytes held by the buffer source](https://webidl.spec.whatwg.org/#dfn-get-buffer-source-copy).
-fn copy_bytes_of_allow_shared_buffer_source(
+pub(crate) fn copy_bytes_of_allow_shared_buffer_source(
     value: &JsValue,
     ctx: &mut Context,
 ) -> JsResult<Vec<u8>> {
@@ -187,8 +221,7 @@ fn copy_bytes_of_allow_shared_buffer_source(
     if let Some((offset, ta)) = typed {
         // NOTE: JsTypedArray::buffer calls the built-in getter directly (no property lookup).
         let buffer = JsTypedArray::from_object(object.clone())?.buffer(ctx)?;
-        let buffer_len = buffer_bytes(&buffer, None)?.map_or(0, |b| b.len());
-        let length = ta.byte_length(buffer_len);
+        let length = ta.byte_length(buffer_len(&buffer));
         return buffer_bytes(&buffer, Some((offset, length)))?.ok_or_else(not_buffer);
     }
     if object.is::<DataView>() {
@@ -206,63 +239,12 @@ fn copy_bytes_of_allow_shared_buffer_source(
 // TextDecoderStream
 // ---------------------------------------------------------------------------------------
 
-/// A [decoder](https://encoding.spec.whatwg.org/#decoder) with its I/O queue state (inside
-/// `encoding_rs::Decoder`) and the `TextDecoderCommon` [BOM seen](https://encoding.spec.whatwg.org/#textdecoder-bom-seen) flag.
-struct DecoderState {
-    decoder: Decoder,
-    bom_seen: bool,
-}
-
-/// Output of running the decoder over some input: the code units, or error (fatal mode).
-type DecodeOutput = Result<Vec<u16>, ()>;
-
-impl DecoderState {
-    /// Process the bytes of `input` (and end-of-queue when `last`) with the decoder, in
-    /// "replacement" or "fatal" error mode.
-    fn run(&mut self, input: &[u8], last: bool, fatal: bool) -> DecodeOutput {
-        let mut output = Vec::new();
-        let mut buffer = [0u16; 1024];
-        let mut src = input;
-        loop {
-            let (full, read, written) = if fatal {
-                let (result, read, written) =
-                    self.decoder
-                        .decode_to_utf16_without_replacement(src, &mut buffer, last);
-                match result {
-                    // "If result is error, then throw a TypeError."
-                    DecoderResult::Malformed(..) => return Err(()),
-                    DecoderResult::InputEmpty => (false, read, written),
-                    DecoderResult::OutputFull => (true, read, written),
-                }
-            } else {
-                let (result, read, written, _) =
-                    self.decoder.decode_to_utf16(src, &mut buffer, last);
-                (result == CoderResult::OutputFull, read, written)
-            };
-            output.extend_from_slice(buffer.get(..written).unwrap_or_default());
-            src = src.get(read..).unwrap_or_default();
-            if !full {
-                return Ok(output);
-            }
-        }
-    }
-}
-
 /// A `TextDecoderStream` object's state.
 #[derive(Trace, Finalize, JsData)]
 pub struct TextDecoderStream {
-    /// [encoding](https://encoding.spec.whatwg.org/#textdecoder-encoding).
+    /// The `TextDecoderCommon` state (encoding, error mode, ignore BOM, decoder, I/O queue).
     #[unsafe_ignore_trace]
-    encoding: &'static Encoding,
-    /// [error mode](https://encoding.spec.whatwg.org/#textdecoder-error-mode) is "fatal".
-    #[unsafe_ignore_trace]
-    fatal: bool,
-    /// [ignore BOM](https://encoding.spec.whatwg.org/#textdecoder-ignore-bom-flag).
-    #[unsafe_ignore_trace]
-    ignore_bom: bool,
-    /// [decoder](https://encoding.spec.whatwg.org/#textdecoder-decoder) and its I/O queue.
-    #[unsafe_ignore_trace]
-    state: RefCell<DecoderState>,
+    common: DecoderCommon,
     /// [transform](https://streams.spec.whatwg.org/#generictransformstream-transform).
     transform: GcRefCell<Option<JsObject<TransformStream>>>,
 }
@@ -270,40 +252,8 @@ pub struct TextDecoderStream {
 impl std::fmt::Debug for TextDecoderStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TextDecoderStream")
-            .field("encoding", &self.encoding.name())
-            .field("fatal", &self.fatal)
-            .field("ignore_bom", &self.ignore_bom)
+            .field("common", &self.common)
             .finish_non_exhaustive()
-    }
-}
-
-impl TextDecoderStream {
-    /// [Serialize I/O queue](https://encoding.spec.whatwg.org/#concept-td-serialize) for the
-    /// code units `output` just produced by the decoder.
-    fn serialize_io_queue(&self, mut output: Vec<u16>) -> Vec<u16> {
-        // 1. Let output be the empty string.
-        // 2. While true:
-        //   1. Let item be the result of reading from ioQueue.
-        //   2. If item is end-of-queue, then return output.
-        //   3. If decoder's encoding is UTF-8 or UTF-16BE/LE, and decoder's ignore BOM and BOM
-        //      seen are false, then:
-        //     1. Set decoder's BOM seen to true.
-        //     2. If item is U+FEFF, then continue.
-        //   4. Append item to output.
-        // NOTE: only the first item ever serialized can hit step 3; U+FEFF is one code unit.
-        let bom_encoding = self.encoding == encoding_rs::UTF_8
-            || self.encoding == encoding_rs::UTF_16BE
-            || self.encoding == encoding_rs::UTF_16LE;
-        if bom_encoding && !self.ignore_bom && !output.is_empty() {
-            let mut state = self.state.borrow_mut();
-            if !state.bom_seen {
-                state.bom_seen = true;
-                if output.first() == Some(&0xFEFF) {
-                    output.remove(0);
-                }
-            }
-        }
-        output
     }
 }
 
@@ -336,12 +286,8 @@ fn decode_and_enqueue_a_chunk(
     //   3. Let result be the result of processing an item with item, decoder's decoder,
     //      decoder's I/O queue, output, and decoder's error mode.
     //   4. If result is error, then throw a TypeError.
-    let output = decoder_data(decoder, |d| {
-        let fatal = d.fatal;
-        let result = d.state.borrow_mut().run(&bytes, false, fatal);
-        result.map(|output| d.serialize_io_queue(output))
-    })
-    .map_err(|()| type_error("The encoded data is not valid"))?;
+    let output = decoder_data(decoder, |d| d.common.decode(&bytes, false))
+        .map_err(DecodeError::into_type_error)?;
     if !output.is_empty() {
         enqueue(controller, JsString::from(output.as_slice()).into(), ctx)?;
     }
@@ -366,12 +312,8 @@ fn flush_and_enqueue(
     //        transform.
     //     3. Return.
     //   4. Otherwise, if result is error, throw a TypeError.
-    let output = decoder_data(decoder, |d| {
-        let fatal = d.fatal;
-        let result = d.state.borrow_mut().run(&[], true, fatal);
-        result.map(|output| d.serialize_io_queue(output))
-    })
-    .map_err(|()| type_error("The encoded data is not valid"))?;
+    let output = decoder_data(decoder, |d| d.common.decode(&[], true))
+        .map_err(DecodeError::into_type_error)?;
     if !output.is_empty() {
         enqueue(controller, JsString::from(output.as_slice()).into(), ctx)?;
     }
@@ -392,7 +334,7 @@ impl Class for TextDecoderStream {
                 let s = brand::<TextDecoderStream>(this, NAME)?;
                 // The encoding getter steps are to return this's encoding's name, in ASCII
                 // lowercase.
-                Ok(encoding_name_lowercase(decoder_data(&s, |d| d.encoding)).into())
+                Ok(decoder_data(&s, |d| d.common.encoding_name()).into())
             }),
             None,
         );
@@ -403,7 +345,7 @@ impl Class for TextDecoderStream {
                 let s = brand::<TextDecoderStream>(this, NAME)?;
                 // The fatal getter steps are to return true if this's error mode is "fatal",
                 // otherwise false.
-                Ok(decoder_data(&s, |d| d.fatal).into())
+                Ok(decoder_data(&s, |d| d.common.fatal()).into())
             }),
             None,
         );
@@ -413,7 +355,7 @@ impl Class for TextDecoderStream {
             NativeFunction::from_fn_ptr(|this, _, _| {
                 let s = brand::<TextDecoderStream>(this, NAME)?;
                 // The ignoreBOM getter steps are to return this's ignore BOM.
-                Ok(decoder_data(&s, |d| d.ignore_bom).into())
+                Ok(decoder_data(&s, |d| d.common.ignore_bom()).into())
             }),
             None,
         );
@@ -454,46 +396,11 @@ impl Class for TextDecoderStream {
     ) -> JsResult<Self> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
         crate::webidl::limits_catchable((|| -> JsResult<Self> {
-            // IDL layer: `optional DOMString label = "utf-8"`, then
-            // `optional TextDecoderOptions options = {}` (members fatal, ignoreBOM).
-            let label = match args.first() {
-                None => JsString::from("utf-8"),
-                Some(v) if v.is_undefined() => JsString::from("utf-8"),
-                Some(v) => to_dom_string(v, ctx)?,
-            };
-            let options = Dictionary::new(&arg(args, 1), "options")?;
-            let fatal = options.get_bool("fatal", false, ctx)?;
-            let ignore_bom = options.get_bool("ignoreBOM", false, ctx)?;
-            // 1. Let encoding be the result of getting an encoding from label.
-            // NOTE: a label with unpaired surrogates matches no label; encoding_rs takes bytes.
-            let encoding = label
-                .to_std_string()
-                .ok()
-                .and_then(|l| Encoding::for_label(l.as_bytes()));
-            // 2. If encoding is failure or replacement, then throw a RangeError.
-            let encoding = match encoding {
-                Some(e) if e != encoding_rs::REPLACEMENT => e,
-                _ => {
-                    return Err(range_error(format!(
-                        "'{}' is not a supported encoding label",
-                        label.to_std_string_escaped()
-                    )))
-                }
-            };
-            // 3. Set this's encoding to encoding.
-            // 4. If options["fatal"] is true, then set this's error mode to "fatal".
-            // 5. Set this's ignore BOM to options["ignoreBOM"].
+            // IDL layer and steps 1-5 (see decoder::construct_common).
             // 6. Set this's decoder to a new instance of this's encoding's decoder, and set this's
             //    I/O queue to a new I/O queue.
-            // NOTE: BOM handling is the serialize I/O queue steps', not the decoder's.
             Ok(Self {
-                encoding,
-                fatal,
-                ignore_bom,
-                state: RefCell::new(DecoderState {
-                    decoder: encoding.new_decoder_without_bom_handling(),
-                    bom_seen: false,
-                }),
+                common: decoder::construct_common(args, ctx)?,
                 transform: GcRefCell::new(None),
             })
         })())

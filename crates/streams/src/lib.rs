@@ -3,7 +3,8 @@
 //! The [WHATWG Streams Standard](https://streams.spec.whatwg.org/) as native host objects for
 //! the [Boa](https://boajs.dev) JavaScript engine, plus the DOM pieces streams need
 //! (`DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`, `AbortSignal`),
-//! the Encoding Standard's `TextEncoderStream` / `TextDecoderStream` and the Compression
+//! the Encoding Standard's `TextEncoder` / `TextDecoder` / `TextEncoderStream` /
+//! `TextDecoderStream` and the Compression
 //! Standard's `CompressionStream` / `DecompressionStream`.
 //!
 //! ```
@@ -27,7 +28,9 @@
 //!
 //! Or compose with boa_runtime's extensions:
 //! `boa_runtime::register_extensions((ConsoleExtension::default(), boa_streams::StreamsExtension), None, ctx)`.
-//! (Do not register boa_runtime's own `AbortController`: ours replaces it.)
+//! (Do not register boa_runtime's own `AbortControllerExtension` or `EncodingExtension`
+//! (`TextEncoder`/`TextDecoder`): ours replace them, and registering both would leave
+//! whichever comes last as the global.)
 //!
 //! Streams need a job executor that runs microtasks in FIFO order and drains them before
 //! timers: the host crate (`boa_streams_host`) has one; `Context::run_jobs` with Boa's default
@@ -88,7 +91,7 @@
 //! | `promise` | the whole promise vocabulary (a table maps each spec phrase to one item): JS-visible promises, Rust-side promises script never sees, `Completion` ("a promise" an algorithm returns), `Reaction` (the one way to react with Rust steps, at a promise reaction's microtask position), `PromiseSlot` (`closed` / `ready` attributes) |
 //! | `webidl` | WebIDL glue: interface / operation / attribute installation with WebIDL shapes, brand checks, errors, conversions, promise-returning methods, `catching` (user code run inside a JS try/catch trampoline, `docs/engine-bugs/`) |
 //! | `dom` | `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`, `AbortSignal` |
-//! | `encoding` | `TextDecoderStream`, `TextEncoderStream` (on `encoding_rs`) |
+//! | `encoding` | `TextEncoder`, `TextDecoder`, `TextDecoderStream`, `TextEncoderStream` (one decoder on `encoding_rs`) |
 //! | `compression` | `CompressionStream`, `DecompressionStream` (deflate, deflate-raw, gzip on `flate2`) |
 //! | [`native`] | the embedder API for Rust sources and sinks |
 //!
@@ -150,14 +153,19 @@ use std::cell::Cell;
 
 use boa_engine::{realm::Realm, Context, JsResult};
 
+pub(crate) mod body;
 pub(crate) mod compression;
 pub mod dom;
 pub(crate) mod encoding;
+pub mod file;
+pub mod message;
 pub mod native;
 pub(crate) mod promise;
 pub(crate) mod queue;
 pub(crate) mod readable;
 pub(crate) mod strategies;
+pub mod structured_clone;
+pub(crate) mod transfer_streams;
 pub(crate) mod transform;
 pub(crate) mod webidl;
 pub(crate) mod writable;
@@ -175,6 +183,11 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     encoding::register(context)?;
     transform::register(context)?;
     compression::register(context)?;
+    file::register(context)?;
+    body::register(context)?;
+    // Issue 13: structuredClone, MessageChannel/MessagePort, transferable streams.
+    structured_clone::register(context)?;
+    message::register(context)?;
     Ok(())
 }
 

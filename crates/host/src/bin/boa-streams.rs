@@ -16,9 +16,11 @@ async job is left. Everything after FILE.js is passed to the script as the globa
 `scriptArgs` (strings).
 
 Globals: console, setTimeout/setInterval/clearTimeout/clearInterval, queueMicrotask,
-TextEncoder/TextDecoder, structuredClone, atob/btoa, self, performance.now(),
-performance.timeOrigin, scriptArgs, the streams and DOM interfaces of boa_streams, and gc()
-with --expose-gc.
+structuredClone, atob/btoa, URL, self, performance.now(), performance.timeOrigin,
+scriptArgs, ErrorEvent, the streams, encoding (TextEncoder/TextDecoder) and DOM interfaces of
+boa_streams (with structuredClone, MessageChannel), Worker (a script on its own thread; URLs
+resolve against the main script's directory), and gc() with --expose-gc. An uncaught exception
+fires an `error` event at the global first (a listener that calls preventDefault() handles it).
 
 OPTIONS:
     --expose-gc       define a global gc() that runs a full garbage collection
@@ -93,6 +95,9 @@ fn run(args: Args) -> i32 {
     if let Err(e) = host.set_script_args(&args.script_args) {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;
+    }
+    if let Some(dir) = args.file.parent() {
+        host.set_script_base(dir);
     }
     let name = args.file.to_string_lossy().into_owned();
     if let Err(e) = host.eval_source(&source, &name) {

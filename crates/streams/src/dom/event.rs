@@ -48,6 +48,9 @@ pub struct EventData {
     target: GcRefCell<Option<JsObject>>,
     current_target: GcRefCell<Option<JsObject>>,
     detail: GcRefCell<JsValue>,
+    /// The state of an event interface defined outside this module (a `MessageEvent`'s
+    /// members), as a native object script never sees.
+    ext: Option<JsObject>,
     #[unsafe_ignore_trace]
     flags: Cell<EventFlags>,
     #[unsafe_ignore_trace]
@@ -86,6 +89,7 @@ impl EventData {
             target: GcRefCell::new(None),
             current_target: GcRefCell::new(None),
             detail: GcRefCell::new(JsValue::null()),
+            ext: None,
             flags: Cell::new(EventFlags {
                 initialized: true,
                 bubbles,
@@ -96,6 +100,16 @@ impl EventData {
             time_stamp: now_ms(),
             custom: false,
         }
+    }
+
+    /// Give the event the state object of another event interface (see `ext`).
+    pub(crate) fn set_ext(&mut self, ext: JsObject) {
+        self.ext = Some(ext);
+    }
+
+    /// The state object given to [`Self::set_ext`].
+    pub(crate) fn ext(&self) -> Option<&JsObject> {
+        self.ext.as_ref()
     }
 
     pub(crate) fn flags(&self) -> EventFlags {
@@ -226,7 +240,7 @@ pub(crate) fn prototype_from_new_target<C: Class>(
 
 /// Convert the members of an `EventInit` dictionary (bubbles, cancelable, composed: in that
 /// order).
-fn event_init(dict: &Dictionary, context: &mut Context) -> JsResult<(bool, bool, bool)> {
+pub(crate) fn event_init(dict: &Dictionary, context: &mut Context) -> JsResult<(bool, bool, bool)> {
     let bubbles = dict.get_bool("bubbles", false, context)?;
     let cancelable = dict.get_bool("cancelable", false, context)?;
     let composed = dict.get_bool("composed", false, context)?;

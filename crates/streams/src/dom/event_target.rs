@@ -60,6 +60,9 @@ pub struct EventTargetData {
     listeners: GcRefCell<Vec<Gc<Listener>>>,
     handlers: GcRefCell<Vec<EventHandler>>,
     signal: Option<Gc<AbortSignalState>>,
+    /// The state of an event target interface defined outside this module (`FileReader`, a
+    /// `MessagePort`'s port), as a native object script never sees.
+    ext: Option<JsObject>,
 }
 
 impl EventTargetData {
@@ -69,7 +72,23 @@ impl EventTargetData {
             listeners: GcRefCell::new(Vec::new()),
             handlers: GcRefCell::new(Vec::new()),
             signal: None,
+            ext: None,
         }
+    }
+
+    /// An event target of another interface, whose state is the native object `ext`.
+    pub(crate) fn with_ext(ext: JsObject) -> Self {
+        Self {
+            listeners: GcRefCell::new(Vec::new()),
+            handlers: GcRefCell::new(Vec::new()),
+            signal: None,
+            ext: Some(ext),
+        }
+    }
+
+    /// The state object given to [`Self::with_ext`].
+    pub(crate) fn ext(&self) -> Option<&JsObject> {
+        self.ext.as_ref()
     }
 
     /// An `AbortSignal`'s data.
@@ -78,6 +97,7 @@ impl EventTargetData {
             listeners: GcRefCell::new(Vec::new()),
             handlers: GcRefCell::new(Vec::new()),
             signal: Some(state),
+            ext: None,
         }
     }
 
@@ -90,6 +110,27 @@ impl EventTargetData {
     pub(crate) fn signal_gc(&self) -> Option<Gc<AbortSignalState>> {
         self.signal.clone()
     }
+}
+
+/// Add an event listener that calls `callback` for `event_type` (an internal algorithm's
+/// handler, e.g. the cross-realm transforms' message handlers on their ports).
+pub(crate) fn add_internal_listener(
+    target: &JsObject<EventTargetData>,
+    event_type: &str,
+    callback: JsObject,
+) {
+    add_an_event_listener(
+        target,
+        Listener {
+            event_type: JsString::from(event_type),
+            callback: ListenerCallback::Js(callback),
+            capture: false,
+            passive: false,
+            once: false,
+            signal: None,
+            removed: Cell::new(false),
+        },
+    );
 }
 
 /// Whether `target`'s event listener list holds a (not removed) listener for `event_type`.

@@ -27,8 +27,14 @@ mod event;
 mod event_target;
 mod exception;
 
-pub(crate) use event::prototype_from_new_target;
-pub(crate) use event_target::EventTargetData;
+pub use abort::{AbortControllerData, AbortSignalInterface};
+// For the event interfaces defined outside this module (FileReader, MessagePort, MessageEvent).
+pub(crate) use event::{create_event_object, event_init, prototype_from_new_target};
+pub use event::{CustomEventInterface, EventData};
+pub use event_target::EventTargetData;
+pub(crate) use event_target::{
+    add_internal_listener, dispatch, get_event_handler, set_event_handler, Target,
+};
 pub use exception::DomException;
 
 /// Per-realm DOM state (in the realm's `host_defined`).
@@ -181,6 +187,49 @@ pub(crate) fn abort_algorithm_count(signal: &JsObject) -> usize {
 /// [remove](https://dom.spec.whatwg.org/#abortsignal-remove) an abort algorithm.
 pub fn remove_abort_algorithm(signal: &JsObject, id: AbortAlgorithmId) {
     abort::remove_algorithm(signal, id.0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Event targets of interfaces defined in other modules (FileReader)
+// ---------------------------------------------------------------------------------------
+
+/// A new event target object with prototype `proto` whose state is `extra` (see
+/// [`event_target_extra`]).
+pub(crate) fn new_event_target_with(proto: JsObject, extra: JsObject) -> JsObject {
+    JsObject::from_proto_and_data(Some(proto), EventTargetData::with_ext(extra))
+}
+
+/// The event target `value` and its `extra` state, if it was made by
+/// [`new_event_target_with`].
+pub(crate) fn event_target_extra(value: &JsValue) -> Option<(JsObject<EventTargetData>, JsObject)> {
+    let target = value
+        .as_object()?
+        .clone()
+        .downcast::<EventTargetData>()
+        .ok()?;
+    let extra = target.borrow().data().ext().cloned()?;
+    Some((target, extra))
+}
+
+/// The `EventTarget` interface's prototype and constructor in the current realm.
+pub(crate) fn event_target_class(context: &Context) -> Option<(JsObject, JsObject)> {
+    let class = context.get_global_class::<EventTargetData>()?;
+    Some((class.prototype(), class.constructor()))
+}
+
+/// [Fire an event](https://dom.spec.whatwg.org/#concept-event-fire) named `event_type` at
+/// `target` (a trusted `Event`).
+pub(crate) fn fire_event(
+    target: &JsObject<EventTargetData>,
+    event_type: &str,
+    context: &mut Context,
+) -> JsResult<()> {
+    let event = event::create_trusted_event(event_type, context)?;
+    let Ok(event) = event.downcast::<EventData>() else {
+        return Ok(());
+    };
+    event_target::dispatch(&event, &event_target::Target::own(target.clone()), context)?;
+    Ok(())
 }
 
 #[cfg(test)]

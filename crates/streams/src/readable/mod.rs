@@ -117,12 +117,17 @@ pub use byob_reader::{
 };
 pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::ReadableByteStreamController;
+pub(crate) use byte_controller::{
+    readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
+    readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
+};
 pub use controller::{
     readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, ReadableStreamDefaultController,
 };
+pub(crate) use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
@@ -947,4 +952,30 @@ pub fn readable_stream_tee(
 pub(crate) fn rejected(err: boa_engine::JsError, ctx: &mut Context) -> JsValue {
     let reason = webidl::own_error_value(err, ctx);
     promise_rejected_with(reason, ctx).into()
+}
+
+// ---------------------------------------------------------------------------------------
+// Byte streams for other specifications (Blob.stream())
+// ---------------------------------------------------------------------------------------
+
+/// A new `ReadableStream` [set up with byte reading support](https://streams.spec.whatwg.org/#readablestream-set-up-with-byte-reading-support):
+/// a byte stream (high water mark 0) whose `pull` and `cancel` are `pull(controller)` and
+/// `cancel(reason)` (native functions, called with `this` undefined).
+pub fn new_byte_stream_with_callbacks(
+    pull: Option<JsObject>,
+    cancel: Option<JsObject>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    let stream = new_readable_stream_object(ctx)?;
+    byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
+        &stream,
+        JsValue::undefined(),
+        None,
+        pull,
+        cancel,
+        0.0,
+        None,
+        ctx,
+    )?;
+    Ok(stream)
 }

@@ -90,6 +90,18 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "highWaterMark,size,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype",
     ),
+    // includes TextEncoderCommon
+    (
+        "TextEncoder",
+        "encoding,encode,encodeInto,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    // includes TextDecoderCommon
+    (
+        "TextDecoder",
+        "encoding,fatal,ignoreBOM,decode,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
     // includes TextEncoderCommon, GenericTransformStream
     (
         "TextEncoderStream",
@@ -139,6 +151,24 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype,NONE,CAPTURING_PHASE,AT_TARGET,BUBBLING_PHASE",
     ),
     (
+        "MessagePort",
+        // MessagePort's members, then those of the MessageEventTarget mixin: the attributes
+        // (onmessage, onmessageerror) before the operations. (No `onclose` yet.)
+        "onmessage,onmessageerror,postMessage,start,close,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "MessageChannel",
+        "port1,port2,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "MessageEvent",
+        // NOTE: the legacy `initMessageEvent` is not implemented.
+        "data,origin,lastEventId,source,ports,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
         "CustomEvent",
         "detail,initCustomEvent,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype",
@@ -158,6 +188,47 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "AbortSignal",
         "aborted,reason,onabort,throwIfAborted,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype,abort,timeout,any",
+    ),
+    (
+        "Blob",
+        "size,type,slice,stream,text,arrayBuffer,bytes,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "File",
+        "name,lastModified,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "FileList",
+        "length,item,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "FileReader",
+        "readyState,result,error,onloadstart,onprogress,onload,onabort,onerror,onloadend,\
+         readAsArrayBuffer,readAsBinaryString,readAsText,readAsDataURL,abort,EMPTY,LOADING,DONE,\
+         constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype,EMPTY,LOADING,DONE",
+    ),
+    (
+        "Headers",
+        "append,delete,get,getSetCookie,has,set,entries,keys,values,forEach,constructor,\
+         Symbol(Symbol.toStringTag),Symbol(Symbol.iterator)",
+        "length,name,prototype",
+    ),
+    (
+        "Response",
+        "type,url,redirected,status,ok,statusText,headers,body,bodyUsed,clone,arrayBuffer,blob,\
+         bytes,formData,json,text,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype,error,redirect,json",
+    ),
+    (
+        "Request",
+        "method,url,headers,destination,referrer,referrerPolicy,mode,credentials,cache,redirect,\
+         integrity,keepalive,isReloadNavigation,isHistoryNavigation,signal,duplex,body,bodyUsed,\
+         clone,arrayBuffer,blob,bytes,formData,json,text,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
     ),
 ];
 

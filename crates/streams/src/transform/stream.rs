@@ -459,3 +459,22 @@ pub fn transform_stream_unblock_write(stream: &JsObject<TransformStream>, ctx: &
         transform_stream_set_backpressure(stream, false, ctx);
     }
 }
+
+/// A new `TransformStream` for the
+/// [transfer-receiving steps](https://streams.spec.whatwg.org/#ts-transfer): `[[readable]]`
+/// and `[[writable]]` are the received streams; `[[backpressure]]`,
+/// `[[backpressureChangePromise]]` and `[[controller]]` are undefined (unused).
+pub(crate) fn transferred_transform_stream(
+    readable: JsObject<ReadableStream>,
+    writable: (JsObject, WritableStreamRef),
+    ctx: &mut Context,
+) -> JsResult<JsObject> {
+    let proto = ctx
+        .get_global_class::<TransformStream>()
+        .ok_or_else(|| type_error("TransformStream is not registered"))?
+        .prototype();
+    let stream = JsObject::new(ctx.root_shape(), proto, TransformStream::empty());
+    *stream.borrow().data().readable.borrow_mut() = Some(readable);
+    *stream.borrow().data().writable.borrow_mut() = Some(writable);
+    Ok(stream.upcast())
+}

@@ -1,0 +1,66 @@
+// HTML's ErrorEvent interface and the host's "report an exception" event: evaluated once by
+// Host::new after boa_streams registered Event and EventTarget (the global is an
+// EventTarget). The script's value is the dispatcher the host calls with (error, message):
+// it fires a cancelable ErrorEvent named "error" at the global and returns whether no
+// listener canceled it. Everything it uses is captured here, so later changes to globals
+// cannot reach it.
+(function (g) {
+  "use strict";
+  var defineProperty = Object.defineProperty;
+  var apply = Reflect.apply;
+  var dispatchEvent = g.EventTarget.prototype.dispatchEvent;
+  var slots = new WeakMap();
+  var weakGet = WeakMap.prototype.get;
+  var weakSet = WeakMap.prototype.set;
+  var toNumber = Number;
+  var toStr = String;
+
+  // `unsigned long` (WebIDL ToUint32 after ToNumber).
+  var toUnsignedLong = function (v) { return toNumber(v) >>> 0; };
+
+  class ErrorEvent extends g.Event {
+    constructor(type, eventInitDict) {
+      if (arguments.length < 1) {
+        throw new TypeError("ErrorEvent constructor: 1 argument required, but only 0 present");
+      }
+      super(type, eventInitDict);
+      var init = eventInitDict === undefined || eventInitDict === null ? {} : eventInitDict;
+      // ErrorEventInit members, after EventInit's, in lexicographic order.
+      var colno = init.colno;
+      var error = init.error;
+      var filename = init.filename;
+      var lineno = init.lineno;
+      var message = init.message;
+      apply(weakSet, slots, [this, {
+        colno: colno === undefined ? 0 : toUnsignedLong(colno),
+        error: error,
+        filename: filename === undefined ? "" : toStr(filename),
+        lineno: lineno === undefined ? 0 : toUnsignedLong(lineno),
+        message: message === undefined ? "" : toStr(message),
+      }]);
+    }
+  }
+  var proto = ErrorEvent.prototype;
+  ["message", "filename", "lineno", "colno", "error"].forEach(function (name) {
+    var getter = {
+      [name]() {
+        var s = apply(weakGet, slots, [this]);
+        if (s === undefined) throw new TypeError("'get " + name + "' called on an object that is not an ErrorEvent");
+        return s[name];
+      },
+    }[name];
+    defineProperty(getter, "name", { value: "get " + name });
+    defineProperty(proto, name, { get: getter, enumerable: true, configurable: true });
+  });
+  defineProperty(proto, Symbol.toStringTag, { value: "ErrorEvent", configurable: true });
+  defineProperty(g, "ErrorEvent", { value: ErrorEvent, writable: true, configurable: true, enumerable: false });
+
+  return function reportException(error, message) {
+    try {
+      var event = new ErrorEvent("error", { cancelable: true, error: error, message: message });
+      return apply(dispatchEvent, g, [event]);
+    } catch (e) {
+      return true;
+    }
+  };
+})(globalThis)
