@@ -290,28 +290,36 @@ impl Reaction {
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub struct RustPromise {
-    /// `None` while pending.
-    settlement: GcRefCell<Option<Settlement>>,
-    /// `\[\[PromiseFulfillReactions\]\]` / `\[\[PromiseRejectReactions\]\]` while pending.
-    reactions: GcRefCell<Vec<Reaction>>,
+    /// `\[\[PromiseState\]\]` with its reactions or result, in one cell (one borrow flag, a
+    /// small GC allocation: many of these are made per chunk).
+    state: GcRefCell<RustPromiseState>,
     /// The resolving functions' \[\[AlreadyResolved\]\].
     #[unsafe_ignore_trace]
     already_resolved: Cell<bool>,
+}
+
+/// The state of a [`RustPromise`].
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum RustPromiseState {
+    /// Pending, with `\[\[PromiseFulfillReactions\]\]` / `\[\[PromiseRejectReactions\]\]`.
+    Pending(Vec<Reaction>),
+    /// Fulfilled (`Ok`) or rejected (`Err`).
+    Settled(Settlement),
 }
 
 impl RustPromise {
     /// "A new promise".
     pub fn new() -> Gc<Self> {
         Gc::new(Self {
-            settlement: GcRefCell::new(None),
-            reactions: GcRefCell::new(Vec::new()),
+            state: GcRefCell::new(RustPromiseState::Pending(Vec::new())),
             already_resolved: Cell::new(false),
         })
     }
 
     /// Whether it is still pending.
     pub fn is_pending(&self) -> bool {
-        self.settlement.borrow().is_none()
+        matches!(*self.state.borrow(), RustPromiseState::Pending(_))
     }
 
     /// Resolve (`Ok`) or reject (`Err`) with a non-thenable value (no-op if already resolved):
@@ -324,14 +332,15 @@ impl RustPromise {
     }
 
     fn settle_now(&self, settlement: Settlement, ctx: &mut Context) {
-        {
-            let mut state = self.settlement.borrow_mut();
-            if state.is_some() {
+        let reactions = {
+            let mut state = self.state.borrow_mut();
+            let RustPromiseState::Pending(reactions) = &mut *state else {
                 return;
-            }
-            *state = Some(settlement.clone());
-        }
-        let reactions = std::mem::take(&mut *self.reactions.borrow_mut());
+            };
+            let reactions = std::mem::take(reactions);
+            *state = RustPromiseState::Settled(settlement.clone());
+            reactions
+        };
         for reaction in reactions {
             reaction.settle(settlement.clone(), ctx);
         }
@@ -423,11 +432,14 @@ impl RustPromise {
     /// Register `reaction` ("react"): run when the promise settles, or now (as a microtask for
     /// steps) if it already has.
     pub fn react(&self, reaction: Reaction, ctx: &mut Context) {
-        let settled = self.settlement.borrow().clone();
-        match settled {
-            None => self.reactions.borrow_mut().push(reaction),
-            Some(settlement) => reaction.settle(settlement, ctx),
-        }
+        let settled = match &mut *self.state.borrow_mut() {
+            RustPromiseState::Pending(reactions) => {
+                reactions.push(reaction);
+                return;
+            }
+            RustPromiseState::Settled(settlement) => settlement.clone(),
+        };
+        reaction.settle(settled, ctx);
     }
 }
 
