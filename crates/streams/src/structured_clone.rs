@@ -9,7 +9,8 @@
 //! Serializable: primitives (not symbols), Boolean/Number/BigInt/String objects, Date,
 //! RegExp, ArrayBuffer (fixed-length and resizable), every typed array kind and DataView
 //! (byteOffset and length kept), Map, Set, the Error types (name, message and the stack
-//! string), arrays, plain objects (with cycles and shared references), and `DOMException`.
+//! string), arrays, plain objects (with cycles and shared references), `DOMException`, and
+//! `Blob`/`File` (bytes shared, not copied; type, and a File's name and lastModified).
 //! Transferable: ArrayBuffer (its data block moves: the source is detached and no byte is
 //! copied), `MessagePort`, `ReadableStream`, `WritableStream`, `TransformStream`. Anything
 //! else throws a "DataCloneError" `DOMException`.
@@ -121,6 +122,8 @@ pub enum ObjectRecord {
         /// Its message.
         message: Vec<u16>,
     },
+    /// A `Blob` or `File` (serializable platform objects): the bytes are shared, not copied.
+    Blob(crate::file::SerializedBlob),
     /// An Array: its length and its enumerable own string-keyed properties.
     Array {
         /// The `length`.
@@ -486,6 +489,9 @@ impl Serializer {
                 name: e.0,
                 message: e.1,
             }
+        } else if let Some(blob) = crate::file::blob_serialization_steps(&object) {
+            // 20. A serializable platform object: Blob's (File's) serialization steps.
+            ObjectRecord::Blob(blob)
         } else if object.is::<ErrorData>() {
             error_record(&object, ctx)?
         } else if object.is_array() {
@@ -831,6 +837,7 @@ impl Deserializer<'_> {
                 e.as_object()
                     .ok_or_else(|| data_clone_error("Malformed serialization", ctx))?
             }
+            ObjectRecord::Blob(blob) => crate::file::blob_deserialization_steps(blob, ctx)?,
             ObjectRecord::Array { length, properties } => {
                 let array: JsObject = JsArray::new(ctx)?.into();
                 array.set(js_string!("length"), length as f64, true, ctx)?;

@@ -154,3 +154,70 @@ fn dom_exceptions_and_object_prototype() {
         "true,AbortError,m,20,true,1"
     );
 }
+
+/// The script that reads back a cloned Blob and File into `globalThis.out`.
+const DESCRIBE_BLOBS: &str = r#"
+    globalThis.describe = async ([b, f, again]) => [
+        b instanceof Blob, b instanceof File, b.size, b.type, await b.text(),
+        f instanceof File, f.size, f.type, f.name, f.lastModified,
+        Array.from(new Uint8Array(await f.arrayBuffer())).join(' '), again === b,
+    ].join();
+    globalThis.blob = new Blob(['h\u00e9', new Uint8Array([0, 255])], { type: 'Text/Plain' });
+    globalThis.file = new File(['ab', new Uint8Array([1, 2])], 'na\uD800me.bin', { type: 'application/x-Y', lastModified: 1234567 });
+"#;
+
+const BLOBS_EXPECTED: &str =
+    "true,false,5,text/plain,h\u{e9}\0\u{fffd},true,4,application/x-y,na\u{fffd}me.bin,1234567,97 98 1 2,true";
+
+#[test]
+fn blob_and_file_round_trip_through_structured_clone() {
+    let mut ctx = context();
+    eval(&mut ctx, DESCRIBE_BLOBS);
+    eval(
+        &mut ctx,
+        r#"const c = structuredClone([blob, file, blob]);
+           globalThis.distinct = c[0] !== blob && c[1] !== file;
+           describe(c).then((d) => { globalThis.out = d; });"#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(string(&mut ctx, "String(distinct)"), "true");
+    assert_eq!(string(&mut ctx, "out"), BLOBS_EXPECTED);
+}
+
+#[test]
+fn blob_and_file_round_trip_through_a_message_channel() {
+    let mut ctx = context();
+    eval(&mut ctx, DESCRIBE_BLOBS);
+    eval(
+        &mut ctx,
+        r#"const { port1, port2 } = new MessageChannel();
+           port2.onmessage = (e) => describe(e.data).then((d) => { globalThis.out = d; });
+           port1.postMessage([blob, file, blob]);"#,
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(string(&mut ctx, "out"), BLOBS_EXPECTED);
+}
+
+#[test]
+fn blob_serialization_shares_the_bytes_and_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let mut ctx = context();
+    let piece = bytes::Bytes::from(vec![7u8; 64]);
+    let blob = crate::file::create_blob([piece.clone()], "x/y", &mut ctx).unwrap();
+    let serialized = super::structured_serialize(&blob, &mut ctx).unwrap();
+    assert_send(&serialized);
+    let super::Serialized::Object(record) = &serialized else {
+        panic!("not an object record: {serialized:?}");
+    };
+    let super::ObjectRecord::Blob(b) = record.as_ref() else {
+        panic!("not a Blob record: {record:?}");
+    };
+    assert_eq!(b.type_, "x/y");
+    assert_eq!(b.file, None);
+    assert_eq!(b.bytes.parts().len(), 1);
+    assert_eq!(b.bytes.parts()[0].as_ptr(), piece.as_ptr());
+    let back = super::structured_deserialize(serialized, &mut ctx).unwrap();
+    let again = crate::file::blob_bytes(&back).unwrap();
+    assert_eq!(again.parts()[0].as_ptr(), piece.as_ptr());
+    assert_eq!(again.len(), 64);
+}
