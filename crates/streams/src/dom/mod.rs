@@ -28,8 +28,8 @@ mod event_target;
 mod exception;
 
 // For the event interfaces defined outside this module (FileReader, MessagePort, MessageEvent).
-pub(crate) use event::{create_event_object, event_init, prototype_from_new_target};
 pub(crate) use event::EventData;
+pub(crate) use event::{create_event_object, event_init, prototype_from_new_target};
 pub(crate) use event_target::EventTargetData;
 pub(crate) use event_target::{
     add_internal_listener, dispatch, get_event_handler, set_event_handler, Target,
