@@ -53,10 +53,13 @@ pub use self::bytes::{
 };
 pub use reader::FileReaderState;
 
+use crate::promise::Completion;
 use crate::readable::{
-    readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
-    readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
-    to_array_buffer_view, ReadableByteStreamController, ReadableStream,
+    create_readable_byte_stream, readable_byte_stream_controller_close,
+    readable_byte_stream_controller_enqueue, readable_byte_stream_controller_get_byob_request,
+    readable_byte_stream_controller_respond, to_array_buffer_view, NativeSource, NativeSourceBox,
+    ReadableByteStreamController, ReadableStream, SourceAlgorithms, StartAlgorithm,
+    StreamController,
 };
 use crate::webidl::{self, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
@@ -451,31 +454,18 @@ fn blob_data<R>(blob: &JsObject<Blob>, f: impl FnOnce(&Blob) -> R) -> R {
 // timing are implementation-defined (the spec leaves them open).
 pub fn blob_stream(bytes: ByteSeq, ctx: &mut Context) -> JsResult<JsObject<ReadableStream>> {
     // 1. Let stream be a new ReadableStream created in blob's relevant Realm.
-    // 2. Set up stream with byte reading support.
-    let state = Gc::new(BlobStreamState {
+    // 2. Set up stream with byte reading support (high water mark 0), its pull algorithm
+    //    "pull from bytes" in Rust (a native source: no JS function objects, no trampoline).
+    let state = BlobStreamState {
         remaining: RefCell::new(bytes),
-    });
-    let pull = NativeFunction::from_copy_closure_with_captures(
-        |_, args, state: &Gc<BlobStreamState>, ctx| {
-            let controller = arg(args, 0)
-                .as_object()
-                .and_then(|o| o.clone().downcast::<ReadableByteStreamController>().ok())
-                .ok_or_else(|| type_error("not a byte stream controller"))?;
-            state.pull(&controller, ctx)?;
-            Ok(JsValue::undefined())
-        },
-        state.clone(),
+    };
+    create_readable_byte_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(state)))),
+        Some(0.0),
+        None,
+        ctx,
     )
-    .to_js_function(ctx.realm());
-    let cancel = NativeFunction::from_copy_closure_with_captures(
-        |_, _, state: &Gc<BlobStreamState>, _| {
-            *state.remaining.borrow_mut() = ByteSeq::new();
-            Ok(JsValue::undefined())
-        },
-        state,
-    )
-    .to_js_function(ctx.realm());
-    crate::readable::new_byte_stream_with_callbacks(Some(pull.into()), Some(cancel.into()), ctx)
 }
 
 /// The bytes a `Blob.stream()` has not handed out yet.
@@ -483,6 +473,23 @@ pub fn blob_stream(bytes: ByteSeq, ctx: &mut Context) -> JsResult<JsObject<Reada
 struct BlobStreamState {
     #[unsafe_ignore_trace]
     remaining: RefCell<ByteSeq>,
+}
+
+impl NativeSource for BlobStreamState {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        let StreamController::Byte(controller) = controller else {
+            return Completion::undefined();
+        };
+        match self.pull(controller, ctx) {
+            Ok(()) => Completion::undefined(),
+            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
+        }
+    }
+
+    fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
+        *self.remaining.borrow_mut() = ByteSeq::new();
+        Completion::undefined()
+    }
 }
 
 impl BlobStreamState {

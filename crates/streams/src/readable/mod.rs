@@ -953,29 +953,3 @@ pub(crate) fn rejected(err: boa_engine::JsError, ctx: &mut Context) -> JsValue {
     let reason = webidl::own_error_value(err, ctx);
     promise_rejected_with(reason, ctx).into()
 }
-
-// ---------------------------------------------------------------------------------------
-// Byte streams for other specifications (Blob.stream())
-// ---------------------------------------------------------------------------------------
-
-/// A new `ReadableStream` [set up with byte reading support](https://streams.spec.whatwg.org/#readablestream-set-up-with-byte-reading-support):
-/// a byte stream (high water mark 0) whose `pull` and `cancel` are `pull(controller)` and
-/// `cancel(reason)` (native functions, called with `this` undefined).
-pub fn new_byte_stream_with_callbacks(
-    pull: Option<JsObject>,
-    cancel: Option<JsObject>,
-    ctx: &mut Context,
-) -> JsResult<JsObject<ReadableStream>> {
-    let stream = new_readable_stream_object(ctx)?;
-    byte_controller::set_up_readable_byte_stream_controller_from_underlying_source(
-        &stream,
-        JsValue::undefined(),
-        None,
-        pull,
-        cancel,
-        0.0,
-        None,
-        ctx,
-    )?;
-    Ok(stream)
-}
