@@ -167,6 +167,7 @@ pub(crate) mod strategies;
 pub mod structured_clone;
 pub(crate) mod transfer_streams;
 pub(crate) mod transform;
+pub mod url;
 pub(crate) mod webidl;
 pub(crate) mod writable;
 
@@ -184,6 +185,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     transform::register(context)?;
     compression::register(context)?;
     file::register(context)?;
+    url::register(context)?;
     body::register(context)?;
     // Issue 13: structuredClone, MessageChannel/MessagePort, transferable streams.
     structured_clone::register(context)?;

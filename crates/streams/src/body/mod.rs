@@ -103,7 +103,7 @@ pub(crate) fn extract(
         } else if let Some(bytes) = buffer_source_copy(object, ctx) {
             // BufferSource: a copy of the bytes.
             (ByteSeq::from_bytes(bytes), None)
-        } else if let Some(text) = url_search_params_text(object, ctx)? {
+        } else if let Some(text) = crate::url::serialization_of(object) {
             // URLSearchParams: the application/x-www-form-urlencoded serialization.
             (
                 ByteSeq::from_bytes(bytes::Bytes::from(text.into_bytes())),
@@ -139,40 +139,7 @@ pub(crate) fn is_body_init_object(value: &JsValue, ctx: &mut Context) -> JsResul
     if crate::file::is_buffer_source(value, ctx) {
         return Ok(true);
     }
-    url_search_params_proto_on_chain(value, ctx)
-}
-
-/// Whether the host's `URLSearchParams.prototype` is on `value`'s prototype chain.
-fn url_search_params_proto_on_chain(value: &JsValue, ctx: &mut Context) -> JsResult<bool> {
-    let Some(o) = value.as_object() else {
-        return Ok(false);
-    };
-    let ctor = ctx
-        .global_object()
-        .get(js_string!("URLSearchParams"), ctx)?;
-    let Some(ctor) = ctor.as_object() else {
-        return Ok(false);
-    };
-    let Some(proto) = ctor.get(js_string!("prototype"), ctx)?.as_object() else {
-        return Ok(false);
-    };
-    let mut current = o.prototype();
-    while let Some(p) = current {
-        if JsObject::equals(&p, &proto) {
-            return Ok(true);
-        }
-        current = p.prototype();
-    }
-    Ok(false)
-}
-
-/// If `object` is a `URLSearchParams` of the host (a global `URLSearchParams` whose
-/// prototype is on `object`'s chain), its serialization.
-fn url_search_params_text(object: &JsValue, ctx: &mut Context) -> JsResult<Option<String>> {
-    if url_search_params_proto_on_chain(object, ctx)? {
-        return Ok(Some(object.to_string(ctx)?.to_std_string_lossy()));
-    }
-    Ok(None)
+    Ok(o.is::<crate::url::UrlSearchParams>())
 }
 
 /// Whether the holder is [unusable](https://fetch.spec.whatwg.org/#body-unusable): its body

@@ -218,6 +218,12 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "URLSearchParams",
+        "size,append,delete,get,getAll,has,set,sort,toString,entries,keys,values,forEach,\
+         constructor,Symbol(Symbol.toStringTag),Symbol(Symbol.iterator)",
+        "length,name,prototype",
+    ),
+    (
         "Response",
         "type,url,redirected,status,ok,statusText,headers,body,bodyUsed,clone,arrayBuffer,blob,\
          bytes,formData,json,text,constructor,Symbol(Symbol.toStringTag)",
