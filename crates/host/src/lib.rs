@@ -99,6 +99,7 @@ use boa_runtime::extensions::{
 mod base64;
 mod clock;
 mod event_loop;
+mod url;
 mod worker;
 
 use clock::VirtualClock;
@@ -249,6 +250,7 @@ impl Host {
         register_host_globals(&mut context, &options)?;
         base64::register(&mut context)?;
         boa_streams::register(&mut context)?;
+        url::register(&mut context)?;
         worker::register(&mut context, &options)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
@@ -342,6 +344,7 @@ impl Drop for Host {
         // Release the JS handles held by queued jobs before the context goes.
         self.event_loop.clear();
         self.shared.clear();
+        url::clear(&self.context);
     }
 }
 
