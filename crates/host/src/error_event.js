@@ -1,9 +1,13 @@
-// HTML's ErrorEvent interface and the host's "report an exception" event: evaluated once by
-// Host::new after boa_streams registered Event and EventTarget (the global is an
-// EventTarget). The script's value is the dispatcher the host calls with (error, message):
-// it fires a cancelable ErrorEvent named "error" at the global and returns whether no
-// listener canceled it. Everything it uses is captured here, so later changes to globals
-// cannot reach it.
+// HTML's ErrorEvent and PromiseRejectionEvent interfaces, and the host's "report an
+// exception" and rejection events: evaluated once by Host::new after boa_streams registered
+// Event and EventTarget (the global is an EventTarget). The script's value is a pair of
+// dispatchers the host calls:
+// - reportException(error, message, filename, lineno, colno) fires a cancelable ErrorEvent
+//   named "error" at the global and returns whether no listener canceled it;
+// - fireRejection(type, promise, reason) fires a PromiseRejectionEvent named type
+//   ("unhandledrejection": cancelable; "rejectionhandled": not) at the global and returns
+//   whether no listener canceled it.
+// Everything it uses is captured here, so later changes to globals cannot reach it.
 (function (g) {
   "use strict";
   var defineProperty = Object.defineProperty;
@@ -55,12 +59,64 @@
   defineProperty(proto, Symbol.toStringTag, { value: "ErrorEvent", configurable: true });
   defineProperty(g, "ErrorEvent", { value: ErrorEvent, writable: true, configurable: true, enumerable: false });
 
-  return function reportException(error, message) {
+  // PromiseRejectionEvent (HTML): constructor(DOMString type, PromiseRejectionEventInit
+  // eventInitDict) with the required member `object promise` and `any reason`.
+  var rejectionSlots = new WeakMap();
+  class PromiseRejectionEvent extends g.Event {
+    constructor(type, eventInitDict) {
+      if (arguments.length < 2) {
+        throw new TypeError("PromiseRejectionEvent constructor: 2 arguments required, but only " + arguments.length + " present");
+      }
+      super(type, eventInitDict);
+      var init = eventInitDict === undefined || eventInitDict === null ? {} : eventInitDict;
+      // PromiseRejectionEventInit members, after EventInit's, in lexicographic order.
+      var promise = init.promise;
+      if (promise === undefined) {
+        throw new TypeError("PromiseRejectionEvent constructor: the required member 'promise' is missing");
+      }
+      if ((typeof promise !== "object" || promise === null) && typeof promise !== "function") {
+        throw new TypeError("PromiseRejectionEvent constructor: 'promise' is not an object");
+      }
+      var reason = init.reason;
+      apply(weakSet, rejectionSlots, [this, { promise: promise, reason: reason }]);
+    }
+  }
+  var rejectionProto = PromiseRejectionEvent.prototype;
+  ["promise", "reason"].forEach(function (name) {
+    var getter = {
+      [name]() {
+        var s = apply(weakGet, rejectionSlots, [this]);
+        if (s === undefined) throw new TypeError("'get " + name + "' called on an object that is not a PromiseRejectionEvent");
+        return s[name];
+      },
+    }[name];
+    defineProperty(getter, "name", { value: "get " + name });
+    defineProperty(rejectionProto, name, { get: getter, enumerable: true, configurable: true });
+  });
+  defineProperty(rejectionProto, Symbol.toStringTag, { value: "PromiseRejectionEvent", configurable: true });
+  defineProperty(g, "PromiseRejectionEvent", { value: PromiseRejectionEvent, writable: true, configurable: true, enumerable: false });
+
+  function reportException(error, message, filename, lineno, colno) {
     try {
-      var event = new ErrorEvent("error", { cancelable: true, error: error, message: message });
+      var event = new ErrorEvent("error", {
+        cancelable: true, colno: colno, error: error, filename: filename, lineno: lineno, message: message,
+      });
       return apply(dispatchEvent, g, [event]);
     } catch (e) {
       return true;
     }
-  };
+  }
+
+  function fireRejection(type, promise, reason) {
+    try {
+      var event = new PromiseRejectionEvent(type, {
+        cancelable: type === "unhandledrejection", promise: promise, reason: reason,
+      });
+      return apply(dispatchEvent, g, [event]);
+    } catch (e) {
+      return true;
+    }
+  }
+
+  return [reportException, fireRejection];
 })(globalThis)

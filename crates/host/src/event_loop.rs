@@ -20,7 +20,7 @@ use boa_engine::context::HostHooks;
 use boa_engine::job::{
     GenericJob, IntervalJob, Job, JobExecutor, NativeAsyncJob, PromiseJob, TimeoutJob,
 };
-use boa_engine::object::builtins::JsPromise;
+use boa_engine::object::builtins::{JsPromise, JsWeakMap};
 use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::{js_string, Context, JsError, JsResult, JsString, JsSymbol, JsValue};
@@ -40,9 +40,17 @@ pub(crate) struct Shared {
     pub(crate) errors: RefCell<Vec<HostError>>,
     /// HTML's "about-to-be-notified rejected promises list".
     about_to_be_notified: RefCell<Vec<JsObject<Promise>>>,
-    /// `(error, message) => notCanceled`: fires an `ErrorEvent` named `error` at the global
-    /// (see `crate::error_event`).
+    /// The promises of the notification in progress not handled yet (a `Handle` operation
+    /// removes one: HTML's `[[PromiseIsHandled]]` check before each event).
+    being_notified: RefCell<Vec<JsObject<Promise>>>,
+    /// HTML's "outstanding rejected promises weak set" (a `WeakMap` to `true`).
+    outstanding: RefCell<Option<JsWeakMap>>,
+    /// `(error, message, filename, lineno, colno) => notCanceled`: fires an `ErrorEvent`
+    /// named `error` at the global (see `error_event.js`).
     error_dispatcher: RefCell<Option<JsObject>>,
+    /// `(type, promise, reason) => notCanceled`: fires a `PromiseRejectionEvent` at the
+    /// global (see `error_event.js`).
+    rejection_dispatcher: RefCell<Option<JsObject>>,
     /// Set while the error event is being dispatched: an exception reported meanwhile (a
     /// throwing `error` listener) is recorded without firing another event.
     in_error_dispatch: Cell<bool>,
@@ -63,9 +71,44 @@ impl Shared {
         self.errors.borrow_mut().push(error);
     }
 
-    /// Set the function that fires the global's `error` event.
-    pub(crate) fn set_error_dispatcher(&self, dispatcher: JsObject) {
-        *self.error_dispatcher.borrow_mut() = Some(dispatcher);
+    /// Set the functions that fire the global's `error` event and its
+    /// `unhandledrejection`/`rejectionhandled` events, and the outstanding rejected promises
+    /// weak set.
+    pub(crate) fn set_dispatchers(
+        &self,
+        error: JsObject,
+        rejection: JsObject,
+        outstanding: JsWeakMap,
+    ) {
+        *self.error_dispatcher.borrow_mut() = Some(error);
+        *self.rejection_dispatcher.borrow_mut() = Some(rejection);
+        *self.outstanding.borrow_mut() = Some(outstanding);
+    }
+
+    /// Fire a `PromiseRejectionEvent` named `event_type` at the global: whether no listener
+    /// canceled it (true without a dispatcher).
+    fn fire_rejection(
+        &self,
+        event_type: &str,
+        promise: &JsObject,
+        reason: JsValue,
+        context: &mut Context,
+    ) -> bool {
+        let dispatcher = self.rejection_dispatcher.borrow().clone();
+        let Some(dispatcher) = dispatcher else {
+            return true;
+        };
+        // The dispatcher catches in JS whatever it could throw.
+        let not_canceled = dispatcher.call(
+            &JsValue::undefined(),
+            &[
+                JsString::from(event_type).into(),
+                promise.clone().into(),
+                reason,
+            ],
+            context,
+        );
+        !matches!(not_canceled, Ok(v) if v == JsValue::from(false))
     }
 
     /// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
@@ -86,11 +129,22 @@ impl Shared {
         let (message, stack) = describe(&value, context);
         let dispatcher = self.error_dispatcher.borrow().clone();
         if let Some(dispatcher) = dispatcher.filter(|_| !self.in_error_dispatch.get()) {
+            // The location: the innermost frame of an Error's stack ("" and 0 otherwise).
+            let (filename, lineno, colno) = stack
+                .as_deref()
+                .and_then(error_location)
+                .unwrap_or_default();
             self.in_error_dispatch.set(true);
             // The dispatcher catches in JS whatever it could throw.
             let not_canceled = dispatcher.call(
                 &JsValue::undefined(),
-                &[value, JsString::from(message.as_str()).into()],
+                &[
+                    value,
+                    JsString::from(message.as_str()).into(),
+                    JsString::from(filename.as_str()).into(),
+                    lineno.into(),
+                    colno.into(),
+                ],
                 context,
             );
             self.in_error_dispatch.set(false);
@@ -102,21 +156,65 @@ impl Shared {
         self.record(HostError::Uncaught { message, stack });
     }
 
-    /// HTML "notify about rejected promises", done synchronously at the end of a microtask
-    /// checkpoint: every promise still in the list is unhandled (a `Handle` operation removes
-    /// it), so report it.
+    /// [Notify about rejected promises](https://html.spec.whatwg.org/multipage/webappapis.html#notify-about-rejected-promises)
+    /// at the end of a microtask checkpoint.
+    // NOTE: HTML queues a global task (DOM manipulation task source) for the events; here
+    // they fire at the end of the checkpoint itself, so `Host::run_microtasks` reports
+    // rejections and the order against timers is the host's fixed one (HTML leaves the order
+    // of different task sources to the user agent). Listeners run as in that task: their
+    // microtasks run before the checkpoint ends.
     fn notify_about_rejected_promises(&self, context: &mut Context) {
+        // 1-3. Let list be a clone of the about-to-be-notified rejected promises list; if it
+        //      is empty, return; empty the list.
         let list = std::mem::take(&mut *self.about_to_be_notified.borrow_mut());
-        for promise in list {
-            let Ok(promise) = JsPromise::from_object(promise.upcast()) else {
-                continue;
-            };
-            let PromiseState::Rejected(reason) = promise.state() else {
-                continue;
-            };
-            let (message, stack) = describe(&reason, context);
-            self.record(HostError::UnhandledRejection { message, stack });
+        if list.is_empty() {
+            return;
         }
+        *self.being_notified.borrow_mut() = list.clone();
+        // 4. (The task:) for each promise p of list:
+        for promise in list {
+            // 1. If p.[[PromiseIsHandled]] is true, continue.
+            let handled = !self.being_notified.borrow().iter().any(|p| *p == promise);
+            if handled {
+                continue;
+            }
+            let object: JsObject = promise.clone().upcast();
+            let Ok(js_promise) = JsPromise::from_object(object.clone()) else {
+                continue;
+            };
+            let PromiseState::Rejected(reason) = js_promise.state() else {
+                continue;
+            };
+            // 2. Let notCanceled be the result of firing an event named unhandledrejection
+            //    at global, using PromiseRejectionEvent, with the cancelable attribute
+            //    initialized to true, the promise attribute initialized to p, and the reason
+            //    attribute initialized to p.[[PromiseResult]].
+            let not_canceled =
+                self.fire_rejection("unhandledrejection", &object, reason.clone(), context);
+            // 3. If notCanceled is true, then the user agent may report
+            //    p.[[PromiseResult]] to a developer console.
+            if not_canceled {
+                let (message, stack) = describe(&reason, context);
+                self.record(HostError::UnhandledRejection { message, stack });
+            }
+            // 4. If p.[[PromiseIsHandled]] is false, then append p to global's outstanding
+            //    rejected promises weak set.
+            let still_unhandled = {
+                let mut being = self.being_notified.borrow_mut();
+                match being.iter().position(|p| *p == promise) {
+                    Some(i) => {
+                        being.remove(i);
+                        true
+                    }
+                    None => false,
+                }
+            };
+            let outstanding = self.outstanding.borrow().clone();
+            if let (true, Some(outstanding)) = (still_unhandled, outstanding) {
+                let _ = outstanding.set(&object, JsValue::from(true), context);
+            }
+        }
+        self.being_notified.borrow_mut().clear();
     }
 
     fn has_pending_rejections(&self) -> bool {
@@ -126,7 +224,11 @@ impl Shared {
     pub(crate) fn clear(&self) {
         let list = std::mem::take(&mut *self.about_to_be_notified.borrow_mut());
         drop(list);
+        let list = std::mem::take(&mut *self.being_notified.borrow_mut());
+        drop(list);
         drop(self.error_dispatcher.borrow_mut().take());
+        drop(self.rejection_dispatcher.borrow_mut().take());
+        drop(self.outstanding.borrow_mut().take());
     }
 }
 
@@ -216,6 +318,24 @@ pub(crate) fn describe(value: &JsValue, context: &mut Context) -> (String, Optio
         })
         .map(|s| s.to_std_string_escaped().trim_end().to_owned());
     (message, stack)
+}
+
+/// The innermost frame's location in a Boa stack trace (`    at f (file:line:col)`, or
+/// `    at file:line:col`): `(filename, lineno, colno)`.
+pub(crate) fn error_location(stack: &str) -> Option<(String, u32, u32)> {
+    let line = stack
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("at "))?;
+    let place = match (line.rfind('('), line.strip_suffix(')')) {
+        (Some(open), Some(body)) => body.get(open + 1..)?,
+        _ => line.strip_prefix("at ")?,
+    };
+    let mut parts = place.rsplitn(3, ':');
+    let colno = parts.next()?.parse().ok()?;
+    let lineno = parts.next()?.parse().ok()?;
+    let filename = parts.next()?.to_owned();
+    Some((filename, lineno, colno))
 }
 
 /// `Error.prototype.toString`'s joining of a name and a message.
@@ -314,22 +434,70 @@ pub(crate) struct Hooks {
 }
 
 impl HostHooks for Hooks {
+    /// [HostPromiseRejectionTracker](https://html.spec.whatwg.org/multipage/webappapis.html#the-hostpromiserejectiontracker-implementation).
     fn promise_rejection_tracker(
         &self,
         promise: &JsObject<Promise>,
         operation: OperationType,
-        _context: &mut Context,
+        context: &mut Context,
     ) {
-        let mut list = self.shared.about_to_be_notified.borrow_mut();
+        let shared = &self.shared;
         match operation {
-            // HTML: append promise to the about-to-be-notified rejected promises list.
-            OperationType::Reject => list.push(promise.clone()),
-            // HTML: if the list contains promise, remove it. (There is no
-            // `rejectionhandled` event to fire for an already-notified one.)
+            // 7. If operation is "reject": append promise to the about-to-be-notified
+            //    rejected promises list.
+            OperationType::Reject => shared
+                .about_to_be_notified
+                .borrow_mut()
+                .push(promise.clone()),
+            // 8. If operation is "handle":
             OperationType::Handle => {
-                if let Some(i) = list.iter().rposition(|p| p == promise) {
-                    list.remove(i);
+                // 1. If the about-to-be-notified rejected promises list contains promise,
+                //    then remove promise from that list and return.
+                {
+                    let mut list = shared.about_to_be_notified.borrow_mut();
+                    if let Some(i) = list.iter().rposition(|p| p == promise) {
+                        list.remove(i);
+                        return;
+                    }
                 }
+                // (A promise of the notification in progress is now handled.)
+                {
+                    let mut being = shared.being_notified.borrow_mut();
+                    if let Some(i) = being.iter().position(|p| p == promise) {
+                        being.remove(i);
+                        return;
+                    }
+                }
+                // 2. If the outstanding rejected promises weak set does not contain
+                //    promise, then return.
+                let Some(outstanding) = shared.outstanding.borrow().clone() else {
+                    return;
+                };
+                let object: JsObject = promise.clone().upcast();
+                if !outstanding.has(&object, context).unwrap_or(false) {
+                    return;
+                }
+                // 3. Remove promise from the outstanding rejected promises weak set.
+                let _ = outstanding.delete(&object, context);
+                // 4. Queue a global task on the DOM manipulation task source to fire an
+                //    event named rejectionhandled at global, using PromiseRejectionEvent,
+                //    with the promise attribute initialized to promise, and the reason
+                //    attribute initialized to promise.[[PromiseResult]].
+                let reason = match JsPromise::from_object(object.clone()).map(|p| p.state()) {
+                    Ok(PromiseState::Rejected(reason)) => reason,
+                    _ => JsValue::undefined(),
+                };
+                let job = GenericJob::new(
+                    move |context| {
+                        if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
+                            let shared = event_loop.shared.clone();
+                            shared.fire_rejection("rejectionhandled", &object, reason, context);
+                        }
+                        Ok(JsValue::undefined())
+                    },
+                    context.realm().clone(),
+                );
+                context.enqueue_job(job.into());
             }
         }
     }
@@ -459,9 +627,12 @@ impl EventLoop {
                     if !self.shared.has_pending_rejections() {
                         break;
                     }
-                    // Describing a reason runs no user code, so nothing new is queued; the
-                    // loop still goes on until both lists are empty.
+                    // The events' listeners can queue microtasks and reject more promises:
+                    // the loop goes on until both lists are empty.
                     self.shared.notify_about_rejected_promises(context);
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return false;
+                    }
                 }
             }
         }
@@ -723,5 +894,19 @@ mod tests {
             JsDuration::from_millis(1_500),
         );
         assert_eq!(due.nanos_since_epoch(), 12_000_000_000);
+    }
+
+    #[test]
+    fn error_location_reads_the_innermost_frame() {
+        assert_eq!(
+            error_location("    at f (/tmp/a b.js:1:21)\n    at <main> (/tmp/a b.js:2:8)\n"),
+            Some(("/tmp/a b.js".to_owned(), 1, 21))
+        );
+        assert_eq!(
+            error_location("    at main.js:3:4"),
+            Some(("main.js".to_owned(), 3, 4))
+        );
+        assert_eq!(error_location("    at <native>"), None);
+        assert_eq!(error_location("no frames"), None);
     }
 }

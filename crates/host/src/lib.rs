@@ -25,10 +25,14 @@
 //!   [`HostOptions::print_errors`]); the loop goes on and nothing queued is lost. An
 //!   exception from the script itself is returned by `eval_*`; pass it to
 //!   [`Host::report_exception`] to record it the same way.
-//! * After every checkpoint, promises rejected without a handler during it (and not handled
-//!   before its end) are reported as [`HostError::UnhandledRejection`] (HTML's
-//!   "about-to-be-notified rejected promises list", fed by Boa's
-//!   `HostHooks::promise_rejection_tracker`), then `Context::clear_kept_objects` runs.
+//! * After every checkpoint, each promise rejected without a handler during it (and not
+//!   handled before its end) fires a cancelable `PromiseRejectionEvent` named
+//!   `unhandledrejection` at the global; unless a listener canceled it, it is reported as
+//!   [`HostError::UnhandledRejection`] (HTML's "about-to-be-notified rejected promises list"
+//!   and "notify about rejected promises", fed by Boa's `HostHooks::promise_rejection_tracker`;
+//!   the events fire at the end of the checkpoint rather than in a task of their own). A
+//!   promise so notified that gets a handler later fires `rejectionhandled` (in a task).
+//!   Then `Context::clear_kept_objects` runs.
 //! * Reported exceptions and rejection reasons are described without running script: a
 //!   primitive as `String(value)`, an Error-like object from its `name`/`message`/`stack`
 //!   data properties (accessors and `toString` are never called; a `DOMException` from its
@@ -71,12 +75,15 @@
 //! `performance.timeOrigin`, `scriptArgs` (an array of strings, empty unless
 //! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], `Worker` (see
 //! the `worker` module: a script in its own `Host` on its own thread), everything
-//! `boa_streams::register` installs (its `structuredClone` replaces boa_runtime's), and
-//! `ErrorEvent` (HTML).
+//! `boa_streams::register` installs (its `structuredClone` replaces boa_runtime's; its
+//! `URLSearchParams` is also `URL.prototype.searchParams`), `URL.createObjectURL` /
+//! `URL.revokeObjectURL` (a blob URL store), and `ErrorEvent` and `PromiseRejectionEvent`
+//! (HTML).
 //!
 //! An exception that is reported (uncaught in a job, thrown by an event listener, or passed
 //! to [`Host::report_exception`]) first fires a cancelable `ErrorEvent` named `error` at the
-//! global (`error` is the exception, `message` its description); only if no listener
+//! global (`error` is the exception, `message` its description, `filename`/`lineno`/`colno`
+//! the innermost frame of an Error's stack); only if no listener
 //! canceled it is it recorded as [`HostError::Uncaught`]. An exception reported while that
 //! event is being dispatched is recorded without another event.
 
@@ -255,10 +262,16 @@ impl Host {
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
         boa_streams::dom::set_exception_reporter(report_listener_exception);
-        // `ErrorEvent`, and the `error` event that reported exceptions fire at the global.
-        let dispatcher = context.eval(Source::from_bytes(ERROR_EVENT_JS))?;
-        if let Some(dispatcher) = dispatcher.as_object() {
-            shared.set_error_dispatcher(dispatcher.clone());
+        // `ErrorEvent` and `PromiseRejectionEvent`, and the functions firing the `error`,
+        // `unhandledrejection` and `rejectionhandled` events at the global.
+        let dispatchers = context.eval(Source::from_bytes(ERROR_EVENT_JS))?;
+        if let Some(dispatchers) = dispatchers.as_object() {
+            let error = dispatchers.get(0, &mut context)?;
+            let rejection = dispatchers.get(1, &mut context)?;
+            if let (Some(error), Some(rejection)) = (error.as_object(), rejection.as_object()) {
+                let outstanding = boa_engine::object::builtins::JsWeakMap::new(&mut context);
+                shared.set_dispatchers(error.clone(), rejection.clone(), outstanding);
+            }
         }
 
         Ok(Self {

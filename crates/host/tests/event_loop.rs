@@ -683,3 +683,136 @@ fn listener_exception_is_reported_and_dispatch_goes_on() {
         Some("second")
     );
 }
+
+#[test]
+fn error_event_carries_the_throw_location() {
+    let mut h = host(true);
+    h.eval_source(
+        "globalThis.seen = [];\n\
+         addEventListener('error', (e) => { seen.push([e.filename, e.lineno, e.colno].join(':')); e.preventDefault(); });\n\
+         setTimeout(function thrower() {\n  throw new Error('x');\n}, 0);\n\
+         queueMicrotask(() => { throw 7; });",
+        "loc.js",
+    )
+    .expect("script");
+    run_to_idle(&mut h);
+    // The microtask's primitive has no stack: "" and 0; the Error its innermost frame (Boa
+    // places it at the `new Error(...)` expression).
+    assert_eq!(string(&mut h, "seen.join('|')"), ":0:0|loc.js:4:9");
+    assert!(h.take_errors().is_empty());
+}
+
+#[test]
+fn unhandledrejection_fires_before_the_report_and_canceling_suppresses_it() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        addEventListener("unhandledrejection", (e) => {
+            log.push(e.constructor.name + ":" + e.type + ":" + e.reason + ":" + e.cancelable + ":" +
+                     (e.promise instanceof Promise) + ":" + (e.target === globalThis));
+            if (e.reason === "quiet") e.preventDefault();
+            queueMicrotask(() => log.push("listener microtask " + e.reason));
+        });
+        addEventListener("rejectionhandled", (e) => log.push("handled " + e.reason + ":" + e.cancelable));
+        Promise.reject("loud");
+        Promise.reject("quiet");
+        const late = Promise.reject("caught in same checkpoint");
+        queueMicrotask(() => late.catch(() => {}));
+        "#,
+    );
+    h.run_microtasks();
+    assert_eq!(
+        log(&mut h),
+        "PromiseRejectionEvent:unhandledrejection:loud:true:true:true,\
+         PromiseRejectionEvent:unhandledrejection:quiet:true:true:true,\
+         listener microtask loud,listener microtask quiet"
+    );
+    // Only the uncanceled one is reported.
+    assert_eq!(messages(&h.take_errors()), ["rejection loud"]);
+}
+
+#[test]
+fn rejectionhandled_fires_in_a_task_after_a_late_handler() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        addEventListener("unhandledrejection", (e) => log.push("unhandled " + e.reason));
+        addEventListener("rejectionhandled", (e) => {
+            log.push("rejectionhandled " + e.reason + " " + e.cancelable + " " + (e.promise === p));
+        });
+        var p = Promise.reject(1);
+        setTimeout(() => {
+            log.push("timer");
+            p.catch(() => log.push("catch reaction"));
+            queueMicrotask(() => log.push("timer microtask"));
+            // Handling it again fires nothing more.
+            p.catch(() => {});
+        }, 0);
+        setTimeout(() => log.push("second timer"), 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    // rejectionhandled is a task queued by the handler: after the reactions and the other
+    // microtasks of the timer's checkpoint, after the timer already due.
+    assert_eq!(
+        log(&mut h),
+        "unhandled 1,timer,catch reaction,timer microtask,second timer,rejectionhandled 1 false true"
+    );
+    assert_eq!(messages(&h.take_errors()), ["rejection 1"]);
+}
+
+#[test]
+fn a_promise_handled_by_an_unhandledrejection_listener_is_not_outstanding() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        var second;
+        addEventListener("unhandledrejection", (e) => {
+            log.push("unhandled " + e.reason);
+            // Handling the next promise of the same batch skips its event.
+            if (e.reason === "a") second.catch(() => log.push("b caught"));
+            e.promise.catch(() => {});
+        });
+        addEventListener("rejectionhandled", (e) => log.push("rejectionhandled " + e.reason));
+        Promise.reject("a");
+        second = Promise.reject("b");
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(log(&mut h), "unhandled a,b caught");
+    assert_eq!(messages(&h.take_errors()), ["rejection a"]);
+}
+
+#[test]
+fn promise_rejection_event_interface() {
+    let mut h = host(true);
+    assert_eq!(
+        string(
+            &mut h,
+            r#"(() => {
+              const out = [];
+              const p = Promise.resolve();
+              const e = new PromiseRejectionEvent("x", { promise: p, reason: 5, cancelable: true });
+              out.push(e.promise === p, e.reason, e.cancelable, e instanceof Event,
+                       Object.prototype.toString.call(e));
+              for (const bad of [() => new PromiseRejectionEvent("x"), () => new PromiseRejectionEvent("x", {}),
+                                 () => new PromiseRejectionEvent("x", { promise: 1 }),
+                                 () => PromiseRejectionEvent("x", { promise: p })])
+                try { bad(); out.push("no"); } catch (err) { out.push(err.name); }
+              const d = Object.getOwnPropertyDescriptor(PromiseRejectionEvent.prototype, "reason");
+              out.push(d.enumerable, d.configurable, d.get.name);
+              try { d.get.call(new Event("x")); } catch (err) { out.push(err.name); }
+              out.push(new PromiseRejectionEvent("y", { promise: p }).reason);
+              return out.join();
+            })()"#
+        ),
+        "true,5,true,true,[object PromiseRejectionEvent],TypeError,TypeError,TypeError,TypeError,\
+         true,true,get reason,TypeError,"
+    );
+}
