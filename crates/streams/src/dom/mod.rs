@@ -26,6 +26,7 @@ mod abort;
 mod event;
 mod event_target;
 mod exception;
+mod progress_event;
 
 // For the event interfaces defined outside this module (FileReader, MessagePort, MessageEvent).
 pub(crate) use event::EventData;
@@ -35,6 +36,7 @@ pub(crate) use event_target::{
     add_internal_listener, dispatch, get_event_handler, set_event_handler, Target,
 };
 pub use exception::DomException;
+pub(crate) use progress_event::fire_progress_event;
 
 /// Per-realm DOM state (in the realm's `host_defined`).
 #[derive(Trace, Finalize, boa_engine::JsData)]
@@ -101,6 +103,7 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     });
     exception::register(context)?;
     event::register(context)?;
+    progress_event::register(context)?;
     event_target::register(context)?;
     abort::register(context)?;
 
@@ -214,21 +217,6 @@ pub(crate) fn event_target_extra(value: &JsValue) -> Option<(JsObject<EventTarge
 pub(crate) fn event_target_class(context: &Context) -> Option<(JsObject, JsObject)> {
     let class = context.get_global_class::<EventTargetData>()?;
     Some((class.prototype(), class.constructor()))
-}
-
-/// [Fire an event](https://dom.spec.whatwg.org/#concept-event-fire) named `event_type` at
-/// `target` (a trusted `Event`).
-pub(crate) fn fire_event(
-    target: &JsObject<EventTargetData>,
-    event_type: &str,
-    context: &mut Context,
-) -> JsResult<()> {
-    let event = event::create_trusted_event(event_type, context)?;
-    let Ok(event) = event.downcast::<EventData>() else {
-        return Ok(());
-    };
-    event_target::dispatch(&event, &event_target::Target::own(target.clone()), context)?;
-    Ok(())
 }
 
 #[cfg(test)]

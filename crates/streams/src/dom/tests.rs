@@ -8,7 +8,7 @@ use boa_engine::{
 };
 
 use super::*;
-use crate::test_support::{check, context, eval};
+use crate::test_support::{check, context, eval, string};
 
 #[test]
 fn dom_exception_from_rust() {
@@ -671,4 +671,39 @@ fn a_dependent_that_loses_its_listeners_is_released() {
     boa_gc::force_collect();
     check(&mut ctx, "ref.deref() === undefined");
     assert_eq!(abort::dependent_entry_counts(&source).1, 0);
+}
+
+#[test]
+fn progress_event_interface() {
+    let mut ctx = context();
+    assert_eq!(
+        string(
+            &mut ctx,
+            r#"(() => {
+              const out = [];
+              const e = new ProgressEvent('p', { lengthComputable: 1, loaded: '5', total: 10.5, bubbles: true });
+              out.push(e.type, e.lengthComputable, e.loaded, e.total, e.bubbles, e.isTrusted,
+                       e instanceof Event, Object.prototype.toString.call(e));
+              const d = new ProgressEvent('q');
+              out.push(d.lengthComputable, d.loaded, d.total);
+              // Dictionary members are read in order: EventInit's, then the rest sorted.
+              const order = [];
+              new ProgressEvent('r', new Proxy({}, { get(t, k) { order.push(String(k)); } }));
+              out.push(order.join(' '));
+              for (const bad of [() => new ProgressEvent(), () => ProgressEvent('x'),
+                                 () => new ProgressEvent('x', { loaded: NaN }),
+                                 () => new ProgressEvent('x', { total: Infinity }),
+                                 () => new ProgressEvent('x', 1),
+                                 () => Object.getOwnPropertyDescriptor(ProgressEvent.prototype, 'loaded').get.call(new Event('x'))])
+                try { bad(); out.push('no'); } catch (err) { out.push(err.name); }
+              out.push(Reflect.ownKeys(ProgressEvent.prototype).map(String).join(' '));
+              out.push(Object.getPrototypeOf(ProgressEvent) === Event, ProgressEvent.length);
+              return out.join();
+            })()"#
+        ),
+        "p,true,5,10.5,true,false,true,[object ProgressEvent],false,0,0,\
+         bubbles cancelable composed lengthComputable loaded total,\
+         TypeError,TypeError,TypeError,TypeError,TypeError,TypeError,\
+         lengthComputable loaded total constructor Symbol(Symbol.toStringTag),true,1"
+    );
 }

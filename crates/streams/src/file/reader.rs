@@ -61,6 +61,9 @@ pub struct FileReaderState {
     /// current one does nothing (abort "removes the tasks" and "terminates the read").
     #[unsafe_ignore_trace]
     generation: Cell<u64>,
+    /// Bytes read so far and the blob's size, for the progress events (`loaded`, `total`).
+    #[unsafe_ignore_trace]
+    progress: Cell<(f64, f64)>,
 }
 
 impl std::fmt::Debug for FileReaderState {
@@ -131,8 +134,10 @@ fn read_operation(
         *s.result.borrow_mut() = JsValue::null();
         *s.error.borrow_mut() = JsValue::null();
         s.generation.set(s.generation.get() + 1);
+        s.progress.set((0.0, bytes.len() as f64));
         s.generation.get()
     });
+    let total = bytes.len() as f64;
     // 5-9. Read blob's stream chunk by chunk into bytes.
     // NOTE: the stream and its reader are internal to the read; the blob's bytes are taken
     // directly, in one chunk, which the spec's task order below cannot tell apart.
@@ -142,7 +147,7 @@ fn read_operation(
         &target,
         &reader,
         generation,
-        |target, _, ctx| dom::fire_event(target, "loadstart", ctx),
+        move |target, _, ctx| dom::fire_progress_event(target, "loadstart", 0.0, total, ctx),
         ctx,
     );
     // 10.4.3 After a chunk, queue a task to fire a progress event called progress at fr.
@@ -151,7 +156,11 @@ fn read_operation(
             &target,
             &reader,
             generation,
-            |target, _, ctx| dom::fire_event(target, "progress", ctx),
+            move |target, reader, ctx| {
+                // (The one chunk is the whole blob.)
+                state_of(reader, |s| s.progress.set((total, total)));
+                dom::fire_progress_event(target, "progress", total, total, ctx)
+            },
             ctx,
         );
     }
@@ -171,17 +180,17 @@ fn read_operation(
                 Err(e) => {
                     let e = webidl::own_error_value(e, ctx);
                     state_of(reader, |s| *s.error.borrow_mut() = e);
-                    dom::fire_event(target, "error", ctx)?;
+                    dom::fire_progress_event(target, "error", total, total, ctx)?;
                 }
                 // 4. Else: set fr's result to result, fire a progress event called load.
                 Ok(result) => {
                     state_of(reader, |s| *s.result.borrow_mut() = result);
-                    dom::fire_event(target, "load", ctx)?;
+                    dom::fire_progress_event(target, "load", total, total, ctx)?;
                 }
             }
             // 5. If fr's state is not "loading", fire a progress event called loadend at fr.
             if state_of(reader, |s| s.state.get()) != LOADING {
-                dom::fire_event(target, "loadend", ctx)?;
+                dom::fire_progress_event(target, "loadend", total, total, ctx)?;
             }
             Ok(())
         },
@@ -410,11 +419,12 @@ impl Class for FileReaderInterface {
                     *s.result.borrow_mut() = JsValue::null();
                     s.generation.set(s.generation.get() + 1);
                 });
-                // 5. Fire a progress event called abort at this.
-                dom::fire_event(&target, "abort", ctx)?;
+                // 5. Fire a progress event called abort at this (with the bytes read so far).
+                let (loaded, total) = state_of(&r, |s| s.progress.get());
+                dom::fire_progress_event(&target, "abort", loaded, total, ctx)?;
                 // 6. If this's state is not "loading", fire a progress event called loadend.
                 if state_of(&r, |s| s.state.get()) != LOADING {
-                    dom::fire_event(&target, "loadend", ctx)?;
+                    dom::fire_progress_event(&target, "loadend", loaded, total, ctx)?;
                 }
                 Ok(JsValue::undefined())
             }),
@@ -440,6 +450,7 @@ impl Class for FileReaderInterface {
                 result: GcRefCell::new(JsValue::null()),
                 error: GcRefCell::new(JsValue::null()),
                 generation: Cell::new(0),
+                progress: Cell::new((0.0, 0.0)),
             },
         );
         Ok(dom::new_event_target_with(proto, state))

@@ -224,3 +224,51 @@ fn file_list_is_an_interface_without_constructor() {
         "TypeErrorfunction1"
     );
 }
+
+#[test]
+fn file_reader_fires_progress_events_with_loaded_and_total() {
+    let mut ctx = context();
+    let out = run(
+        &mut ctx,
+        r#"
+        const describe = (e) => [e.type, e.constructor.name, e.lengthComputable, e.loaded, e.total,
+                                 e.bubbles, e.cancelable, e.isTrusted].join(':');
+        const read = (blob) => new Promise((resolve) => {
+          const fr = new FileReader();
+          const log = [];
+          for (const t of ['loadstart', 'progress', 'load', 'loadend'])
+            fr.addEventListener(t, (e) => { log.push(describe(e)); if (t === 'loadend') resolve(log.join(' ')); });
+          fr.readAsArrayBuffer(blob);
+        });
+        out.push(await read(new Blob(['abcd'])));
+        out.push(await read(new Blob([])));
+        // abort: the bytes read so far (none before the progress task, all after it).
+        const fr = new FileReader();
+        const log = [];
+        fr.onabort = (e) => log.push(describe(e));
+        fr.onloadend = (e) => log.push(describe(e));
+        fr.readAsText(new Blob(['xyz']));
+        fr.abort();
+        const fr2 = new FileReader();
+        fr2.onprogress = () => fr2.abort();
+        await new Promise((r) => {
+          fr2.onabort = (e) => { log.push(describe(e)); r(); };
+          fr2.readAsText(new Blob(['xyz']));
+        });
+        out.push(log.join(' '));
+        "#,
+    );
+    assert_eq!(
+        out,
+        "loadstart:ProgressEvent:true:0:4:false:false:true \
+         progress:ProgressEvent:true:4:4:false:false:true \
+         load:ProgressEvent:true:4:4:false:false:true \
+         loadend:ProgressEvent:true:4:4:false:false:true|\
+         loadstart:ProgressEvent:false:0:0:false:false:true \
+         load:ProgressEvent:false:0:0:false:false:true \
+         loadend:ProgressEvent:false:0:0:false:false:true|\
+         abort:ProgressEvent:true:0:3:false:false:true \
+         loadend:ProgressEvent:true:0:3:false:false:true \
+         abort:ProgressEvent:true:3:3:false:false:true|done"
+    );
+}

@@ -218,6 +218,11 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "ProgressEvent",
+        "lengthComputable,loaded,total,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
         "URLSearchParams",
         "size,append,delete,get,getAll,has,set,sort,toString,entries,keys,values,forEach,\
          constructor,Symbol(Symbol.toStringTag),Symbol(Symbol.iterator)",
