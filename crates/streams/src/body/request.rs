@@ -16,7 +16,11 @@ use super::{
     body_mixin_attributes, body_mixin_operations, clone_body, extract, is_unusable, Body,
     BodyHolder,
 };
-use crate::readable::{readable_stream_tee, ReadableStream};
+use crate::readable::readable_stream_pipe_to;
+use crate::transform::{
+    transform_stream_default_controller_enqueue, transform_stream_set_up, RustTransformer,
+    TransformStreamDefaultController,
+};
 use crate::webidl::{self, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
@@ -236,8 +240,10 @@ impl Class for RequestInterface {
                     (h.data().list(), h.data().guard())
                 };
                 let headers_obj = headers::new_headers(guard, list, ctx)?;
-                // 3-4. A new Request with a signal following this's signal.
-                let signal = crate::dom::create_abort_signal(ctx)?;
+                // 3. Let clonedSignal be the result of creating a dependent abort signal from
+                //    « this's signal ».
+                let this_signal = r.borrow().data().signal.clone();
+                let signal = crate::dom::create_dependent_abort_signal(&[this_signal], ctx)?;
                 let proto = request_proto(ctx)?;
                 Ok(JsObject::from_proto_and_data(
                     Some(proto),
@@ -283,21 +289,24 @@ impl Class for RequestInterface {
 
         // 5-6. If input is a string: parse it (failure → TypeError). Otherwise request is
         // input's request.
-        let (url, mut method, mut header_list, input_body) = match (&input_request, input_url) {
-            (Some(r), _) => {
-                let b = r.borrow();
-                let d = b.data();
-                let list = d.holder.headers.borrow().data().list();
-                (
-                    d.url.clone(),
-                    d.method.clone(),
-                    list,
-                    Some(d.holder.clone()),
-                )
-            }
-            (None, Some(s)) => (parse_url(&s, ctx)?, b"GET".to_vec(), Vec::new(), None),
-            (None, None) => return Err(type_error("Invalid request input")),
-        };
+        // 12-13. Let signal be null; if input is a Request, set signal to input's signal.
+        let (url, mut method, mut header_list, input_body, mut signal) =
+            match (&input_request, input_url) {
+                (Some(r), _) => {
+                    let b = r.borrow();
+                    let d = b.data();
+                    let list = d.holder.headers.borrow().data().list();
+                    (
+                        d.url.clone(),
+                        d.method.clone(),
+                        list,
+                        Some(d.holder.clone()),
+                        Some(d.signal.clone()),
+                    )
+                }
+                (None, Some(s)) => (parse_url(&s, ctx)?, b"GET".to_vec(), Vec::new(), None, None),
+                (None, None) => return Err(type_error("Invalid request input")),
+            };
         // 25. If init["method"] exists: not a method or forbidden → TypeError; normalize.
         if let Some(m) = init.method {
             if m.is_empty() || !m.iter().all(|&b| is_token_byte(b)) {
@@ -322,13 +331,14 @@ impl Class for RequestInterface {
                 m
             };
         }
-        // 27-29. This's signal: a new AbortSignal (following init's or input's signal).
-        let signal = crate::dom::create_abort_signal(ctx)?;
-        if let Some(s) = init.signal.as_ref().and_then(JsValue::as_object) {
-            if crate::dom::is_aborted(&s) {
-                crate::dom::signal_abort(&signal, crate::dom::abort_reason(&s), ctx)?;
-            }
+        // 27. If init["signal"] exists, then set signal to it (null included).
+        if let Some(s) = &init.signal {
+            signal = s.as_object();
         }
+        // 29-30. Let signals be « signal » if signal is non-null, otherwise « »; set this's
+        //        signal to the result of creating a dependent abort signal from signals.
+        let signals: Vec<JsObject> = signal.into_iter().collect();
+        let signal = crate::dom::create_dependent_abort_signal(&signals, ctx)?;
         // 30-32. This's headers (guard "request"), filled with init's headers if given,
         // else a copy of input's.
         if let Some(h) = init.headers {
@@ -389,19 +399,56 @@ impl Class for RequestInterface {
     }
 }
 
-/// [Create a proxy](https://fetch.spec.whatwg.org/#concept-body-proxy) of `body`: the
-/// input's stream is consumed (locked and disturbed) and the new body reads its bytes.
-// NOTE: the spec pipes through an identity TransformStream; a tee whose first branch is
-// kept and whose source stream is marked disturbed gives the same observable states
-// (input.bodyUsed true, the new body readable once).
+/// The `Request` constructor's proxy of an input body (Fetch, `new Request(input, init)`
+/// step 41: "set finalBody to the result of creating a proxy for inputBody"): a new
+/// identity `TransformStream`, input's stream piped to its writable side (which disturbs
+/// and locks the input's stream), and a body whose stream is its readable side.
 fn proxy_body(body: &Body, ctx: &mut Context) -> JsResult<Body> {
-    let (branch, _other) = readable_stream_tee(&body.stream, false, ctx)?;
-    body.stream.borrow().data().set_disturbed(true);
-    let _: &JsObject<ReadableStream> = &branch;
+    // Let transformStream be a new TransformStream; set it up with an identity
+    // transformAlgorithm (enqueue the chunk).
+    let transform = transform_stream_set_up(
+        JsValue::undefined(),
+        RustTransformer {
+            transform: identity_transform,
+            flush: identity_flush,
+        },
+        ctx,
+    )?;
+    let (readable, writable) = {
+        let t = transform.borrow();
+        (t.data().readable(), t.data().writable_slots())
+    };
+    let (Some(readable), Some(writable)) = (readable, writable) else {
+        return Err(type_error("The proxy TransformStream is not set up"));
+    };
+    // Let promise be ! ReadableStreamPipeTo(body's stream, transformStream.[[writable]],
+    // false, false, false); set promise.[[PromiseIsHandled]] to true.
+    let promise = readable_stream_pipe_to(&body.stream, &writable, false, false, false, None, ctx)?;
+    crate::promise::mark_as_handled(&promise, ctx);
+    // A body whose stream is transformStream.[[readable]] and source is body's source.
     Ok(Body {
-        stream: branch,
+        stream: readable,
         source: body.source.clone(),
     })
+}
+
+/// The proxy's transformAlgorithm: enqueue the chunk unchanged.
+fn identity_transform(
+    _: &JsValue,
+    chunk: JsValue,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    transform_stream_default_controller_enqueue(controller, chunk, ctx)
+}
+
+/// The proxy's flushAlgorithm: nothing to flush.
+fn identity_flush(
+    _: &JsValue,
+    _: &JsObject<TransformStreamDefaultController>,
+    _: &mut Context,
+) -> JsResult<()> {
+    Ok(())
 }
 
 fn request_proto(ctx: &mut Context) -> JsResult<JsObject> {

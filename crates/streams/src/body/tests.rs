@@ -199,3 +199,64 @@ fn response_redirect_and_form_data() {
         "301|https://e.org/a|true|RangeError|TypeError|TypeError|done"
     );
 }
+
+#[test]
+fn request_signal_follows_init_or_input_signal() {
+    let mut ctx = context();
+    let out = run(
+        &mut ctx,
+        r#"
+        const c = new AbortController();
+        const r = new Request('http://a/', {signal: c.signal});
+        out.push(r.signal !== c.signal, r.signal.aborted);
+        c.abort('why');
+        out.push(r.signal.aborted, r.signal.reason);
+        // Already aborted: the new signal starts aborted with the reason.
+        const r2 = new Request(r);
+        out.push(r2.signal.aborted, r2.signal.reason);
+        const c2 = new AbortController();
+        const r3 = new Request('http://a/', {signal: c2.signal});
+        const r4 = new Request(r3);
+        const r5 = r3.clone();
+        const r6 = new Request(r3, {signal: null});
+        const r7 = new Request('http://a/');
+        c2.abort();
+        out.push(r4.signal.aborted, r5.signal.aborted, r6.signal.aborted, r7.signal.aborted,
+                 r4.signal.reason.name);
+        "#,
+    );
+    assert_eq!(
+        out,
+        "true|false|true|why|true|why|true|true|false|false|AbortError|done"
+    );
+}
+
+#[test]
+fn request_from_request_pipes_the_body_through_a_transform() {
+    let mut ctx = context();
+    let out = run(
+        &mut ctx,
+        r#"
+        const src = new Request('http://a/', {method: 'POST', body: 'hello'});
+        const p = new Request(src);
+        out.push(src.bodyUsed, src.body.locked, p.bodyUsed, p.body === src.body);
+        try { new Request(src); } catch (e) { out.push(e.name); }
+        out.push(await p.text(), p.bodyUsed);
+        // A stream body goes through chunk by chunk; an error of the source reaches the proxy.
+        const rs = new ReadableStream({start(c) { c.enqueue(new Uint8Array([104, 105])); c.close(); }});
+        const s = new Request('http://a/', {method: 'POST', body: rs, duplex: 'half'});
+        out.push(await new Request(s).text());
+        const bad = new ReadableStream({pull(c) { c.error(new RangeError('boom')); }});
+        const b = new Request('http://a/', {method: 'POST', body: bad, duplex: 'half'});
+        out.push(await new Request(b).text().catch((e) => e.name));
+        // A new body in init replaces the input's; the input stays unused.
+        const keep = new Request('http://a/', {method: 'POST', body: 'x'});
+        const other = new Request(keep, {body: 'y'});
+        out.push(keep.bodyUsed, await other.text());
+        "#,
+    );
+    assert_eq!(
+        out,
+        "true|true|false|false|TypeError|hello|true|hi|RangeError|false|y|done"
+    );
+}

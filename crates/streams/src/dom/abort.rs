@@ -375,7 +375,7 @@ fn run_abort_steps(signal: &JsObject, context: &mut Context) -> JsResult<()> {
 }
 
 /// [create a dependent abort signal](https://dom.spec.whatwg.org/#create-a-dependent-abort-signal)
-fn create_dependent_abort_signal(
+pub(crate) fn create_dependent_abort_signal(
     signals: &[JsObject],
     context: &mut Context,
 ) -> JsResult<JsObject> {

@@ -140,6 +140,16 @@ pub fn create_abort_signal(context: &mut Context) -> JsResult<JsObject> {
     abort::create_signal(context)
 }
 
+/// [Create a dependent abort signal](https://dom.spec.whatwg.org/#create-a-dependent-abort-signal)
+/// from `signals` (an `AbortSignal` that aborts when any of them does; what `AbortSignal.any`
+/// returns) in the current realm.
+pub(crate) fn create_dependent_abort_signal(
+    signals: &[JsObject],
+    context: &mut Context,
+) -> JsResult<JsObject> {
+    abort::create_dependent_abort_signal(signals, context)
+}
+
 /// Whether `value` is an `AbortSignal` (brand check, no JS runs).
 pub fn is_abort_signal(value: &JsValue) -> bool {
     value
