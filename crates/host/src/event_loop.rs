@@ -174,7 +174,7 @@ impl Shared {
         // 4. (The task:) for each promise p of list:
         for promise in list {
             // 1. If p.[[PromiseIsHandled]] is true, continue.
-            let handled = !self.being_notified.borrow().iter().any(|p| *p == promise);
+            let handled = !self.being_notified.borrow().contains(&promise);
             if handled {
                 continue;
             }
