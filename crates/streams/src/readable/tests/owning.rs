@@ -242,7 +242,8 @@ fn a_transferred_port_chunk_keeps_working() {
 }
 
 /// Cancel (and error) dispose of the chunks still queued: a queued `MessagePort` is closed
-/// (its context releases it); closing the stream does not, the chunks stay readable.
+/// (its context releases it, its partner gets a `close` event); closing the stream does not,
+/// the chunks stay readable.
 #[test]
 fn cancel_and_error_dispose_of_queued_ports_close_does_not() {
     for (how, disposed) in [("cancel", true), ("error", true), ("close", false)] {
@@ -252,6 +253,7 @@ fn cancel_and_error_dispose_of_queued_ports_close_does_not() {
             r#"
             globalThis.log = [];
             globalThis.channels = [new MessageChannel(), new MessageChannel()];
+            channels.forEach((ch, i) => { ch.port2.onclose = () => log.push('close' + i); });
             globalThis.rs = new ReadableStream({
                 type: 'owning',
                 start(c) {
@@ -275,6 +277,9 @@ fn cancel_and_error_dispose_of_queued_ports_close_does_not() {
         run_jobs(&mut ctx);
         let after = crate::message::registered_port_count(&mut ctx);
         assert_eq!(after, if disposed { 2 } else { 4 }, "{how}");
+        // The other ends see their partners closed.
+        let closes = if disposed { "close0|close1" } else { "" };
+        assert_eq!(string(&mut ctx, "log.join('|')"), closes, "{how}");
         if !disposed {
             eval(
                 &mut ctx,
