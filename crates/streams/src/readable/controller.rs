@@ -50,7 +50,7 @@ pub struct ReadableStreamDefaultController {
     /// `[[strategySizeAlgorithm]]`; `None` once cleared.
     size_algorithm: GcRefCell<Option<SizeAlgorithm>>,
     algorithms: GcRefCell<Option<SourceAlgorithms>>,
-    /// `[[isOwning]]` (experimental, see [`set_owning`]): chunks are transferred or cloned
+    /// `[[isOwning]]` (experimental, the "owning" type): chunks are transferred or cloned
     /// when enqueued, and queued chunks are disposed of when the queue is reset.
     #[unsafe_ignore_trace]
     is_owning: Cell<bool>,

@@ -2,7 +2,6 @@
 //! tee cloning for branch 2, disposal of queued chunks on cancel and error. The reference
 //! implementation has no owning type, so the differential test cannot cover it.
 
-
 use crate::test_support::{both_modes, context, eval, run_jobs, run_log, string};
 
 #[test]
@@ -89,7 +88,10 @@ fn default_streams_keep_chunk_identity_and_reject_a_transfer_list() {
         "#,
         "log.join('|')",
     );
-    assert_eq!(out, "TypeError 2|options TypeError|list TypeError|same true");
+    assert_eq!(
+        out,
+        "TypeError 2|options TypeError|list TypeError|same true"
+    );
 }
 
 #[test]
@@ -211,7 +213,10 @@ fn tee_of_a_transfer_only_value_errors_both_branches_and_cancels() {
             "log.join('|')",
         )
     });
-    assert_eq!(out, "cancel DataCloneError|b1 DataCloneError|b2 DataCloneError");
+    assert_eq!(
+        out,
+        "cancel DataCloneError|b1 DataCloneError|b2 DataCloneError"
+    );
 }
 
 #[test]
@@ -238,7 +243,10 @@ fn a_transferred_port_chunk_keeps_working() {
     run_jobs(&mut ctx);
     let out = string(&mut ctx, "log.join('|')");
     assert!(out.starts_with("same false"), "{out}");
-    assert!(out.contains("port2 to2") && out.contains("chunk to1"), "{out}");
+    assert!(
+        out.contains("port2 to2") && out.contains("chunk to1"),
+        "{out}"
+    );
 }
 
 /// Cancel (and error) dispose of the chunks still queued: a queued `MessagePort` is closed
@@ -311,5 +319,8 @@ fn an_invalid_type_is_still_rejected() {
         "#,
         "log.join('|')",
     );
-    assert_eq!(out, "TypeError|TypeError|TypeError|ReadableStreamDefaultController");
+    assert_eq!(
+        out,
+        "TypeError|TypeError|TypeError|ReadableStreamDefaultController"
+    );
 }
