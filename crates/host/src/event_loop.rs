@@ -46,6 +46,9 @@ pub(crate) struct Shared {
     /// Set while the error event is being dispatched: an exception reported meanwhile (a
     /// throwing `error` listener) is recorded without firing another event.
     in_error_dispatch: Cell<bool>,
+    /// In a worker: `(message) => undefined`, which hands an exception the worker's global
+    /// did not handle to the `Worker` object in the creator (instead of recording it here).
+    error_forwarder: RefCell<Option<JsObject>>,
 }
 
 impl Shared {
@@ -61,6 +64,11 @@ impl Shared {
             eprintln!("{}", error);
         }
         self.errors.borrow_mut().push(error);
+    }
+
+    /// Set the worker's error forwarder (see `error_forwarder`).
+    pub(crate) fn set_error_forwarder(&self, forwarder: JsObject) {
+        *self.error_forwarder.borrow_mut() = Some(forwarder);
     }
 
     /// Set the function that fires the global's `error` event.
@@ -99,6 +107,19 @@ impl Shared {
                 return;
             }
         }
+        // In a worker, "report the exception" continues at the Worker object.
+        let forwarder = self.error_forwarder.borrow().clone();
+        if let Some(forwarder) = forwarder {
+            // The forwarder catches in JS whatever it could throw.
+            let sent = forwarder.call(
+                &JsValue::undefined(),
+                &[JsString::from(message.as_str()).into()],
+                context,
+            );
+            if sent.is_ok() {
+                return;
+            }
+        }
         self.record(HostError::Uncaught { message, stack });
     }
 
@@ -127,6 +148,7 @@ impl Shared {
         let list = std::mem::take(&mut *self.about_to_be_notified.borrow_mut());
         drop(list);
         drop(self.error_dispatcher.borrow_mut().take());
+        drop(self.error_forwarder.borrow_mut().take());
     }
 }
 
@@ -552,6 +574,16 @@ impl EventLoop {
         let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
 
         loop {
+            // A terminated worker runs nothing more (HTML "terminate a worker": its queued
+            // tasks are discarded).
+            if self
+                .group
+                .borrow()
+                .as_ref()
+                .is_some_and(|g| g.is_terminated())
+            {
+                return LoopOutcome::Idle;
+            }
             // 1. Microtask checkpoint.
             if !self.checkpoint(&mut context.borrow_mut(), deadline) {
                 return LoopOutcome::DeadlineReached;
@@ -626,7 +658,9 @@ impl EventLoop {
                     if let Some(group) = group {
                         match group.wait_idle(deadline) {
                             crate::worker::Wake::Message => continue,
-                            crate::worker::Wake::Quiescent => return LoopOutcome::Idle,
+                            crate::worker::Wake::Quiescent | crate::worker::Wake::Terminated => {
+                                return LoopOutcome::Idle
+                            }
                             crate::worker::Wake::Deadline => return LoopOutcome::DeadlineReached,
                         }
                     }

@@ -469,6 +469,15 @@ pub fn message_port_close(port: &JsObject, ctx: &mut Context) {
     }
 }
 
+/// Close every port of this context (a terminated worker's ports are disentangled: their
+/// partners get a `close` event).
+pub fn close_all_ports(ctx: &mut Context) {
+    let ports: Vec<JsObject> = registry(ctx).ports.borrow().values().cloned().collect();
+    for port in ports {
+        message_port_close(&port, ctx);
+    }
+}
+
 /// Set the port's `message` event listener as an internal algorithm (the cross-realm
 /// transforms' "add a handler for port's message event"): `handler` is called with the
 /// event's data. Enables the queue.
