@@ -48,6 +48,8 @@ pub enum Reason {
     WptPredatesSpec,
     /// The test covers a tentative (not yet specified) feature.
     Tentative,
+    /// The test needs `VideoFrame` (WebCodecs), which the host does not have.
+    HostLacksVideoframe,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

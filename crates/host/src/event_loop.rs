@@ -54,6 +54,9 @@ pub(crate) struct Shared {
     /// Set while the error event is being dispatched: an exception reported meanwhile (a
     /// throwing `error` listener) is recorded without firing another event.
     in_error_dispatch: Cell<bool>,
+    /// In a worker: `(message) => undefined`, which hands an exception the worker's global
+    /// did not handle to the `Worker` object in the creator (instead of recording it here).
+    error_forwarder: RefCell<Option<JsObject>>,
 }
 
 impl Shared {
@@ -111,6 +114,11 @@ impl Shared {
         !matches!(not_canceled, Ok(v) if v == JsValue::from(false))
     }
 
+    /// Set the worker's error forwarder (see `error_forwarder`).
+    pub(crate) fn set_error_forwarder(&self, forwarder: JsObject) {
+        *self.error_forwarder.borrow_mut() = Some(forwarder);
+    }
+
     /// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
     /// that escaped a script or a job: fire an `ErrorEvent` (cancelable, `error` = the
     /// exception) at the global; unless a listener canceled it, record it (and print it).
@@ -150,6 +158,19 @@ impl Shared {
             self.in_error_dispatch.set(false);
             // "If notHandled is false, then the error is handled."
             if matches!(not_canceled, Ok(v) if v == JsValue::from(false)) {
+                return;
+            }
+        }
+        // In a worker, "report the exception" continues at the Worker object.
+        let forwarder = self.error_forwarder.borrow().clone();
+        if let Some(forwarder) = forwarder {
+            // The forwarder catches in JS whatever it could throw.
+            let sent = forwarder.call(
+                &JsValue::undefined(),
+                &[JsString::from(message.as_str()).into()],
+                context,
+            );
+            if sent.is_ok() {
                 return;
             }
         }
@@ -229,6 +250,7 @@ impl Shared {
         drop(self.error_dispatcher.borrow_mut().take());
         drop(self.rejection_dispatcher.borrow_mut().take());
         drop(self.outstanding.borrow_mut().take());
+        drop(self.error_forwarder.borrow_mut().take());
     }
 }
 
@@ -723,6 +745,16 @@ impl EventLoop {
         let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
 
         loop {
+            // A terminated worker runs nothing more (HTML "terminate a worker": its queued
+            // tasks are discarded).
+            if self
+                .group
+                .borrow()
+                .as_ref()
+                .is_some_and(|g| g.is_terminated())
+            {
+                return LoopOutcome::Idle;
+            }
             // 1. Microtask checkpoint.
             if !self.checkpoint(&mut context.borrow_mut(), deadline) {
                 return LoopOutcome::DeadlineReached;
@@ -797,7 +829,9 @@ impl EventLoop {
                     if let Some(group) = group {
                         match group.wait_idle(deadline) {
                             crate::worker::Wake::Message => continue,
-                            crate::worker::Wake::Quiescent => return LoopOutcome::Idle,
+                            crate::worker::Wake::Quiescent | crate::worker::Wake::Terminated => {
+                                return LoopOutcome::Idle
+                            }
                             crate::worker::Wake::Deadline => return LoopOutcome::DeadlineReached,
                         }
                     }

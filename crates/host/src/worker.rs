@@ -12,9 +12,19 @@
 //! left (no microtask, timer or async job) is *idle*; a message for one of its ports makes it
 //! busy again. When every thread of the group is idle and no message is queued for any of
 //! them, the whole group is quiescent: every event loop returns, so the main script's
-//! `run_event_loop` ends and the worker threads finish. `worker.terminate()` closes the
-//! worker's port (the worker then finishes when it is idle); `close()` in the worker does
-//! the same from the inside.
+//! `run_event_loop` ends and the worker threads finish. `worker.terminate()` stops the
+//! worker: its event loop runs no further task (a script or microtask checkpoint already
+//! running ends first: Boa cannot abort running script) and every port of the worker is
+//! closed, so their partners get a `close` event. `close()` in the worker closes its port
+//! to the creator (the worker then finishes when it is idle).
+//!
+//! # Errors
+//!
+//! An exception the worker reports (uncaught in its script or a task) fires `error` at the
+//! worker's global first; if no listener cancels it, an `ErrorEvent` named `error` (its
+//! `message`, `filename` the worker's script) is fired at the `Worker` object in the creator,
+//! and if that is not canceled either, the exception is reported in the creator (recorded
+//! there as uncaught). A worker script that cannot be read throws from `new Worker()`.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -41,6 +51,8 @@ struct GroupState {
     idle: HashSet<ThreadId>,
     /// Port ids with a message to deliver, per member.
     queues: HashMap<ThreadId, VecDeque<u64>>,
+    /// Members whose worker was terminated.
+    terminated: HashSet<ThreadId>,
 }
 
 /// What an idle event loop learns when it waits.
@@ -49,6 +61,8 @@ pub(crate) enum Wake {
     Message,
     /// Every member is idle with nothing queued: the loop ends.
     Quiescent,
+    /// This member's worker was terminated: the loop ends.
+    Terminated,
     /// The deadline passed.
     Deadline,
 }
@@ -83,6 +97,7 @@ impl Group {
         s.members.remove(&id);
         s.idle.remove(&id);
         s.queues.remove(&id);
+        s.terminated.remove(&id);
         drop(s);
         self.changed.notify_all();
     }
@@ -98,6 +113,24 @@ impl Group {
         if let Some(t) = thread {
             t.unpark();
         }
+    }
+
+    /// Terminate the worker running on `member`: its loop ends at the next check.
+    fn terminate(&self, member: ThreadId) {
+        let mut s = self.lock();
+        s.terminated.insert(member);
+        let thread = s.members.get(&member).cloned();
+        drop(s);
+        self.changed.notify_all();
+        if let Some(t) = thread {
+            t.unpark();
+        }
+    }
+
+    /// Was the current thread's worker terminated?
+    pub(crate) fn is_terminated(&self) -> bool {
+        let id = std::thread::current().id();
+        self.lock().terminated.contains(&id)
     }
 
     /// The next port id queued for the current thread.
@@ -116,6 +149,10 @@ impl Group {
         s.idle.insert(id);
         self.changed.notify_all();
         loop {
+            if s.terminated.contains(&id) {
+                s.idle.remove(&id);
+                return Wake::Terminated;
+            }
             if s.queues.get(&id).is_some_and(|q| !q.is_empty()) {
                 s.idle.remove(&id);
                 return Wake::Message;
@@ -173,7 +210,38 @@ fn resolve(url: &str, context: &Context) -> PathBuf {
     }
 }
 
-/// `__boaWorkerSpawn(url)`: start a worker thread running `url`; returns this side's port.
+/// The worker threads this context started, by the id `__boaWorkerSpawn` returned.
+#[derive(Default)]
+struct WorkerThreads(std::cell::RefCell<Vec<ThreadId>>);
+
+/// `__boaWorkerTerminate(id)`: terminate the worker `id` (see the module docs).
+fn terminate(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let id = args.first().and_then(JsValue::as_number).unwrap_or(-1.0);
+    let thread = context
+        .get_data::<WorkerThreads>()
+        .and_then(|w| w.0.borrow().get(id as usize).copied())
+        .filter(|_| id >= 0.0);
+    if let (Some(thread), Some(group)) = (thread, group_of(context)) {
+        group.terminate(thread);
+    }
+    Ok(JsValue::undefined())
+}
+
+/// `__boaWorkerReport(message)`: report, in the creator, an error of a worker that neither
+/// the worker's global nor the `Worker` object handled.
+fn report(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let message = args.first().cloned().unwrap_or_default();
+    if let Some(event_loop) = context.downcast_job_executor::<crate::event_loop::EventLoop>() {
+        event_loop
+            .shared
+            .report_exception(boa_engine::JsError::from_opaque(message), context);
+    }
+    Ok(JsValue::undefined())
+}
+
+/// `__boaWorkerSpawn(url)`: start a worker thread running `url`; returns `[port, id,
+/// errorPort]`: this side's port, the worker's id (for `__boaWorkerTerminate`) and the port
+/// on which the worker's unhandled errors arrive.
 fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
     let url = args
         .first()
@@ -193,13 +261,16 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
         .unwrap_or_default();
     let (here, there) = message::create_entangled_ports(context)?;
     let handle = message::ship_port(&there, context)?;
+    let (errors_here, errors_there) = message::create_entangled_ports(context)?;
+    let error_handle = message::ship_port(&errors_there, context)?;
     let name = path.to_string_lossy().into_owned();
     let base = path.parent().map(Path::to_owned);
     // The worker joins the group before this call returns, so the group cannot look
     // quiescent while it starts.
     let (started_tx, started_rx) = std::sync::mpsc::channel::<()>();
     let group_for_thread = group.clone();
-    std::thread::Builder::new()
+    let filename = url.clone();
+    let thread = std::thread::Builder::new()
         .name(format!("worker {name}"))
         .stack_size(crate::LARGE_STACK_SIZE)
         .spawn(move || {
@@ -207,7 +278,12 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
             group_for_thread.join();
             let _ = started_tx.send(());
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_worker(&group_for_thread, options, handle, &source, &name, base)
+                let ports = WorkerPorts {
+                    port: handle,
+                    errors: error_handle,
+                    filename,
+                };
+                run_worker(&group_for_thread, options, ports, &source, &name, base)
             }));
             if result.is_err() {
                 eprintln!("worker {name}: the engine panicked");
@@ -216,14 +292,39 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
         })
         .map_err(|e| JsNativeError::error().with_message(format!("Worker: cannot start: {e}")))?;
     let _ = started_rx.recv();
-    Ok(here.into())
+    let id = {
+        if context.get_data::<WorkerThreads>().is_none() {
+            context.insert_data(WorkerThreads::default());
+        }
+        let threads = context
+            .get_data::<WorkerThreads>()
+            .ok_or_else(|| JsNativeError::typ().with_message("Worker: no thread table"))?;
+        let mut threads = threads.0.borrow_mut();
+        threads.push(thread.thread().id());
+        threads.len() - 1
+    };
+    Ok(boa_engine::object::builtins::JsArray::from_iter(
+        [here.into(), JsValue::from(id as f64), errors_here.into()],
+        context,
+    )
+    .into())
+}
+
+/// What a worker thread starts with besides its script.
+struct WorkerPorts {
+    /// The worker's end of its port to the creator.
+    port: message::PortHandle,
+    /// The worker's end of the port its unhandled errors go through.
+    errors: message::PortHandle,
+    /// The script URL as given to `new Worker()` (the `filename` of its error events).
+    filename: String,
 }
 
 /// The body of a worker thread.
 fn run_worker(
     group: &Arc<Group>,
     options: HostOptions,
-    port: message::PortHandle,
+    ports: WorkerPorts,
     source: &str,
     name: &str,
     base: Option<PathBuf>,
@@ -242,13 +343,26 @@ fn run_worker(
         host.context.insert_data(ScriptBase(base));
     }
     let setup = (|| -> JsResult<()> {
-        let port = message::receive_port(port, &mut host.context)?;
-        host.context.register_global_property(
-            js_string!("__boaWorkerPort"),
-            port,
-            boa_engine::property::Attribute::all(),
-        )?;
-        host.eval_source(WORKER_PRELUDE, "worker prelude")?;
+        let port = message::receive_port(ports.port, &mut host.context)?;
+        let errors = message::receive_port(ports.errors, &mut host.context)?;
+        for (key, value) in [
+            (js_string!("__boaWorkerPort"), JsValue::from(port)),
+            (js_string!("__boaWorkerErrorPort"), errors.into()),
+            (
+                js_string!("__boaWorkerFilename"),
+                boa_engine::JsString::from(ports.filename.as_str()).into(),
+            ),
+        ] {
+            host.context.register_global_property(
+                key,
+                value,
+                boa_engine::property::Attribute::all(),
+            )?;
+        }
+        let forwarder = host.eval_source(WORKER_PRELUDE, "worker prelude")?;
+        if let Some(forwarder) = forwarder.as_object() {
+            host.shared.set_error_forwarder(forwarder.clone());
+        }
         Ok(())
     })();
     if let Err(e) = setup {
@@ -259,6 +373,10 @@ fn run_worker(
         host.report_exception(e);
     }
     host.run_event_loop(None);
+    if group.is_terminated() {
+        // The worker's ports are disentangled (their partners get `close`).
+        message::close_all_ports(&mut host.context);
+    }
 }
 
 /// The host options workers get (the creator's).
@@ -269,25 +387,42 @@ pub(crate) struct WorkerOptions(pub(crate) HostOptions);
 const MAIN_PRELUDE: &str = r#"(function () {
   "use strict";
   const spawn = globalThis.__boaWorkerSpawn;
+  const terminate = globalThis.__boaWorkerTerminate;
+  const report = globalThis.__boaWorkerReport;
   delete globalThis.__boaWorkerSpawn;
+  delete globalThis.__boaWorkerTerminate;
+  delete globalThis.__boaWorkerReport;
   const handlers = new WeakMap();
   class Worker extends EventTarget {
     #port;
+    #id;
+    #errors;
     constructor(url, options) {
       super();
       if (arguments.length < 1) throw new TypeError("Worker: 1 argument required");
-      const port = spawn(String(url));
+      const [port, id, errors] = spawn(String(url));
       this.#port = port;
+      this.#id = id;
+      this.#errors = errors;
       port.onmessage = (e) => this.dispatchEvent(new MessageEvent("message", { data: e.data, ports: e.ports }));
       port.onmessageerror = () => this.dispatchEvent(new MessageEvent("messageerror"));
+      errors.onmessage = (e) => {
+        const { message, filename } = e.data;
+        const event = new ErrorEvent("error", { cancelable: true, message, filename, error: null });
+        if (this.dispatchEvent(event)) report(message);
+      };
     }
     postMessage(message, transfer) {
       if (arguments.length < 1) throw new TypeError("postMessage: 1 argument required");
       this.#port.postMessage(message, transfer);
     }
-    terminate() { this.#port.close(); }
+    terminate() {
+      terminate(this.#id);
+      this.#port.close();
+      this.#errors.close();
+    }
   }
-  for (const type of ["message", "messageerror"]) {
+  for (const type of ["message", "messageerror", "error"]) {
     Object.defineProperty(Worker.prototype, "on" + type, {
       get() { return (handlers.get(this) || {})[type] ?? null; },
       set(v) {
@@ -308,7 +443,11 @@ const MAIN_PRELUDE: &str = r#"(function () {
 const WORKER_PRELUDE: &str = r#"(function () {
   "use strict";
   const port = globalThis.__boaWorkerPort;
+  const errors = globalThis.__boaWorkerErrorPort;
+  const filename = globalThis.__boaWorkerFilename;
   delete globalThis.__boaWorkerPort;
+  delete globalThis.__boaWorkerErrorPort;
+  delete globalThis.__boaWorkerFilename;
   port.onmessage = (e) => globalThis.dispatchEvent(new MessageEvent("message", { data: e.data, ports: e.ports }));
   port.onmessageerror = () => globalThis.dispatchEvent(new MessageEvent("messageerror"));
   const define = (name, value) => Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
@@ -329,6 +468,11 @@ const WORKER_PRELUDE: &str = r#"(function () {
       enumerable: true, configurable: true,
     });
   }
+  // The host's error forwarder: an error the worker's global did not handle goes to the
+  // Worker object.
+  return function forwardError(message) {
+    try { errors.postMessage({ message: String(message), filename }); } catch (e) {}
+  };
 })();"#;
 
 /// Install `Worker` on the main host's global.
@@ -338,6 +482,16 @@ pub(crate) fn register(context: &mut Context, options: &HostOptions) -> JsResult
         js_string!("__boaWorkerSpawn"),
         1,
         NativeFunction::from_fn_ptr(spawn),
+    )?;
+    context.register_global_callable(
+        js_string!("__boaWorkerTerminate"),
+        1,
+        NativeFunction::from_fn_ptr(terminate),
+    )?;
+    context.register_global_callable(
+        js_string!("__boaWorkerReport"),
+        1,
+        NativeFunction::from_fn_ptr(report),
     )?;
     context.eval(boa_engine::Source::from_bytes(MAIN_PRELUDE))?;
     Ok(())

@@ -110,3 +110,97 @@ fn a_stream_created_in_a_worker_is_read_in_the_main_thread() {
     );
     assert_eq!(out, "65536|64");
 }
+
+#[test]
+fn worker_errors_not_handled_in_the_worker_fire_error_at_the_worker_object() {
+    let out = run(
+        r#"
+        globalThis.out = [];
+        const w = new Worker("throw-worker.js");
+        w.onerror = (e) => {
+          out.push(e.constructor.name + " " + e.message + " " + e.filename + " " + e.error + " " + e.cancelable);
+          e.preventDefault();
+        };
+        "#,
+        &[(
+            "throw-worker.js",
+            r#"
+            addEventListener("error", (e) => { if (String(e.message).includes("handled")) e.preventDefault(); });
+            setTimeout(() => { throw new Error("handled in the worker"); }, 0);
+            setTimeout(() => { throw new TypeError("later"); }, 0);
+            throw new Error("boom");
+            "#,
+        )],
+    );
+    assert_eq!(
+        out,
+        "ErrorEvent Error: boom throw-worker.js null true|ErrorEvent TypeError: later throw-worker.js null true"
+    );
+}
+
+#[test]
+fn a_worker_error_nobody_handles_is_reported_in_the_creator() {
+    let dir = dir();
+    std::fs::write(
+        dir.join("unhandled-worker.js"),
+        "throw new RangeError('nobody');",
+    )
+    .expect("write");
+    let main_path = dir.join("unhandled-main.js");
+    std::fs::write(
+        &main_path,
+        "globalThis.seen = 0; new Worker('unhandled-worker.js').addEventListener('error', () => seen++);",
+    )
+    .expect("write");
+    let (errors, seen) = run_with_large_stack(move || {
+        let mut host = Host::new(HostOptions::default()).expect("host");
+        host.eval_file(&main_path).expect("script");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        assert_eq!(host.run_event_loop(Some(deadline)), LoopOutcome::Idle);
+        let errors: Vec<String> = host.take_errors().iter().map(|e| e.to_string()).collect();
+        let seen = host
+            .eval_source("String(seen)", "seen")
+            .expect("seen")
+            .as_string()
+            .map(|s| s.to_std_string_escaped())
+            .unwrap_or_default();
+        (errors, seen)
+    })
+    .expect("no panic");
+    assert_eq!(seen, "1");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("RangeError: nobody"), "{errors:?}");
+}
+
+#[test]
+fn terminate_stops_the_worker_and_closes_its_ports() {
+    let out = run(
+        r#"
+        globalThis.out = [];
+        const w = new Worker("ticking-worker.js");
+        const { port1, port2 } = new MessageChannel();
+        port1.onclose = () => out.push("partner closed");
+        w.postMessage(null, [port2]);
+        let done = false;
+        w.onmessage = (e) => {
+          if (done) return;
+          done = true;
+          out.push(e.data);
+          w.terminate();
+          w.terminate();
+        };
+        "#,
+        &[(
+            "ticking-worker.js",
+            r#"
+            const kept = [];
+            onmessage = (e) => {
+              kept.push(e.ports[0]);
+              // Without terminate() this worker would never be idle.
+              setInterval(() => postMessage("tick"), 1);
+            };
+            "#,
+        )],
+    );
+    assert_eq!(out, "tick|partner closed");
+}

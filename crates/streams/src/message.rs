@@ -66,6 +66,8 @@ struct PortShared {
     entangled: Option<Arc<PortCore>>,
     /// The thread where the port's object lives (`None` while in transit).
     owner: Option<ThreadId>,
+    /// The entangled port was closed: a `close` event is due at this port.
+    close_pending: bool,
 }
 
 impl PortCore {
@@ -77,6 +79,7 @@ impl PortCore {
                 enabled: false,
                 entangled: None,
                 owner: None,
+                close_pending: false,
             }),
         })
     }
@@ -107,12 +110,25 @@ fn entangled_pair() -> (Arc<PortCore>, Arc<PortCore>) {
     (a, b)
 }
 
-/// [Disentangle](https://html.spec.whatwg.org/multipage/web-messaging.html#disentangle).
-fn disentangle(core: &Arc<PortCore>) {
-    let other = core.lock().entangled.take();
-    if let Some(other) = other {
-        other.lock().entangled = None;
+/// [Disentangle](https://html.spec.whatwg.org/multipage/web-messaging.html#disentangle)
+/// initiatorPort (`core`).
+fn disentangle(core: &Arc<PortCore>, ctx: &mut Context) {
+    // 1. Let otherPort be the MessagePort which initiatorPort was entangled with.
+    // 2. Assert: otherPort exists. (Here: return if it does not.)
+    let Some(other) = core.lock().entangled.take() else {
+        return;
+    };
+    // 3. Disentangle the two ports.
+    {
+        let mut s = other.lock();
+        s.entangled = None;
+        s.close_pending = true;
     }
+    // 4. Fire an event named close at otherPort.
+    // NOTE: otherPort may live on another thread (or be in transit): the event is fired by
+    // a task on its owner's event loop, after the message tasks already queued for it
+    // (see `deliver_message`).
+    schedule_delivery(&other, ctx);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -241,6 +257,10 @@ fn new_port_object(core: Arc<PortCore>, ctx: &mut Context) -> JsResult<JsObject>
         // A transferred port's queue starts disabled in its new home.
         s.enabled = false;
     }
+    // A close event that came due while the port was in transit.
+    if core.lock().close_pending {
+        schedule_delivery(&core, ctx);
+    }
     registry(ctx)
         .ports
         .borrow_mut()
@@ -288,6 +308,22 @@ pub fn deliver_message(id: u64, ctx: &mut Context) {
     let Some(core) = port_core(&port) else {
         return;
     };
+    // The close event (see `disentangle`): once the messages queued before it are
+    // delivered (or at once while the port message queue is disabled).
+    let close = {
+        let mut s = core.lock();
+        let due = s.close_pending && (s.queue.is_empty() || !s.enabled);
+        if due {
+            s.close_pending = false;
+        }
+        due
+    };
+    if close {
+        if let Ok(target) = port.clone().downcast::<EventTargetData>() {
+            let _ = dom::fire_event(&target, "close", ctx);
+        }
+        return;
+    }
     let message = {
         let mut s = core.lock();
         if !s.enabled {
@@ -425,11 +461,20 @@ pub fn message_port_close(port: &JsObject, ctx: &mut Context) {
     };
     // 1. Set this's [[Detached]] to true.
     with_port(port, |p| p.detached.set(true));
-    // 2-3. Disentangle this from its entangled port, if any.
-    disentangle(&core);
+    // 2. If this is entangled, disentangle it.
+    disentangle(&core, ctx);
     // The context no longer needs to reach this port once its queue is empty.
     if core.lock().queue.is_empty() {
         registry(ctx).ports.borrow_mut().remove(&core.id);
+    }
+}
+
+/// Close every port of this context (a terminated worker's ports are disentangled: their
+/// partners get a `close` event).
+pub fn close_all_ports(ctx: &mut Context) {
+    let ports: Vec<JsObject> = registry(ctx).ports.borrow().values().cloned().collect();
+    for port in ports {
+        message_port_close(&port, ctx);
     }
 }
 
@@ -456,7 +501,11 @@ impl Class for MessagePortInterface {
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        for (name, implicit_start) in [("onmessage", true), ("onmessageerror", false)] {
+        for (name, implicit_start) in [
+            ("onmessage", true),
+            ("onmessageerror", false),
+            ("onclose", false),
+        ] {
             let event_type = &name[2..];
             webidl::attribute(
                 class,

@@ -87,6 +87,16 @@ impl QueueWithSizes {
         self.queue.front().map(|v| &v.value)
     }
 
+    /// ResetQueue, handing back the values it drops (in queue order).
+    pub fn take_values(&mut self) -> Vec<JsValue> {
+        let values = std::mem::take(&mut self.queue)
+            .into_iter()
+            .map(|v| v.value.clone())
+            .collect();
+        self.reset_queue();
+        values
+    }
+
     /// [ResetQueue](https://streams.spec.whatwg.org/#reset-queue)
     pub fn reset_queue(&mut self) {
         // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.

@@ -966,10 +966,21 @@ fn structured_clone(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResul
         Some(list) => sequence_of_objects(&list, ctx)?,
         None => Vec::new(),
     };
-    // 1. Let serialized be ? StructuredSerializeWithTransfer(value, options["transfer"]).
-    let serialized = structured_serialize_with_transfer(&value, &transfer, ctx)?;
-    // 2. Let deserializeRecord be ? StructuredDeserializeWithTransfer(serialized, this's
-    //    relevant realm).
+    structured_transfer_or_clone(&value, &transfer, ctx)
+}
+
+/// The `structuredClone()` steps on a value and its transfer list (the Streams Standard's
+/// StructuredTransferOrClone for an owning stream's chunks, StructuredClone with an empty
+/// list): serialize with transfer, then deserialize in the current realm.
+pub(crate) fn structured_transfer_or_clone(
+    value: &JsValue,
+    transfer_list: &[JsObject],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    // 1. Let serialized be ? StructuredSerializeWithTransfer(value, transferList).
+    let serialized = structured_serialize_with_transfer(value, transfer_list, ctx)?;
+    // 2. Let deserializeRecord be ? StructuredDeserializeWithTransfer(serialized, the current
+    //    realm).
     // 3. Return deserializeRecord.[[Deserialized]].
     Ok(structured_deserialize_with_transfer(serialized, ctx)?.0)
 }

@@ -1319,6 +1319,17 @@ mod tests {
         assert_ne!(render(&generate(1)), render(&generate(2)));
     }
 
+    /// The reference implementation has no experimental `type: 'owning'` (nor enqueue's
+    /// `{ transfer }` options): the generator must never produce either.
+    #[test]
+    fn programs_never_use_the_owning_type() {
+        for seed in 0..2000 {
+            let js = render(&generate(seed));
+            assert!(!js.contains("owning"), "seed {seed}");
+            assert!(!js.contains("transfer"), "seed {seed}");
+        }
+    }
+
     #[test]
     fn programs_parse() {
         use boa_engine::{Context, Source};

@@ -303,7 +303,12 @@ fn to_long_long(value: &JsValue, ctx: &mut Context) -> JsResult<i64> {
         return Ok(0);
     }
     let x = x.trunc();
-    // Modulo 2^64, then into the signed range. Values beyond 2^53 are not exact anyway.
+    // In the signed range, x modulo 2^64 taken back into the range is x itself (computed in
+    // f64, a small negative x plus 2^64 would round to 2^64 and give 0).
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
+        return Ok(x as i64);
+    }
+    // Modulo 2^64 (exact in f64 for these magnitudes), then into the signed range.
     let m = x.rem_euclid(18_446_744_073_709_551_616.0);
     let m = if m >= 9_223_372_036_854_775_808.0 {
         m - 18_446_744_073_709_551_616.0

@@ -130,6 +130,22 @@ fn file_name_and_last_modified() {
         ),
         "true,42,3,x,true,[object File],2,number"
     );
+    // lastModified is a long long: negative values stay (ConvertToInt, 64 bits, signed).
+    assert_eq!(
+        string(
+            &mut ctx,
+            "[-42, -42.7, -0, 2 ** 53, -(2 ** 63), 2 ** 63, -1e20, NaN]
+                .map(lastModified => new File([], 'x', { lastModified }).lastModified).join()"
+        ),
+        "-42,-42,0,9007199254740992,-9223372036854776000,-9223372036854776000,-7766279631452242000,0"
+    );
+    assert_eq!(
+        string(
+            &mut ctx,
+            "structuredClone(new File([], 'x', { lastModified: -42 })).lastModified"
+        ),
+        "-42"
+    );
     assert_eq!(
         string(&mut ctx, "try { new File([]); 'no' } catch (e) { e.name }"),
         "TypeError"

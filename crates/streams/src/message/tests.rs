@@ -146,3 +146,49 @@ fn post_message_overloads_read_the_iterator_once() {
         "get,0,2,1,2"
     );
 }
+
+#[test]
+fn closing_a_port_fires_close_at_the_other_port_after_its_queued_messages() {
+    assert_eq!(
+        run(r#"
+            globalThis.out = [];
+            const { port1, port2 } = new MessageChannel();
+            port2.onmessage = (e) => out.push('message ' + e.data);
+            port2.addEventListener('close', (e) => out.push(
+                'close ' + e.constructor.name + ' ' + e.isTrusted + ' ' + (e.target === port2)));
+            port1.onclose = () => out.push('never: the closing port gets no event');
+            port1.postMessage('a');
+            port1.postMessage('b');
+            port1.close();
+            port1.close();
+            out.push('sync');
+            // A port whose queue is not enabled gets close at once; its messages wait.
+            const c = new MessageChannel();
+            c.port1.postMessage('waiting');
+            c.port2.onclose = () => {
+                out.push('close before start');
+                c.port2.onmessage = (e) => out.push('then ' + e.data);
+            };
+            c.port1.close();
+        "#),
+        "sync,message a,message b,close Event true true,close before start,then waiting"
+    );
+}
+
+#[test]
+fn a_port_closed_while_its_partner_is_in_transit_fires_close_on_arrival() {
+    assert_eq!(
+        run(r#"
+            globalThis.out = [];
+            const { port1, port2 } = new MessageChannel();
+            const carrier = new MessageChannel();
+            carrier.port2.onmessage = (e) => {
+                const moved = e.ports[0];
+                moved.onclose = () => out.push('close on the moved port');
+            };
+            carrier.port1.postMessage(null, [port2]);
+            port1.close();
+        "#),
+        "close on the moved port"
+    );
+}

@@ -19,10 +19,14 @@ use super::{
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
+use crate::message::{is_message_port, message_port_close};
 use crate::promise::Completion;
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
-use crate::webidl::{self, arg, brand, illegal_constructor, type_error, INTERFACE_ATTRIBUTES};
+use crate::structured_clone::{sequence_of_objects, structured_transfer_or_clone};
+use crate::webidl::{
+    self, arg, brand, illegal_constructor, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+};
 
 // ---------------------------------------------------------------------------------------
 // The controller object
@@ -46,6 +50,10 @@ pub struct ReadableStreamDefaultController {
     /// `[[strategySizeAlgorithm]]`; `None` once cleared.
     size_algorithm: GcRefCell<Option<SizeAlgorithm>>,
     algorithms: GcRefCell<Option<SourceAlgorithms>>,
+    /// `[[isOwning]]` (experimental, the "owning" type): chunks are transferred or cloned
+    /// when enqueued, and queued chunks are disposed of when the queue is reset.
+    #[unsafe_ignore_trace]
+    is_owning: Cell<bool>,
 }
 
 impl std::fmt::Debug for ReadableStreamDefaultController {
@@ -59,6 +67,11 @@ impl ReadableStreamDefaultController {
     /// `[[stream]]`.
     pub(crate) fn stream(&self) -> JsObject<ReadableStream> {
         self.stream.clone()
+    }
+
+    /// `[[isOwning]]`.
+    pub(crate) fn is_owning(&self) -> bool {
+        self.is_owning.get()
     }
 }
 
@@ -111,6 +124,21 @@ impl Class for ReadableStreamDefaultController {
             0,
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+                // NOTE: experimental (the tentative "owning" type, whatwg/streams#1271):
+                // enqueue(optional any chunk, optional StructuredSerializeOptions options = {}),
+                // with the dictionary `{ sequence<object> transfer = [] }`. The conversion
+                // runs before the steps; without a second argument nothing is read, so the
+                // standard's one-argument behaviour is unchanged.
+                let transfer_list = match args.get(1) {
+                    None => Vec::new(),
+                    Some(options) => {
+                        let options = Dictionary::new(options, "StructuredSerializeOptions")?;
+                        match options.get("transfer", ctx)? {
+                            Some(list) => sequence_of_objects(&list, ctx)?,
+                            None => Vec::new(),
+                        }
+                    }
+                };
                 // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
                 //    a TypeError exception.
                 if !readable_stream_default_controller_can_close_or_enqueue(&c) {
@@ -118,8 +146,24 @@ impl Class for ReadableStreamDefaultController {
                         "The stream is not in a state that permits enqueue",
                     ));
                 }
-                // 2. Perform ? ReadableStreamDefaultControllerEnqueue(this, chunk).
-                readable_stream_default_controller_enqueue(&c, arg(args, 0), ctx)?;
+                // 2. Let transferList be options["transfer"].
+                // 3. If transferList is not empty and this.[[isOwning]] is false, throw a
+                //    TypeError exception.
+                if !transfer_list.is_empty()
+                    && !data(&c, ReadableStreamDefaultController::is_owning)
+                {
+                    return Err(type_error(
+                        "A transfer list needs a ReadableStream of type 'owning'",
+                    ));
+                }
+                // 4. Perform ? ReadableStreamDefaultControllerEnqueue(this, chunk,
+                //    transferList).
+                readable_stream_default_controller_enqueue_with_transfer(
+                    &c,
+                    arg(args, 0),
+                    &transfer_list,
+                    ctx,
+                )?;
                 Ok(JsValue::undefined())
             }),
         );
@@ -164,6 +208,7 @@ pub(super) fn new_controller_object(
             strategy_hwm: Cell::new(1.0),
             size_algorithm: GcRefCell::new(Some(SizeAlgorithm::ReturnOne)),
             algorithms: GcRefCell::new(None),
+            is_owning: Cell::new(false),
         },
     ))
 }
@@ -182,10 +227,14 @@ pub(super) fn set_up_readable_stream_default_controller_from_underlying_source(
     cancel: Option<JsObject>,
     hwm: f64,
     size_algorithm: SizeAlgorithm,
+    is_owning: bool,
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Let controller be a new ReadableStreamDefaultController.
     let controller = new_controller_object(stream, ctx)?;
+    // NOTE: experimental: the "owning" type sets controller.[[isOwning]] to true before the
+    // start algorithm runs (start may enqueue).
+    data(&controller, |c| c.is_owning.set(is_owning));
     // 2-7. startAlgorithm / pullAlgorithm / cancelAlgorithm from the dictionary members (an
     //      absent start returns undefined, an absent pull or cancel returns a promise resolved
     //      with undefined).
@@ -283,7 +332,7 @@ pub(crate) fn cancel_steps(
     ctx: &mut Context,
 ) -> Completion {
     // 1. Perform ! ResetQueue(this).
-    data(controller, |c| c.queue.borrow_mut().reset_queue());
+    reset_queue(controller, ctx);
     // 2. Let result be the result of performing this.[[cancelAlgorithm]], passing reason.
     let algorithms = data(controller, |c| c.algorithms.borrow().clone());
     let result = match algorithms {
@@ -465,24 +514,51 @@ pub fn readable_stream_default_controller_close(
 }
 
 /// [ReadableStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#readable-stream-default-controller-enqueue)
+/// (an empty transfer list).
 pub fn readable_stream_default_controller_enqueue(
     controller: &JsObject<ReadableStreamDefaultController>,
     chunk: JsValue,
     ctx: &mut Context,
 ) -> JsResult<()> {
-    // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) is false, return.
+    readable_stream_default_controller_enqueue_with_transfer(controller, chunk, &[], ctx)
+}
+
+/// [ReadableStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#readable-stream-default-controller-enqueue)
+/// with the transfer list of the experimental "owning" type (whatwg/streams#1271): an
+/// owning controller stores (or hands to a waiting reader) StructuredTransferOrClone(chunk,
+/// transferList) instead of the chunk.
+pub(crate) fn readable_stream_default_controller_enqueue_with_transfer(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    chunk: JsValue,
+    transfer_list: &[JsObject],
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. Assert: transferList is empty or controller.[[isOwning]] is true.
+    let is_owning = data(controller, ReadableStreamDefaultController::is_owning);
+    debug_assert!(transfer_list.is_empty() || is_owning);
+    // 2. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) is false, return.
     if !readable_stream_default_controller_can_close_or_enqueue(controller) {
         return Ok(());
     }
-    // 2. Let stream be controller.[[stream]].
+    // 3. Let stream be controller.[[stream]].
     let stream = data(controller, ReadableStreamDefaultController::stream);
-    // 3. If ! IsReadableStreamLocked(stream) is true and !
-    //    ReadableStreamGetNumReadRequests(stream) > 0, perform !
-    //    ReadableStreamFulfillReadRequest(stream, chunk, false).
+    // 4. If ! IsReadableStreamLocked(stream) is true and !
+    //    ReadableStreamGetNumReadRequests(stream) > 0,
     if is_readable_stream_locked(&stream) && readable_stream_get_num_read_requests(&stream) > 0 {
-        readable_stream_fulfill_read_request(&stream, chunk, false, ctx);
+        //   1. Let internalChunk be chunk.
+        //   2. If controller.[[isOwning]] is true, set internalChunk to
+        //      StructuredTransferOrClone(chunk, transferList); if that is an abrupt
+        //      completion, perform ! ReadableStreamDefaultControllerError(controller,
+        //      internalChunk.[[Value]]) and return internalChunk.
+        let internal_chunk = if is_owning {
+            owning_chunk(controller, &chunk, transfer_list, ctx)?
+        } else {
+            chunk
+        };
+        //   3. Perform ! ReadableStreamFulfillReadRequest(stream, internalChunk, false).
+        readable_stream_fulfill_read_request(&stream, internal_chunk, false, ctx);
     } else {
-        // 4. Otherwise,
+        // 5. Otherwise,
         //   1. Let result be the result of performing controller.[[strategySizeAlgorithm]],
         //      passing in chunk, and interpreting the result as a completion record.
         let size_algorithm = data(controller, |c| c.size_algorithm.borrow().clone());
@@ -506,7 +582,16 @@ pub fn readable_stream_default_controller_enqueue(
             }
         };
         //   3. Let chunkSize be result.[[Value]].
-        //   4. Let enqueueResult be EnqueueValueWithSize(controller, chunk, chunkSize).
+        //   4. Let enqueueResult be EnqueueValueWithSize(controller, chunk, chunkSize,
+        //      transferList). (For an owning controller, after EnqueueValueWithSize's size
+        //      checks, the value stored is StructuredTransferOrClone(chunk, transferList);
+        //      an abrupt completion errors the controller like the size checks'.)
+        let valid_size = chunk_size >= 0.0 && chunk_size != f64::INFINITY;
+        let chunk = if is_owning && valid_size {
+            owning_chunk(controller, &chunk, transfer_list, ctx)?
+        } else {
+            chunk
+        };
         let enqueue_result = data(controller, |c| {
             c.queue
                 .borrow_mut()
@@ -522,9 +607,61 @@ pub fn readable_stream_default_controller_enqueue(
             return Err(boa_engine::JsError::from_opaque(v));
         }
     }
-    // 5. Perform ! ReadableStreamDefaultControllerCallPullIfNeeded(controller).
+    // 6. Perform ! ReadableStreamDefaultControllerCallPullIfNeeded(controller).
     readable_stream_default_controller_call_pull_if_needed(controller, ctx);
     Ok(())
+}
+
+/// StructuredTransferOrClone(chunk, transferList) for an owning controller; an abrupt
+/// completion errors the controller and is returned.
+fn owning_chunk(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    chunk: &JsValue,
+    transfer_list: &[JsObject],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    // NOTE: serialization can run user code (getters of a plain object chunk); it runs
+    // inside `webidl::catching` because the error is also used as the stream's error.
+    match webidl::catching(ctx, |ctx| {
+        structured_transfer_or_clone(chunk, transfer_list, ctx)
+    }) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let v = e.into_value();
+            readable_stream_default_controller_error(controller, v.clone(), ctx);
+            Err(boa_engine::JsError::from_opaque(v))
+        }
+    }
+}
+
+/// [ResetQueue](https://streams.spec.whatwg.org/#reset-queue)(controller), with the
+/// experimental "owning" type's disposal: the chunks an owning controller drops run their
+/// [dispose steps](dispose_chunk).
+fn reset_queue(controller: &JsObject<ReadableStreamDefaultController>, ctx: &mut Context) {
+    let dropped = data(controller, |c| {
+        let mut queue = c.queue.borrow_mut();
+        if c.is_owning.get() {
+            queue.take_values()
+        } else {
+            queue.reset_queue();
+            Vec::new()
+        }
+    });
+    for chunk in dropped {
+        dispose_chunk(&chunk, ctx);
+    }
+}
+
+/// The dispose steps of a chunk an owning stream owned and drops unread (experimental).
+///
+/// The proposal leaves dispose steps to the chunk's own interface (VideoFrame's are its
+/// `close()`). Of this host's objects only `MessagePort` has any: the port is closed
+/// (disentangled), since nothing can reach a port the stream owned once the stream drops
+/// it. Other chunks have none.
+pub(crate) fn dispose_chunk(chunk: &JsValue, ctx: &mut Context) {
+    if let Some(port) = chunk.as_object().filter(|_| is_message_port(chunk)) {
+        message_port_close(&port, ctx);
+    }
 }
 
 /// [ReadableStreamDefaultControllerError](https://streams.spec.whatwg.org/#readable-stream-default-controller-error)
@@ -540,7 +677,7 @@ pub fn readable_stream_default_controller_error(
         return;
     }
     // 3. Perform ! ResetQueue(controller).
-    data(controller, |c| c.queue.borrow_mut().reset_queue());
+    reset_queue(controller, ctx);
     // 4. Perform ! ReadableStreamDefaultControllerClearAlgorithms(controller).
     readable_stream_default_controller_clear_algorithms(controller);
     // 5. Perform ! ReadableStreamError(stream, e).

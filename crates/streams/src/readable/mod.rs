@@ -512,16 +512,21 @@ fn readable_stream_constructor_steps(
     let cancel = dict.get_callback("cancel", ctx)?;
     let pull = dict.get_callback("pull", ctx)?;
     let start = dict.get_callback("start", ctx)?;
-    let is_bytes = match dict.get("type", ctx)? {
-        None => false,
+    //    type: ReadableStreamType, the enum { "bytes" } and the experimental "owning"
+    //    (whatwg/streams#1271, tentative).
+    let (is_bytes, is_owning) = match dict.get("type", ctx)? {
+        None => (false, false),
         Some(v) => {
             let s = v.to_string(ctx)?.to_std_string_escaped();
-            if s != "bytes" {
-                return Err(type_error(format!(
-                    "'{s}' is not a valid ReadableStreamType"
-                )));
+            match s.as_str() {
+                "bytes" => (true, false),
+                "owning" => (false, true),
+                _ => {
+                    return Err(type_error(format!(
+                        "'{s}' is not a valid ReadableStreamType"
+                    )))
+                }
             }
-            true
         }
     };
     // 3. Perform ! InitializeReadableStream(this). (Done when the object was created.)
@@ -549,7 +554,8 @@ fn readable_stream_constructor_steps(
         );
     }
     // 5. Otherwise,
-    //   1. Assert: underlyingSourceDict["type"] does not exist.
+    //   1. Assert: underlyingSourceDict["type"] does not exist (or, experimental, is
+    //      "owning": a default controller with [[isOwning]] true).
     //   2. Let sizeAlgorithm be ! ExtractSizeAlgorithm(strategy).
     let size_algorithm = extract_size_algorithm(strategy, ctx);
     //   3. Let highWaterMark be ? ExtractHighWaterMark(strategy, 1).
@@ -564,6 +570,7 @@ fn readable_stream_constructor_steps(
         cancel,
         hwm,
         size_algorithm,
+        is_owning,
         ctx,
     )
 }

@@ -21,6 +21,8 @@ use super::{
 };
 use crate::promise::{enqueue_microtask, Reaction};
 use crate::promise::{Completion, RustPromise};
+use crate::structured_clone::structured_transfer_or_clone;
+use crate::webidl;
 
 /// The variables ReadableStreamDefaultTee's closures share.
 #[derive(Trace, Finalize)]
@@ -36,6 +38,8 @@ pub struct TeeState {
     canceled1: Cell<bool>,
     #[unsafe_ignore_trace]
     canceled2: Cell<bool>,
+    #[unsafe_ignore_trace]
+    clone_for_branch2: bool,
     reason1: GcRefCell<JsValue>,
     reason2: GcRefCell<JsValue>,
     branch1: GcRefCell<Option<JsObject<ReadableStream>>>,
@@ -78,8 +82,12 @@ pub(crate) fn readable_stream_default_tee(
 ) -> JsResult<(JsObject<ReadableStream>, JsObject<ReadableStream>)> {
     // 1. Assert: stream implements ReadableStream.
     // 2. Assert: cloneForBranch2 is a boolean.
-    // NOTE: this standard always passes false; StructuredClone is not available.
-    let _ = clone_for_branch2;
+    // NOTE: experimental: a stream of the "owning" type (whatwg/streams#1271) tees with
+    // cloneForBranch2 true, so each branch owns its chunk (branch2 a structured clone).
+    let clone_for_branch2 = clone_for_branch2
+        || with_stream(stream, ReadableStream::controller)
+            .and_then(StreamController::into_default)
+            .is_some_and(|c| c.borrow().data().is_owning());
     // 3. Let reader be ? AcquireReadableStreamDefaultReader(stream).
     let reader = acquire_readable_stream_default_reader(stream, ctx)?;
     // 4-12. reading, readAgain, canceled1, canceled2 = false; reason1, reason2, branch1,
@@ -91,6 +99,7 @@ pub(crate) fn readable_stream_default_tee(
         read_again: Cell::new(false),
         canceled1: Cell::new(false),
         canceled2: Cell::new(false),
+        clone_for_branch2,
         reason1: GcRefCell::new(JsValue::undefined()),
         reason2: GcRefCell::new(JsValue::undefined()),
         branch1: GcRefCell::new(None),
@@ -217,19 +226,52 @@ impl TeeReadRequest {
             //   1. Set readAgain to false.
             state.read_again.set(false);
             //   2. Let chunk1 and chunk2 be chunk.
-            //   3. If canceled2 is false and cloneForBranch2 is true, ... (never: false).
+            let mut chunk2 = chunk.clone();
+            //   3. If canceled2 is false and cloneForBranch2 is true,
+            if !state.canceled2.get() && state.clone_for_branch2 {
+                //   1. Let cloneResult be StructuredClone(chunk2).
+                // NOTE: serialization can run user code (getters); its exception is kept as
+                // a value, so it runs inside `webidl::catching`.
+                let clone_result =
+                    webidl::catching(ctx, |ctx| structured_transfer_or_clone(&chunk2, &[], ctx));
+                match clone_result {
+                    //   3. Otherwise, set chunk2 to cloneResult.[[Value]].
+                    Ok(v) => chunk2 = v,
+                    //   2. If cloneResult is an abrupt completion,
+                    Err(e) => {
+                        let e = e.into_value();
+                        //   1. Perform ! ReadableStreamDefaultControllerError(
+                        //      branch1.[[controller]], cloneResult.[[Value]]).
+                        if let Some(c) = state.branch_controller(false) {
+                            readable_stream_default_controller_error(&c, e.clone(), ctx);
+                        }
+                        //   2. Perform ! ReadableStreamDefaultControllerError(
+                        //      branch2.[[controller]], cloneResult.[[Value]]).
+                        if let Some(c) = state.branch_controller(true) {
+                            readable_stream_default_controller_error(&c, e.clone(), ctx);
+                        }
+                        //   3. Resolve cancelPromise with ! ReadableStreamCancel(stream,
+                        //      cloneResult.[[Value]]).
+                        let stream = state.stream.clone();
+                        let cancel_result = readable_stream_cancel(&stream, e, ctx);
+                        RustPromise::resolve_with(&state.cancel_promise, cancel_result, ctx);
+                        //   4. Return.
+                        return;
+                    }
+                }
+            }
             //   4. If canceled1 is false, perform !
             //      ReadableStreamDefaultControllerEnqueue(branch1.[[controller]], chunk1).
             if !state.canceled1.get() {
                 if let Some(c) = state.branch_controller(false) {
-                    let _ = readable_stream_default_controller_enqueue(&c, chunk.clone(), ctx);
+                    let _ = readable_stream_default_controller_enqueue(&c, chunk, ctx);
                 }
             }
             //   5. If canceled2 is false, perform !
             //      ReadableStreamDefaultControllerEnqueue(branch2.[[controller]], chunk2).
             if !state.canceled2.get() {
                 if let Some(c) = state.branch_controller(true) {
-                    let _ = readable_stream_default_controller_enqueue(&c, chunk, ctx);
+                    let _ = readable_stream_default_controller_enqueue(&c, chunk2, ctx);
                 }
             }
             //   6. Set reading to false.

@@ -14,6 +14,7 @@ use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
 
 mod adversarial;
 mod bytes;
+mod owning;
 
 /// Run `script`, drain the job queue, return `String(log)` where the script pushes to `log`.
 fn run_log(script: &str) -> String {
