@@ -142,15 +142,15 @@ pub enum Scope {
     /// A dedicated-worker-like global (the default: most interfaces here are `[Exposed=*]`).
     Worker,
     /// A Window-like global, for tests of interfaces exposed to `Window` and workers but not
-    /// `*` (`FileAPI/`): `GLOBAL.isWindow()` is true, `window` is the global and `self
-    /// instanceof Window` holds.
+    /// `*` (`FileAPI/`) and the runnable `*.window.js` files: `GLOBAL.isWindow()` is true,
+    /// `window` is the global and `self instanceof Window` holds.
     Window,
 }
 
 impl Scope {
     /// The scope for a corpus-relative test file.
     pub fn for_file(file: &str) -> Scope {
-        if file.starts_with("FileAPI/") {
+        if file.starts_with("FileAPI/") || file.ends_with(".window.js") {
             Scope::Window
         } else {
             Scope::Worker
@@ -332,6 +332,33 @@ pub const WINDOW_SCOPE: &str = r#"(function (g) {
 })(globalThis);
 "#;
 
+/// For `*.window.js` files: the window's own `postMessage(message, targetOrigin, transfer)`
+/// (and `(message, options)`): the message is serialized with its transfer list and, as a
+/// task, a `MessageEvent` (its `ports` the transferred `MessagePort`s) is fired at the window.
+/// Built over a private `MessageChannel` (the same serialization and task queueing).
+pub const WINDOW_MESSAGING: &str = r#"(function (g) {
+  "use strict";
+  var channel = new MessageChannel();
+  var send = channel.port1;
+  channel.port2.onmessage = function (e) {
+    g.dispatchEvent(new MessageEvent("message", { data: e.data, ports: e.ports, origin: location.origin }));
+  };
+  Object.defineProperty(g, "postMessage", {
+    value: function postMessage(message, targetOrigin, transfer) {
+      if (arguments.length < 1) throw new TypeError("postMessage: 1 argument required");
+      var list = [];
+      if (typeof targetOrigin === "object" && targetOrigin !== null) {
+        if (targetOrigin.transfer !== undefined) list = targetOrigin.transfer;
+      } else if (transfer !== undefined) {
+        list = transfer;
+      }
+      send.postMessage(message, list);
+    },
+    writable: true, configurable: true, enumerable: true,
+  });
+})(globalThis);
+"#;
+
 /// For files that load idlharness.js: make the global a dedicated worker scope for
 /// idlharness's exposure checks (`exposed_in`), which otherwise reject a global whose
 /// prototype is not `Object.prototype`. Evaluated after testharness.js, so testharness
@@ -417,6 +444,12 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         if let Err(e) = host.eval_source(WINDOW_SCOPE, "wpt-runner-window-scope.js") {
             let msg = describe(e, &mut host);
             errors.push(format!("runner window scope failed: {msg}"));
+        }
+        if file.ends_with(".window.js") {
+            if let Err(e) = host.eval_source(WINDOW_MESSAGING, "wpt-runner-window-messaging.js") {
+                let msg = describe(e, &mut host);
+                errors.push(format!("runner window messaging failed: {msg}"));
+            }
         }
     } else if meta
         .scripts
@@ -591,6 +624,10 @@ mod tests {
             Scope::Window
         );
         assert_eq!(Scope::for_file("encoding/api-basics.any.js"), Scope::Worker);
+        assert_eq!(
+            Scope::for_file("streams/transferable/transfer-with-messageport.window.js"),
+            Scope::Window
+        );
         assert_eq!(
             test_url("encoding/a.any.js", "?1-1000", Scope::Worker),
             "http://web-platform.test:8000/encoding/a.any.worker.js?1-1000"

@@ -501,10 +501,12 @@ impl Class for MessagePortInterface {
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        // `onclose` (MessagePort's own), then MessageEventTarget's `onmessage`,
+        // `onmessageerror` (the mixin's members follow the interface's).
         for (name, implicit_start) in [
+            ("onclose", false),
             ("onmessage", true),
             ("onmessageerror", false),
-            ("onclose", false),
         ] {
             let event_type = &name[2..];
             webidl::attribute(

@@ -153,8 +153,8 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     (
         "MessagePort",
         // MessagePort's members, then those of the MessageEventTarget mixin: the attributes
-        // (onmessage, onmessageerror) before the operations. (No `onclose` yet.)
-        "onmessage,onmessageerror,postMessage,start,close,constructor,Symbol(Symbol.toStringTag)",
+        // (onclose, then onmessage, onmessageerror) before the operations.
+        "onclose,onmessage,onmessageerror,postMessage,start,close,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype",
     ),
     (
