@@ -558,3 +558,6 @@ impl Completion {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
