@@ -61,7 +61,8 @@ pub use crate::promise::{Completion, RustPromise, Settlement};
 pub use crate::readable::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
-    NativeSource, ReadableStream, ReadableStreamDefaultController, StreamController,
+    NativeSource, ReadableByteStreamController, ReadableStream, ReadableStreamDefaultController,
+    StreamController,
 };
 pub use crate::writable::NativeSink;
 

@@ -136,6 +136,18 @@ pub trait ByteSource: Trace + 'static {
 }
 
 /// How [`native_readable_byte_stream`] sets up the stream's `ReadableByteStreamController`.
+///
+/// ```
+/// use boa_streams::native::ByteStreamOptions;
+///
+/// // Read-ahead of up to 64 KiB; default readers get 16 KiB buffers to fill.
+/// let options = ByteStreamOptions {
+///     high_water_mark: 65536.0,
+///     auto_allocate_chunk_size: Some(16384),
+/// };
+/// assert_eq!(ByteStreamOptions::default().high_water_mark, 0.0);
+/// assert_ne!(options, ByteStreamOptions::default());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ByteStreamOptions {
     /// The high water mark in bytes (non-negative; the spec's default for byte streams is 0:
@@ -226,6 +238,48 @@ impl NativeSource for ByteSourceAdapter {
 /// The pending read a [`ByteSource`] can fill in place: the spec's
 /// [current BYOB request view](https://streams.spec.whatwg.org/#readablestream-current-byob-request-view)
 /// (the head pull-into descriptor's unfilled bytes).
+///
+/// ```
+/// use std::cell::RefCell;
+/// use std::rc::Rc;
+/// use boa_engine::{js_string, Context, Source};
+/// use boa_gc::{Finalize, Trace};
+/// use boa_streams::native::{
+///     native_readable_byte_stream, ByobRequest, ByteController, ByteSource, ByteStreamOptions,
+///     Completion,
+/// };
+///
+/// /// Records the pending read, then ends the stream.
+/// #[derive(Trace, Finalize)]
+/// struct Peek(#[unsafe_ignore_trace] Rc<RefCell<Option<ByobRequest>>>);
+///
+/// impl ByteSource for Peek {
+///     fn pull(&self, controller: &ByteController, ctx: &mut Context) -> Completion {
+///         *self.0.borrow_mut() = controller.byob_request();
+///         let closed = controller.close(ctx);
+///         Completion::from_result(closed, ctx)
+///     }
+/// }
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let seen = Rc::new(RefCell::new(None));
+/// let stream =
+///     native_readable_byte_stream(Peek(seen.clone()), ByteStreamOptions::default(), &mut context)
+///         .unwrap();
+/// context
+///     .global_object()
+///     .set(js_string!("stream"), stream.upcast(), false, &mut context)
+///     .unwrap();
+/// context
+///     .eval(Source::from_bytes(
+///         "stream.getReader({ mode: 'byob' }).read(new Uint32Array(4), { min: 2 });",
+///     ))
+///     .unwrap();
+/// context.run_jobs().unwrap();
+/// let request = seen.borrow().unwrap();
+/// assert_eq!((request.remaining, request.needed, request.element_size), (16, 8, 4));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ByobRequest {
     /// Bytes [`ByteController::fill`] can write: the view's byte length (the descriptor's
@@ -295,8 +349,8 @@ impl std::fmt::Debug for ByteController {
 }
 
 impl ByteController {
-    /// A handle to `controller`.
-    pub fn new(controller: JsObject<ReadableByteStreamController>) -> Self {
+    /// A handle to `controller` (a controller whose source is a [`ByteSource`]).
+    pub(crate) fn new(controller: JsObject<ReadableByteStreamController>) -> Self {
         Self { controller }
     }
 
@@ -545,12 +599,33 @@ pub fn io_error(e: &io::Error, ctx: &mut Context) -> JsValue {
 impl Completion {
     /// A rejected completion with `error` as a JS value (a native error becomes its JS error
     /// object): what a [`ByteSource`]'s `pull` returns to error the stream with `error`.
+    ///
+    /// ```
+    /// use boa_engine::{Context, JsNativeError};
+    /// use boa_streams::native::Completion;
+    ///
+    /// let mut context = Context::default();
+    /// let error = JsNativeError::typ().with_message("no more").into();
+    /// let Completion::Rejected(value) = Completion::from_error(error, &mut context) else {
+    ///     panic!("not rejected");
+    /// };
+    /// assert!(value.is_object());
+    /// ```
     pub fn from_error(error: boa_engine::JsError, ctx: &mut Context) -> Self {
         Self::Rejected(webidl::own_error_value(error, ctx))
     }
 
     /// [`Completion::undefined`] for `Ok(())`, [`Completion::from_error`] for an `Err`: a
     /// `pull` that ends with a fallible controller call returns this.
+    ///
+    /// ```
+    /// use boa_engine::Context;
+    /// use boa_streams::native::Completion;
+    ///
+    /// let mut context = Context::default();
+    /// let done = Completion::from_result(Ok(()), &mut context);
+    /// assert!(matches!(done, Completion::Fulfilled(v) if v.is_undefined()));
+    /// ```
     pub fn from_result(result: JsResult<()>, ctx: &mut Context) -> Self {
         match result {
             Ok(()) => Self::undefined(),
