@@ -52,7 +52,11 @@
 //!   JS glue: the [`NativeSource`](native::NativeSource) / [`NativeSink`](native::NativeSink)
 //!   traits, [`native_readable_stream`](native::native_readable_stream),
 //!   [`native_writable_stream`](native::native_writable_stream),
-//!   [`native_byte_stream`](native::native_byte_stream) (an iterator of `Bytes` as a stream),
+//!   [`native_byte_stream`](native::native_byte_stream) (an iterator of `Bytes` as a byte
+//!   stream), byte sources filling BYOB reads in place ([`ByteSource`](native::ByteSource),
+//!   [`ByteController`](native::ByteController),
+//!   [`native_readable_byte_stream`](native::native_readable_byte_stream),
+//!   [`io_error`](native::io_error)),
 //!   [`enqueue_bytes`](native::enqueue_bytes) / [`bytes_to_uint8_array`](native::bytes_to_uint8_array),
 //!   the default controller's enqueue / close / error / desired size, the spec's introspection
 //!   for other specifications ([`readable_stream_is_locked`](native::readable_stream_is_locked),

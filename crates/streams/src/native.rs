@@ -5,9 +5,14 @@
 //!   [`readable_stream_default_controller_enqueue`] / closes through
 //!   [`readable_stream_default_controller_close`]; `cancel` drops what the source holds) and
 //!   create the stream with [`native_readable_stream`]. Byte chunks held as [`bytes::Bytes`]
-//!   become `Uint8Array`s with [`enqueue_bytes`] / [`bytes_to_uint8_array`], and
-//!   [`native_byte_stream`] wraps any iterator of `Bytes` as a `ReadableStream` pulled on
-//!   demand.
+//!   become `Uint8Array`s with [`enqueue_bytes`] / [`bytes_to_uint8_array`].
+//! - A **byte source** (a `type: "bytes"` stream, readable with BYOB readers): implement
+//!   [`ByteSource`] (`pull` gets a [`ByteController`]: [`fill`](ByteController::fill) the
+//!   pending read's buffer in place, zero copy, or [`enqueue`](ByteController::enqueue) owned
+//!   bytes; `close`, `error`, [`error_io`](ByteController::error_io)) and create the stream with
+//!   [`native_readable_byte_stream`] ([`ByteStreamOptions`]: high water mark,
+//!   `autoAllocateChunkSize`). [`native_byte_stream`] wraps any iterator of `Bytes` as such a
+//!   stream, pulled on demand.
 //! - A **sink**: implement [`NativeSink`] (`write` each chunk, then `close` or `abort`) and
 //!   create the stream with [`native_writable_stream`].
 //!
@@ -56,9 +61,17 @@ pub use crate::promise::{Completion, RustPromise, Settlement};
 pub use crate::readable::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
-    NativeSource, ReadableStream, ReadableStreamDefaultController, StreamController,
+    NativeSource, ReadableByteStreamController, ReadableStream, ReadableStreamDefaultController,
+    StreamController,
 };
 pub use crate::writable::NativeSink;
+
+mod byte_source;
+
+pub use byte_source::{
+    io_error, native_readable_byte_stream, ByobRequest, ByteController, ByteSource,
+    ByteStreamOptions,
+};
 
 use crate::readable::{
     create_readable_stream, is_readable_stream_locked, NativeSourceBox, SourceAlgorithms,
@@ -135,16 +148,20 @@ pub fn enqueue_bytes(
     readable_stream_default_controller_enqueue(controller, view.into(), ctx)
 }
 
-/// A `ReadableStream` whose chunks are the `Uint8Array` copies of what `chunks` yields, one per
-/// pull (high water mark 1); it closes when the iterator ends and drops it when cancelled.
+/// A `type: "bytes"` `ReadableStream` over the bytes `chunks` yields, pulled on demand (high
+/// water mark 0): a default reader gets each chunk as a `Uint8Array` (one copy); a BYOB reader
+/// gets them written straight into its buffer, as much as fits per read, the rest kept for
+/// the next read ([pull from bytes](https://streams.spec.whatwg.org/#readablestream-pull-from-bytes)).
+/// Empty chunks are skipped. It closes when the iterator ends and drops it when cancelled.
 pub fn native_byte_stream<I>(chunks: I, ctx: &mut Context) -> JsResult<JsObject<ReadableStream>>
 where
     I: Iterator<Item = Bytes> + 'static,
 {
     let source = IterSource {
         chunks: RefCell::new(Some(Box::new(chunks))),
+        current: RefCell::new(Bytes::new()),
     };
-    native_readable_stream(source, 1.0, ctx)
+    native_readable_byte_stream(source, ByteStreamOptions::default(), ctx)
 }
 
 /// The source behind [`native_byte_stream`].
@@ -154,34 +171,64 @@ struct IterSource {
     #[unsafe_ignore_trace]
     #[allow(clippy::type_complexity)]
     chunks: RefCell<Option<Box<dyn Iterator<Item = Bytes>>>>,
+    /// What is left of the chunk a BYOB read took part of.
+    #[unsafe_ignore_trace]
+    current: RefCell<Bytes>,
 }
 
-impl NativeSource for IterSource {
-    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
-        // `native_byte_stream` installs this source behind a default controller.
-        let Some(controller) = controller.clone().into_default() else {
-            return Completion::undefined();
-        };
-        let controller = &controller;
-        // The borrow ends before enqueue, which can run script (resolving a pending read
-        // performs Get(result, "then")).
-        let next = self.chunks.borrow_mut().as_mut().and_then(Iterator::next);
-        let result = match next {
-            Some(chunk) => enqueue_bytes(controller, &chunk, ctx),
-            None => {
-                *self.chunks.borrow_mut() = None;
-                readable_stream_default_controller_close(controller, ctx);
-                Ok(())
-            }
-        };
-        match result {
-            Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(crate::webidl::own_error_value(e, ctx)),
+impl IterSource {
+    /// The next non-empty bytes: the rest of the current chunk, else the next non-empty
+    /// chunk; `None` at the end. (No borrow outlives the call.)
+    fn next_bytes(&self) -> Option<Bytes> {
+        let current = self.current.take();
+        if !current.is_empty() {
+            return Some(current);
         }
+        let mut chunks = self.chunks.borrow_mut();
+        let next = chunks.as_mut()?.find(|c| !c.is_empty());
+        if next.is_none() {
+            *chunks = None;
+        }
+        next
+    }
+}
+
+impl ByteSource for IterSource {
+    fn pull(&self, controller: &ByteController, ctx: &mut Context) -> Completion {
+        // The borrows end before the controller calls, which can run script (resolving a
+        // pending read performs Get(result, "then")).
+        let Some(bytes) = self.next_bytes() else {
+            let closed = controller.close(ctx);
+            return Completion::from_result(closed, ctx);
+        };
+        let result = match controller.byob_request() {
+            // Pull from bytes: write the first min(available, view length) bytes into the
+            // current BYOB request view and respond; keep the rest.
+            Some(request) => {
+                let n = bytes.len().min(request.remaining);
+                *self.current.borrow_mut() = bytes.slice(n..);
+                controller
+                    .fill(
+                        |view| match (view.get_mut(..n), bytes.get(..n)) {
+                            (Some(to), Some(from)) => {
+                                to.copy_from_slice(from);
+                                n
+                            }
+                            _ => 0,
+                        },
+                        ctx,
+                    )
+                    .map(drop)
+            }
+            // Otherwise enqueue them all as a new Uint8Array.
+            None => controller.enqueue(&bytes, ctx),
+        };
+        Completion::from_result(result, ctx)
     }
 
     fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
         *self.chunks.borrow_mut() = None;
+        *self.current.borrow_mut() = Bytes::new();
         Completion::undefined()
     }
 }

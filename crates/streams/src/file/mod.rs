@@ -46,21 +46,16 @@ use boa_engine::{
     Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsSymbol, JsValue,
     NativeFunction,
 };
-use boa_gc::{Finalize, Gc, Trace};
+use boa_gc::{Finalize, Trace};
 
 pub use self::bytes::{
     array_buffer_from, buffer_source_copy, is_buffer_source, uint8_array_from, ByteSeq,
 };
 pub use reader::FileReaderState;
 
+use crate::native::{native_readable_byte_stream, ByteController, ByteSource, ByteStreamOptions};
 use crate::promise::Completion;
-use crate::readable::{
-    create_readable_byte_stream, readable_byte_stream_controller_close,
-    readable_byte_stream_controller_enqueue, readable_byte_stream_controller_get_byob_request,
-    readable_byte_stream_controller_respond, to_array_buffer_view, NativeSource, NativeSourceBox,
-    ReadableByteStreamController, ReadableStream, SourceAlgorithms, StartAlgorithm,
-    StreamController,
-};
+use crate::readable::ReadableStream;
 use crate::webidl::{self, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 /// The size of the chunks `Blob.stream()` enqueues when no BYOB request asks for less.
@@ -460,17 +455,12 @@ fn blob_data<R>(blob: &JsObject<Blob>, f: impl FnOnce(&Blob) -> R) -> R {
 pub fn blob_stream(bytes: ByteSeq, ctx: &mut Context) -> JsResult<JsObject<ReadableStream>> {
     // 1. Let stream be a new ReadableStream created in blob's relevant Realm.
     // 2. Set up stream with byte reading support (high water mark 0), its pull algorithm
-    //    "pull from bytes" in Rust (a native source: no JS function objects, no trampoline).
+    //    "pull from bytes" in Rust (a native byte source: no JS function objects, no
+    //    trampoline).
     let state = BlobStreamState {
         remaining: RefCell::new(bytes),
     };
-    create_readable_byte_stream(
-        StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(state)))),
-        Some(0.0),
-        None,
-        ctx,
-    )
+    native_readable_byte_stream(state, ByteStreamOptions::default(), ctx)
 }
 
 /// The bytes a `Blob.stream()` has not handed out yet.
@@ -480,79 +470,44 @@ struct BlobStreamState {
     remaining: RefCell<ByteSeq>,
 }
 
-impl NativeSource for BlobStreamState {
-    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
-        let StreamController::Byte(controller) = controller else {
-            return Completion::undefined();
-        };
-        match self.pull(controller, ctx) {
-            Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
+impl ByteSource for BlobStreamState {
+    /// [Pull from bytes](https://streams.spec.whatwg.org/#readablestream-pull-from-bytes), or
+    /// [close](https://streams.spec.whatwg.org/#readablestream-close) once every byte went.
+    fn pull(&self, controller: &ByteController, ctx: &mut Context) -> Completion {
+        // (No borrow of `remaining` lives across a controller call: those can run script.)
+        if self.remaining.borrow().is_empty() {
+            let closed = controller.close(ctx);
+            return Completion::from_result(closed, ctx);
         }
+        // 1-4. available; desiredSize is the current BYOB request view's byte length if
+        //      there is one.
+        let request = controller.byob_request();
+        let desired = request.map_or(STREAM_CHUNK_SIZE, |r| r.remaining);
+        // 5-7. pulled = the first min(available, desiredSize) bytes, removed from bytes.
+        let pulled = self.remaining.borrow_mut().take_front(desired);
+        let result = match request {
+            // 8. Write pulled into the current BYOB request view, then respond.
+            Some(_) => controller
+                .fill(
+                    |view| match view.get_mut(..pulled.len()) {
+                        Some(to) => {
+                            to.copy_from_slice(&pulled);
+                            pulled.len()
+                        }
+                        None => 0,
+                    },
+                    ctx,
+                )
+                .map(drop),
+            // 9. Otherwise enqueue a new Uint8Array of pulled.
+            None => controller.enqueue(&pulled, ctx),
+        };
+        Completion::from_result(result, ctx)
     }
 
     fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
         *self.remaining.borrow_mut() = ByteSeq::new();
         Completion::undefined()
-    }
-}
-
-impl BlobStreamState {
-    /// [Pull from bytes](https://streams.spec.whatwg.org/#readablestream-pull-from-bytes), or
-    /// [close](https://streams.spec.whatwg.org/#readablestream-close) once every byte went.
-    fn pull(
-        &self,
-        controller: &JsObject<ReadableByteStreamController>,
-        ctx: &mut Context,
-    ) -> JsResult<()> {
-        let byob = readable_byte_stream_controller_get_byob_request(controller, ctx)?;
-        let view = byob.as_ref().and_then(|r| r.borrow().data().view());
-        if self.remaining.borrow().is_empty() {
-            // Close: ReadableByteStreamControllerClose, then respond 0 to a pending pull-into.
-            readable_byte_stream_controller_close(controller, ctx)?;
-            if view.is_some() {
-                readable_byte_stream_controller_respond(controller, 0, ctx)?;
-            }
-            return Ok(());
-        }
-        // 1-4. available; desiredSize is the BYOB view's byte length if there is one.
-        let view = match view {
-            Some(v) => Some(to_array_buffer_view(
-                &v.into(),
-                "the BYOB request view",
-                ctx,
-            )?),
-            None => None,
-        };
-        let desired = view.as_ref().map_or(STREAM_CHUNK_SIZE, |v| {
-            usize::try_from(v.byte_length).unwrap_or(usize::MAX)
-        });
-        // 5-7. pulled = the first min(available, desiredSize) bytes, removed from bytes.
-        let pulled = self.remaining.borrow_mut().take_front(desired);
-        match view {
-            // 8. Write pulled into the current BYOB request view, then respond.
-            Some(view) => {
-                {
-                    let mut data = view
-                        .buffer
-                        .data_mut()
-                        .ok_or_else(|| type_error("the BYOB request's buffer is detached"))?;
-                    let start = usize::try_from(view.byte_offset).unwrap_or(usize::MAX);
-                    let target = start
-                        .checked_add(pulled.len())
-                        .and_then(|end| data.get_mut(start..end))
-                        .ok_or_else(|| type_error("the BYOB request view is too small"))?;
-                    target.copy_from_slice(&pulled);
-                }
-                readable_byte_stream_controller_respond(controller, pulled.len() as u64, ctx)
-            }
-            // 9. Otherwise enqueue a new Uint8Array of pulled.
-            None => {
-                let chunk = uint8_array_from(&ByteSeq::from_bytes(pulled), ctx)?;
-                let record = to_array_buffer_view(&chunk.into(), "the chunk", ctx)?;
-                readable_byte_stream_controller_enqueue(controller, &record, ctx)
-            }
-        }
     }
 }
 

@@ -144,7 +144,8 @@ impl ReadableByteStreamController {
         !self.pending_pull_intos.borrow().is_empty()
     }
 
-    fn first_pending_pull_into(&self) -> Option<PullInto> {
+    /// `[[pendingPullIntos]][0]`, if any.
+    pub(crate) fn first_pending_pull_into(&self) -> Option<PullInto> {
         self.pending_pull_intos.borrow().front().cloned()
     }
 

@@ -110,6 +110,7 @@ use boa_gc::{Finalize, GcRefCell, Trace};
 pub use crate::promise::{Completion, RustPromise};
 use crate::strategies::QueuingStrategy;
 pub use crate::strategies::SizeAlgorithm;
+pub(crate) use buffers::ViewRecord;
 pub use buffers::{to_array_buffer_view, ViewConstructor};
 pub use byob_reader::{
     acquire_readable_stream_byob_reader, ReadIntoRequest, ReadIntoRequestSteps,
@@ -119,7 +120,8 @@ pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::ReadableByteStreamController;
 pub(crate) use byte_controller::{
     readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
-    readable_byte_stream_controller_get_byob_request, readable_byte_stream_controller_respond,
+    readable_byte_stream_controller_error, readable_byte_stream_controller_get_desired_size,
+    readable_byte_stream_controller_respond,
 };
 pub use controller::{
     readable_stream_default_controller_can_close_or_enqueue,

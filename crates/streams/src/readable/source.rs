@@ -10,8 +10,10 @@
 //! [`NativeSource`] trait object, which can sit behind either controller kind: its `pull`
 //! gets the [`StreamController`], so a source behind a byte controller reaches the BYOB
 //! request (auto-allocated or from a BYOB reader's pull-into) with
-//! [`super::readable_byte_stream_controller_get_byob_request`] and answers it with
-//! [`super::readable_byte_stream_controller_respond`].
+//! `readable_byte_stream_controller_get_byob_request` and answers it with
+//! [`super::readable_byte_stream_controller_respond`]. (Embedders' byte sources use
+//! [`crate::native::ByteSource`], an adapter over this trait that fills the request in
+//! place.)
 
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
