@@ -67,6 +67,17 @@ use crate::readable::{
 use crate::strategies::SizeAlgorithm;
 use crate::writable::{create_writable_stream, SinkAlgorithms};
 
+mod consumer;
+mod driver;
+mod io;
+
+pub use consumer::{chunk_to_bytes, ChunkStream, ReadResult, StreamFuture, StreamReader, StreamWriter};
+pub use driver::{block_on, pending_tasks, poll_tasks, run_until_idle, TaskProgress};
+pub use io::{
+    readable_stream_from_async_read, readable_stream_from_stream, writable_stream_from_async_write,
+    writable_stream_from_sink,
+};
+
 /// A new `ReadableStream` whose underlying source is `source`, with high water mark
 /// `high_water_mark` (counted in chunks; non-negative) and no start step
 /// ([CreateReadableStream](https://streams.spec.whatwg.org/#create-readable-stream) with the
