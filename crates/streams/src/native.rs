@@ -70,8 +70,12 @@ use crate::writable::{create_writable_stream, SinkAlgorithms};
 mod consumer;
 mod driver;
 mod io;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 
-pub use consumer::{chunk_to_bytes, ChunkStream, ReadResult, StreamFuture, StreamReader, StreamWriter};
+pub use consumer::{
+    chunk_to_bytes, ChunkStream, ReadResult, StreamFuture, StreamReader, StreamWriter,
+};
 pub use driver::{block_on, pending_tasks, poll_tasks, run_until_idle, TaskProgress};
 pub use io::{
     readable_stream_from_async_read, readable_stream_from_stream, writable_stream_from_async_write,

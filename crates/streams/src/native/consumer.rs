@@ -23,8 +23,8 @@ use super::{bytes_to_uint8_array, ReadableStream};
 use crate::promise::{enqueue_microtask, Reaction, Settlement};
 use crate::readable::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, readable_stream_reader_generic_cancel,
-    ReadRequest, ReadRequestSteps, ReadableStreamDefaultReader, StreamReader as ReaderKind,
+    readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
+    ReadRequestSteps, ReadableStreamDefaultReader, StreamReader as ReaderKind,
 };
 use crate::webidl::type_error;
 use crate::writable::{
@@ -105,12 +105,15 @@ pub type ReadResult<T> = Result<Option<T>, JsError>;
 struct OnSettle(#[unsafe_ignore_trace] RefCell<Option<Box<dyn FnOnce(Settlement, &mut Context)>>>);
 
 fn on_settle(f: impl FnOnce(Settlement, &mut Context) + 'static) -> Reaction {
-    Reaction::new(OnSettle(RefCell::new(Some(Box::new(f)))), |c, settlement, ctx| {
-        let f = c.0.borrow_mut().take();
-        if let Some(f) = f {
-            f(settlement, ctx);
-        }
-    })
+    Reaction::new(
+        OnSettle(RefCell::new(Some(Box::new(f)))),
+        |c, settlement, ctx| {
+            let f = c.0.borrow_mut().take();
+            if let Some(f) = f {
+                f(settlement, ctx);
+            }
+        },
+    )
 }
 
 /// A settlement as a Rust result.
@@ -263,8 +266,11 @@ impl StreamReader {
             complete(Err(Self::released_error()));
             return future;
         }
-        let completion =
-            readable_stream_reader_generic_cancel(&ReaderKind::Default(self.reader.clone()), reason, ctx);
+        let completion = readable_stream_reader_generic_cancel(
+            &ReaderKind::Default(self.reader.clone()),
+            reason,
+            ctx,
+        );
         completion.react(on_settle(move |s, _| complete(unit_result(s))), ctx);
         future
     }
@@ -506,7 +512,11 @@ impl StreamWriter {
     }
 
     /// Write `bytes` as a new `Uint8Array`.
-    pub fn write_bytes(&self, bytes: &Bytes, ctx: &mut Context) -> StreamFuture<Result<(), JsError>> {
+    pub fn write_bytes(
+        &self,
+        bytes: &Bytes,
+        ctx: &mut Context,
+    ) -> StreamFuture<Result<(), JsError>> {
         match bytes_to_uint8_array(bytes, ctx) {
             Ok(view) => self.write(view.into(), ctx),
             Err(e) => {

@@ -24,9 +24,9 @@ use crate::promise::{Completion, RustPromise};
 use crate::readable::{
     create_readable_byte_stream, readable_byte_stream_controller_close,
     readable_byte_stream_controller_enqueue, readable_byte_stream_controller_get_byob_request,
-    readable_byte_stream_controller_respond, to_array_buffer_view, NativeSource,
-    NativeSourceBox, ReadableByteStreamController, ReadableStream, SourceAlgorithms,
-    StartAlgorithm, StreamController,
+    readable_byte_stream_controller_respond, to_array_buffer_view, NativeSource, NativeSourceBox,
+    ReadableByteStreamController, ReadableStream, SourceAlgorithms, StartAlgorithm,
+    StreamController,
 };
 use crate::webidl::{own_error_value, type_error, type_error_value};
 use crate::writable::{writable_stream_controller_signal, WritableStreamDefaultController};
@@ -38,7 +38,10 @@ type LocalSink = Pin<Box<dyn Sink<Bytes, Error = String>>>;
 /// What a byte source reads from.
 enum Input {
     Stream(LocalByteStream),
-    Read { reader: LocalRead, chunk_size: usize },
+    Read {
+        reader: LocalRead,
+        chunk_size: usize,
+    },
 }
 
 /// The state a byte source shares with its pending pull: the input (`None` once it ended,
@@ -251,13 +254,11 @@ impl PullTask {
         // The view to fill: the BYOB request's (a BYOB reader's buffer or the auto-allocated
         // one), looked up at every poll (it changes if the reader goes away).
         let view = if reading {
-            let request = match readable_byte_stream_controller_get_byob_request(
-                &self.controller,
-                ctx,
-            ) {
-                Ok(r) => r,
-                Err(e) => return Poll::Ready(Err(e)),
-            };
+            let request =
+                match readable_byte_stream_controller_get_byob_request(&self.controller, ctx) {
+                    Ok(r) => r,
+                    Err(e) => return Poll::Ready(Err(e)),
+                };
             match request.and_then(|r| r.borrow().data().view()) {
                 Some(v) => match to_array_buffer_view(&v.into(), "the BYOB request view", ctx) {
                     Ok(v) => Some(v),

@@ -88,7 +88,10 @@ fn reads_report_errors_and_close() {
     assert!(got.get());
     reader.release(&mut ctx);
     let read = reader.read(&mut ctx);
-    assert!(block_on(&mut ctx, read).unwrap().is_err(), "a released reader fails");
+    assert!(
+        block_on(&mut ctx, read).unwrap().is_err(),
+        "a released reader fails"
+    );
 }
 
 #[test]
@@ -124,13 +127,20 @@ fn the_stream_view_reads_on_demand_and_ends_with_errors() {
     let reader = StreamReader::from_value(&js, &mut ctx).unwrap();
     let mut chunks = reader.into_stream(&mut ctx);
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "pulls"), "0", "nothing is read before a poll");
+    assert_eq!(
+        string(&mut ctx, "pulls"),
+        "0",
+        "nothing is read before a poll"
+    );
     let first = block_on(&mut ctx, chunks.next()).unwrap().unwrap().unwrap();
     assert_eq!(&first[..], b"c1");
     let second = block_on(&mut ctx, chunks.next()).unwrap().unwrap().unwrap();
     assert_eq!(&second[..], b"c2");
     let third = block_on(&mut ctx, chunks.next()).unwrap().unwrap();
-    assert!(third.unwrap_err().to_string().starts_with("TypeError: no more"));
+    assert!(third
+        .unwrap_err()
+        .to_string()
+        .starts_with("TypeError: no more"));
     assert!(block_on(&mut ctx, chunks.next()).unwrap().is_none());
     // Dropping the view releases the reader.
     set_global(&mut ctx, "js", js);
@@ -158,7 +168,10 @@ fn a_rust_stream_through_a_js_transform_back_to_rust() {
     );
     let reader = StreamReader::from_value(&upper, &mut ctx).unwrap();
     let all = reader.read_all(&mut ctx);
-    assert_eq!(&block_on(&mut ctx, all).unwrap().unwrap()[..], b"RUST TO JS TO RUST");
+    assert_eq!(
+        &block_on(&mut ctx, all).unwrap().unwrap()[..],
+        b"RUST TO JS TO RUST"
+    );
 }
 
 #[test]

@@ -79,7 +79,10 @@ fn a_rust_stream_is_polled_only_when_a_reader_asks() {
     run_until_idle(&mut ctx).unwrap();
     assert_eq!(polls.get(), 1);
     // The empty chunk is skipped.
-    eval(&mut ctx, "reader.read().then(({ value }) => out.push(value.length));");
+    eval(
+        &mut ctx,
+        "reader.read().then(({ value }) => out.push(value.length));",
+    );
     run_until_idle(&mut ctx).unwrap();
     assert_eq!(string(&mut ctx, "out.join()"), "Uint8Array:2,1");
     assert_eq!(polls.get(), 3);
@@ -100,9 +103,15 @@ fn cancel_drops_the_pending_future() {
     assert_eq!(polls.get(), 1);
     assert_eq!(pending_tasks(&ctx), 1);
     assert!(!dropped.get());
-    eval(&mut ctx, "reader.cancel('stop').then(() => out.push('cancelled'));");
+    eval(
+        &mut ctx,
+        "reader.cancel('stop').then(() => out.push('cancelled'));",
+    );
     ctx.run_jobs().unwrap();
-    assert!(dropped.get(), "cancel drops the stream and its pending poll");
+    assert!(
+        dropped.get(),
+        "cancel drops the stream and its pending poll"
+    );
     assert_eq!(pending_tasks(&ctx), 0);
     assert_eq!(string(&mut ctx, "out.join()"), "done true,cancelled");
 }
@@ -222,7 +231,10 @@ fn an_io_error_errors_the_stream() {
          rs.getReader().read().catch((e) => out.push(e.name + ': ' + e.message));",
     );
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "TypeError: connection reset");
+    assert_eq!(
+        string(&mut ctx, "out.join()"),
+        "TypeError: connection reset"
+    );
 }
 
 /// A sink that records what it gets, stays not-ready while `gate` is false, fails on
@@ -335,7 +347,10 @@ fn a_sink_gets_the_writes_and_the_close_and_errors_come_back() {
     let (sink, got, _, _) = recorder(true);
     let ws = writable_stream_from_sink(sink, &mut ctx).unwrap();
     set_global(&mut ctx, "ws3", ws);
-    eval(&mut ctx, "ws3.getWriter().close().then(() => out.push('closed'));");
+    eval(
+        &mut ctx,
+        "ws3.getWriter().close().then(() => out.push('closed'));",
+    );
     run_until_idle(&mut ctx).unwrap();
     assert_eq!(got.borrow().join(","), "close");
     assert!(string(&mut ctx, "out.join()").ends_with("closed"));
