@@ -348,8 +348,30 @@ impl Host {
 
     /// Run the event loop until `future` is ready (see [`Host::run_event_loop`]; `future` is
     /// polled once per turn and when its waker fires, which may be on another thread), e.g.
-    /// to await a `boa_streams::native::StreamReader` read. Returns `None` if the loop became
-    /// idle, or `deadline` passed, with `future` still pending.
+    /// to await a `boa_streams::native::StreamReader` read. A pending `future` keeps the loop
+    /// alive; returns `None` if `deadline` passed first (or on a re-entrant call).
+    ///
+    /// ```
+    /// use boa_streams::native::StreamReader;
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     let stream = host
+    ///         .eval_source(
+    ///             "new ReadableStream({ start(c) {
+    ///                  setTimeout(() => { c.enqueue(new Uint8Array([111, 107])); c.close(); }, 1);
+    ///              } })",
+    ///             "main.js",
+    ///         )
+    ///         .unwrap();
+    ///     let reader = StreamReader::from_value(&stream, host.context()).unwrap();
+    ///     let all = reader.read_all(host.context());
+    ///     let bytes = host.run_until(all, None).unwrap().unwrap();
+    ///     assert_eq!(&bytes[..], b"ok");
+    /// })
+    /// .unwrap();
+    /// ```
     pub fn run_until<F: std::future::Future>(
         &mut self,
         future: F,

@@ -47,6 +47,23 @@ struct FutureState<T> {
 /// The future of a stream operation started from Rust (a read, a write, a cancel, ...): it
 /// completes when the stream's steps run (while the context runs its jobs), and holds no
 /// context borrow. Dropping it does not undo the operation.
+///
+/// ```
+/// use boa_engine::{Context, Source};
+/// use boa_streams::native::{StreamFuture, StreamReader, ReadResult};
+/// use boa_engine::JsValue;
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let stream = context
+///     .eval(Source::from_bytes("new ReadableStream({ start(c) { c.close(); } })"))
+///     .unwrap();
+/// let reader = StreamReader::from_value(&stream, &mut context).unwrap();
+/// let read: StreamFuture<ReadResult<JsValue>> = reader.read(&mut context);
+/// // Already settled (the stream is closed): ready without running any job.
+/// let done = futures::executor::block_on(read).unwrap();
+/// assert!(done.is_none());
+/// ```
 pub struct StreamFuture<T> {
     state: Rc<RefCell<FutureState<T>>>,
 }
@@ -102,7 +119,13 @@ pub type ReadResult<T> = Result<Option<T>, JsError>;
 
 /// Steps run with a settlement (a [`Reaction`]'s captures: Rust data only).
 #[derive(Trace, Finalize)]
-struct OnSettle(#[unsafe_ignore_trace] RefCell<Option<Box<dyn FnOnce(Settlement, &mut Context)>>>);
+struct OnSettle(#[unsafe_ignore_trace] RefCell<Option<SettleSteps>>);
+
+/// The Rust steps of an [`OnSettle`].
+type SettleSteps = Box<dyn FnOnce(Settlement, &mut Context)>;
+
+/// The Rust steps of a [`CallbackRead`].
+type ReadSteps = Box<dyn FnOnce(ReadResult<JsValue>, &mut Context)>;
 
 fn on_settle(f: impl FnOnce(Settlement, &mut Context) + 'static) -> Reaction {
     Reaction::new(
@@ -124,9 +147,7 @@ fn unit_result(settlement: Settlement) -> Result<(), JsError> {
 /// A read request whose steps call a Rust function with the outcome.
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-struct CallbackRead(
-    #[unsafe_ignore_trace] Option<Box<dyn FnOnce(ReadResult<JsValue>, &mut Context)>>,
-);
+struct CallbackRead(#[unsafe_ignore_trace] Option<ReadSteps>);
 
 impl ReadRequestSteps for CallbackRead {
     fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context) {
@@ -148,6 +169,19 @@ impl ReadRequestSteps for CallbackRead {
 
 /// A copy of the bytes of a chunk that is an `ArrayBuffer` or an `ArrayBufferView` (a
 /// `TypeError` otherwise).
+///
+/// ```
+/// use boa_engine::{Context, JsValue, Source};
+/// use boa_streams::native::chunk_to_bytes;
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let view = context
+///     .eval(Source::from_bytes("new Uint8Array([1, 2, 3, 4]).subarray(1, 3)"))
+///     .unwrap();
+/// assert_eq!(&chunk_to_bytes(&view, &mut context).unwrap()[..], &[2, 3]);
+/// assert!(chunk_to_bytes(&JsValue::from(1), &mut context).is_err());
+/// ```
 pub fn chunk_to_bytes(chunk: &JsValue, ctx: &mut Context) -> JsResult<Bytes> {
     crate::encoding::copy_bytes_of_allow_shared_buffer_source(chunk, ctx).map(Bytes::from)
 }
