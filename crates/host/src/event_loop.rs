@@ -725,15 +725,39 @@ impl EventLoop {
             // will get to the queued work.
             return LoopOutcome::Idle;
         }
-        let outcome = self.run_loop_inner(&RefCell::new(context), deadline);
+        let outcome = self.run_loop_inner(&RefCell::new(context), deadline, None);
         self.running.set(false);
         outcome
+    }
+
+    /// Run the event loop until `future` is ready (`None` if `deadline` passed first, or on
+    /// a re-entrant call). A pending `future` keeps the loop alive.
+    pub(crate) fn run_until<F: Future>(
+        &self,
+        context: &mut Context,
+        mut future: Pin<&mut F>,
+        deadline: Option<Instant>,
+    ) -> Option<F::Output> {
+        if self.running.replace(true) {
+            return None;
+        }
+        let mut output = None;
+        let mut poll = |cx: &mut TaskContext<'_>| {
+            if let Poll::Ready(v) = future.as_mut().poll(cx) {
+                output = Some(v);
+            }
+            output.is_some()
+        };
+        let _ = self.run_loop_inner(&RefCell::new(context), deadline, Some(&mut poll));
+        self.running.set(false);
+        output
     }
 
     fn run_loop_inner(
         &self,
         context: &RefCell<&mut Context>,
         deadline: Option<Instant>,
+        mut until: Option<&mut dyn FnMut(&mut TaskContext<'_>) -> bool>,
     ) -> LoopOutcome {
         let waker = Arc::new(LoopWaker {
             woken: AtomicBool::new(true),
@@ -796,6 +820,21 @@ impl EventLoop {
                 }
             }
 
+            // 2a. The native futures of boa_streams' async adapters that were woken (from
+            //     any thread: their waker wakes this loop's waker), and the steps Rust
+            //     consumers queued (a task).
+            let native = boa_streams::native::poll_tasks(&mut context.borrow_mut(), &task_waker);
+            if native.ran > 0 {
+                continue;
+            }
+            // The future `run_until` waits for, polled when the loop is woken (its waker is
+            // the loop's): done once it is ready.
+            if let Some(poll) = until.as_mut() {
+                if poll(&mut TaskContext::from_waker(&task_waker)) {
+                    return LoopOutcome::Idle;
+                }
+            }
+
             // 2b. A message from another thread for one of this context's ports (a task).
             let external = self.group.borrow().as_ref().and_then(|g| g.take());
             if let Some(port) = external {
@@ -804,7 +843,10 @@ impl EventLoop {
             }
 
             if past(deadline) {
-                return if self.has_pending_work() || running.iter().any(|(_, fr)| !fr) {
+                return if self.has_pending_work()
+                    || native.pending > 0
+                    || running.iter().any(|(_, fr)| !fr)
+                {
                     LoopOutcome::DeadlineReached
                 } else {
                     LoopOutcome::Idle
@@ -819,7 +861,9 @@ impl EventLoop {
             }
 
             // 4. Nothing to do now: idle, or wait for the next timer / a wake-up.
-            let live_async = running.iter().any(|(_, fr)| !fr);
+            // A pending native future keeps the loop alive (it waits for the future's waker).
+            let live_async =
+                running.iter().any(|(_, fr)| !fr) || native.pending > 0 || until.is_some();
             let next_due = self.next_due();
             if next_due.is_none() && !live_async && !self.has_microtasks() {
                 if self.async_jobs.borrow().is_empty() && self.cleanup_jobs.borrow().is_empty() {

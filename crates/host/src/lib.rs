@@ -20,6 +20,15 @@
 //!   pending `NativeAsyncJob` keeps the loop alive, a pending cleanup does not. (Boa ties a
 //!   started future to the context borrow of that call, so one still pending when
 //!   `run_event_loop` returns is dropped; not-yet-started ones stay queued.)
+//! * **Native futures** of boa_streams' async adapters (`boa_streams::native`: a Rust
+//!   `futures::Stream` / `AsyncRead` behind a `ReadableStream`, a `Sink` / `AsyncWrite`
+//!   behind a `WritableStream`, the reads a `ChunkStream` asks for) are `'static` and live in
+//!   the context, not in this call: each turn the loop polls the woken ones
+//!   (`boa_streams::native::poll_tasks`, a task) and, while any is pending, waits for its
+//!   waker (which may fire on another thread, e.g. tokio I/O) instead of returning. A deadline
+//!   that passes first returns `DeadlineReached`; nothing is dropped, and the next
+//!   `run_event_loop` goes on with them. Embedders of native async I/O should prefer these
+//!   adapters over `NativeAsyncJob`s.
 //! * An exception thrown by any job is reported: it fires the global's `error` event and,
 //!   unless a listener canceled that, is recorded as [`HostError::Uncaught`] (and printed when
 //!   [`HostOptions::print_errors`]); the loop goes on and nothing queued is lost. An
@@ -346,9 +355,45 @@ impl Host {
         set_script_args(&mut self.context, args)
     }
 
-    /// Is any microtask, timer or async job pending (FinalizationRegistry cleanups aside)?
+    /// Is any microtask, timer, async job or native future pending (FinalizationRegistry
+    /// cleanups aside)?
     pub fn has_pending_work(&self) -> bool {
-        self.event_loop.has_pending_work()
+        self.event_loop.has_pending_work() || boa_streams::native::pending_tasks(&self.context) > 0
+    }
+
+    /// Run the event loop until `future` is ready (see [`Host::run_event_loop`]; `future` is
+    /// polled once per turn and when its waker fires, which may be on another thread), e.g.
+    /// to await a `boa_streams::native::StreamReader` read. A pending `future` keeps the loop
+    /// alive; returns `None` if `deadline` passed first (or on a re-entrant call).
+    ///
+    /// ```
+    /// use boa_streams::native::StreamReader;
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     let stream = host
+    ///         .eval_source(
+    ///             "new ReadableStream({ start(c) {
+    ///                  setTimeout(() => { c.enqueue(new Uint8Array([111, 107])); c.close(); }, 1);
+    ///              } })",
+    ///             "main.js",
+    ///         )
+    ///         .unwrap();
+    ///     let reader = StreamReader::from_value(&stream, host.context()).unwrap();
+    ///     let all = reader.read_all(host.context());
+    ///     let bytes = host.run_until(all, None).unwrap().unwrap();
+    ///     assert_eq!(&bytes[..], b"ok");
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn run_until<F: std::future::Future>(
+        &mut self,
+        future: F,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<F::Output> {
+        self.event_loop
+            .run_until(&mut self.context, std::pin::pin!(future), deadline)
     }
 }
 

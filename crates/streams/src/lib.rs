@@ -65,6 +65,15 @@
 //!   [`RustPromise`](native::RustPromise), [`Settlement`](native::Settlement),
 //!   [`ReadableStream`](native::ReadableStream),
 //!   [`ReadableStreamDefaultController`](native::ReadableStreamDefaultController)).
+//!   Async Rust I/O and Rust consumers, in the same module:
+//!   [`readable_stream_from_stream`](native::readable_stream_from_stream),
+//!   [`readable_stream_from_async_read`](native::readable_stream_from_async_read),
+//!   [`writable_stream_from_sink`](native::writable_stream_from_sink),
+//!   [`writable_stream_from_async_write`](native::writable_stream_from_async_write) (and
+//!   `native::tokio` behind the cargo feature `tokio`), [`StreamReader`](native::StreamReader)
+//!   / [`ChunkStream`](native::ChunkStream) / [`StreamWriter`](native::StreamWriter), and the
+//!   driver of their futures ([`poll_tasks`](native::poll_tasks),
+//!   [`block_on`](native::block_on), [`run_until_idle`](native::run_until_idle)).
 //! - **The DOM hooks a host needs** ([`dom`]): [`set_exception_reporter`](dom::set_exception_reporter)
 //!   (where exceptions thrown by event listeners and abort algorithms are "reported"; the host
 //!   crate routes them into its error list), the abort signal API an embedder's own

@@ -16,6 +16,22 @@
 //! - A **sink**: implement [`NativeSink`] (`write` each chunk, then `close` or `abort`) and
 //!   create the stream with [`native_writable_stream`].
 //!
+//! - **Async Rust I/O**: [`readable_stream_from_stream`] (a `futures::Stream` of `Bytes`)
+//!   and [`readable_stream_from_async_read`] (an `AsyncRead`; BYOB reads fill the view in
+//!   place) make byte `ReadableStream`s; [`writable_stream_from_sink`] (a
+//!   `futures::Sink<Bytes>`) and [`writable_stream_from_async_write`] make `WritableStream`s;
+//!   `native::tokio` (cargo feature `tokio`) does the same for tokio's I/O traits. Their futures are
+//!   polled only while the stream asks (a pending read, a write), dropped on cancel / abort,
+//!   and their errors become `TypeError`s carrying the message.
+//! - **Rust consumers** of any stream: [`StreamReader`] (`read` as a [`StreamFuture`] or a
+//!   callback, [`read_all`](StreamReader::read_all), `cancel`, and
+//!   [`into_stream`](StreamReader::into_stream), a `futures::Stream` view: [`ChunkStream`])
+//!   and [`StreamWriter`] (`write`, `ready`, `close`, `abort`).
+//! - **Driving them**: pending native futures live in the context (not in one call of the job
+//!   executor); an event loop polls them with [`poll_tasks`] and waits while
+//!   [`pending_tasks`] is non-zero (the host crate's loop does, and `Host::run_until` awaits a
+//!   future); with another job executor, [`block_on`] / [`run_until_idle`] do it.
+//!
 //! The algorithms return a [`Completion`] (the spec's "promise" an algorithm returns):
 //! [`Completion::undefined`] when the step is done, [`Completion::Rejected`] for an error, or
 //! [`Completion::Rust`] with a pending [`RustPromise`] the embedder settles later (e.g. when
@@ -79,6 +95,21 @@ use crate::readable::{
 };
 use crate::strategies::SizeAlgorithm;
 use crate::writable::{create_writable_stream, SinkAlgorithms};
+
+mod consumer;
+mod driver;
+mod io;
+#[cfg(feature = "tokio")]
+pub mod tokio;
+
+pub use consumer::{
+    chunk_to_bytes, ChunkStream, ReadResult, StreamFuture, StreamReader, StreamWriter,
+};
+pub use driver::{block_on, pending_tasks, poll_tasks, run_until_idle, TaskProgress};
+pub use io::{
+    readable_stream_from_async_read, readable_stream_from_stream, writable_stream_from_async_write,
+    writable_stream_from_sink,
+};
 
 /// A new `ReadableStream` whose underlying source is `source`, with high water mark
 /// `high_water_mark` (counted in chunks; non-negative) and no start step

@@ -129,6 +129,7 @@ pub use controller::{
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, ReadableStreamDefaultController,
 };
+pub(crate) use generic_reader::readable_stream_reader_generic_cancel;
 pub(crate) use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,

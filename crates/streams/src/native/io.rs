@@ -1,0 +1,587 @@
+//! Async Rust I/O as streams: a `futures::Stream` of `Bytes` or an `AsyncRead` as a byte
+//! `ReadableStream`, a `futures::Sink<Bytes>` or an `AsyncWrite` as a `WritableStream`.
+//!
+//! The Rust future of a step (the next chunk, a read into the BYOB view, a write, a close) is
+//! polled by the context's [driver](super::poll_tasks): only while the stream asks for it
+//! (a pull runs only while the stream's desired size is above zero or a read is pending; a
+//! write runs only when the previous one finished), and it is dropped when the stream is
+//! cancelled or aborted. An error of the Rust side (`io::Error`, the sink's or the stream's
+//! error) errors the stream with a `TypeError` carrying its message.
+
+use std::cell::RefCell;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context as TaskContext, Poll};
+
+use boa_engine::{Context, JsObject, JsResult, JsValue, NativeFunction};
+use boa_gc::{Finalize, Gc, Trace};
+use bytes::Bytes;
+use futures::{io::AsyncWriteExt, AsyncRead, AsyncWrite, Sink, SinkExt, Stream, StreamExt};
+
+use super::driver::{spawn, Task, TaskHandle};
+use super::{bytes_to_uint8_array, NativeSink};
+use crate::promise::{Completion, RustPromise};
+use crate::readable::{
+    create_readable_byte_stream, readable_byte_stream_controller_close,
+    readable_byte_stream_controller_enqueue, readable_byte_stream_controller_get_byob_request,
+    readable_byte_stream_controller_respond, to_array_buffer_view, NativeSource, NativeSourceBox,
+    ReadableByteStreamController, ReadableStream, SourceAlgorithms, StartAlgorithm,
+    StreamController,
+};
+use crate::webidl::{own_error_value, type_error, type_error_value};
+use crate::writable::{writable_stream_controller_signal, WritableStreamDefaultController};
+
+type LocalByteStream = Pin<Box<dyn Stream<Item = Result<Bytes, String>>>>;
+type LocalRead = Pin<Box<dyn AsyncRead>>;
+type LocalSink = Pin<Box<dyn Sink<Bytes, Error = String>>>;
+
+/// What a byte source reads from.
+enum Input {
+    Stream(LocalByteStream),
+    Read {
+        reader: LocalRead,
+        chunk_size: usize,
+    },
+}
+
+/// The state a byte source shares with its pending pull: the input (`None` once it ended,
+/// failed or was cancelled).
+type SharedInput = Rc<RefCell<Option<Input>>>;
+
+/// A byte `ReadableStream` (`type: "bytes"`, high water mark 0) whose chunks are what
+/// `stream` yields, each as a `Uint8Array` (empty chunks are skipped). `stream` is polled only
+/// when a reader asks for data; an `Err` errors the stream with a `TypeError` carrying the
+/// error's message; cancelling the stream drops `stream` (and a pending poll).
+///
+/// ```
+/// use boa_engine::{Context, Source};
+/// use boa_streams::native::{block_on, readable_stream_from_stream, StreamReader};
+/// use bytes::Bytes;
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let chunks = futures::stream::iter(vec![
+///     Ok::<_, std::io::Error>(Bytes::from_static(b"async ")),
+///     Ok(Bytes::from_static(b"bytes")),
+/// ]);
+/// let stream = readable_stream_from_stream(chunks, &mut context).unwrap();
+/// let reader = StreamReader::new(&stream, &mut context).unwrap();
+/// let all = reader.read_all(&mut context);
+/// assert_eq!(&block_on(&mut context, all).unwrap().unwrap()[..], b"async bytes");
+/// ```
+pub fn readable_stream_from_stream<S, E>(
+    stream: S,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>>
+where
+    S: Stream<Item = Result<Bytes, E>> + 'static,
+    E: std::fmt::Display,
+{
+    let stream: LocalByteStream = Box::pin(stream.map(|r| r.map_err(|e| e.to_string())));
+    byte_source_stream(Input::Stream(stream), None, ctx)
+}
+
+/// A byte `ReadableStream` (`type: "bytes"`, high water mark 0) reading from `reader`: each
+/// read fills the reader's view in place (a BYOB reader's buffer, or a new `chunk_size`-byte
+/// buffer for a default reader: the stream's autoAllocateChunkSize) with one `poll_read`,
+/// without a copy. End of input closes the stream; an `io::Error` errors it with a
+/// `TypeError` carrying the error's message; cancelling drops `reader`.
+///
+/// ```
+/// use boa_engine::{js_string, Context, Source};
+/// use boa_streams::native::{readable_stream_from_async_read, run_until_idle};
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let input = futures::io::Cursor::new(b"read in place".to_vec());
+/// let stream = readable_stream_from_async_read(input, 4, &mut context).unwrap();
+/// context
+///     .global_object()
+///     .set(js_string!("input"), stream.upcast(), false, &mut context)
+///     .unwrap();
+/// context
+///     .eval(Source::from_bytes(
+///         "globalThis.out = [];
+///          (async () => {
+///              const reader = input.getReader({ mode: 'byob' });
+///              for (;;) {
+///                  const { value, done } = await reader.read(new Uint8Array(8));
+///                  if (done) break;
+///                  out.push(String.fromCharCode(...value));
+///              }
+///          })();",
+///     ))
+///     .unwrap();
+/// run_until_idle(&mut context).unwrap();
+/// let out = context.eval(Source::from_bytes("out.join('|')")).unwrap();
+/// assert_eq!(out.as_string().unwrap().to_std_string_escaped(), "read in |place");
+/// ```
+pub fn readable_stream_from_async_read<R>(
+    reader: R,
+    chunk_size: usize,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>>
+where
+    R: AsyncRead + 'static,
+{
+    let chunk_size = chunk_size.max(1);
+    let input = Input::Read {
+        reader: Box::pin(reader),
+        chunk_size,
+    };
+    byte_source_stream(input, Some(chunk_size as u64), ctx)
+}
+
+fn byte_source_stream(
+    input: Input,
+    auto_allocate_chunk_size: Option<u64>,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>> {
+    let source = AsyncByteSource {
+        input: Rc::new(RefCell::new(Some(input))),
+        task: RefCell::new(None),
+    };
+    create_readable_byte_stream(
+        StartAlgorithm::ReturnUndefined,
+        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(source)))),
+        Some(0.0),
+        auto_allocate_chunk_size,
+        ctx,
+    )
+}
+
+/// The underlying source of [`readable_stream_from_stream`] and
+/// [`readable_stream_from_async_read`].
+#[derive(Trace, Finalize)]
+struct AsyncByteSource {
+    // Rust data only (no JS handles).
+    #[unsafe_ignore_trace]
+    input: SharedInput,
+    /// The pending pull's future, if any.
+    #[unsafe_ignore_trace]
+    task: RefCell<Option<TaskHandle>>,
+}
+
+impl NativeSource for AsyncByteSource {
+    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
+        let StreamController::Byte(controller) = controller else {
+            return Completion::undefined();
+        };
+        let promise = RustPromise::new();
+        let task = PullTask {
+            input: self.input.clone(),
+            controller: controller.clone(),
+            promise: promise.clone(),
+        };
+        let handle = spawn(task, ctx);
+        *self.task.borrow_mut() = handle;
+        Completion::Rust(promise)
+    }
+
+    fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
+        // Drop the pending poll and the input (in that order: the poll may borrow it).
+        let task = self.task.borrow_mut().take();
+        if let Some(task) = task {
+            task.cancel();
+        }
+        let input = self.input.borrow_mut().take();
+        drop(input);
+        Completion::undefined()
+    }
+}
+
+/// One pull: poll the input until it yields, then enqueue / respond / close / error.
+struct PullTask {
+    input: SharedInput,
+    controller: JsObject<ReadableByteStreamController>,
+    promise: Gc<RustPromise>,
+}
+
+/// What one poll of the input produced.
+enum Pulled {
+    Chunk(Bytes),
+    /// `n` bytes were written into the BYOB request's view.
+    Filled(u64),
+    End,
+    Failed(String),
+}
+
+impl Task for PullTask {
+    fn poll(&mut self, cx: &mut TaskContext<'_>, ctx: &mut Context) -> Poll<()> {
+        let pulled = match self.poll_input(cx, ctx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Ok(p)) => p,
+            Poll::Ready(Err(e)) => {
+                let e = own_error_value(e, ctx);
+                self.promise.settle(Err(e), ctx);
+                return Poll::Ready(());
+            }
+        };
+        if matches!(pulled, Pulled::End | Pulled::Failed(_)) {
+            let input = self.input.borrow_mut().take();
+            drop(input);
+        }
+        let result = match pulled {
+            Pulled::Chunk(chunk) => bytes_to_uint8_array(&chunk, ctx)
+                .and_then(|view| to_array_buffer_view(&view.into(), "the chunk", ctx))
+                .and_then(|record| {
+                    readable_byte_stream_controller_enqueue(&self.controller, &record, ctx)
+                }),
+            Pulled::Filled(n) => readable_byte_stream_controller_respond(&self.controller, n, ctx),
+            Pulled::End => close_byte_controller(&self.controller, ctx),
+            Pulled::Failed(message) => {
+                let e = type_error_value(message, ctx);
+                self.promise.settle(Err(e), ctx);
+                return Poll::Ready(());
+            }
+        };
+        let settlement = result
+            .map(|()| JsValue::undefined())
+            .map_err(|e| own_error_value(e, ctx));
+        self.promise.settle(settlement, ctx);
+        Poll::Ready(())
+    }
+}
+
+impl PullTask {
+    /// Poll the input once (no JS runs here, apart from creating the BYOB request object).
+    fn poll_input(
+        &mut self,
+        cx: &mut TaskContext<'_>,
+        ctx: &mut Context,
+    ) -> Poll<JsResult<Pulled>> {
+        let reading = matches!(*self.input.borrow(), Some(Input::Read { .. }));
+        // The view to fill: the BYOB request's (a BYOB reader's buffer or the auto-allocated
+        // one), looked up at every poll (it changes if the reader goes away).
+        let view = if reading {
+            let request =
+                match readable_byte_stream_controller_get_byob_request(&self.controller, ctx) {
+                    Ok(r) => r,
+                    Err(e) => return Poll::Ready(Err(e)),
+                };
+            match request.and_then(|r| r.borrow().data().view()) {
+                Some(v) => match to_array_buffer_view(&v.into(), "the BYOB request view", ctx) {
+                    Ok(v) => Some(v),
+                    Err(e) => return Poll::Ready(Err(e)),
+                },
+                None => None,
+            }
+        } else {
+            None
+        };
+        let mut input = self.input.borrow_mut();
+        let Some(input) = input.as_mut() else {
+            return Poll::Ready(Ok(Pulled::End));
+        };
+        match input {
+            Input::Stream(stream) => loop {
+                match stream.as_mut().poll_next(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Some(Ok(chunk))) if chunk.is_empty() => continue,
+                    Poll::Ready(Some(Ok(chunk))) => return Poll::Ready(Ok(Pulled::Chunk(chunk))),
+                    Poll::Ready(Some(Err(e))) => return Poll::Ready(Ok(Pulled::Failed(e))),
+                    Poll::Ready(None) => return Poll::Ready(Ok(Pulled::End)),
+                }
+            },
+            Input::Read { reader, chunk_size } => {
+                let result = match view {
+                    // Fill the view in place.
+                    Some(view) => {
+                        let Some(mut data) = view.buffer.data_mut() else {
+                            return Poll::Ready(Err(type_error(
+                                "the BYOB request's buffer is detached",
+                            )));
+                        };
+                        let start = usize::try_from(view.byte_offset).unwrap_or(usize::MAX);
+                        let len = usize::try_from(view.byte_length).unwrap_or(usize::MAX);
+                        let Some(target) = start
+                            .checked_add(len)
+                            .and_then(|end| data.get_mut(start..end))
+                        else {
+                            return Poll::Ready(Err(type_error(
+                                "the BYOB request view is out of bounds",
+                            )));
+                        };
+                        match reader.as_mut().poll_read(cx, target) {
+                            Poll::Pending => return Poll::Pending,
+                            Poll::Ready(Ok(0)) => Ok(Pulled::End),
+                            Poll::Ready(Ok(n)) => Ok(Pulled::Filled(n as u64)),
+                            Poll::Ready(Err(e)) => Ok(Pulled::Failed(e.to_string())),
+                        }
+                    }
+                    // No view (cannot happen with an autoAllocateChunkSize): read a chunk.
+                    None => {
+                        let mut buffer = vec![0; *chunk_size];
+                        match reader.as_mut().poll_read(cx, &mut buffer) {
+                            Poll::Pending => return Poll::Pending,
+                            Poll::Ready(Ok(0)) => Ok(Pulled::End),
+                            Poll::Ready(Ok(n)) => {
+                                buffer.truncate(n);
+                                Ok(Pulled::Chunk(Bytes::from(buffer)))
+                            }
+                            Poll::Ready(Err(e)) => Ok(Pulled::Failed(e.to_string())),
+                        }
+                    }
+                };
+                Poll::Ready(result)
+            }
+        }
+    }
+}
+
+/// Close a byte stream from its source: ReadableByteStreamControllerClose, then respond 0 to
+/// a pending pull-into (a BYOB read waiting for data gets `done`).
+fn close_byte_controller(
+    controller: &JsObject<ReadableByteStreamController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let request = readable_byte_stream_controller_get_byob_request(controller, ctx)?;
+    let has_view = request.and_then(|r| r.borrow().data().view()).is_some();
+    readable_byte_stream_controller_close(controller, ctx)?;
+    if has_view {
+        readable_byte_stream_controller_respond(controller, 0, ctx)?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Sinks
+// ---------------------------------------------------------------------------------------
+
+/// A `WritableStream` (high water mark 1) writing into `sink`: each chunk (an `ArrayBuffer`
+/// or an `ArrayBufferView`, copied; anything else rejects the write with a `TypeError`) is
+/// sent with `poll_ready` + `start_send` + `poll_flush`, and the write completes when the
+/// flush does; `close()` closes the sink (`poll_close`); `abort()` drops it (and a pending
+/// write's future). A sink error errors the stream with a `TypeError` carrying its message.
+///
+/// ```
+/// use boa_engine::{js_string, Context, Source};
+/// use boa_streams::native::{run_until_idle, writable_stream_from_sink};
+/// use bytes::Bytes;
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let (tx, rx) = futures::channel::mpsc::unbounded::<Bytes>();
+/// let stream = writable_stream_from_sink(tx, &mut context).unwrap();
+/// context
+///     .global_object()
+///     .set(js_string!("output"), stream, false, &mut context)
+///     .unwrap();
+/// context
+///     .eval(Source::from_bytes(
+///         "const w = output.getWriter();
+///          w.write(new TextEncoder().encode('to '));
+///          w.write(new TextEncoder().encode('rust'));
+///          w.close();",
+///     ))
+///     .unwrap();
+/// run_until_idle(&mut context).unwrap();
+/// let got: Vec<Bytes> = futures::executor::block_on_stream(rx).collect();
+/// assert_eq!(got.concat(), b"to rust");
+/// ```
+pub fn writable_stream_from_sink<S>(sink: S, ctx: &mut Context) -> JsResult<JsObject>
+where
+    S: Sink<Bytes> + 'static,
+    S::Error: std::fmt::Display,
+{
+    let sink: LocalSink = Box::pin(sink.sink_map_err(|e| e.to_string()));
+    super::native_writable_stream(
+        AsyncSinkAdapter {
+            sink: Rc::new(RefCell::new(Some(sink))),
+            in_flight: Rc::default(),
+        },
+        1.0,
+        ctx,
+    )
+}
+
+/// A `WritableStream` (high water mark 1) writing into `writer`: each chunk is written
+/// whole and flushed before the write completes; `close()` closes `writer`; `abort()` drops
+/// it. An `io::Error` errors the stream with a `TypeError` carrying its message (see
+/// [`writable_stream_from_sink`]).
+///
+/// ```
+/// use std::{cell::RefCell, rc::Rc};
+/// use boa_engine::{js_string, Context, Source};
+/// use boa_streams::native::{run_until_idle, writable_stream_from_async_write};
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let out = futures::io::Cursor::new(Vec::new());
+/// let stream = writable_stream_from_async_write(out, &mut context).unwrap();
+/// context
+///     .global_object()
+///     .set(js_string!("output"), stream, false, &mut context)
+///     .unwrap();
+/// context
+///     .eval(Source::from_bytes(
+///         "globalThis.done = false;
+///          new Blob(['from a ', 'blob']).stream().pipeTo(output).then(() => { done = true; });",
+///     ))
+///     .unwrap();
+/// run_until_idle(&mut context).unwrap();
+/// assert!(context.eval(Source::from_bytes("done")).unwrap().as_boolean().unwrap());
+/// ```
+pub fn writable_stream_from_async_write<W>(writer: W, ctx: &mut Context) -> JsResult<JsObject>
+where
+    W: AsyncWrite + 'static,
+{
+    writable_stream_from_sink(writer.into_sink::<Bytes>(), ctx)
+}
+
+/// The state a sink adapter shares with its pending write or close (`None` once the sink
+/// failed or was aborted).
+type SharedSink = Rc<RefCell<Option<LocalSink>>>;
+
+/// The pending write or close of a sink adapter: its future and the promise it settles.
+type InFlight = Rc<RefCell<Option<(TaskHandle, Gc<RustPromise>)>>>;
+
+/// The underlying sink of [`writable_stream_from_sink`].
+#[derive(Trace, Finalize)]
+struct AsyncSinkAdapter {
+    #[unsafe_ignore_trace]
+    sink: SharedSink,
+    #[unsafe_ignore_trace]
+    in_flight: InFlight,
+}
+
+impl AsyncSinkAdapter {
+    fn run(&self, step: SinkStep, ctx: &mut Context) -> Completion {
+        let promise = RustPromise::new();
+        let task = SinkTask {
+            sink: self.sink.clone(),
+            step,
+            promise: promise.clone(),
+        };
+        let handle = spawn(task, ctx);
+        *self.in_flight.borrow_mut() = handle.map(|h| (h, promise.clone()));
+        Completion::Rust(promise)
+    }
+}
+
+/// What the abort algorithm on the controller's signal reaches.
+#[derive(Trace, Finalize)]
+struct AbortCaptures {
+    signal: JsObject,
+    #[unsafe_ignore_trace]
+    in_flight: InFlight,
+}
+
+impl NativeSink for AsyncSinkAdapter {
+    /// Add an abort algorithm to the controller's signal: an abort drops the pending write's
+    /// future at once and rejects that write with the abort reason (what a JS sink listening
+    /// to `controller.signal` may do); the stream then calls [`Self::abort`], which drops the
+    /// sink.
+    fn start(&self, controller: &JsObject, ctx: &mut Context) -> JsResult<Completion> {
+        let slots = WritableStreamDefaultController::slots_of(&controller.clone().into())
+            .ok_or_else(|| type_error("not a WritableStreamDefaultController"))?;
+        let signal = writable_stream_controller_signal(&slots, ctx)?;
+        let captures = AbortCaptures {
+            signal: signal.clone(),
+            in_flight: self.in_flight.clone(),
+        };
+        let algorithm = NativeFunction::from_copy_closure_with_captures(
+            |_, _, captures: &AbortCaptures, ctx| {
+                let in_flight = captures.in_flight.borrow_mut().take();
+                if let Some((task, promise)) = in_flight {
+                    task.cancel();
+                    if promise.is_pending() {
+                        let reason = crate::dom::abort_reason(&captures.signal);
+                        promise.settle(Err(reason), ctx);
+                    }
+                }
+                Ok(JsValue::undefined())
+            },
+            captures,
+        )
+        .to_js_function(ctx.realm());
+        let _id = crate::dom::add_abort_algorithm(&signal, algorithm);
+        Ok(Completion::undefined())
+    }
+
+    fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
+        match crate::encoding::copy_bytes_of_allow_shared_buffer_source(&chunk, ctx) {
+            Ok(bytes) => self.run(SinkStep::Send(Some(Bytes::from(bytes))), ctx),
+            Err(e) => Completion::Rejected(own_error_value(e, ctx)),
+        }
+    }
+
+    fn close(&self, ctx: &mut Context) -> Completion {
+        self.run(SinkStep::Close, ctx)
+    }
+
+    fn abort(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
+        let in_flight = self.in_flight.borrow_mut().take();
+        if let Some((task, _)) = in_flight {
+            task.cancel();
+        }
+        let sink = self.sink.borrow_mut().take();
+        drop(sink);
+        Completion::undefined()
+    }
+}
+
+/// Where a sink step is.
+enum SinkStep {
+    /// Waiting for `poll_ready` to send the chunk (taken when sent).
+    Send(Option<Bytes>),
+    /// Sent: waiting for `poll_flush`.
+    Flush,
+    /// Waiting for `poll_close`.
+    Close,
+}
+
+/// One write or close of a sink adapter.
+struct SinkTask {
+    sink: SharedSink,
+    step: SinkStep,
+    promise: Gc<RustPromise>,
+}
+
+impl SinkTask {
+    fn poll_sink(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), String>> {
+        let mut guard = self.sink.borrow_mut();
+        let Some(sink) = guard.as_mut() else {
+            return Poll::Ready(Err("the sink is gone".to_owned()));
+        };
+        loop {
+            match &mut self.step {
+                SinkStep::Send(chunk) => match sink.as_mut().poll_ready(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Ready(Ok(())) => {
+                        let chunk = chunk.take().unwrap_or_default();
+                        if let Err(e) = sink.as_mut().start_send(chunk) {
+                            return Poll::Ready(Err(e));
+                        }
+                        self.step = SinkStep::Flush;
+                    }
+                },
+                SinkStep::Flush => return sink.as_mut().poll_flush(cx),
+                SinkStep::Close => return sink.as_mut().poll_close(cx),
+            }
+        }
+    }
+}
+
+impl Task for SinkTask {
+    fn poll(&mut self, cx: &mut TaskContext<'_>, ctx: &mut Context) -> Poll<()> {
+        let result = match self.poll_sink(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(r) => r,
+        };
+        let settlement = match result {
+            Ok(()) => Ok(JsValue::undefined()),
+            Err(message) => {
+                let sink = self.sink.borrow_mut().take();
+                drop(sink);
+                Err(type_error_value(message, ctx))
+            }
+        };
+        self.promise.settle(settlement, ctx);
+        Poll::Ready(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
