@@ -99,6 +99,7 @@ use boa_runtime::extensions::{
 mod base64;
 mod clock;
 mod event_loop;
+pub mod native_file;
 mod worker;
 
 use clock::VirtualClock;
