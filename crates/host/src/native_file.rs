@@ -7,22 +7,25 @@
 //! writes in microseconds per 64 KiB); their algorithms complete synchronously, so the stream
 //! settles them through a native microtask (fast paths on) or a promise (off).
 //!
-//! Chunks go through without a copy: a read fills a fresh engine-owned block that becomes the
-//! chunk's `ArrayBuffer`, and a write borrows the bytes of the chunk's buffer.
+//! The source enqueues its chunks as `bytes::Bytes` ([`enqueue_bytes`]): script reading the
+//! stream gets `Uint8Array`s, while with the fast paths on a pipe into a native sink (such as
+//! [`file_writable_stream`]) hands the sink the bytes without a JS object per chunk. The sink
+//! writes `Uint8Array` chunks by borrowing their buffer (no copy).
 
 use std::cell::{Cell, RefCell};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::Path;
 
-use boa_engine::object::builtins::{AlignedVec, JsArrayBuffer, JsTypedArray, JsUint8Array};
+use boa_engine::object::builtins::{JsArrayBuffer, JsTypedArray};
 use boa_engine::{js_string, Context, JsNativeError, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Trace};
 use boa_streams::native::{
-    native_readable_stream, native_writable_stream, readable_stream_default_controller_close,
-    readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
-    Completion, NativeSink, NativeSource, ReadableStream, StreamController,
+    enqueue_bytes, native_readable_stream, native_writable_stream,
+    readable_stream_default_controller_close, readable_stream_default_controller_error, Completion,
+    NativeSink, NativeSource, ReadableStream, StreamController,
 };
+use bytes::Bytes;
 
 /// The source behind [`file_readable_stream`].
 #[derive(Trace, Finalize)]
@@ -48,16 +51,15 @@ fn js_error_value(e: boa_engine::JsError, ctx: &mut Context) -> JsValue {
 
 impl FileSource {
     /// Read the next chunk (at most `chunk_size` bytes; `None` at the end of the file).
-    fn read_chunk(&self) -> std::io::Result<Option<AlignedVec<u8>>> {
+    fn read_chunk(&self) -> std::io::Result<Option<Bytes>> {
         let mut file = self.file.borrow_mut();
         let Some(f) = file.as_mut() else {
             return Ok(None);
         };
-        let mut block = AlignedVec::with_capacity(64, self.chunk_size);
-        block.resize(self.chunk_size, 0);
+        let mut block = vec![0; self.chunk_size];
         let mut filled = 0;
         while filled < block.len() {
-            let n = f.read(block.as_mut_slice().get_mut(filled..).unwrap_or_default())?;
+            let n = f.read(block.get_mut(filled..).unwrap_or_default())?;
             if n == 0 {
                 break;
             }
@@ -68,7 +70,7 @@ impl FileSource {
             return Ok(None);
         }
         block.truncate(filled);
-        Ok(Some(block))
+        Ok(Some(Bytes::from(block)))
     }
 }
 
@@ -78,13 +80,10 @@ impl NativeSource for FileSource {
             return Completion::undefined();
         };
         match self.read_chunk() {
-            Ok(Some(block)) => {
-                let chunk = JsArrayBuffer::from_byte_block(block, ctx)
-                    .and_then(|buffer| JsUint8Array::from_array_buffer(buffer, ctx));
-                let result = chunk.and_then(|chunk| {
-                    readable_stream_default_controller_enqueue(&controller, chunk.into(), ctx)
-                });
-                match result {
+            Ok(Some(chunk)) => {
+                // A Uint8Array when it reaches script; with the fast paths on, piped into a
+                // native sink (this module's, or any NativeSink::write_bytes) it stays bytes.
+                match enqueue_bytes(&controller, &chunk, ctx) {
                     Ok(()) => Completion::undefined(),
                     Err(e) => Completion::Rejected(js_error_value(e, ctx)),
                 }
@@ -166,7 +165,30 @@ fn write_buffer_source(chunk: &JsValue, out: &mut File, ctx: &mut Context) -> Js
     Ok(bytes.len())
 }
 
+impl FileSink {
+    fn write_slice(&self, bytes: &[u8], ctx: &mut Context) -> Completion {
+        let Ok(mut file) = self.file.try_borrow_mut() else {
+            return Completion::Rejected(js_string!("the file sink is busy").into());
+        };
+        let Some(out) = file.as_mut() else {
+            return Completion::Rejected(js_string!("the file sink is closed").into());
+        };
+        match out.write_all(bytes) {
+            Ok(()) => {
+                self.written.set(self.written.get() + bytes.len() as u64);
+                Completion::undefined()
+            }
+            Err(e) => Completion::Rejected(io_error_in(&e, ctx)),
+        }
+    }
+}
+
 impl NativeSink for FileSink {
+    /// A native source's bytes piped here (fast paths on): written as they are, no JS object.
+    fn write_bytes(&self, chunk: Bytes, _controller: &JsObject, ctx: &mut Context) -> Completion {
+        self.write_slice(&chunk, ctx)
+    }
+
     fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
         // The borrow is not held across script: the conversion calls built-in getters only.
         let Ok(mut file) = self.file.try_borrow_mut() else {

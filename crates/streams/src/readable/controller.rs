@@ -15,10 +15,11 @@ use super::reader::ReadRequest;
 use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
     is_readable_stream_locked, readable_stream_add_read_request, readable_stream_close,
-    readable_stream_error, readable_stream_fulfill_read_request,
+    readable_stream_error, readable_stream_fulfill_read_request_native,
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
+use crate::chunk::Chunk;
 use crate::promise::Completion;
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
@@ -322,7 +323,7 @@ pub(crate) fn pull_steps(
             readable_stream_default_controller_call_pull_if_needed(controller, ctx);
         }
         //   4. Perform readRequest's chunk steps, given chunk.
-        read_request.chunk_steps(chunk, ctx);
+        read_request.chunk_steps_native(chunk, ctx);
     } else {
         // 3. Otherwise,
         //   1. Perform ! ReadableStreamAddReadRequest(stream, readRequest).
@@ -470,6 +471,17 @@ pub fn readable_stream_default_controller_enqueue(
     chunk: JsValue,
     ctx: &mut Context,
 ) -> JsResult<()> {
+    readable_stream_default_controller_enqueue_native(controller, Chunk::Js(chunk), ctx)
+}
+
+/// [ReadableStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#readable-stream-default-controller-enqueue)
+/// of a chunk that may be Rust bytes (see [`crate::chunk`]): they stay bytes in the queue
+/// until they reach script.
+pub(crate) fn readable_stream_default_controller_enqueue_native(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    chunk: Chunk,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(controller) is false, return.
     if !readable_stream_default_controller_can_close_or_enqueue(controller) {
         return Ok(());
@@ -480,7 +492,7 @@ pub fn readable_stream_default_controller_enqueue(
     //    ReadableStreamGetNumReadRequests(stream) > 0, perform !
     //    ReadableStreamFulfillReadRequest(stream, chunk, false).
     if is_readable_stream_locked(&stream) && readable_stream_get_num_read_requests(&stream) > 0 {
-        readable_stream_fulfill_read_request(&stream, chunk, false, ctx);
+        readable_stream_fulfill_read_request_native(&stream, chunk, false, ctx);
     } else {
         // 4. Otherwise,
         //   1. Let result be the result of performing controller.[[strategySizeAlgorithm]],
@@ -490,9 +502,13 @@ pub fn readable_stream_default_controller_enqueue(
         // (CanCloseOrEnqueue is false); it counts as 1. The size call is caught
         // (webidl::call_catching): native callers such as the identity transform turn its
         // exception into a rejected promise.
-        let result = match size_algorithm {
-            None => Ok(1.0),
-            Some(size) => size.call(&chunk, ctx),
+        let (result, chunk) = match size_algorithm {
+            None | Some(SizeAlgorithm::ReturnOne) => (Ok(1.0), chunk),
+            // A JS size algorithm sees the chunk: it leaves the Rust side here.
+            Some(size) => {
+                let chunk = chunk.into_js(ctx);
+                (size.call(&chunk, ctx), Chunk::Js(chunk))
+            }
         };
         //   2. If result is an abrupt completion,
         //     1. Perform ! ReadableStreamDefaultControllerError(controller, result.[[Value]]).
