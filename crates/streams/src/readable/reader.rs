@@ -31,7 +31,7 @@ pub trait ReadRequestSteps: Trace {
     /// Chunk steps, given `chunk`.
     fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context);
     /// Chunk steps, given a queued chunk that may still be Rust bytes
-    /// ([`crate::chunk::Chunk`]): by default it is turned into its JS value first; a request
+    /// (`crate::chunk::Chunk`): by default it is turned into its JS value first; a request
     /// that never hands the chunk to script (pipeTo's) takes it as it is.
     fn chunk_steps_native(self: Box<Self>, chunk: crate::chunk::Chunk, ctx: &mut Context) {
         let chunk = chunk.into_js(ctx);
@@ -75,7 +75,7 @@ impl ReadRequest {
     }
 
     /// Perform the chunk steps, given a queued chunk: pipeTo's read request takes it as it
-    /// is, every other request gets its JS value ([`crate::chunk::Chunk::into_js`]).
+    /// is, every other request gets its JS value (`Chunk::into_js`).
     pub fn chunk_steps_native(self, chunk: crate::chunk::Chunk, ctx: &mut Context) {
         match self {
             Self::Pipe(s) => s.chunk_steps_native(chunk, ctx),
