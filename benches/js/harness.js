@@ -174,7 +174,8 @@
 
   // scenario({ group, name, n, floor: { primitive: count }, run: async n => value,
   //            check: (n, value) => bool (default: value === n), bytesPerOp?,
-  //            setup: async n => void (untimed, before the runs of that n) })
+  //            setup: async n => void (untimed, before the runs of that n),
+  //            teardown: async () => void (untimed, after the last run) })
   globalThis.scenario = function scenario(s) {
     scenarios.push(s);
   };
@@ -208,6 +209,7 @@
       if (!check(n, v)) throw new Error(`${s.name}: run (n=${n}) returned ${v}, check failed`);
       times.push((ms * 1e6) / n);
     }
+    if (s.teardown) await s.teardown();
     return { n, ns: median(times), samples: times };
   }
 

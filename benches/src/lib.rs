@@ -9,7 +9,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
-use boa_engine::{js_string, JsValue, NativeFunction};
+use boa_engine::object::ObjectInitializer;
+use boa_engine::property::Attribute;
+use boa_engine::{js_string, Context, JsNativeError, JsResult, JsValue, NativeFunction};
+use boa_streams_host::native_file::{file_readable_stream, file_writable_stream};
 use boa_streams_host::{Host, HostOptions, LoopOutcome};
 use serde_json::Value;
 
@@ -151,6 +154,7 @@ pub fn run_file(path: &Path, fast_paths: bool, config: &Config) -> Result<Value,
             NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::from(thread_cpu_ns() as f64 / 1e6))),
         )
         .map_err(|e| e.to_string())?;
+    install_native_files(host.context()).map_err(|e| e.to_string())?;
     let harness = read(&js_dir().join("harness.js"))?;
     host.eval_source(&config.to_js(), "config.js")
         .map_err(|e| e.to_string())?;
@@ -181,6 +185,57 @@ pub fn run_file(path: &Path, fast_paths: bool, config: &Config) -> Result<Value,
         .map(|s| s.to_std_string_escaped())
         .ok_or("no output")?;
     parse_output(&text)
+}
+
+/// `__nativeFiles` for `js/native-pipe.js`: files as native streams
+/// (`boa_streams_host::native_file`) and the few file operations the scenario needs (Node's
+/// run of the same file uses `fs` and its web-stream adapters instead).
+fn install_native_files(ctx: &mut Context) -> JsResult<()> {
+    fn path(args: &[JsValue], ctx: &mut Context) -> JsResult<PathBuf> {
+        let p = args.first().cloned().unwrap_or_default().to_string(ctx)?;
+        Ok(PathBuf::from(p.to_std_string_escaped()))
+    }
+    let dir = std::env::temp_dir().display().to_string();
+    let files = ObjectInitializer::new(ctx)
+        .property(js_string!("dir"), js_string!(dir), Attribute::all())
+        .function(
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                let p = path(args, ctx)?;
+                Ok(file_readable_stream(&p, 64 * 1024, ctx)?.upcast().into())
+            }),
+            js_string!("open"),
+            1,
+        )
+        .function(
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                let p = path(args, ctx)?;
+                Ok(file_writable_stream(&p, ctx)?.into())
+            }),
+            js_string!("create"),
+            1,
+        )
+        .function(
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                let p = path(args, ctx)?;
+                let size = std::fs::metadata(&p)
+                    .map_err(|e| JsNativeError::typ().with_message(e.to_string()))?
+                    .len();
+                Ok(JsValue::from(size as f64))
+            }),
+            js_string!("size"),
+            1,
+        )
+        .function(
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                let p = path(args, ctx)?;
+                let _ = std::fs::remove_file(&p);
+                Ok(JsValue::undefined())
+            }),
+            js_string!("remove"),
+            1,
+        )
+        .build();
+    ctx.register_global_property(js_string!("__nativeFiles"), files, Attribute::all())
 }
 
 fn parse_output(text: &str) -> Result<Value, String> {

@@ -116,6 +116,7 @@ mod base64;
 mod clock;
 mod event_loop;
 mod url;
+pub mod native_file;
 mod worker;
 
 use clock::VirtualClock;

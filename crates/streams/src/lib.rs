@@ -167,6 +167,7 @@ use std::cell::Cell;
 use boa_engine::{realm::Realm, Context, JsResult};
 
 pub(crate) mod body;
+pub(crate) mod chunk;
 pub(crate) mod compression;
 pub mod dom;
 pub(crate) mod encoding;

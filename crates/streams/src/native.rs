@@ -170,11 +170,23 @@ pub fn bytes_to_uint8_array(chunk: &Bytes, ctx: &mut Context) -> JsResult<JsObje
 
 /// Enqueue `chunk` as a `Uint8Array` on a default controller
 /// (ReadableStreamDefaultControllerEnqueue).
+///
+/// With the fast paths on, the chunk stays Rust bytes in the queue and becomes its
+/// `Uint8Array` only when it reaches script (see the `chunk` module): piped into a
+/// [`NativeSink`] it is handed to [`NativeSink::write_bytes`] without a JS object (a clone
+/// of `chunk`, no copy). Script sees the same as when the `Uint8Array` is made at once.
 pub fn enqueue_bytes(
     controller: &JsObject<ReadableStreamDefaultController>,
     chunk: &Bytes,
     ctx: &mut Context,
 ) -> JsResult<()> {
+    if crate::fast_paths() {
+        return crate::readable::readable_stream_default_controller_enqueue_native(
+            controller,
+            crate::chunk::Chunk::bytes(chunk.clone(), ctx),
+            ctx,
+        );
+    }
     let view = bytes_to_uint8_array(chunk, ctx)?;
     readable_stream_default_controller_enqueue(controller, view.into(), ctx)
 }

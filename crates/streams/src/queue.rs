@@ -6,15 +6,16 @@
 
 use std::collections::VecDeque;
 
-use boa_engine::{JsResult, JsValue};
+use boa_engine::JsResult;
 use boa_gc::{Finalize, Trace};
 
+use crate::chunk::Chunk;
 use crate::webidl::range_error;
 
 /// A value with its size, the queue's element.
 #[derive(Debug, Clone, Trace, Finalize)]
 pub struct ValueWithSize {
-    pub value: JsValue,
+    pub value: Chunk,
     #[unsafe_ignore_trace]
     pub size: f64,
 }
@@ -44,7 +45,7 @@ impl QueueWithSizes {
     }
 
     /// [DequeueValue](https://streams.spec.whatwg.org/#dequeue-value)
-    pub fn dequeue_value(&mut self) -> Option<JsValue> {
+    pub fn dequeue_value(&mut self) -> Option<Chunk> {
         // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
         // 2. Assert: container.[[queue]] is not empty.
         // 3. Let valueWithSize be container.[[queue]][0].
@@ -62,7 +63,7 @@ impl QueueWithSizes {
     }
 
     /// [EnqueueValueWithSize](https://streams.spec.whatwg.org/#enqueue-value-with-size)
-    pub fn enqueue_value_with_size(&mut self, value: JsValue, size: f64) -> JsResult<()> {
+    pub fn enqueue_value_with_size(&mut self, value: impl Into<Chunk>, size: f64) -> JsResult<()> {
         // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
         // 2. If ! IsNonNegativeNumber(size) is false, throw a RangeError exception.
         // 3. If size is +∞, throw a RangeError exception.
@@ -72,14 +73,17 @@ impl QueueWithSizes {
             ));
         }
         // 4. Append a new value-with-size with value value and size size to container.[[queue]].
-        self.queue.push_back(ValueWithSize { value, size });
+        self.queue.push_back(ValueWithSize {
+            value: value.into(),
+            size,
+        });
         // 5. Set container.[[queueTotalSize]] to container.[[queueTotalSize]] + size.
         self.total_size += size;
         Ok(())
     }
 
     /// [PeekQueueValue](https://streams.spec.whatwg.org/#peek-queue-value)
-    pub fn peek_queue_value(&self) -> Option<&JsValue> {
+    pub fn peek_queue_value(&self) -> Option<&Chunk> {
         // 1. Assert: container has [[queue]] and [[queueTotalSize]] internal slots.
         // 2. Assert: container.[[queue]] is not empty.
         // 3. Let valueWithSize be container.[[queue]][0].
@@ -88,7 +92,7 @@ impl QueueWithSizes {
     }
 
     /// ResetQueue, handing back the values it drops (in queue order).
-    pub fn take_values(&mut self) -> Vec<JsValue> {
+    pub fn take_values(&mut self) -> Vec<Chunk> {
         let values = std::mem::take(&mut self.queue)
             .into_iter()
             .map(|v| v.value.clone())

@@ -229,5 +229,20 @@ pub(crate) fn event_target_class(context: &Context) -> Option<(JsObject, JsObjec
     Some((class.prototype(), class.constructor()))
 }
 
+/// [Fire an event](https://dom.spec.whatwg.org/#concept-event-fire) named `event_type` at
+/// `target` (a trusted `Event`).
+pub(crate) fn fire_event(
+    target: &JsObject<EventTargetData>,
+    event_type: &str,
+    context: &mut Context,
+) -> JsResult<()> {
+    let event = event::create_trusted_event(event_type, context)?;
+    let Ok(event) = event.downcast::<EventData>() else {
+        return Ok(());
+    };
+    event_target::dispatch(&event, &event_target::Target::own(target.clone()), context)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests;

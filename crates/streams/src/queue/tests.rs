@@ -1,4 +1,6 @@
 use super::*;
+use crate::chunk::Chunk;
+use boa_engine::JsValue;
 
 #[test]
 fn total_size_never_negative_after_rounding() {
@@ -34,9 +36,9 @@ fn fifo_order_with_sizes() {
         q.enqueue_value_with_size(JsValue::from(i), 2.0).unwrap();
     }
     assert_eq!(q.total_size(), 200.0);
-    assert_eq!(q.peek_queue_value(), Some(&JsValue::from(0)));
+    assert_eq!(q.peek_queue_value(), Some(&Chunk::Js(JsValue::from(0))));
     for i in 0..100 {
-        assert_eq!(q.dequeue_value(), Some(JsValue::from(i)));
+        assert_eq!(q.dequeue_value(), Some(Chunk::Js(JsValue::from(i))));
     }
     assert_eq!(q.dequeue_value(), None);
 }

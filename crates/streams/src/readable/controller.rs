@@ -15,10 +15,11 @@ use super::reader::ReadRequest;
 use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
     is_readable_stream_locked, readable_stream_add_read_request, readable_stream_close,
-    readable_stream_error, readable_stream_fulfill_read_request,
+    readable_stream_error, readable_stream_fulfill_read_request_native,
     readable_stream_get_num_read_requests, with_stream, ReadableStream, StreamController,
     StreamState,
 };
+use crate::chunk::Chunk;
 use crate::message::{is_message_port, message_port_close};
 use crate::promise::Completion;
 use crate::queue::QueueWithSizes;
@@ -160,7 +161,7 @@ impl Class for ReadableStreamDefaultController {
                 //    transferList).
                 readable_stream_default_controller_enqueue_with_transfer(
                     &c,
-                    arg(args, 0),
+                    Chunk::Js(arg(args, 0)),
                     &transfer_list,
                     ctx,
                 )?;
@@ -371,7 +372,7 @@ pub(crate) fn pull_steps(
             readable_stream_default_controller_call_pull_if_needed(controller, ctx);
         }
         //   4. Perform readRequest's chunk steps, given chunk.
-        read_request.chunk_steps(chunk, ctx);
+        read_request.chunk_steps_native(chunk, ctx);
     } else {
         // 3. Otherwise,
         //   1. Perform ! ReadableStreamAddReadRequest(stream, readRequest).
@@ -520,6 +521,17 @@ pub fn readable_stream_default_controller_enqueue(
     chunk: JsValue,
     ctx: &mut Context,
 ) -> JsResult<()> {
+    readable_stream_default_controller_enqueue_with_transfer(controller, Chunk::Js(chunk), &[], ctx)
+}
+
+/// [ReadableStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#readable-stream-default-controller-enqueue)
+/// of a chunk that may be Rust bytes (see [`crate::chunk`]): they stay bytes in the queue
+/// until they reach script.
+pub(crate) fn readable_stream_default_controller_enqueue_native(
+    controller: &JsObject<ReadableStreamDefaultController>,
+    chunk: Chunk,
+    ctx: &mut Context,
+) -> JsResult<()> {
     readable_stream_default_controller_enqueue_with_transfer(controller, chunk, &[], ctx)
 }
 
@@ -529,7 +541,7 @@ pub fn readable_stream_default_controller_enqueue(
 /// transferList) instead of the chunk.
 pub(crate) fn readable_stream_default_controller_enqueue_with_transfer(
     controller: &JsObject<ReadableStreamDefaultController>,
-    chunk: JsValue,
+    chunk: Chunk,
     transfer_list: &[JsObject],
     ctx: &mut Context,
 ) -> JsResult<()> {
@@ -551,12 +563,13 @@ pub(crate) fn readable_stream_default_controller_enqueue_with_transfer(
         //      completion, perform ! ReadableStreamDefaultControllerError(controller,
         //      internalChunk.[[Value]]) and return internalChunk.
         let internal_chunk = if is_owning {
-            owning_chunk(controller, &chunk, transfer_list, ctx)?
+            let chunk = chunk.into_js(ctx);
+            Chunk::Js(owning_chunk(controller, &chunk, transfer_list, ctx)?)
         } else {
             chunk
         };
         //   3. Perform ! ReadableStreamFulfillReadRequest(stream, internalChunk, false).
-        readable_stream_fulfill_read_request(&stream, internal_chunk, false, ctx);
+        readable_stream_fulfill_read_request_native(&stream, internal_chunk, false, ctx);
     } else {
         // 5. Otherwise,
         //   1. Let result be the result of performing controller.[[strategySizeAlgorithm]],
@@ -566,9 +579,13 @@ pub(crate) fn readable_stream_default_controller_enqueue_with_transfer(
         // (CanCloseOrEnqueue is false); it counts as 1. The size call is caught
         // (webidl::call_catching): native callers such as the identity transform turn its
         // exception into a rejected promise.
-        let result = match size_algorithm {
-            None => Ok(1.0),
-            Some(size) => size.call(&chunk, ctx),
+        let (result, chunk) = match size_algorithm {
+            None | Some(SizeAlgorithm::ReturnOne) => (Ok(1.0), chunk),
+            // A JS size algorithm sees the chunk: it leaves the Rust side here.
+            Some(size) => {
+                let chunk = chunk.into_js(ctx);
+                (size.call(&chunk, ctx), Chunk::Js(chunk))
+            }
         };
         //   2. If result is an abrupt completion,
         //     1. Perform ! ReadableStreamDefaultControllerError(controller, result.[[Value]]).
@@ -588,7 +605,8 @@ pub(crate) fn readable_stream_default_controller_enqueue_with_transfer(
         //      an abrupt completion errors the controller like the size checks'.)
         let valid_size = chunk_size >= 0.0 && chunk_size != f64::INFINITY;
         let chunk = if is_owning && valid_size {
-            owning_chunk(controller, &chunk, transfer_list, ctx)?
+            let chunk = chunk.into_js(ctx);
+            Chunk::Js(owning_chunk(controller, &chunk, transfer_list, ctx)?)
         } else {
             chunk
         };
@@ -648,7 +666,10 @@ fn reset_queue(controller: &JsObject<ReadableStreamDefaultController>, ctx: &mut
         }
     });
     for chunk in dropped {
-        dispose_chunk(&chunk, ctx);
+        // Rust bytes (never an owning stream's chunk) need no dispose steps.
+        if let Chunk::Js(chunk) = chunk {
+            dispose_chunk(&chunk, ctx);
+        }
     }
 }
 

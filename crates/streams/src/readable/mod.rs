@@ -120,9 +120,10 @@ pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::ReadableByteStreamController;
 pub(crate) use byte_controller::{
     readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
-    readable_byte_stream_controller_error, readable_byte_stream_controller_get_desired_size,
-    readable_byte_stream_controller_respond,
+    readable_byte_stream_controller_error, readable_byte_stream_controller_get_byob_request,
+    readable_byte_stream_controller_get_desired_size, readable_byte_stream_controller_respond,
 };
+pub(crate) use controller::readable_stream_default_controller_enqueue_native;
 pub use controller::{
     readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
@@ -809,6 +810,17 @@ pub(crate) fn readable_stream_fulfill_read_request(
     done: bool,
     ctx: &mut Context,
 ) {
+    readable_stream_fulfill_read_request_native(stream, chunk.into(), done, ctx);
+}
+
+/// [ReadableStreamFulfillReadRequest](https://streams.spec.whatwg.org/#readable-stream-fulfill-read-request)
+/// with a queued chunk that may still be Rust bytes (see [`crate::chunk`]).
+pub(crate) fn readable_stream_fulfill_read_request_native(
+    stream: &JsObject<ReadableStream>,
+    chunk: crate::chunk::Chunk,
+    done: bool,
+    ctx: &mut Context,
+) {
     // 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
     // 2. Let reader be stream.[[reader]].
     let reader = with_stream(stream, ReadableStream::default_reader);
@@ -835,7 +847,7 @@ pub(crate) fn readable_stream_fulfill_read_request(
     if done {
         request.close_steps(ctx);
     } else {
-        request.chunk_steps(chunk, ctx);
+        request.chunk_steps_native(chunk, ctx);
     }
 }
 

@@ -49,6 +49,7 @@ use super::{
     ReadRequest, ReadRequestSteps, ReadableStream, ReadableStreamDefaultReader, StreamReader,
     StreamState,
 };
+use crate::chunk::Chunk;
 use crate::dom::{self, AbortAlgorithmId};
 use crate::promise::{
     enqueue_microtask, react, Completion, PromiseCapability, Reaction, RustPromise, Settlement,
@@ -60,7 +61,7 @@ use crate::writable::{
     writable_stream_default_writer_close_with_error_propagation,
     writable_stream_default_writer_ready_state, writable_stream_default_writer_release,
     writable_stream_default_writer_upon_closed, writable_stream_default_writer_upon_ready,
-    writable_stream_default_writer_write, AbortWaiter, WritableStream, WritableStreamRef,
+    writable_stream_default_writer_write_native, AbortWaiter, WritableStream, WritableStreamRef,
     WritableStreamState, WriterRef,
 };
 
@@ -604,6 +605,13 @@ struct PipeReadRequest {
 
 impl ReadRequestSteps for PipeReadRequest {
     fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context) {
+        self.chunk_steps_native(Chunk::Js(chunk), ctx);
+    }
+
+    /// The chunk is written as it was queued: bytes a native source enqueued stay bytes
+    /// (native-to-native pipes, see [`crate::chunk`]); they become a `Uint8Array` only if
+    /// the destination hands them to script.
+    fn chunk_steps_native(self: Box<Self>, chunk: Chunk, ctx: &mut Context) {
         let p = self.pipe;
         // currentWrite is the promise for this chunk's write, which happens one microtask
         // later: never synchronously inside the source's enqueue().
@@ -629,10 +637,10 @@ impl ReadRequestSteps for PipeReadRequest {
 /// Write a chunk that was read: `current_write` is resolved with the write's promise
 /// transformed to fulfil with undefined either way (its rejection is handled: the error
 /// propagation acts on it).
-fn write_chunk(p: &PipeRef, chunk: JsValue, current_write: &Gc<RustPromise>, ctx: &mut Context) {
+fn write_chunk(p: &PipeRef, chunk: Chunk, current_write: &Gc<RustPromise>, ctx: &mut Context) {
     let writer = pipe(p, |s| s.writer.clone());
     let written = RustPromise::new();
-    writable_stream_default_writer_write(
+    writable_stream_default_writer_write_native(
         &writer,
         chunk,
         Reaction::new(written.clone(), |written, _result, ctx| {

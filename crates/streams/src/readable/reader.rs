@@ -30,6 +30,13 @@ use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 pub trait ReadRequestSteps: Trace {
     /// Chunk steps, given `chunk`.
     fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context);
+    /// Chunk steps, given a queued chunk that may still be Rust bytes
+    /// (`crate::chunk::Chunk`): by default it is turned into its JS value first; a request
+    /// that never hands the chunk to script (pipeTo's) takes it as it is.
+    fn chunk_steps_native(self: Box<Self>, chunk: crate::chunk::Chunk, ctx: &mut Context) {
+        let chunk = chunk.into_js(ctx);
+        self.chunk_steps(chunk, ctx);
+    }
     /// Close steps.
     fn close_steps(self: Box<Self>, ctx: &mut Context);
     /// Error steps, given `e`.
@@ -64,6 +71,18 @@ impl ReadRequest {
             Self::Tee(t) => t.chunk_steps(chunk, ctx),
             Self::AsyncIterator(i) => i.chunk_steps(chunk, ctx),
             Self::Pipe(s) | Self::Native(s) => s.chunk_steps(chunk, ctx),
+        }
+    }
+
+    /// Perform the chunk steps, given a queued chunk: pipeTo's read request takes it as it
+    /// is, every other request gets its JS value (`Chunk::into_js`).
+    pub fn chunk_steps_native(self, chunk: crate::chunk::Chunk, ctx: &mut Context) {
+        match self {
+            Self::Pipe(s) => s.chunk_steps_native(chunk, ctx),
+            other => {
+                let chunk = chunk.into_js(ctx);
+                other.chunk_steps(chunk, ctx);
+            }
         }
     }
 

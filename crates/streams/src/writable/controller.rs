@@ -354,13 +354,13 @@ pub fn writable_stream_default_controller_get_backpressure(stream: &WritableStre
 }
 
 /// [WritableStreamDefaultControllerGetChunkSize](https://streams.spec.whatwg.org/#writable-stream-default-controller-get-chunk-size)
-///
-/// Runs user code (`size()`).
-pub fn writable_stream_default_controller_get_chunk_size(
+/// of a chunk that may be Rust bytes: a JS size algorithm gets (and the queue then holds) its
+/// JS value; the count strategy leaves it as it is. Returns the size and the chunk.
+pub(crate) fn writable_stream_default_controller_get_chunk_size_native(
     stream: &WritableStreamRef,
-    chunk: &JsValue,
+    chunk: Chunk,
     ctx: &mut Context,
-) -> f64 {
+) -> (f64, Chunk) {
     let size = stream.strategy_size_algorithm.borrow().clone();
     // 1. If controller.[[strategySizeAlgorithm]] is undefined, then:
     //    1. Assert: controller.[[stream]].[[state]] is not "writable".
@@ -368,12 +368,14 @@ pub fn writable_stream_default_controller_get_chunk_size(
     // are cleared, the state is still "writable") reaches this step before step 8 of
     // WritableStreamDefaultWriterWrite rejects the write.
     //    2. Return 1.
-    let Some(size) = size else {
-        return 1.0;
+    let size = match size {
+        None | Some(SizeAlgorithm::ReturnOne) => return (1.0, chunk),
+        Some(size) => size,
     };
+    let chunk = chunk.into_js(ctx);
     // 2. Let returnValue be the result of performing controller.[[strategySizeAlgorithm]],
     //    passing in chunk, and interpreting the result as a completion record.
-    match size.call(chunk, ctx) {
+    let size = match size.call(&chunk, ctx) {
         // 4. Return returnValue.[[Value]].
         Ok(n) => n,
         // 3. If returnValue is an abrupt completion,
@@ -385,7 +387,8 @@ pub fn writable_stream_default_controller_get_chunk_size(
             // 2. Return 1.
             1.0
         }
-    }
+    };
+    (size, Chunk::Js(chunk))
 }
 
 /// [WritableStreamDefaultControllerGetDesiredSize](https://streams.spec.whatwg.org/#writable-stream-default-controller-get-desired-size)
@@ -432,7 +435,7 @@ pub fn writable_stream_default_controller_process_close(
 /// [WritableStreamDefaultControllerProcessWrite](https://streams.spec.whatwg.org/#writable-stream-default-controller-process-write)
 pub fn writable_stream_default_controller_process_write(
     stream: &WritableStreamRef,
-    chunk: JsValue,
+    chunk: Chunk,
     ctx: &mut Context,
 ) {
     // 1. Let stream be controller.[[stream]].
@@ -493,7 +496,7 @@ pub fn writable_stream_default_controller_process_write(
 /// [WritableStreamDefaultControllerWrite](https://streams.spec.whatwg.org/#writable-stream-default-controller-write)
 pub fn writable_stream_default_controller_write(
     stream: &WritableStreamRef,
-    chunk: JsValue,
+    chunk: Chunk,
     chunk_size: f64,
     ctx: &mut Context,
 ) {

@@ -66,6 +66,7 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
+use crate::chunk::Chunk;
 use crate::promise::{
     promise_rejected_with, promise_resolved_with, Completion, PromiseCapability, PromiseSlot,
     Reaction, Settlement,

@@ -7,6 +7,7 @@
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
+use crate::chunk::Chunk;
 use crate::promise::{completion_resolved_with, invoke_promise_callback, Completion};
 
 // ---------------------------------------------------------------------------------------
@@ -33,6 +34,20 @@ pub trait NativeSink: Trace + Finalize + 'static {
     }
     /// The write algorithm.
     fn write(&self, chunk: JsValue, controller: &JsObject, ctx: &mut Context) -> Completion;
+    /// The write algorithm for a chunk that a native source enqueued as bytes
+    /// ([`crate::native::enqueue_bytes`]) and that reached this sink without passing through
+    /// script (a pipe, fast paths on). By default the bytes become the `Uint8Array` script
+    /// would have seen and go to [`Self::write`]; a sink that consumes bytes overrides this
+    /// to take them without that JS object.
+    fn write_bytes(
+        &self,
+        chunk: bytes::Bytes,
+        controller: &JsObject,
+        ctx: &mut Context,
+    ) -> Completion {
+        let chunk = Chunk::bytes(chunk, ctx).into_js(ctx);
+        self.write(chunk, controller, ctx)
+    }
     /// The close algorithm.
     fn close(&self, ctx: &mut Context) -> Completion {
         let _ = ctx;
@@ -91,18 +106,23 @@ impl SinkAlgorithms {
     /// `[[writeAlgorithm]]`.
     pub(crate) fn write(
         &self,
-        chunk: JsValue,
+        chunk: Chunk,
         controller: &JsObject,
         ctx: &mut Context,
     ) -> Completion {
         match self {
             Self::Js(s) => match &s.write {
                 Some(f) => {
+                    // The chunk reaches script: Rust bytes become their Uint8Array here.
+                    let chunk = chunk.into_js(ctx);
                     invoke_promise_callback(f, &s.sink, &[chunk, controller.clone().into()], ctx)
                 }
                 None => Completion::undefined(),
             },
-            Self::Native(n) => n.0.write(chunk, controller, ctx),
+            Self::Native(n) => match chunk {
+                Chunk::Js(chunk) => n.0.write(chunk, controller, ctx),
+                Chunk::Bytes(bytes, _) => n.0.write_bytes(bytes, controller, ctx),
+            },
         }
     }
 

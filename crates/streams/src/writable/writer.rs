@@ -395,6 +395,18 @@ pub fn writable_stream_default_writer_write(
     completion: Reaction,
     ctx: &mut Context,
 ) {
+    writable_stream_default_writer_write_native(writer, Chunk::Js(chunk), completion, ctx);
+}
+
+/// [WritableStreamDefaultWriterWrite](https://streams.spec.whatwg.org/#writable-stream-default-writer-write)
+/// of a chunk that may be Rust bytes (pipeTo's, see [`crate::chunk`]): they stay bytes in the
+/// queue unless the strategy's `size()` is a JS function.
+pub(crate) fn writable_stream_default_writer_write_native(
+    writer: &WriterRef,
+    chunk: Chunk,
+    completion: Reaction,
+    ctx: &mut Context,
+) {
     // 1. Let stream be writer.[[stream]].
     // 2. Assert: stream is not undefined.
     // NOTE: not asserted: pipeTo writes a chunk one microtask after reading it, and a
@@ -407,7 +419,8 @@ pub fn writable_stream_default_writer_write(
     };
     // 3. Let controller be stream.[[controller]].
     // 4. Let chunkSize be ! WritableStreamDefaultControllerGetChunkSize(controller, chunk).
-    let chunk_size = writable_stream_default_controller_get_chunk_size(&stream, &chunk, ctx);
+    let (chunk_size, chunk) =
+        writable_stream_default_controller_get_chunk_size_native(&stream, chunk, ctx);
     // 5. If stream is not equal to writer.[[stream]], return a promise rejected with a
     //    TypeError exception.
     let same = writer
