@@ -115,8 +115,8 @@ use boa_runtime::extensions::{
 mod base64;
 mod clock;
 mod event_loop;
-mod url;
 pub mod native_file;
+mod url;
 mod worker;
 
 use clock::VirtualClock;
