@@ -72,11 +72,7 @@ pub fn transform_stream_default_sink_write_algorithm(
     if ts(stream, TransformStream::backpressure) == Some(true) {
         //   1. Let backpressureChangePromise be stream.[[backpressureChangePromise]].
         //   2. Assert: backpressureChangePromise is not undefined.
-        let change = ts(stream, |s| s.backpressure_change_promise.borrow().clone());
-        debug_assert!(change.is_some());
-        let Some(change) = change else {
-            return Completion::undefined();
-        };
+        let change = backpressure_change_promise(stream);
         //   3. Return the result of reacting to backpressureChangePromise with the following
         //      fulfillment steps:
         return react(

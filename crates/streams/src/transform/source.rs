@@ -84,14 +84,10 @@ pub fn transform_stream_default_source_pull_algorithm(
 ) -> Completion {
     // 1. Assert: stream.[[backpressure]] is true.
     debug_assert_eq!(ts(stream, TransformStream::backpressure), Some(true));
-    // 2. Assert: stream.[[backpressureChangePromise]] is not undefined.
-    debug_assert!(ts(stream, |s| s
-        .backpressure_change_promise
-        .borrow()
-        .is_some()));
+    // 2. Assert: stream.[[backpressureChangePromise]] is not undefined. (Made on demand by
+    //    `backpressure_change_promise` with fast paths on.)
     // 3. Perform ! TransformStreamSetBackpressure(stream, false).
     transform_stream_set_backpressure(stream, false, ctx);
     // 4. Return stream.[[backpressureChangePromise]].
-    ts(stream, |s| s.backpressure_change_promise.borrow().clone())
-        .map_or_else(Completion::undefined, Completion::Rust)
+    Completion::Rust(backpressure_change_promise(stream))
 }

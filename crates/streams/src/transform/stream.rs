@@ -439,16 +439,33 @@ pub fn transform_stream_set_backpressure(
     // 2. If stream.[[backpressureChangePromise]] is not undefined, resolve
     //    stream.[[backpressureChangePromise]] with undefined.
     // 3. Set stream.[[backpressureChangePromise]] to a new promise.
+    // NOTE: with fast paths on, the new promise is made only when something reacts to it
+    // (`backpressure_change_promise`): a pending promise no one holds is resolved unobserved,
+    // so creating it later is the same promise as far as any reaction can tell.
+    let fresh = if crate::fast_paths() {
+        None
+    } else {
+        Some(RustPromise::new())
+    };
     let old = ts(stream, |s| {
-        s.backpressure_change_promise
-            .borrow_mut()
-            .replace(RustPromise::new())
+        std::mem::replace(&mut *s.backpressure_change_promise.borrow_mut(), fresh)
     });
     if let Some(old) = old {
         old.resolve_undefined(ctx);
     }
     // 4. Set stream.[[backpressure]] to backpressure.
     ts(stream, |s| s.backpressure.set(Some(backpressure)));
+}
+
+/// `stream.[[backpressureChangePromise]]` once `[[backpressure]]` was set: the promise made by
+/// the last TransformStreamSetBackpressure, created now if that step deferred it (fast paths).
+pub(super) fn backpressure_change_promise(stream: &JsObject<TransformStream>) -> Gc<RustPromise> {
+    ts(stream, |s| {
+        s.backpressure_change_promise
+            .borrow_mut()
+            .get_or_insert_with(RustPromise::new)
+            .clone()
+    })
 }
 
 /// [TransformStreamUnblockWrite](https://streams.spec.whatwg.org/#transform-stream-unblock-write)

@@ -189,3 +189,77 @@ fn a_write_between_cancel_and_its_settlement_runs_no_transform() {
         }
     }
 }
+
+fn run_backpressure_ordering(fast: bool) -> String {
+    let _fast_paths = fast_paths_scope(fast);
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.log = [];
+        let tick = 0;
+        const count = () => { tick++; if (tick < 60) Promise.resolve().then(count); };
+        Promise.resolve().then(count);
+        const ts = new TransformStream({
+            transform(chunk, c) { log.push('transform ' + chunk + '@' + tick); c.enqueue(chunk); },
+        }, undefined, { highWaterMark: 1 });
+        const writer = ts.writable.getWriter();
+        // Writes queued while [[backpressure]] is true wait on the backpressure-change promise.
+        for (const x of [1, 2, 3, 4]) {
+            writer.write(x).then(() => log.push('written ' + x + '@' + tick));
+        }
+        const reader = ts.readable.getReader();
+        const read = () => reader.read().then(r => {
+            log.push('read ' + r.value + '@' + tick);
+            if (!r.done) Promise.resolve().then(read);
+        });
+        Promise.resolve().then(() => Promise.resolve()).then(read);
+        writer.close().then(() => log.push('closed@' + tick));
+        "#,
+    );
+    ctx.run_jobs().unwrap();
+    string(&mut ctx, "log.join()")
+}
+
+#[test]
+fn backpressure_change_promise_made_on_demand_keeps_the_order() {
+    let fast = run_backpressure_ordering(true);
+    let slow = run_backpressure_ordering(false);
+    assert!(fast.contains("written 4"), "{fast}");
+    assert!(fast.contains("read undefined"), "{fast}");
+    assert_eq!(fast, slow);
+}
+
+#[test]
+fn backpressure_change_promise_is_made_only_when_something_waits_on_it() {
+    for fast in [true, false] {
+        let _fast_paths = fast_paths_scope(fast);
+        let mut ctx = context();
+        let value = ctx
+            .eval(boa_engine::Source::from_bytes("new TransformStream()"))
+            .unwrap();
+        let stream = value
+            .as_object()
+            .and_then(|o| o.clone().downcast::<super::TransformStream>().ok())
+            .unwrap();
+        let made = stream
+            .borrow()
+            .data()
+            .backpressure_change_promise
+            .borrow()
+            .is_some();
+        assert_eq!(made, !fast, "fast paths {fast}");
+        // A writer's write waits on it: now it exists in both modes.
+        super::transform_stream_default_sink_write_algorithm(
+            &stream,
+            boa_engine::JsValue::from(1),
+            &mut ctx,
+        );
+        assert!(stream
+            .borrow()
+            .data()
+            .backpressure_change_promise
+            .borrow()
+            .is_some());
+    }
+}
