@@ -31,6 +31,7 @@
 mod campaign;
 mod compare;
 mod gen;
+mod native;
 mod oracle;
 mod rng;
 mod run;

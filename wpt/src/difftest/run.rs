@@ -89,6 +89,15 @@ impl Runner {
         }
         host.eval_source(PRELUDE, "prelude.js")
             .map_err(|e| format!("the prelude threw: {e}"))?;
+        // The native stream ends (`nativeSource`, `nativeSink`): Rust in our modes, their JS
+        // equivalents on the reference implementation.
+        if self.mode == Mode::Ref {
+            host.eval_source(crate::native::REF_ENDS, "native-ends.js")
+                .map_err(|e| format!("the native ends threw: {e}"))?;
+        } else {
+            crate::native::install(host.context())
+                .map_err(|e| format!("cannot install the native ends: {e}"))?;
+        }
         host.run_event_loop(None);
         let _ = host.take_errors();
         Ok(host)
