@@ -528,51 +528,51 @@ fn intrinsic_then(ctx: &Context) -> Option<JsValue> {
         .map(|p| p.then.clone())
 }
 
-/// Whether `SpeciesConstructor(p, %Promise%)` of a `%Promise%` instance `p` runs no user code
-/// and gives `%Promise%`: `Get(p, "constructor")` finds `%Promise%` as a data property of
-/// `%Promise.prototype%` through ordinary objects only, and `%Promise%[%Symbol.species%]` is
-/// the intrinsic getter (which returns its this value).
-fn species_constructor_intrinsic(ctx: &mut Context) -> bool {
-    let Some(species_getter) = ctx
-        .realm()
-        .host_defined()
-        .get::<PromiseIntrinsics>()
-        .map(|p| p.species_getter.clone())
-    else {
+/// Whether, for a fresh `%Promise%` instance `p` (no own properties), `SpeciesConstructor(p,
+/// %Promise%)` runs no user code and gives `%Promise%` (`%Promise.prototype%` has `constructor`
+/// as a data property whose value is `%Promise%`, and `%Promise%[%Symbol.species%]` is the
+/// intrinsic getter, which returns its this value) and, with `then` true, whether `Get(p,
+/// "then")` runs no code and finds the intrinsic `then` (a data property of
+/// `%Promise.prototype%`).
+fn promise_steps_intrinsic(ctx: &Context, then: bool) -> bool {
+    let host = ctx.realm().host_defined();
+    let Some(intrinsics) = host.get::<PromiseIntrinsics>() else {
         return false;
     };
     let promise = ctx.intrinsics().constructors().promise();
-    let proto = promise.prototype();
     let constructor = promise.constructor();
-    let constructor_value = proto
-        .borrow()
-        .properties()
-        .get(&webidl::key("constructor"))
-        .and_then(|d| d.value().cloned());
+    let same_data = |d: Option<boa_engine::property::PropertyDescriptor>, v: &JsValue| {
+        d.is_some_and(|d| {
+            d.is_data_descriptor() && d.value().is_some_and(|x| JsValue::same_value(x, v))
+        })
+    };
+    {
+        let proto = promise.prototype();
+        let proto = proto.borrow();
+        let properties = proto.properties();
+        if then
+            && !same_data(
+                properties.get(&boa_engine::js_string!("then").into()),
+                &intrinsics.then,
+            )
+        {
+            return false;
+        }
+        if !same_data(
+            properties.get(&boa_engine::js_string!("constructor").into()),
+            &constructor.clone().into(),
+        ) {
+            return false;
+        }
+    }
     let species = constructor
         .borrow()
         .properties()
-        .get(&JsSymbol::species().into())
-        .and_then(|d| d.get().cloned());
-    webidl::lookup_runs_no_code(&proto, "constructor")
-        && constructor_value.is_some_and(|v| JsValue::same_value(&v, &constructor.clone().into()))
-        && species.is_some_and(|g| JsValue::same_value(&g, &species_getter))
-}
-
-/// Whether `Get(p, "then")` of a `%Promise%` instance `p` runs no user code and finds the
-/// intrinsic `then` (as a data property).
-fn promise_then_intrinsic(ctx: &mut Context) -> bool {
-    let Some(then) = intrinsic_then(ctx) else {
-        return false;
-    };
-    let proto = ctx.intrinsics().constructors().promise().prototype();
-    let own_then = proto
-        .borrow()
-        .properties()
-        .get(&webidl::key("then"))
-        .and_then(|d| d.value().cloned());
-    webidl::lookup_runs_no_code(&proto, "then")
-        && own_then.is_some_and(|v| JsValue::same_value(&v, &then))
+        .get(&JsSymbol::species().into());
+    species.is_some_and(|d| {
+        d.get()
+            .is_some_and(|g| JsValue::same_value(g, &intrinsics.species_getter))
+    })
 }
 
 /// Whether `PromiseResolve(%Promise%, value)` runs no user code and gives a promise already
@@ -639,7 +639,7 @@ fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context
     // The steps below, as the spec and the slow path take them, read `Promise.prototype.then`
     // (nextPromise's resolution) and `constructor` / `Promise[Symbol.species]` (the slow
     // path's `then` calls): all must be the intrinsics, or the slow path runs.
-    let fast = promise_then_intrinsic(ctx) && species_constructor_intrinsic(ctx);
+    let fast = promise_steps_intrinsic(ctx, true);
     let step = Gc::new(WrapperStep {
         wrapper: RustPromise::new(),
         wrapper_js: GcRefCell::new(None),
@@ -709,7 +709,7 @@ fn wrapper_on_fulfilled(step: &WrapperStep, v: JsValue, done: bool, ctx: &mut Co
     // SpeciesConstructor(wrapper promise): if that could run code or give another
     // constructor, or if the `then` lookup below can run code (which could change it), the
     // wrapper's promise is made a JS promise now, before script could see it.
-    if silent && species_constructor_intrinsic(ctx) {
+    if silent && promise_steps_intrinsic(ctx, false) {
         // The resolve function: `then` is looked up (no code runs) and, if callable, called
         // in a NewPromiseResolveThenableJob.
         RustPromise::resolve_value(&step.wrapper, iter_result, ctx);
@@ -731,7 +731,7 @@ fn wrapper_thenable_job(step: &WrapperStep, rejected: Option<JsValue>, ctx: &mut
         // since.
         (None, None) => None,
         // The wrapper's promise was rejected at the pull; script may have run since.
-        (None, Some(_)) if species_constructor_intrinsic(ctx) => None,
+        (None, Some(_)) if promise_steps_intrinsic(ctx, false) => None,
         // NOTE: made now rather than at the pull: the host's rejection tracker sees
         // "reject" then "handle" (the `then` below) within this job instead of "reject" at
         // the pull and "handle" here; it reports only at the end of the checkpoint.
