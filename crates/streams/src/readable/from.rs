@@ -714,6 +714,9 @@ fn wrapper_on_fulfilled(step: &WrapperStep, v: JsValue, done: bool, ctx: &mut Co
         // in a NewPromiseResolveThenableJob.
         RustPromise::resolve_value(&step.wrapper, iter_result, ctx);
     } else {
+        // NOTE: the JS promise is made here, not at the pull: until now nothing could reach
+        // it (nextPromise's resolve function only found the intrinsic `then` on it), so
+        // script sees the spec's promise, in the spec's state, from its first access on.
         let capability = PromiseCapability::new(ctx);
         *step.wrapper_js.borrow_mut() = Some(capability.promise.clone());
         capability.resolve(iter_result, ctx);
