@@ -6,7 +6,7 @@
 use boa_engine::{
     builtins::iterable::create_iter_result_object,
     object::{builtins::JsPromise, JsObject},
-    Context, JsResult, JsSymbol, JsValue, NativeFunction,
+    Context, JsData, JsResult, JsSymbol, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
@@ -17,8 +17,8 @@ use super::controller::{
 use super::create_readable_stream;
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
+use crate::promise::{enqueue_microtask, react, Completion, PromiseCapability, RustPromise};
 use crate::promise::{promise_rejected_with, promise_resolved_with};
-use crate::promise::{react, Completion, RustPromise};
 use crate::webidl::{self, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
@@ -261,18 +261,26 @@ impl FromIterableSource {
 
     /// WebIDL "get the next value" of an async iterator.
     fn get_next_value(&self, ctx: &mut Context) -> Completion {
-        // 1. Let nextResult be IteratorNext(iteratorRecord).
-        // 2. If nextResult is an abrupt completion, return a promise rejected with it.
-        let next_result = match self.call_next(ctx) {
-            Ok(r) => r,
-            Err(e) => return settle_rejected(e),
+        let next_promise = match &self.record {
+            IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
+                from_sync_next_promise(iterator, next, ctx)
+            }
+            _ => {
+                // 1. Let nextResult be IteratorNext(iteratorRecord).
+                // 2. If nextResult is an abrupt completion, return a promise rejected with it.
+                let next_result = match self.call_next(ctx) {
+                    Ok(r) => r,
+                    Err(e) => return settle_rejected(e),
+                };
+                // 3. Let nextPromise be a promise resolved with nextResult.[[Value]].
+                // NOTE: always a new promise (for a native promise: a
+                // NewPromiseResolveThenableJob and a reaction), not PromiseResolve; the
+                // reference implementation's webidl2js helper awaits instead (fewer
+                // microtasks), which the differential tester's oracle patch
+                // `from-webidl-exact` corrects.
+                Completion::Js(promise_resolved_with(next_result, ctx))
+            }
         };
-        // 3. Let nextPromise be a promise resolved with nextResult.[[Value]].
-        // NOTE: always a new promise (for a native promise: a NewPromiseResolveThenableJob and
-        // a reaction), not PromiseResolve; the reference implementation's webidl2js helper
-        // awaits instead (fewer microtasks), which the differential tester's oracle patch
-        // `from-webidl-exact` corrects.
-        let next_promise = Completion::Js(promise_resolved_with(next_result, ctx));
         // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
         //    type check, IteratorComplete, IteratorValue (end of iteration → End). The
         //    reaction's promise is resolved with what the steps return: the value itself (an
@@ -392,73 +400,395 @@ fn async_from_sync_iterator_continuation(
         let Some(result) = result.as_object() else {
             return Err(type_error("the iterator result is not an object"));
         };
-        // 1. NOTE: the capability is for a native %Promise%.
-        // 2. Let done be Completion(IteratorComplete(result)).
-        // 3. IfAbruptRejectPromise(done, promiseCapability).
-        let done = result.get(webidl::key("done"), ctx)?.to_boolean();
-        // 4. Let value be Completion(IteratorValue(result)).
-        // 5. IfAbruptRejectPromise(value, promiseCapability).
-        let value = result.get(webidl::key("value"), ctx)?;
-        // 6. Let valueWrapper be Completion(PromiseResolve(%Promise%, value)).
-        // 7. If valueWrapper is an abrupt completion, done is false, and closeOnRejection is
-        //    true, then set valueWrapper to Completion(IteratorClose(syncIteratorRecord,
-        //    valueWrapper)).
-        // 8. IfAbruptRejectPromise(valueWrapper, promiseCapability).
-        // NOTE: PromiseResolve(%Promise%, value) is written out: JsPromise::resolve turns an
-        // exception of the `constructor` getter into an uncatchable engine error (lost reason).
-        let value_wrapper = match promise_resolve(value, ctx) {
-            Ok(p) => p,
-            Err(e) if !done && close_on_rejection => {
-                if let Ok(Some(ret)) = get_method(sync_iterator, webidl::key("return"), ctx) {
-                    let _ = ret.call(&sync_iterator.clone().into(), &[], ctx);
-                }
-                return Err(e);
-            }
-            Err(e) => return Err(e),
-        };
-        // 9. Let unwrap be a new Abstract Closure with parameters (v) that captures done and
-        //    performs: Return CreateIterResultObject(v, done).
-        // 10. Let onFulfilled be CreateBuiltinFunction(unwrap, 1, "", « »).
-        let on_fulfilled = NativeFunction::from_copy_closure(move |_, args, ctx| {
-            Ok(create_iter_result_object(webidl::arg(args, 0), done, ctx))
-        })
-        .to_js_function(ctx.realm());
-        // 11. NOTE: onFulfilled is used when processing the "value" property of an
-        //     IteratorResult object in order to wait for its value if it is a promise and
-        //     re-package the result in a new "unwrapped" IteratorResult object.
-        // 12. If done is true, or if closeOnRejection is false, then let onRejected be
-        //     undefined.
-        // 13. Else: let closeIterator be a closure that, given error, performs ?
-        //     IteratorClose(syncIteratorRecord, ThrowCompletion(error)); onRejected is it.
-        let on_rejected = if done || !close_on_rejection {
-            None
-        } else {
-            Some(
-                NativeFunction::from_copy_closure_with_captures(
-                    |_, args, iterator: &JsObject, ctx| {
-                        let error = webidl::arg(args, 0);
-                        // IteratorClose with a throw completion: call return (if any),
-                        // ignore its result and errors, rethrow error.
-                        if let Ok(Some(ret)) = get_method_catching(iterator, "return", ctx) {
-                            let _ = webidl::call_catching(&ret, &iterator.clone().into(), &[], ctx);
-                        }
-                        Err(boa_engine::JsError::from_opaque(error))
-                    },
-                    sync_iterator.clone(),
-                )
-                .to_js_function(ctx.realm()),
-            )
-        };
-        // 14. Perform PerformPromiseThen(valueWrapper, onFulfilled, onRejected,
-        //     promiseCapability).
-        // NOTE: JsPromise::then also reads valueWrapper.constructor (SpeciesConstructor).
-        let p = value_wrapper.then(Some(on_fulfilled), on_rejected, ctx)?;
-        // 15. Return promiseCapability.[[Promise]].
-        Ok(p.into())
+        let (done, value) = continuation_done_value(&result, ctx)?;
+        continuation_tail(done, value, sync_iterator, close_on_rejection, ctx)
     };
     match webidl::catching(ctx, inner) {
         Ok(p) => p,
         Err(e) => promise_rejected_with(e.into_value(), ctx),
+    }
+}
+
+/// AsyncFromSyncIteratorContinuation steps 2-5: `done` and `value` of the iterator result.
+fn continuation_done_value(result: &JsObject, ctx: &mut Context) -> JsResult<(bool, JsValue)> {
+    // 1. NOTE: the capability is for a native %Promise%.
+    // 2. Let done be Completion(IteratorComplete(result)).
+    // 3. IfAbruptRejectPromise(done, promiseCapability).
+    let done = result.get(webidl::key("done"), ctx)?.to_boolean();
+    // 4. Let value be Completion(IteratorValue(result)).
+    // 5. IfAbruptRejectPromise(value, promiseCapability).
+    let value = result.get(webidl::key("value"), ctx)?;
+    Ok((done, value))
+}
+
+/// AsyncFromSyncIteratorContinuation steps 6-15 (the caller catches: every step that runs
+/// user code is IfAbruptRejectPromise).
+fn continuation_tail(
+    done: bool,
+    value: JsValue,
+    sync_iterator: &JsObject,
+    close_on_rejection: bool,
+    ctx: &mut Context,
+) -> JsResult<JsObject> {
+    // 6. Let valueWrapper be Completion(PromiseResolve(%Promise%, value)).
+    // 7. If valueWrapper is an abrupt completion, done is false, and closeOnRejection is
+    //    true, then set valueWrapper to Completion(IteratorClose(syncIteratorRecord,
+    //    valueWrapper)).
+    // 8. IfAbruptRejectPromise(valueWrapper, promiseCapability).
+    // NOTE: PromiseResolve(%Promise%, value) is written out: JsPromise::resolve turns an
+    // exception of the `constructor` getter into an uncatchable engine error (lost reason).
+    let value_wrapper = match promise_resolve(value, ctx) {
+        Ok(p) => p,
+        Err(e) if !done && close_on_rejection => {
+            if let Ok(Some(ret)) = get_method(sync_iterator, webidl::key("return"), ctx) {
+                let _ = ret.call(&sync_iterator.clone().into(), &[], ctx);
+            }
+            return Err(e);
+        }
+        Err(e) => return Err(e),
+    };
+    // 9. Let unwrap be a new Abstract Closure with parameters (v) that captures done and
+    //    performs: Return CreateIterResultObject(v, done).
+    // 10. Let onFulfilled be CreateBuiltinFunction(unwrap, 1, "", « »).
+    let on_fulfilled = NativeFunction::from_copy_closure(move |_, args, ctx| {
+        Ok(create_iter_result_object(webidl::arg(args, 0), done, ctx))
+    })
+    .to_js_function(ctx.realm());
+    // 11. NOTE: onFulfilled is used when processing the "value" property of an
+    //     IteratorResult object in order to wait for its value if it is a promise and
+    //     re-package the result in a new "unwrapped" IteratorResult object.
+    // 12. If done is true, or if closeOnRejection is false, then let onRejected be
+    //     undefined.
+    // 13. Else: let closeIterator be a closure that, given error, performs ?
+    //     IteratorClose(syncIteratorRecord, ThrowCompletion(error)); onRejected is it.
+    let on_rejected = if done || !close_on_rejection {
+        None
+    } else {
+        Some(
+            NativeFunction::from_copy_closure_with_captures(
+                |_, args, iterator: &JsObject, ctx| {
+                    let error = webidl::arg(args, 0);
+                    // IteratorClose with a throw completion: call return (if any),
+                    // ignore its result and errors, rethrow error.
+                    if let Ok(Some(ret)) = get_method_catching(iterator, "return", ctx) {
+                        let _ = webidl::call_catching(&ret, &iterator.clone().into(), &[], ctx);
+                    }
+                    Err(boa_engine::JsError::from_opaque(error))
+                },
+                sync_iterator.clone(),
+            )
+            .to_js_function(ctx.realm()),
+        )
+    };
+    // 14. Perform PerformPromiseThen(valueWrapper, onFulfilled, onRejected,
+    //     promiseCapability).
+    // NOTE: JsPromise::then also reads valueWrapper.constructor (SpeciesConstructor).
+    let p = value_wrapper.then(Some(on_fulfilled), on_rejected, ctx)?;
+    // 15. Return promiseCapability.[[Promise]].
+    Ok(p.into())
+}
+
+/// `%Promise.prototype.then%` and the `%Promise%[%Symbol.species%]` getter as registered, to
+/// prove later that the promise steps of the sync-iterator wrapper run no user code.
+#[derive(Trace, Finalize, JsData)]
+struct PromiseIntrinsics {
+    then: JsValue,
+    species_getter: JsValue,
+}
+
+/// Record [`PromiseIntrinsics`] for the realm (at registration, before any script runs).
+pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
+    let promise = ctx.intrinsics().constructors().promise();
+    let then = promise
+        .prototype()
+        .borrow()
+        .properties()
+        .get(&webidl::key("then"))
+        .and_then(|d| d.value().cloned())
+        .unwrap_or_default();
+    let species_getter = promise
+        .constructor()
+        .borrow()
+        .properties()
+        .get(&JsSymbol::species().into())
+        .and_then(|d| d.get().cloned())
+        .unwrap_or_default();
+    ctx.realm().host_defined_mut().insert(PromiseIntrinsics {
+        then,
+        species_getter,
+    });
+    Ok(())
+}
+
+/// The registered `%Promise.prototype.then%` (`None` before registration).
+fn intrinsic_then(ctx: &Context) -> Option<JsValue> {
+    ctx.realm()
+        .host_defined()
+        .get::<PromiseIntrinsics>()
+        .map(|p| p.then.clone())
+}
+
+/// Whether, for a fresh `%Promise%` instance `p` (no own properties), `SpeciesConstructor(p,
+/// %Promise%)` runs no user code and gives `%Promise%` (`%Promise.prototype%` has `constructor`
+/// as a data property whose value is `%Promise%`, and `%Promise%[%Symbol.species%]` is the
+/// intrinsic getter, which returns its this value) and, with `then` true, whether `Get(p,
+/// "then")` runs no code and finds the intrinsic `then` (a data property of
+/// `%Promise.prototype%`).
+fn promise_steps_intrinsic(ctx: &Context, then: bool) -> bool {
+    let host = ctx.realm().host_defined();
+    let Some(intrinsics) = host.get::<PromiseIntrinsics>() else {
+        return false;
+    };
+    let promise = ctx.intrinsics().constructors().promise();
+    let constructor = promise.constructor();
+    let same_data = |d: Option<boa_engine::property::PropertyDescriptor>, v: &JsValue| {
+        d.is_some_and(|d| {
+            d.is_data_descriptor() && d.value().is_some_and(|x| JsValue::same_value(x, v))
+        })
+    };
+    {
+        let proto = promise.prototype();
+        let proto = proto.borrow();
+        let properties = proto.properties();
+        if then
+            && !same_data(
+                properties.get(&boa_engine::js_string!("then").into()),
+                &intrinsics.then,
+            )
+        {
+            return false;
+        }
+        if !same_data(
+            properties.get(&boa_engine::js_string!("constructor").into()),
+            &constructor.clone().into(),
+        ) {
+            return false;
+        }
+    }
+    let species = constructor
+        .borrow()
+        .properties()
+        .get(&JsSymbol::species().into());
+    species.is_some_and(|d| {
+        d.get()
+            .is_some_and(|g| JsValue::same_value(g, &intrinsics.species_getter))
+    })
+}
+
+/// Whether `PromiseResolve(%Promise%, value)` runs no user code and gives a promise already
+/// fulfilled with `value`: `value` is not a promise, and if it is an object its `then` lookup
+/// runs no code and finds nothing callable.
+fn resolves_to_itself_silently(value: &JsValue, ctx: &mut Context) -> bool {
+    value.as_object().is_none_or(|o| {
+        !o.is::<boa_engine::builtins::promise::Promise>()
+            && webidl::lookup_runs_no_code(&o, "then")
+            && !o
+                .get(webidl::key("then"), ctx)
+                .is_ok_and(|t| t.is_callable())
+    })
+}
+
+/// The promises of one fast "get the next value" through the sync-iterator wrapper (see
+/// [`from_sync_next_promise`]).
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct WrapperStep {
+    /// The wrapper's `promiseCapability.[[Promise]]` while script cannot see it.
+    wrapper: Gc<RustPromise>,
+    /// The same promise as a JS promise, once a step that could show it to script came
+    /// (then `wrapper` is unused).
+    wrapper_js: GcRefCell<Option<JsObject>>,
+    /// nextPromise: "a promise resolved with" the wrapper's promise.
+    next_promise: Gc<RustPromise>,
+}
+
+/// "Get the next value" steps 1-3 for the sync-iterator wrapper with fast paths on:
+/// %AsyncFromSyncIteratorPrototype%.next() and "a promise resolved with" its result.
+///
+/// The JS promises of those steps are kept in Rust while no step can show them to script, and
+/// every step that runs user code still runs, at its own tick:
+///
+/// * at the pull: the user's `next()`, `done`, `value` (as in the spec); the `then` lookup of
+///   nextPromise's resolution (the wrapper's promise: proved to find the intrinsic `then`) and
+///   PromiseResolve(%Promise%, value) (proved to run no code);
+/// * the valueWrapper reaction (onFulfilled): CreateIterResultObject and the wrapper promise's
+///   resolve function, with its real `then` lookup on the iterator result;
+/// * the NewPromiseResolveThenableJob of nextPromise: the intrinsic `then` on the wrapper's
+///   promise, whose SpeciesConstructor lookup must run no code and give %Promise%;
+/// * the reaction to the wrapper's promise: nextPromise's resolve function, with its real
+///   `then` lookup on the iterator result.
+///
+/// When the state checked at the pull no longer holds at a later step, the wrapper's promise
+/// becomes a real JS promise at that step (before anything can see it) and the remaining steps
+/// are the spec's own.
+fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context) -> Completion {
+    // %AsyncFromSyncIteratorPrototype%.next():
+    // 5. Let result be Completion(IteratorNext(syncIteratorRecord)).
+    // 6. IfAbruptRejectPromise(result, promiseCapability).
+    // 10. Return AsyncFromSyncIteratorContinuation(result, promiseCapability, ...): steps 2-5.
+    let result = webidl::catching(ctx, |ctx| {
+        let next = next
+            .as_callable()
+            .ok_or_else(|| type_error("the iterator's next is not callable"))?;
+        let r = next.call(&iterator.clone().into(), &[], ctx)?;
+        let Some(r) = r.as_object() else {
+            return Err(type_error("the iterator result is not an object"));
+        };
+        continuation_done_value(&r, ctx)
+    });
+    // The steps below, as the spec and the slow path take them, read `Promise.prototype.then`
+    // (nextPromise's resolution) and `constructor` / `Promise[Symbol.species]` (the slow
+    // path's `then` calls): all must be the intrinsics, or the slow path runs.
+    let fast = promise_steps_intrinsic(ctx, true);
+    let step = Gc::new(WrapperStep {
+        wrapper: RustPromise::new(),
+        wrapper_js: GcRefCell::new(None),
+        next_promise: RustPromise::new(),
+    });
+    // `None`: the valueWrapper reaction was queued; `Some(r)`: the wrapper's promise was
+    // rejected with r.
+    let rejected = match result {
+        // 6. IfAbruptRejectPromise(result, promiseCapability): the promise is rejected now.
+        Err(e) if fast => {
+            let reason = e.into_value();
+            step.wrapper.settle(Err(reason.clone()), ctx);
+            Some(reason)
+        }
+        Ok((done, value)) if fast && resolves_to_itself_silently(&value, ctx) => {
+            // 6. Let valueWrapper be PromiseResolve(%Promise%, value): a new promise already
+            //    fulfilled with value (no code runs).
+            // 9-14. PerformPromiseThen(valueWrapper, onFulfilled, onRejected,
+            //       promiseCapability): valueWrapper is fulfilled, so the reaction job is
+            //       queued now. onRejected is never called.
+            Completion::Fulfilled(value).upon(
+                (step.clone(), done),
+                |(step, done), settlement, ctx| {
+                    if let Ok(v) = settlement {
+                        wrapper_on_fulfilled(step, v, *done, ctx);
+                    }
+                },
+                ctx,
+            );
+            None
+        }
+        // The JS promises, as with fast paths off.
+        Err(e) => {
+            let p = promise_rejected_with(e.into_value(), ctx);
+            return Completion::Js(promise_resolved_with(p.into(), ctx));
+        }
+        Ok((done, value)) => {
+            let p = match webidl::catching(ctx, |ctx| {
+                continuation_tail(done, value, iterator, true, ctx)
+            }) {
+                Ok(p) => p,
+                Err(e) => promise_rejected_with(e.into_value(), ctx),
+            };
+            return Completion::Js(promise_resolved_with(p.into(), ctx));
+        }
+    };
+    // "Get the next value" 3. Let nextPromise be a promise resolved with nextResult.[[Value]]:
+    // its resolve function found the intrinsic `then` (checked above) and queued a
+    // NewPromiseResolveThenableJob.
+    let job_step = step.clone();
+    enqueue_microtask(ctx, move |ctx| {
+        wrapper_thenable_job(&job_step, rejected, ctx);
+    });
+    Completion::Rust(step.next_promise.clone())
+}
+
+/// AsyncFromSyncIteratorContinuation's onFulfilled (`unwrap`) run as the reaction job of
+/// valueWrapper, and the resolve function of the wrapper's promise that the job calls with its
+/// result.
+fn wrapper_on_fulfilled(step: &WrapperStep, v: JsValue, done: bool, ctx: &mut Context) {
+    // unwrap: Return CreateIterResultObject(v, done).
+    let iter_result = create_iter_result_object(v, done, ctx);
+    let silent = iter_result
+        .as_object()
+        .is_some_and(|o| webidl::lookup_runs_no_code(&o, "then"));
+    // NewPromiseResolveThenableJob (queued right after this job) reads
+    // SpeciesConstructor(wrapper promise): if that could run code or give another
+    // constructor, or if the `then` lookup below can run code (which could change it), the
+    // wrapper's promise is made a JS promise now, before script could see it.
+    if silent && promise_steps_intrinsic(ctx, false) {
+        // The resolve function: `then` is looked up (no code runs) and, if callable, called
+        // in a NewPromiseResolveThenableJob.
+        RustPromise::resolve_value(&step.wrapper, iter_result, ctx);
+    } else {
+        // NOTE: the JS promise is made here, not at the pull: until now nothing could reach
+        // it (nextPromise's resolve function only found the intrinsic `then` on it), so
+        // script sees the spec's promise, in the spec's state, from its first access on.
+        let capability = PromiseCapability::new(ctx);
+        *step.wrapper_js.borrow_mut() = Some(capability.promise.clone());
+        capability.resolve(iter_result, ctx);
+    }
+}
+
+/// The NewPromiseResolveThenableJob of nextPromise, "resolved with" the wrapper's promise:
+/// `Call(%Promise.prototype.then%, wrapperPromise, « resolve, reject »)` with nextPromise's
+/// new resolving functions.
+fn wrapper_thenable_job(step: &WrapperStep, rejected: Option<JsValue>, ctx: &mut Context) {
+    let wrapper_js = step.wrapper_js.borrow().clone();
+    let wrapper_js = match (wrapper_js, rejected) {
+        (Some(p), _) => Some(p),
+        // Checked by the valueWrapper reaction, the job just before this one; no code ran
+        // since.
+        (None, None) => None,
+        // The wrapper's promise was rejected at the pull; script may have run since.
+        (None, Some(_)) if promise_steps_intrinsic(ctx, false) => None,
+        // NOTE: made now rather than at the pull: the host's rejection tracker sees
+        // "reject" then "handle" (the `then` below) within this job instead of "reject" at
+        // the pull and "handle" here; it reports only at the end of the checkpoint.
+        (None, Some(reason)) => Some(promise_rejected_with(reason, ctx)),
+    };
+    let Some(wrapper_js) = wrapper_js else {
+        // %Promise.prototype.then%: 3. Let C be ? SpeciesConstructor(promise, %Promise%):
+        //    %Promise% (checked). 4. Let resultCapability be ? NewPromiseCapability(C).
+        // 5. Return PerformPromiseThen(promise, onFulfilled, onRejected, resultCapability).
+        // NOTE: resultCapability is a %Promise% no one can reach; it is not made.
+        Completion::Rust(step.wrapper.clone()).upon(
+            step.next_promise.clone(),
+            |next_promise, settlement, ctx| match settlement {
+                // nextPromise's resolve function, with its `then` lookup.
+                Ok(v) => RustPromise::resolve_value(next_promise, v, ctx),
+                Err(e) => next_promise.settle(Err(e), ctx),
+            },
+            ctx,
+        );
+        return;
+    };
+    // 1. Let resolvingFunctions be CreateResolvingFunctions(promiseToResolve).
+    // NOTE: nextPromise's own [[AlreadyResolved]] serves: nothing else resolves it.
+    let resolve = NativeFunction::from_copy_closure_with_captures(
+        |_, args, next_promise: &Gc<RustPromise>, ctx| {
+            RustPromise::resolve_value(next_promise, webidl::arg(args, 0), ctx);
+            Ok(JsValue::undefined())
+        },
+        step.next_promise.clone(),
+    )
+    .to_js_function(ctx.realm());
+    let reject = NativeFunction::from_copy_closure_with_captures(
+        |_, args, next_promise: &Gc<RustPromise>, ctx| {
+            next_promise.settle(Err(webidl::arg(args, 0)), ctx);
+            Ok(JsValue::undefined())
+        },
+        step.next_promise.clone(),
+    )
+    .to_js_function(ctx.realm());
+    // 2. Let thenCallResult be Completion(HostCallJobCallback(then, thenable, « resolve,
+    //    reject »)).
+    // 3. If thenCallResult is an abrupt completion, return ? Call(reject, undefined,
+    //    « thenCallResult.[[Value]] »).
+    let then = intrinsic_then(ctx).and_then(|t| t.as_callable());
+    let Some(then) = then else {
+        return;
+    };
+    if let Err(e) = webidl::call_catching(
+        &then,
+        &wrapper_js.into(),
+        &[resolve.into(), reject.into()],
+        ctx,
+    ) {
+        step.next_promise.settle(Err(e.into_value()), ctx);
     }
 }
 

@@ -153,6 +153,7 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     webidl::register_interface::<ReadableByteStreamController>(context)?;
     webidl::register_interface::<ReadableStreamBYOBRequest>(context)?;
     iterator::register(context)?;
+    from::register(context)?;
     Ok(())
 }
 

@@ -71,3 +71,131 @@ fn async_iterator_reads_take_the_webidl_positions() {
         );
     }
 }
+
+/// The log of `src` (each entry stamped with its microtask tick) with fast paths on and off:
+/// they must be identical.
+fn same_both_ways(src: &str) -> String {
+    let fast = ticks(src, true);
+    let slow = ticks(src, false);
+    assert_eq!(fast, slow, "fast paths on vs off");
+    fast
+}
+
+#[test]
+fn constructor_getter_after_the_pull_sees_the_wrapper_promise() {
+    // nextPromise's thenable job calls %Promise.prototype.then% on the wrapper's promise:
+    // its SpeciesConstructor reads `constructor` with that promise as the receiver, so script
+    // holds it and can react to it (the fast path must have made it a JS promise by then).
+    let src = r#"
+        (async () => {
+        const orig = Object.getOwnPropertyDescriptor(Promise.prototype, 'constructor');
+        const r = ReadableStream.from(['a', 'b']).getReader();
+        await null; await null; await null;
+        // The stream has started: read() pulls synchronously.
+        r.read().then((v) => log.push('read1 ' + v.value + '@' + tick));
+        const mine = new Set();
+        Object.defineProperty(Promise.prototype, 'constructor', {
+            configurable: true,
+            get() {
+                if (!mine.has(this)) {
+                    mine.add(this);
+                    log.push('get constructor@' + tick);
+                    Promise.prototype.then.call(this, (v) => {
+                        log.push('seen ' + JSON.stringify(v) + '@' + tick);
+                    });
+                }
+                return Promise;
+            },
+        });
+        (async () => {
+            await undefined;
+            Object.defineProperty(Promise.prototype, 'constructor', orig);
+            log.push('restored@' + tick);
+        })();
+        })();
+        "#;
+    let out = same_both_ways(src);
+    assert!(
+        out.contains(r#"seen {"value":"a","done":false}"#),
+        "the wrapper promise reached script: {out}"
+    );
+    assert!(out.contains("read1 a@"), "{out}");
+}
+
+#[test]
+fn then_getter_installing_a_constructor_getter_before_the_thenable_job() {
+    // The Object.prototype.then getter, run by the wrapper promise's resolve function on the
+    // iterator result, installs a constructor getter that the very next job (nextPromise's
+    // thenable job) calls on the wrapper's promise.
+    let src = r#"
+        const orig = Object.getOwnPropertyDescriptor(Promise.prototype, 'constructor');
+        (async () => {
+        let armed = 1;
+        const r = ReadableStream.from(['a', 'b']).getReader();
+        await null; await null; await null;
+        Object.defineProperty(Object.prototype, 'then', {
+            configurable: true,
+            get() {
+                log.push('get then ' + Object.keys(this).sort() + '@' + tick);
+                if (armed === 1) {
+                    armed = 2;
+                    Object.defineProperty(Promise.prototype, 'constructor', {
+                        configurable: true,
+                        get() {
+                            if (armed === 2) {
+                                armed = 3;
+                                log.push('get constructor@' + tick);
+                                Promise.prototype.then.call(this, (v) => log.push('seen ' + v.value + '@' + tick));
+                            }
+                            return Promise;
+                        },
+                    });
+                }
+                return undefined;
+            },
+        });
+        r.read().then((v) => log.push('read1 ' + v.value + '@' + tick));
+        r.read().then((v) => {
+            log.push('read2 ' + v.value + '@' + tick);
+            Object.defineProperty(Promise.prototype, 'constructor', orig);
+            delete Object.prototype.then;
+        });
+        })();
+        "#;
+    let out = same_both_ways(src);
+    assert!(out.contains("seen a@"), "{out}");
+    assert!(out.contains("read2 b@"), "{out}");
+}
+
+#[test]
+fn species_replaced_after_a_throwing_next() {
+    // next() throws: the wrapper's promise is rejected at the pull (fast path: a Rust
+    // promise). A Promise[Symbol.species] installed right after is used by the thenable job's `then` on that promise (a derived
+    // MyPromise, resolved with undefined when the reaction runs).
+    let src = r#"
+        (async () => {
+        const origSpecies = Object.getOwnPropertyDescriptor(Promise, Symbol.species);
+        const it = { [Symbol.iterator]() { return { next() { throw new Error('boom'); } }; } };
+        const r = ReadableStream.from(it).getReader();
+        await null; await null; await null;
+        r.read().catch((e) => log.push('read1 ' + e.message + '@' + tick));
+        class MyPromise extends Promise {
+            constructor(executor) {
+                log.push('MyPromise@' + tick);
+                super((res, rej) => executor(
+                    (v) => { log.push('MyPromise resolve ' + v + '@' + tick); res(v); },
+                    (e) => { log.push('MyPromise reject@' + tick); rej(e); }));
+            }
+        }
+        Object.defineProperty(Promise, Symbol.species, { configurable: true, get() { return MyPromise; } });
+        (async () => {
+            await undefined;
+            Object.defineProperty(Promise, Symbol.species, origSpecies);
+            log.push('restored@' + tick);
+        })();
+        })();
+        "#;
+    let out = same_both_ways(src);
+    assert!(out.contains("MyPromise resolve undefined@"), "{out}");
+    assert!(out.contains("read1 boom@"), "{out}");
+}
