@@ -87,15 +87,22 @@ fn completion(result: JsResult<()>, ctx: &mut Context) -> Completion {
 fn native_source(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let name = name_of(args, ctx)?;
     let list = arg(args, 1);
-    let Some(list) = list.as_object().and_then(|o| JsArray::from_object(o.clone()).ok()) else {
+    let Some(list) = list
+        .as_object()
+        .and_then(|o| JsArray::from_object(o.clone()).ok())
+    else {
         return Err(JsNativeError::typ().with_message("chunks: an array").into());
     };
     let mut chunks = Vec::new();
     for i in 0..list.length(ctx)? {
         let chunk = list.get(i, ctx)?;
-        let Some(chunk) = chunk.as_object().and_then(|o| JsArray::from_object(o.clone()).ok())
+        let Some(chunk) = chunk
+            .as_object()
+            .and_then(|o| JsArray::from_object(o.clone()).ok())
         else {
-            return Err(JsNativeError::typ().with_message("a chunk: an array").into());
+            return Err(JsNativeError::typ()
+                .with_message("a chunk: an array")
+                .into());
         };
         let mut bytes = Vec::new();
         for j in 0..chunk.length(ctx)? {
