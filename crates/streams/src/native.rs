@@ -18,7 +18,8 @@
 //!
 //! - **Async Rust I/O**: [`readable_stream_from_stream`] (a `futures::Stream` of `Bytes`)
 //!   and [`readable_stream_from_async_read`] (an `AsyncRead`; BYOB reads fill the view in
-//!   place) make byte `ReadableStream`s; [`writable_stream_from_sink`] (a
+//!   place) make byte `ReadableStream`s (both are [`ByteSource`]s: the same mechanism as an
+//!   embedder's); [`writable_stream_from_sink`] (a
 //!   `futures::Sink<Bytes>`) and [`writable_stream_from_async_write`] make `WritableStream`s;
 //!   `native::tokio` (cargo feature `tokio`) does the same for tokio's I/O traits. Their futures are
 //!   polled only while the stream asks (a pending read, a write), dropped on cancel / abort,
