@@ -77,8 +77,44 @@ where
     S: Stream<Item = Result<Bytes, E>> + 'static,
     E: std::fmt::Display,
 {
+    readable_stream_from_stream_with_high_water_mark(stream, 0.0, ctx)
+}
+
+/// [`readable_stream_from_stream`] with a high water mark in bytes: `stream` is also polled
+/// ahead of the reads, while fewer than `high_water_mark` bytes are queued. A negative or NaN
+/// high water mark is a RangeError.
+///
+/// ```
+/// use boa_engine::Context;
+/// use boa_streams::native::{
+///     block_on, readable_stream_from_stream_with_high_water_mark, StreamReader,
+/// };
+/// use bytes::Bytes;
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let chunks = futures::stream::iter(vec![Ok::<_, std::io::Error>(Bytes::from_static(b"ahead"))]);
+/// let stream =
+///     readable_stream_from_stream_with_high_water_mark(chunks, 1024.0, &mut context).unwrap();
+/// let reader = StreamReader::new(&stream, &mut context).unwrap();
+/// let all = reader.read_all(&mut context);
+/// assert_eq!(&block_on(&mut context, all).unwrap().unwrap()[..], b"ahead");
+/// ```
+pub fn readable_stream_from_stream_with_high_water_mark<S, E>(
+    stream: S,
+    high_water_mark: f64,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>>
+where
+    S: Stream<Item = Result<Bytes, E>> + 'static,
+    E: std::fmt::Display,
+{
     let stream: LocalByteStream = Box::pin(stream.map(|r| r.map_err(|e| e.to_string())));
-    byte_source_stream(Input::Stream(stream), None, ctx)
+    let options = ByteStreamOptions {
+        high_water_mark,
+        auto_allocate_chunk_size: None,
+    };
+    byte_source_stream(Input::Stream(stream), options, ctx)
 }
 
 /// A byte `ReadableStream` (`type: "bytes"`, high water mark 0) reading from `reader`: each
@@ -124,26 +160,59 @@ pub fn readable_stream_from_async_read<R>(
 where
     R: AsyncRead + 'static,
 {
+    readable_stream_from_async_read_with_high_water_mark(reader, chunk_size, 0.0, ctx)
+}
+
+/// [`readable_stream_from_async_read`] with a high water mark in bytes: `reader` is also read
+/// ahead of the reads, `chunk_size` bytes at a time into new buffers (one copy less than a
+/// BYOB read later, but no read in place), while fewer than `high_water_mark` bytes are
+/// queued. A negative or NaN high water mark is a RangeError.
+///
+/// ```
+/// use boa_engine::Context;
+/// use boa_streams::native::{
+///     block_on, readable_stream_from_async_read_with_high_water_mark, StreamReader,
+/// };
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let input = futures::io::Cursor::new(b"read ahead".to_vec());
+/// let stream =
+///     readable_stream_from_async_read_with_high_water_mark(input, 4, 8.0, &mut context)
+///         .unwrap();
+/// let reader = StreamReader::new(&stream, &mut context).unwrap();
+/// let all = reader.read_all(&mut context);
+/// assert_eq!(&block_on(&mut context, all).unwrap().unwrap()[..], b"read ahead");
+/// ```
+pub fn readable_stream_from_async_read_with_high_water_mark<R>(
+    reader: R,
+    chunk_size: usize,
+    high_water_mark: f64,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>>
+where
+    R: AsyncRead + 'static,
+{
     let chunk_size = chunk_size.max(1);
     let input = Input::Read {
         reader: Box::pin(reader),
         chunk_size,
     };
-    byte_source_stream(input, Some(chunk_size as u64), ctx)
+    let options = ByteStreamOptions {
+        high_water_mark,
+        auto_allocate_chunk_size: Some(chunk_size as u64),
+    };
+    byte_source_stream(input, options, ctx)
 }
 
 fn byte_source_stream(
     input: Input,
-    auto_allocate_chunk_size: Option<u64>,
+    options: ByteStreamOptions,
     ctx: &mut Context,
 ) -> JsResult<JsObject<ReadableStream>> {
     let source = AsyncByteSource {
         input: Rc::new(RefCell::new(Some(input))),
         task: RefCell::new(None),
-    };
-    let options = ByteStreamOptions {
-        high_water_mark: 0.0,
-        auto_allocate_chunk_size,
     };
     native_readable_byte_stream(source, options, ctx)
 }
@@ -290,8 +359,8 @@ impl PullTask {
                 Err(e) => Poll::Ready(Err(e)),
             };
         }
-        // No pending read to fill (cannot happen with an autoAllocateChunkSize and high water
-        // mark 0): read a chunk to enqueue.
+        // No pending read to fill (a pull to reach the high water mark): read a chunk to
+        // enqueue.
         let mut buffer = vec![0; chunk_size];
         let mut input = self.input.borrow_mut();
         let Some(Input::Read { reader, .. }) = input.as_mut() else {
