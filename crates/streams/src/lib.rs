@@ -53,7 +53,8 @@
 //!   traits, [`native_readable_stream`](native::native_readable_stream),
 //!   [`native_writable_stream`](native::native_writable_stream),
 //!   [`native_byte_stream`](native::native_byte_stream) (an iterator of `Bytes` as a byte
-//!   stream), byte sources filling BYOB reads in place ([`ByteSource`](native::ByteSource),
+//!   stream), byte sources filling BYOB reads in place (the one mechanism for byte sources in
+//!   Rust, which the async adapters below use too: [`ByteSource`](native::ByteSource),
 //!   [`ByteController`](native::ByteController),
 //!   [`native_readable_byte_stream`](native::native_readable_byte_stream),
 //!   [`io_error`](native::io_error)),

@@ -18,7 +18,9 @@
 //!
 //! - **Async Rust I/O**: [`readable_stream_from_stream`] (a `futures::Stream` of `Bytes`)
 //!   and [`readable_stream_from_async_read`] (an `AsyncRead`; BYOB reads fill the view in
-//!   place) make byte `ReadableStream`s; [`writable_stream_from_sink`] (a
+//!   place) make byte `ReadableStream`s (both are [`ByteSource`]s: the same mechanism as an
+//!   embedder's; their `_with_high_water_mark` variants read ahead);
+//!   [`writable_stream_from_sink`] (a
 //!   `futures::Sink<Bytes>`) and [`writable_stream_from_async_write`] make `WritableStream`s;
 //!   `native::tokio` (cargo feature `tokio`) does the same for tokio's I/O traits. Their futures are
 //!   polled only while the stream asks (a pending read, a write), dropped on cancel / abort,
@@ -107,8 +109,9 @@ pub use consumer::{
 };
 pub use driver::{block_on, pending_tasks, poll_tasks, run_until_idle, TaskProgress};
 pub use io::{
-    readable_stream_from_async_read, readable_stream_from_stream, writable_stream_from_async_write,
-    writable_stream_from_sink,
+    readable_stream_from_async_read, readable_stream_from_async_read_with_high_water_mark,
+    readable_stream_from_stream, readable_stream_from_stream_with_high_water_mark,
+    writable_stream_from_async_write, writable_stream_from_sink,
 };
 
 /// A new `ReadableStream` whose underlying source is `source`, with high water mark

@@ -420,6 +420,52 @@ impl ByteController {
         write: impl FnOnce(&mut [u8]) -> usize,
         ctx: &mut Context,
     ) -> JsResult<usize> {
+        let written = self.try_fill(|view| Some(write(view)), ctx)?;
+        Ok(written.unwrap_or(0))
+    }
+
+    /// [`fill`](Self::fill) where `write` may decline: when it returns `None` (the source has
+    /// nothing yet, e.g. an async read is not ready, or it hit the end or an error), nothing
+    /// is responded, the read stays pending and `try_fill` returns `Ok(None)`. What `write`
+    /// wrote into the view is then still in the caller's buffer but not handed to the read.
+    /// Same rules and errors as `fill` otherwise.
+    ///
+    /// ```
+    /// use boa_engine::{js_string, Context, Source};
+    /// use boa_gc::{Finalize, Trace};
+    /// use boa_streams::native::{
+    ///     native_readable_byte_stream, ByteController, ByteSource, ByteStreamOptions, Completion,
+    /// };
+    ///
+    /// /// Has nothing to give: the read stays pending.
+    /// #[derive(Trace, Finalize)]
+    /// struct Idle;
+    ///
+    /// impl ByteSource for Idle {
+    ///     fn pull(&self, controller: &ByteController, ctx: &mut Context) -> Completion {
+    ///         let filled = controller.try_fill(|_| None, ctx);
+    ///         assert!(matches!(filled, Ok(None)));
+    ///         assert!(controller.byob_request().is_some());
+    ///         Completion::undefined()
+    ///     }
+    /// }
+    ///
+    /// let mut context = Context::default();
+    /// boa_streams::register(&mut context).unwrap();
+    /// let options = ByteStreamOptions { auto_allocate_chunk_size: Some(8), ..Default::default() };
+    /// let stream = native_readable_byte_stream(Idle, options, &mut context).unwrap();
+    /// context
+    ///     .global_object()
+    ///     .set(js_string!("stream"), stream.upcast(), false, &mut context)
+    ///     .unwrap();
+    /// context.eval(Source::from_bytes("stream.getReader().read();")).unwrap();
+    /// context.run_jobs().unwrap();
+    /// ```
+    pub fn try_fill(
+        &self,
+        write: impl FnOnce(&mut [u8]) -> Option<usize>,
+        ctx: &mut Context,
+    ) -> JsResult<Option<usize>> {
         // NOTE: the spec's "current BYOB request view" is
         // ReadableByteStreamControllerGetBYOBRequest(controller).[[view]], a Uint8Array over
         // the head pull-into descriptor's buffer from byte offset + bytes filled, of byte
@@ -442,12 +488,14 @@ impl ByteController {
                 d.byte_length.saturating_sub(d.bytes_filled),
             )
         };
-        let written = write_into(&buffer, start, length, write)?;
+        let Some(written) = write_into(&buffer, start, length, write)? else {
+            return Ok(None);
+        };
         // "Write pulled into the current BYOB request view" done; "enqueue" that view:
         // Perform ? ReadableByteStreamControllerRespond(controller, view.[[ByteLength]]).
         let written64 = u64::try_from(written).unwrap_or(u64::MAX);
         readable_byte_stream_controller_respond(&self.controller, written64, ctx)?;
-        Ok(written)
+        Ok(Some(written))
     }
 
     /// [Enqueue](https://streams.spec.whatwg.org/#readablestream-enqueue) `chunk`: one copy
@@ -558,8 +606,8 @@ fn write_into(
     buffer: &JsArrayBuffer,
     start: u64,
     length: u64,
-    write: impl FnOnce(&mut [u8]) -> usize,
-) -> JsResult<usize> {
+    write: impl FnOnce(&mut [u8]) -> Option<usize>,
+) -> JsResult<Option<usize>> {
     let (Ok(start), Ok(length)) = (usize::try_from(start), usize::try_from(length)) else {
         return Err(type_error("The BYOB request view is out of range"));
     };

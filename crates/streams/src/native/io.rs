@@ -7,6 +7,9 @@
 //! write runs only when the previous one finished), and it is dropped when the stream is
 //! cancelled or aborted. An error of the Rust side (`io::Error`, the sink's or the stream's
 //! error) errors the stream with a `TypeError` carrying its message.
+//!
+//! The readable adapters are [`ByteSource`]s behind [`native_readable_byte_stream`], like an
+//! embedder's byte source: a BYOB read is filled in place with [`ByteController::try_fill`].
 
 use std::cell::RefCell;
 use std::pin::Pin;
@@ -18,16 +21,13 @@ use boa_gc::{Finalize, Gc, Trace};
 use bytes::Bytes;
 use futures::{io::AsyncWriteExt, AsyncRead, AsyncWrite, Sink, SinkExt, Stream, StreamExt};
 
-use super::driver::{spawn, Task, TaskHandle};
-use super::{bytes_to_uint8_array, NativeSink};
-use crate::promise::{Completion, RustPromise};
-use crate::readable::{
-    create_readable_byte_stream, readable_byte_stream_controller_close,
-    readable_byte_stream_controller_enqueue, readable_byte_stream_controller_get_byob_request,
-    readable_byte_stream_controller_respond, to_array_buffer_view, NativeSource, NativeSourceBox,
-    ReadableByteStreamController, ReadableStream, SourceAlgorithms, StartAlgorithm,
-    StreamController,
+use super::byte_source::{
+    native_readable_byte_stream, ByteController, ByteSource, ByteStreamOptions,
 };
+use super::driver::{spawn, Task, TaskHandle};
+use super::NativeSink;
+use crate::promise::{Completion, RustPromise};
+use crate::readable::ReadableStream;
 use crate::webidl::{own_error_value, type_error, type_error_value};
 use crate::writable::{writable_stream_controller_signal, WritableStreamDefaultController};
 
@@ -77,8 +77,44 @@ where
     S: Stream<Item = Result<Bytes, E>> + 'static,
     E: std::fmt::Display,
 {
+    readable_stream_from_stream_with_high_water_mark(stream, 0.0, ctx)
+}
+
+/// [`readable_stream_from_stream`] with a high water mark in bytes: `stream` is also polled
+/// ahead of the reads, while fewer than `high_water_mark` bytes are queued. A negative or NaN
+/// high water mark is a RangeError.
+///
+/// ```
+/// use boa_engine::Context;
+/// use boa_streams::native::{
+///     block_on, readable_stream_from_stream_with_high_water_mark, StreamReader,
+/// };
+/// use bytes::Bytes;
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let chunks = futures::stream::iter(vec![Ok::<_, std::io::Error>(Bytes::from_static(b"ahead"))]);
+/// let stream =
+///     readable_stream_from_stream_with_high_water_mark(chunks, 1024.0, &mut context).unwrap();
+/// let reader = StreamReader::new(&stream, &mut context).unwrap();
+/// let all = reader.read_all(&mut context);
+/// assert_eq!(&block_on(&mut context, all).unwrap().unwrap()[..], b"ahead");
+/// ```
+pub fn readable_stream_from_stream_with_high_water_mark<S, E>(
+    stream: S,
+    high_water_mark: f64,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>>
+where
+    S: Stream<Item = Result<Bytes, E>> + 'static,
+    E: std::fmt::Display,
+{
     let stream: LocalByteStream = Box::pin(stream.map(|r| r.map_err(|e| e.to_string())));
-    byte_source_stream(Input::Stream(stream), None, ctx)
+    let options = ByteStreamOptions {
+        high_water_mark,
+        auto_allocate_chunk_size: None,
+    };
+    byte_source_stream(Input::Stream(stream), options, ctx)
 }
 
 /// A byte `ReadableStream` (`type: "bytes"`, high water mark 0) reading from `reader`: each
@@ -124,33 +160,64 @@ pub fn readable_stream_from_async_read<R>(
 where
     R: AsyncRead + 'static,
 {
+    readable_stream_from_async_read_with_high_water_mark(reader, chunk_size, 0.0, ctx)
+}
+
+/// [`readable_stream_from_async_read`] with a high water mark in bytes: `reader` is also read
+/// ahead of the reads, `chunk_size` bytes at a time into new buffers (one copy less than a
+/// BYOB read later, but no read in place), while fewer than `high_water_mark` bytes are
+/// queued. A negative or NaN high water mark is a RangeError.
+///
+/// ```
+/// use boa_engine::Context;
+/// use boa_streams::native::{
+///     block_on, readable_stream_from_async_read_with_high_water_mark, StreamReader,
+/// };
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let input = futures::io::Cursor::new(b"read ahead".to_vec());
+/// let stream =
+///     readable_stream_from_async_read_with_high_water_mark(input, 4, 8.0, &mut context)
+///         .unwrap();
+/// let reader = StreamReader::new(&stream, &mut context).unwrap();
+/// let all = reader.read_all(&mut context);
+/// assert_eq!(&block_on(&mut context, all).unwrap().unwrap()[..], b"read ahead");
+/// ```
+pub fn readable_stream_from_async_read_with_high_water_mark<R>(
+    reader: R,
+    chunk_size: usize,
+    high_water_mark: f64,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStream>>
+where
+    R: AsyncRead + 'static,
+{
     let chunk_size = chunk_size.max(1);
     let input = Input::Read {
         reader: Box::pin(reader),
         chunk_size,
     };
-    byte_source_stream(input, Some(chunk_size as u64), ctx)
+    let options = ByteStreamOptions {
+        high_water_mark,
+        auto_allocate_chunk_size: Some(chunk_size as u64),
+    };
+    byte_source_stream(input, options, ctx)
 }
 
 fn byte_source_stream(
     input: Input,
-    auto_allocate_chunk_size: Option<u64>,
+    options: ByteStreamOptions,
     ctx: &mut Context,
 ) -> JsResult<JsObject<ReadableStream>> {
     let source = AsyncByteSource {
         input: Rc::new(RefCell::new(Some(input))),
         task: RefCell::new(None),
     };
-    create_readable_byte_stream(
-        StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(source)))),
-        Some(0.0),
-        auto_allocate_chunk_size,
-        ctx,
-    )
+    native_readable_byte_stream(source, options, ctx)
 }
 
-/// The underlying source of [`readable_stream_from_stream`] and
+/// The [`ByteSource`] of [`readable_stream_from_stream`] and
 /// [`readable_stream_from_async_read`].
 #[derive(Trace, Finalize)]
 struct AsyncByteSource {
@@ -162,11 +229,8 @@ struct AsyncByteSource {
     task: RefCell<Option<TaskHandle>>,
 }
 
-impl NativeSource for AsyncByteSource {
-    fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion {
-        let StreamController::Byte(controller) = controller else {
-            return Completion::undefined();
-        };
+impl ByteSource for AsyncByteSource {
+    fn pull(&self, controller: &ByteController, ctx: &mut Context) -> Completion {
         let promise = RustPromise::new();
         let task = PullTask {
             input: self.input.clone(),
@@ -190,18 +254,20 @@ impl NativeSource for AsyncByteSource {
     }
 }
 
-/// One pull: poll the input until it yields, then enqueue / respond / close / error.
+/// One pull: poll the input until it yields, then fill / enqueue / close / error through the
+/// [`ByteController`].
 struct PullTask {
     input: SharedInput,
-    controller: JsObject<ReadableByteStreamController>,
+    controller: ByteController,
     promise: Gc<RustPromise>,
 }
 
 /// What one poll of the input produced.
 enum Pulled {
+    /// Owned bytes to enqueue.
     Chunk(Bytes),
-    /// `n` bytes were written into the BYOB request's view.
-    Filled(u64),
+    /// The pending read's view was filled in place and responded to.
+    Filled,
     End,
     Failed(String),
 }
@@ -222,13 +288,9 @@ impl Task for PullTask {
             drop(input);
         }
         let result = match pulled {
-            Pulled::Chunk(chunk) => bytes_to_uint8_array(&chunk, ctx)
-                .and_then(|view| to_array_buffer_view(&view.into(), "the chunk", ctx))
-                .and_then(|record| {
-                    readable_byte_stream_controller_enqueue(&self.controller, &record, ctx)
-                }),
-            Pulled::Filled(n) => readable_byte_stream_controller_respond(&self.controller, n, ctx),
-            Pulled::End => close_byte_controller(&self.controller, ctx),
+            Pulled::Chunk(chunk) => self.controller.enqueue(&chunk, ctx),
+            Pulled::Filled => Ok(()),
+            Pulled::End => self.controller.close(ctx),
             Pulled::Failed(message) => {
                 let e = type_error_value(message, ctx);
                 self.promise.settle(Err(e), ctx);
@@ -244,104 +306,93 @@ impl Task for PullTask {
 }
 
 impl PullTask {
-    /// Poll the input once (no JS runs here, apart from creating the BYOB request object).
+    /// Poll the input once. No borrow of the input is held across a controller call (a
+    /// fill's respond can run script, which can cancel the stream).
     fn poll_input(
         &mut self,
         cx: &mut TaskContext<'_>,
         ctx: &mut Context,
     ) -> Poll<JsResult<Pulled>> {
-        let reading = matches!(*self.input.borrow(), Some(Input::Read { .. }));
-        // The view to fill: the BYOB request's (a BYOB reader's buffer or the auto-allocated
-        // one), looked up at every poll (it changes if the reader goes away).
-        let view = if reading {
-            let request =
-                match readable_byte_stream_controller_get_byob_request(&self.controller, ctx) {
-                    Ok(r) => r,
-                    Err(e) => return Poll::Ready(Err(e)),
-                };
-            match request.and_then(|r| r.borrow().data().view()) {
-                Some(v) => match to_array_buffer_view(&v.into(), "the BYOB request view", ctx) {
-                    Ok(v) => Some(v),
-                    Err(e) => return Poll::Ready(Err(e)),
-                },
-                None => None,
-            }
-        } else {
-            None
+        if !self.controller.is_readable() {
+            return Poll::Ready(Ok(Pulled::End));
+        }
+        let chunk_size = match &*self.input.borrow() {
+            None => return Poll::Ready(Ok(Pulled::End)),
+            Some(Input::Stream(_)) => None,
+            Some(Input::Read { chunk_size, .. }) => Some(*chunk_size),
         };
+        let Some(chunk_size) = chunk_size else {
+            return self.poll_stream(cx);
+        };
+        // The view to fill: the pending read's (a BYOB reader's buffer or the auto-allocated
+        // one), looked up at every poll (it changes if the reader goes away).
+        if self.controller.byob_request().is_some() {
+            let input = &self.input;
+            let mut outcome = Poll::Pending;
+            let filled = self.controller.try_fill(
+                |view| {
+                    let mut input = input.borrow_mut();
+                    let Some(Input::Read { reader, .. }) = input.as_mut() else {
+                        outcome = Poll::Ready(Pulled::End);
+                        return None;
+                    };
+                    match reader.as_mut().poll_read(cx, view) {
+                        Poll::Pending => None,
+                        Poll::Ready(Ok(0)) => {
+                            outcome = Poll::Ready(Pulled::End);
+                            None
+                        }
+                        Poll::Ready(Ok(n)) => {
+                            outcome = Poll::Ready(Pulled::Filled);
+                            Some(n)
+                        }
+                        Poll::Ready(Err(e)) => {
+                            outcome = Poll::Ready(Pulled::Failed(e.to_string()));
+                            None
+                        }
+                    }
+                },
+                ctx,
+            );
+            return match filled {
+                Ok(_) => outcome.map(Ok),
+                Err(e) => Poll::Ready(Err(e)),
+            };
+        }
+        // No pending read to fill (a pull to reach the high water mark): read a chunk to
+        // enqueue.
+        let mut buffer = vec![0; chunk_size];
         let mut input = self.input.borrow_mut();
-        let Some(input) = input.as_mut() else {
+        let Some(Input::Read { reader, .. }) = input.as_mut() else {
             return Poll::Ready(Ok(Pulled::End));
         };
-        match input {
-            Input::Stream(stream) => loop {
-                match stream.as_mut().poll_next(cx) {
-                    Poll::Pending => return Poll::Pending,
-                    Poll::Ready(Some(Ok(chunk))) if chunk.is_empty() => continue,
-                    Poll::Ready(Some(Ok(chunk))) => return Poll::Ready(Ok(Pulled::Chunk(chunk))),
-                    Poll::Ready(Some(Err(e))) => return Poll::Ready(Ok(Pulled::Failed(e))),
-                    Poll::Ready(None) => return Poll::Ready(Ok(Pulled::End)),
-                }
-            },
-            Input::Read { reader, chunk_size } => {
-                let result = match view {
-                    // Fill the view in place.
-                    Some(view) => {
-                        let Some(mut data) = view.buffer.data_mut() else {
-                            return Poll::Ready(Err(type_error(
-                                "the BYOB request's buffer is detached",
-                            )));
-                        };
-                        let start = usize::try_from(view.byte_offset).unwrap_or(usize::MAX);
-                        let len = usize::try_from(view.byte_length).unwrap_or(usize::MAX);
-                        let Some(target) = start
-                            .checked_add(len)
-                            .and_then(|end| data.get_mut(start..end))
-                        else {
-                            return Poll::Ready(Err(type_error(
-                                "the BYOB request view is out of bounds",
-                            )));
-                        };
-                        match reader.as_mut().poll_read(cx, target) {
-                            Poll::Pending => return Poll::Pending,
-                            Poll::Ready(Ok(0)) => Ok(Pulled::End),
-                            Poll::Ready(Ok(n)) => Ok(Pulled::Filled(n as u64)),
-                            Poll::Ready(Err(e)) => Ok(Pulled::Failed(e.to_string())),
-                        }
-                    }
-                    // No view (cannot happen with an autoAllocateChunkSize): read a chunk.
-                    None => {
-                        let mut buffer = vec![0; *chunk_size];
-                        match reader.as_mut().poll_read(cx, &mut buffer) {
-                            Poll::Pending => return Poll::Pending,
-                            Poll::Ready(Ok(0)) => Ok(Pulled::End),
-                            Poll::Ready(Ok(n)) => {
-                                buffer.truncate(n);
-                                Ok(Pulled::Chunk(Bytes::from(buffer)))
-                            }
-                            Poll::Ready(Err(e)) => Ok(Pulled::Failed(e.to_string())),
-                        }
-                    }
-                };
-                Poll::Ready(result)
+        match reader.as_mut().poll_read(cx, &mut buffer) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Ok(0)) => Poll::Ready(Ok(Pulled::End)),
+            Poll::Ready(Ok(n)) => {
+                buffer.truncate(n);
+                Poll::Ready(Ok(Pulled::Chunk(Bytes::from(buffer))))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Ok(Pulled::Failed(e.to_string()))),
+        }
+    }
+
+    /// Poll a `futures::Stream` input for its next non-empty chunk.
+    fn poll_stream(&mut self, cx: &mut TaskContext<'_>) -> Poll<JsResult<Pulled>> {
+        let mut input = self.input.borrow_mut();
+        let Some(Input::Stream(stream)) = input.as_mut() else {
+            return Poll::Ready(Ok(Pulled::End));
+        };
+        loop {
+            match stream.as_mut().poll_next(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Some(Ok(chunk))) if chunk.is_empty() => continue,
+                Poll::Ready(Some(Ok(chunk))) => return Poll::Ready(Ok(Pulled::Chunk(chunk))),
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Ok(Pulled::Failed(e))),
+                Poll::Ready(None) => return Poll::Ready(Ok(Pulled::End)),
             }
         }
     }
-}
-
-/// Close a byte stream from its source: ReadableByteStreamControllerClose, then respond 0 to
-/// a pending pull-into (a BYOB read waiting for data gets `done`).
-fn close_byte_controller(
-    controller: &JsObject<ReadableByteStreamController>,
-    ctx: &mut Context,
-) -> JsResult<()> {
-    let request = readable_byte_stream_controller_get_byob_request(controller, ctx)?;
-    let has_view = request.and_then(|r| r.borrow().data().view()).is_some();
-    readable_byte_stream_controller_close(controller, ctx)?;
-    if has_view {
-        readable_byte_stream_controller_respond(controller, 0, ctx)?;
-    }
-    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------

@@ -120,8 +120,8 @@ pub use byob_request::ReadableStreamBYOBRequest;
 pub use byte_controller::ReadableByteStreamController;
 pub(crate) use byte_controller::{
     readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
-    readable_byte_stream_controller_error, readable_byte_stream_controller_get_byob_request,
-    readable_byte_stream_controller_get_desired_size, readable_byte_stream_controller_respond,
+    readable_byte_stream_controller_error, readable_byte_stream_controller_get_desired_size,
+    readable_byte_stream_controller_respond,
 };
 pub(crate) use controller::readable_stream_default_controller_enqueue_native;
 pub use controller::{

@@ -8,12 +8,10 @@
 //! `ReadableStream.from()`'s iterator source, a Rust-side source with function pointers
 //! (TransformStream's readable side: [`SourceAlgorithms::Rust`]) and an embedder's
 //! [`NativeSource`] trait object, which can sit behind either controller kind: its `pull`
-//! gets the [`StreamController`], so a source behind a byte controller reaches the BYOB
-//! request (auto-allocated or from a BYOB reader's pull-into) with
-//! `readable_byte_stream_controller_get_byob_request` and answers it with
-//! [`super::readable_byte_stream_controller_respond`]. (Embedders' byte sources use
-//! [`crate::native::ByteSource`], an adapter over this trait that fills the request in
-//! place.)
+//! gets the [`StreamController`]. Byte sources written in Rust (the embedder's and the
+//! crate's own async adapters in `native::io`) do not implement it directly: they implement
+//! [`crate::native::ByteSource`], whose adapter over this trait hands them a
+//! [`crate::native::ByteController`] that fills the pending read in place.
 
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
@@ -28,10 +26,9 @@ use crate::promise::{completion_resolved_with, invoke_promise_callback, Completi
 /// An embedder's underlying source written in Rust, for either controller kind.
 pub trait NativeSource: Trace {
     /// The pull algorithm: called when the stream wants more data. Enqueue through the
-    /// controller ([`super::readable_stream_default_controller_enqueue`] /
-    /// `readable_byte_stream_controller_enqueue`), or, behind a byte controller, fill
-    /// the view of `readable_byte_stream_controller_get_byob_request` in place and
-    /// call `readable_byte_stream_controller_respond`.
+    /// controller ([`super::readable_stream_default_controller_enqueue`]); behind a byte
+    /// controller, the [`crate::native::ByteSource`] adapter answers through its
+    /// [`crate::native::ByteController`].
     fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion;
     /// The cancel algorithm.
     fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion;

@@ -204,6 +204,56 @@ fn async_read_fills_the_byob_view_in_place() {
     assert_eq!(string(&mut ctx, "out.join()"), "1:012,3456,789,end");
 }
 
+#[test]
+fn a_high_water_mark_polls_ahead_of_the_reads() {
+    let mut ctx = context();
+    let chunks = vec![
+        Ok(Bytes::from_static(b"ab")),
+        Ok(Bytes::from_static(b"cd")),
+        Ok(Bytes::from_static(b"ef")),
+    ];
+    let (stream, polls, _) = counted(chunks);
+    let rs = readable_stream_from_stream_with_high_water_mark(stream, 4.0, &mut ctx).unwrap();
+    set_global(&mut ctx, "rs", rs.upcast());
+    run_until_idle(&mut ctx).unwrap();
+    // Polled until 4 bytes are queued, before any read.
+    assert_eq!(polls.get(), 2);
+    eval(
+        &mut ctx,
+        "globalThis.out = [];
+         rs.getReader().read().then(({ value }) => out.push(String.fromCharCode(...value)));",
+    );
+    run_until_idle(&mut ctx).unwrap();
+    assert_eq!(string(&mut ctx, "out.join()"), "ab");
+    // The read made room for 2 more bytes: one more poll.
+    assert_eq!(polls.get(), 3);
+
+    let input = futures::io::Cursor::new(b"abcdefgh".to_vec());
+    let rs = readable_stream_from_async_read_with_high_water_mark(input, 3, 4.0, &mut ctx).unwrap();
+    set_global(&mut ctx, "rs", rs.upcast());
+    run_until_idle(&mut ctx).unwrap();
+    eval(
+        &mut ctx,
+        "globalThis.out = [];
+         (async () => {
+           const reader = rs.getReader({ mode: 'byob' });
+           for (;;) {
+             const { value, done } = await reader.read(new Uint8Array(8));
+             if (done) break;
+             out.push(String.fromCharCode(...value));
+           }
+         })();",
+    );
+    run_until_idle(&mut ctx).unwrap();
+    // Two chunks of 3 were read ahead (4 bytes wanted); the first BYOB read takes both.
+    assert_eq!(string(&mut ctx, "out.join()"), "abcdef,gh");
+
+    let input = futures::io::Cursor::new(Vec::new());
+    assert!(
+        readable_stream_from_async_read_with_high_water_mark(input, 3, -1.0, &mut ctx).is_err()
+    );
+}
+
 /// An `AsyncRead` that fails.
 struct Failing;
 
