@@ -424,6 +424,7 @@ impl Class for TextDecoderStream {
                 instance.clone().upcast().into(),
                 RustTransformer {
                     transform: decoder_transform,
+                    transform_bytes: None,
                     flush: decoder_flush,
                 },
                 ctx,
@@ -672,6 +673,7 @@ impl Class for TextEncoderStream {
                 instance.clone().upcast().into(),
                 RustTransformer {
                     transform: encoder_transform,
+                    transform_bytes: None,
                     flush: encoder_flush,
                 },
                 ctx,

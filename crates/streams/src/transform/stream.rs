@@ -32,6 +32,17 @@ pub(crate) struct RustTransformer {
         &JsObject<TransformStreamDefaultController>,
         &mut Context,
     ) -> JsResult<()>,
+    /// transformAlgorithm for a chunk that is still Rust bytes (see [`crate::chunk`]): the
+    /// bytes a `Uint8Array` chunk would hold, without that JS object. `None`: the bytes
+    /// become their `Uint8Array` and go to `transform`.
+    pub(crate) transform_bytes: Option<
+        fn(
+            &JsValue,
+            bytes::Bytes,
+            &JsObject<TransformStreamDefaultController>,
+            &mut Context,
+        ) -> JsResult<()>,
+    >,
     /// flushAlgorithm, given the state and the controller.
     pub(crate) flush:
         fn(&JsValue, &JsObject<TransformStreamDefaultController>, &mut Context) -> JsResult<()>,
