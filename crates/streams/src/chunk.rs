@@ -6,10 +6,13 @@
 //! with the fast paths on they stay Rust bytes in the queue. Every way a chunk reaches script
 //! goes through [`Chunk::into_js`] (one `Uint8Array` per chunk, made once, when the chunk
 //! leaves the Rust side): a read request's chunk steps (reader `read()`, async iterator, tee,
-//! an embedder's read request), a JS size algorithm, a JS sink's `write()`, a native sink that
-//! does not take bytes (e.g. a TransformStream's writable side). Only pipeTo's read request
-//! and a native sink's [`crate::native::NativeSink::write_bytes`] take the bytes as they are,
-//! so a native source piped into a native sink moves its chunks without a JS object per chunk.
+//! an embedder's read request), a JS size algorithm, a JS sink's `write()`, a JS
+//! transformer's `transform()`, a native sink or native transformer that does not take bytes.
+//! Only pipeTo's read request, a native sink's [`crate::native::NativeSink::write_bytes`], a
+//! TransformStream's writable side, the identity transform and the native transformers that
+//! take bytes (`CompressionStream`, `DecompressionStream`: `RustTransformer::transform_bytes`,
+//! and their output is enqueued as bytes) take the bytes as they are, so a native source piped
+//! into a native sink, through such transforms, moves its chunks without a JS object per chunk.
 //!
 //! NOTE: the `Uint8Array` is created later than the spec creates it (at enqueue), but creating
 //! it runs no script and nothing can observe the object before it leaves the Rust side: the

@@ -17,10 +17,11 @@ use boa_engine::{
 use boa_gc::{Finalize, Trace};
 use flate2::{Compress, Compression, Crc, Decompress, FlushCompress, FlushDecompress, Status};
 
+use crate::chunk::Chunk;
 use crate::readable::{to_array_buffer_view, ViewConstructor};
 use crate::transform::{
-    transform_stream_default_controller_enqueue, transform_stream_set_up, RustTransformer,
-    TransformStream, TransformStreamDefaultController,
+    transform_stream_default_controller_enqueue, transform_stream_default_controller_enqueue_chunk,
+    transform_stream_set_up, RustTransformer, TransformStream, TransformStreamDefaultController,
 };
 use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 
@@ -164,6 +165,14 @@ fn enqueue_pieces(
         if piece.is_empty() {
             continue;
         }
+        // Fast paths: the piece stays Rust bytes in the readable side's queue and becomes its
+        // Uint8Array only when it reaches script (see crate::chunk); a pipe into a native
+        // sink or a native transformer takes it without a JS object.
+        if crate::fast_paths() {
+            let chunk = Chunk::bytes(bytes::Bytes::copy_from_slice(&piece), ctx);
+            transform_stream_default_controller_enqueue_chunk(controller, chunk, ctx)?;
+            continue;
+        }
         let len = piece.len() as u64;
         let array_buffer = JsArrayBuffer::from_byte_block(piece, ctx)?;
         let array =
@@ -284,8 +293,30 @@ fn compress_and_enqueue_a_chunk(
 ) -> JsResult<()> {
     // 1. If chunk is not a BufferSource type, then throw a TypeError.
     let input = buffer_source_bytes(&chunk, ctx)?;
+    compress_and_enqueue_bytes(state, &input, controller, ctx)
+}
+
+/// [Compress and enqueue a chunk](https://compression.spec.whatwg.org/#compress-and-enqueue-a-chunk)
+/// of Rust bytes (a `Uint8Array` chunk not yet made, see [`crate::chunk`]): a BufferSource.
+fn compress_and_enqueue_a_bytes_chunk(
+    state: &JsValue,
+    chunk: bytes::Bytes,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. (chunk is a Uint8Array's bytes: a BufferSource.)
+    compress_and_enqueue_bytes(state, &chunk, controller, ctx)
+}
+
+/// Steps 2-5 of [compress and enqueue a chunk](https://compression.spec.whatwg.org/#compress-and-enqueue-a-chunk).
+fn compress_and_enqueue_bytes(
+    state: &JsValue,
+    input: &[u8],
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 2. Let buffer be the result of compressing chunk with cs's format and context.
-    let buffer = with_compressor(state, |c| c.compress(&input, false))?.map_err(type_error)?;
+    let buffer = with_compressor(state, |c| c.compress(input, false))?.map_err(type_error)?;
     // 3-5. Split buffer into non-empty Uint8Arrays and enqueue them.
     enqueue_pieces(buffer, controller, ctx)
 }
@@ -392,6 +423,7 @@ impl Class for CompressionStream {
                 state.upcast().into(),
                 RustTransformer {
                     transform: compress_and_enqueue_a_chunk,
+                    transform_bytes: Some(compress_and_enqueue_a_bytes_chunk),
                     flush: compress_flush_and_enqueue,
                 },
                 ctx,
@@ -748,13 +780,35 @@ fn decompress_and_enqueue_a_chunk(
 ) -> JsResult<()> {
     // 1. If chunk is not a BufferSource type, then throw a TypeError.
     let input = buffer_source_bytes(&chunk, ctx)?;
+    decompress_and_enqueue_bytes(state, &input, controller, ctx)
+}
+
+/// [Decompress and enqueue a chunk](https://compression.spec.whatwg.org/#decompress-and-enqueue-a-chunk)
+/// of Rust bytes (a `Uint8Array` chunk not yet made, see [`crate::chunk`]): a BufferSource.
+fn decompress_and_enqueue_a_bytes_chunk(
+    state: &JsValue,
+    chunk: bytes::Bytes,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 1. (chunk is a Uint8Array's bytes: a BufferSource.)
+    decompress_and_enqueue_bytes(state, &chunk, controller, ctx)
+}
+
+/// Steps 2-5 of [decompress and enqueue a chunk](https://compression.spec.whatwg.org/#decompress-and-enqueue-a-chunk).
+fn decompress_and_enqueue_bytes(
+    state: &JsValue,
+    input: &[u8],
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 2. Let buffer be the result of decompressing chunk with ds's format and context. If this
     //    results in an error, then throw a TypeError.
     // NOTE: the output of the whole chunk is produced (as bounded pieces) before any of it is
     // enqueued, so corrupt data anywhere in the chunk enqueues nothing, as the spec's order
     // requires (a pending read would otherwise observe the pieces before the error).
     let (buffer, fully_consumed) =
-        with_decompressor(state, |d| d.decompress_chunk(&input))?.map_err(type_error)?;
+        with_decompressor(state, |d| d.decompress_chunk(input))?.map_err(type_error)?;
     // 3-4. Split buffer into non-empty Uint8Arrays and enqueue them.
     enqueue_pieces(buffer, controller, ctx)?;
     // 5. If the end of the compressed input has been reached, and ds's context has not fully
@@ -842,6 +896,7 @@ impl Class for DecompressionStream {
                 state.upcast().into(),
                 RustTransformer {
                     transform: decompress_and_enqueue_a_chunk,
+                    transform_bytes: Some(decompress_and_enqueue_a_bytes_chunk),
                     flush: decompress_flush_and_enqueue,
                 },
                 ctx,

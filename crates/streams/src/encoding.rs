@@ -81,6 +81,18 @@ fn decoder_transform(
     decode_and_enqueue_a_chunk(&decoder, &chunk, controller, ctx)
 }
 
+/// TextDecoderStream's transformAlgorithm for a chunk that is still Rust bytes (a
+/// `Uint8Array` not yet made, see [`crate::chunk`]): its bytes without that JS object.
+fn decoder_transform_bytes(
+    state: &JsValue,
+    chunk: bytes::Bytes,
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let decoder = state_as::<TextDecoderStream>(state)?;
+    decode_and_enqueue_bytes(&decoder, &chunk, controller, ctx)
+}
+
 /// TextDecoderStream's flushAlgorithm (constructor step 8).
 fn decoder_flush(
     state: &JsValue,
@@ -274,6 +286,17 @@ fn decode_and_enqueue_a_chunk(
     // 1. Let bufferSource be the result of converting chunk to an AllowSharedBufferSource.
     // 2. Push a copy of bufferSource to decoder's I/O queue.
     let bytes = copy_bytes_of_allow_shared_buffer_source(chunk, ctx)?;
+    decode_and_enqueue_bytes(decoder, &bytes, controller, ctx)
+}
+
+/// Steps 3-4 of [decode and enqueue a chunk](https://encoding.spec.whatwg.org/#decode-and-enqueue-a-chunk),
+/// given the bytes pushed to decoder's I/O queue.
+fn decode_and_enqueue_bytes(
+    decoder: &JsObject<TextDecoderStream>,
+    bytes: &[u8],
+    controller: &JsObject<TransformStreamDefaultController>,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 3. Let output be the I/O queue of scalar values « end-of-queue ».
     // 4. While true:
     //   1. Let item be the result of reading from decoder's I/O queue.
@@ -286,7 +309,7 @@ fn decode_and_enqueue_a_chunk(
     //   3. Let result be the result of processing an item with item, decoder's decoder,
     //      decoder's I/O queue, output, and decoder's error mode.
     //   4. If result is error, then throw a TypeError.
-    let output = decoder_data(decoder, |d| d.common.decode(&bytes, false))
+    let output = decoder_data(decoder, |d| d.common.decode(bytes, false))
         .map_err(DecodeError::into_type_error)?;
     if !output.is_empty() {
         enqueue(controller, JsString::from(output.as_slice()).into(), ctx)?;
@@ -424,6 +447,7 @@ impl Class for TextDecoderStream {
                 instance.clone().upcast().into(),
                 RustTransformer {
                     transform: decoder_transform,
+                    transform_bytes: Some(decoder_transform_bytes),
                     flush: decoder_flush,
                 },
                 ctx,
@@ -672,6 +696,7 @@ impl Class for TextEncoderStream {
                 instance.clone().upcast().into(),
                 RustTransformer {
                     transform: encoder_transform,
+                    transform_bytes: None,
                     flush: encoder_flush,
                 },
                 ctx,

@@ -410,6 +410,7 @@ fn proxy_body(body: &Body, ctx: &mut Context) -> JsResult<Body> {
         JsValue::undefined(),
         RustTransformer {
             transform: identity_transform,
+            transform_bytes: None,
             flush: identity_flush,
         },
         ctx,

@@ -201,3 +201,176 @@ fn native_bytes_through_a_native_transform() {
     assert!(out.starts_with("abc@"), "{out}");
     assert!(out.contains("done@"), "{out}");
 }
+
+/// Collects what a pipe writes: `bytes` chunks through `write_bytes`, `js:Type` through
+/// `write` (a `Uint8Array`'s bytes collected too).
+#[derive(Trace, Finalize)]
+struct Collector {
+    #[unsafe_ignore_trace]
+    log: Rc<RefCell<Vec<String>>>,
+    #[unsafe_ignore_trace]
+    data: Rc<RefCell<Vec<u8>>>,
+}
+
+impl NativeSink for Collector {
+    fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
+        let array = chunk
+            .as_object()
+            .and_then(|o| boa_engine::object::builtins::JsUint8Array::from_object(o.clone()).ok());
+        let Some(array) = array else {
+            self.log.borrow_mut().push("js:other".into());
+            return Completion::undefined();
+        };
+        let len = array.length(ctx).unwrap_or(0);
+        for i in 0..len {
+            let byte = array.get(i, ctx).ok().and_then(|v| v.as_number());
+            self.data.borrow_mut().push(byte.unwrap_or(0.0) as u8);
+        }
+        self.log.borrow_mut().push("js".into());
+        Completion::undefined()
+    }
+
+    fn write_bytes(&self, chunk: Bytes, _controller: &JsObject, _ctx: &mut Context) -> Completion {
+        self.data.borrow_mut().extend_from_slice(&chunk);
+        self.log.borrow_mut().push("bytes".into());
+        Completion::undefined()
+    }
+
+    fn close(&self, _ctx: &mut Context) -> Completion {
+        self.log.borrow_mut().push("close".into());
+        Completion::undefined()
+    }
+}
+
+/// Pipe `chunks` native `abc` chunks through the transforms `through` (a script expression
+/// mapping `rs` to a readable stream) into a [`Collector`]; the script log (pipe settlement
+/// tick, writer's ready/closed order), the sink's log and the bytes it got.
+fn pipe_through_run(chunks: u32, through: &str) -> (String, String, Vec<u8>) {
+    let mut ctx = context();
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let data = Rc::new(RefCell::new(Vec::new()));
+    let source = native_readable_stream(
+        BytesSource {
+            left: Cell::new(chunks),
+        },
+        1.0,
+        &mut ctx,
+    )
+    .unwrap();
+    let ws = native_writable_stream(
+        Collector {
+            log: log.clone(),
+            data: data.clone(),
+        },
+        1.0,
+        &mut ctx,
+    )
+    .unwrap();
+    set_global(&mut ctx, "source", source.upcast());
+    set_global(&mut ctx, "ws", ws);
+    eval(
+        &mut ctx,
+        &format!("globalThis.rs = (rs => {through})(source);"),
+    );
+    eval(&mut ctx, OBSERVE);
+    ctx.run_jobs().unwrap();
+    let sink_log = log.borrow().join(",");
+    let bytes = data.borrow().clone();
+    (string(&mut ctx, "log.join('; ')"), sink_log, bytes)
+}
+
+#[test]
+fn a_pipe_through_compression_streams_moves_bytes_and_script_sees_the_same_on_and_off() {
+    for through in [
+        "rs.pipeThrough(new CompressionStream('gzip'))",
+        "rs.pipeThrough(new CompressionStream('deflate')).pipeThrough(new DecompressionStream('deflate'))",
+        // The identity TransformStream passes bytes through as they are.
+        "rs.pipeThrough(new TransformStream())",
+    ] {
+        let (on_script, on_sink, on_bytes) = with_fast_paths(true, || pipe_through_run(40, through));
+        let (off_script, off_sink, off_bytes) =
+            with_fast_paths(false, || pipe_through_run(40, through));
+        assert!(on_sink.contains("bytes"), "{through}: {on_sink}");
+        assert!(!on_sink.contains("js"), "{through}: {on_sink}");
+        assert!(off_sink.contains("js") && !off_sink.contains("bytes"), "{off_sink}");
+        assert_eq!(
+            on_sink.split(',').count(),
+            off_sink.split(',').count(),
+            "{through}"
+        );
+        assert!(on_sink.ends_with("close"), "{on_sink}");
+        assert_eq!(on_bytes, off_bytes, "{through}");
+        assert_eq!(on_script, off_script, "{through}");
+        assert!(on_script.contains("pipe done @"), "{on_script}");
+    }
+    // The round trip gives the input back.
+    let (_, _, round) = with_fast_paths(true, || {
+        pipe_through_run(
+            40,
+            "rs.pipeThrough(new CompressionStream('gzip')).pipeThrough(new DecompressionStream('gzip'))",
+        )
+    });
+    assert_eq!(round, b"abc".repeat(40));
+}
+
+/// A JS transformer between native ends gets Uint8Arrays (the bytes leave the Rust side
+/// there); a JS reader of a CompressionStream's readable side gets Uint8Arrays.
+#[test]
+fn script_between_native_ends_gets_uint8arrays() {
+    let (script, sink, bytes) = with_fast_paths(true, || {
+        pipe_through_run(
+            3,
+            "rs.pipeThrough(new TransformStream({ transform(c, ctl) { \
+               log.push('transform ' + c.constructor.name + ':' + c.length); ctl.enqueue(c); } }))",
+        )
+    });
+    assert!(script.contains("transform Uint8Array:3"), "{script}");
+    assert_eq!(sink, "js,js,js,close");
+    assert_eq!(bytes, b"abcabcabc");
+    let out = both_modes(|_| {
+        let mut ctx = context();
+        let rs = native_readable_stream(BytesSource { left: Cell::new(3) }, 1.0, &mut ctx).unwrap();
+        set_global(&mut ctx, "rs", rs.upcast());
+        eval(
+            &mut ctx,
+            r#"
+            globalThis.out = [];
+            (async () => {
+              const r = rs.pipeThrough(new CompressionStream('deflate-raw')).getReader();
+              let n = 0;
+              for (;;) {
+                const { value, done } = await r.read();
+                if (done) break;
+                out.push(value.constructor.name);
+                n += value.length;
+              }
+              out.push(n > 0 ? 'some bytes' : 'none');
+            })();
+            "#,
+        );
+        ctx.run_jobs().unwrap();
+        string(&mut ctx, "out.join('; ')")
+    });
+    assert!(out.starts_with("Uint8Array"), "{out}");
+    assert!(out.ends_with("some bytes"), "{out}");
+    let names: Vec<&str> = out.split("; ").collect();
+    assert!(
+        names
+            .iter()
+            .take(names.len() - 1)
+            .all(|n| *n == "Uint8Array"),
+        "{out}"
+    );
+}
+
+/// TextDecoderStream takes bytes (fast paths on) and gives the same strings; what script and
+/// the sink observe is the same on and off.
+#[test]
+fn a_pipe_through_text_decoder_and_encoder_streams_is_the_same_on_and_off() {
+    let through = "rs.pipeThrough(new TextDecoderStream()).pipeThrough(new TextEncoderStream())";
+    let on = with_fast_paths(true, || pipe_through_run(5, through));
+    let off = with_fast_paths(false, || pipe_through_run(5, through));
+    assert_eq!(on, off);
+    assert_eq!(on.2, b"abc".repeat(5));
+    assert!(on.0.contains("pipe done @"), "{}", on.0);
+}

@@ -2,6 +2,7 @@
 //! and the [default controller abstract operations](https://streams.spec.whatwg.org/#ts-default-controller-abstract-ops).
 
 use super::*;
+use crate::chunk::Chunk;
 
 /// A `TransformStreamDefaultController`'s internal slots.
 #[derive(Trace, Finalize, JsData)]
@@ -151,6 +152,17 @@ pub fn transform_stream_default_controller_enqueue(
     chunk: JsValue,
     ctx: &mut Context,
 ) -> JsResult<()> {
+    transform_stream_default_controller_enqueue_chunk(controller, Chunk::Js(chunk), ctx)
+}
+
+/// [TransformStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#transform-stream-default-controller-enqueue)
+/// of a chunk that may be Rust bytes (see [`crate::chunk`]): they stay bytes in the readable
+/// side's queue until they reach script.
+pub(crate) fn transform_stream_default_controller_enqueue_chunk(
+    controller: &JsObject<TransformStreamDefaultController>,
+    chunk: Chunk,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 1. Let stream be controller.[[stream]].
     let stream = controller_stream(controller);
     // 2. Let readableController be stream.[[readable]].[[controller]].
@@ -167,7 +179,7 @@ pub fn transform_stream_default_controller_enqueue(
     // 4. Let enqueueResult be ReadableStreamDefaultControllerEnqueue(readableController,
     //    chunk).
     // 5. If enqueueResult is an abrupt completion,
-    if let Err(e) = readable_stream_default_controller_enqueue(&rc, chunk, ctx) {
+    if let Err(e) = readable_stream_default_controller_enqueue_native(&rc, chunk, ctx) {
         //   1. Perform ! TransformStreamErrorWritableAndUnblockWrite(stream,
         //      enqueueResult.[[Value]]).
         // (a TypeError of the steps, or the strategy's size() exception, already caught)
@@ -201,19 +213,41 @@ pub fn transform_stream_default_controller_error(
 }
 
 /// [TransformStreamDefaultControllerPerformTransform](https://streams.spec.whatwg.org/#transform-stream-default-controller-perform-transform)
-pub fn transform_stream_default_controller_perform_transform(
+pub(crate) fn transform_stream_default_controller_perform_transform(
     controller: &JsObject<TransformStreamDefaultController>,
-    chunk: JsValue,
+    chunk: Chunk,
     ctx: &mut Context,
 ) -> Completion {
     // 1. Let transformPromise be the result of performing controller.[[transformAlgorithm]],
     //    passing chunk.
     let transform_promise = match controller_algorithms(controller) {
+        // A native transformer that takes bytes gets a bytes chunk as it is (no user code
+        // runs: the bytes are not a JS object).
+        Some(TransformerAlgorithms {
+            transformer,
+            rust:
+                Some(RustTransformer {
+                    transform_bytes: Some(f),
+                    ..
+                }),
+            ..
+        }) if matches!(chunk, Chunk::Bytes(..)) => {
+            let Chunk::Bytes(bytes, _) = chunk else {
+                return Completion::undefined();
+            };
+            match f(&transformer, bytes, controller, ctx) {
+                Ok(()) => Completion::undefined(),
+                Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
+            }
+        }
         Some(TransformerAlgorithms {
             transformer,
             rust: Some(r),
             ..
         }) => {
+            // The chunk reaches the transformer as a JS value: Rust bytes become their
+            // Uint8Array here.
+            let chunk = chunk.into_js(ctx);
             // A native transformer runs user code only by converting an object chunk
             // (`toString`, `valueOf`, getters): then it runs inside webidl::catching.
             let result = if chunk.is_object() {
@@ -234,21 +268,28 @@ pub fn transform_stream_default_controller_perform_transform(
             transformer,
             transform: Some(f),
             ..
-        }) => invoke_promise_callback(
-            &f,
-            &transformer,
-            &[chunk, controller.clone().upcast().into()],
-            ctx,
-        ),
+        }) => {
+            // The chunk reaches script: Rust bytes become their Uint8Array here.
+            let chunk = chunk.into_js(ctx);
+            invoke_promise_callback(
+                &f,
+                &transformer,
+                &[chunk, controller.clone().upcast().into()],
+                ctx,
+            )
+        }
         // The default transformAlgorithm:
         //   1. Let result be TransformStreamDefaultControllerEnqueue(controller, chunk).
         //   2. If result is an abrupt completion, return a promise rejected with
         //      result.[[Value]].
         //   3. Otherwise, return a promise resolved with undefined.
-        Some(_) => match transform_stream_default_controller_enqueue(controller, chunk, ctx) {
-            Ok(()) => Completion::undefined(),
-            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
-        },
+        // (Rust bytes stay bytes: the readable side's queue takes them as they are.)
+        Some(_) => {
+            match transform_stream_default_controller_enqueue_chunk(controller, chunk, ctx) {
+                Ok(()) => Completion::undefined(),
+                Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
+            }
+        }
         // NOTE: spec hole. TransformStreamDefaultSourceCancelAlgorithm clears the algorithms
         // at once but errors the writable side only when cancelPromise settles; a write
         // processed in between (no backpressure) gets here with the algorithm cleared. Treat

@@ -38,7 +38,7 @@ use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 use crate::promise::{invoke_promise_callback, promise_resolved_with, react, PromiseCapability};
 use crate::readable::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
-    readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
+    readable_stream_default_controller_close, readable_stream_default_controller_enqueue_native,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
     readable_stream_default_controller_has_backpressure, Completion, ReadableStream,
     ReadableStreamDefaultController, RustPromise, RustSource, SourceAlgorithms, StartAlgorithm,

@@ -38,6 +38,19 @@ impl NativeSink for TransformSink {
     /// 2. Let writeAlgorithm be the following steps, taking a chunk argument:
     ///   1. Return ! TransformStreamDefaultSinkWriteAlgorithm(stream, chunk).
     fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
+        transform_stream_default_sink_write_algorithm(&self.stream, chunk.into(), ctx)
+    }
+
+    /// The write algorithm for bytes a pipe moved without a JS object (see
+    /// [`crate::chunk`]): the transform algorithm gets them as they are (a native
+    /// transformer that takes bytes) or as their `Uint8Array`.
+    fn write_bytes(
+        &self,
+        chunk: bytes::Bytes,
+        _controller: &JsObject,
+        ctx: &mut Context,
+    ) -> Completion {
+        let chunk = crate::chunk::Chunk::bytes(chunk, ctx);
         transform_stream_default_sink_write_algorithm(&self.stream, chunk, ctx)
     }
 
@@ -55,9 +68,9 @@ impl NativeSink for TransformSink {
 }
 
 /// [TransformStreamDefaultSinkWriteAlgorithm](https://streams.spec.whatwg.org/#transform-stream-default-sink-write-algorithm)
-pub fn transform_stream_default_sink_write_algorithm(
+pub(crate) fn transform_stream_default_sink_write_algorithm(
     stream: &JsObject<TransformStream>,
-    chunk: JsValue,
+    chunk: crate::chunk::Chunk,
     ctx: &mut Context,
 ) -> Completion {
     // 1. Assert: stream.[[writable]].[[state]] is "writable".

@@ -32,10 +32,22 @@ pub(crate) struct RustTransformer {
         &JsObject<TransformStreamDefaultController>,
         &mut Context,
     ) -> JsResult<()>,
+    /// transformAlgorithm for a chunk that is still Rust bytes (see [`crate::chunk`]): the
+    /// bytes a `Uint8Array` chunk would hold, without that JS object. `None`: the bytes
+    /// become their `Uint8Array` and go to `transform`.
+    pub(crate) transform_bytes: Option<TransformBytesAlgorithm>,
     /// flushAlgorithm, given the state and the controller.
     pub(crate) flush:
         fn(&JsValue, &JsObject<TransformStreamDefaultController>, &mut Context) -> JsResult<()>,
 }
+
+/// [`RustTransformer::transform_bytes`]: given the state, the chunk's bytes and the controller.
+pub(crate) type TransformBytesAlgorithm = fn(
+    &JsValue,
+    bytes::Bytes,
+    &JsObject<TransformStreamDefaultController>,
+    &mut Context,
+) -> JsResult<()>;
 
 /// [Set up](https://streams.spec.whatwg.org/#transformstream-set-up) a new `TransformStream`
 /// with Rust-side algorithms (writable high water mark 1, readable 0, sizes returning 1).

@@ -252,7 +252,7 @@ fn backpressure_change_promise_is_made_only_when_something_waits_on_it() {
         // A writer's write waits on it: now it exists in both modes.
         super::transform_stream_default_sink_write_algorithm(
             &stream,
-            boa_engine::JsValue::from(1),
+            boa_engine::JsValue::from(1).into(),
             &mut ctx,
         );
         assert!(stream
