@@ -68,13 +68,20 @@ pub(crate) fn transform_stream_set_up(
     // 5-7. transformAlgorithmWrapper, flushAlgorithmWrapper, cancelAlgorithmWrapper: see
     //      RustTransformer and the dispatch in the controller's algorithms.
     // 8. Let startPromise be a promise resolved with undefined.
-    let start_promise = RustPromise::new();
-    start_promise.resolve_undefined(ctx);
+    // NOTE: with fast paths on, an already fulfilled Completion (no promise allocated): both
+    // sides adopt it with the same ticks as a settled Rust promise (StartAlgorithm::Return).
+    let start_promise = if crate::fast_paths() {
+        Completion::undefined()
+    } else {
+        let p = RustPromise::new();
+        p.resolve_undefined(ctx);
+        Completion::Rust(p)
+    };
     // 9. Perform ! InitializeTransformStream(stream, startPromise, writableHighWaterMark,
     //    writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
     initialize_transform_stream(
         &stream,
-        Completion::Rust(start_promise.clone()),
+        start_promise,
         1.0,
         SizeAlgorithm::ReturnOne,
         0.0,
@@ -264,14 +271,16 @@ impl Class for TransformStream {
                 return Ok(());
             };
             // 9. Let startPromise be a new promise.
-            // NOTE: without a `start` method the promise is resolved with undefined below, before
-            // any reaction to it can run; a Rust-side promise has the same reaction timing.
+            // NOTE: without a `start` method the promise is resolved with undefined below (step
+            // 13), before any reaction to it can run (the start algorithms only adopt it, in a
+            // microtask): with fast paths on it is an already fulfilled Completion, which both
+            // sides adopt with the same ticks (StartAlgorithm::Return) and no promise allocated.
             let (start_promise, start_capability) = if init.start.is_some() || !crate::fast_paths()
             {
                 let capability = PromiseCapability::new(ctx);
                 (Completion::Js(capability.promise.clone()), Some(capability))
             } else {
-                (Completion::Rust(RustPromise::new()), None)
+                (Completion::undefined(), None)
             };
             // 10. Perform ! InitializeTransformStream(this, startPromise, writableHighWaterMark,
             //     writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
@@ -305,7 +314,7 @@ impl Class for TransformStream {
                 }
                 // 13. Otherwise, resolve startPromise with undefined.
                 (_, Some(p), _) => p.resolve(JsValue::undefined(), ctx),
-                (_, None, Completion::Rust(p)) => p.resolve_undefined(ctx),
+                // (Fast paths: already fulfilled.)
                 (_, None, _) => {}
             }
             Ok(())
