@@ -580,6 +580,26 @@ fn create_uint8_array(bytes: &[u8], ctx: &mut Context) -> JsResult<JsValue> {
     Ok(JsUint8Array::from_array_buffer(buffer, ctx)?.into())
 }
 
+/// Create the `Uint8Array` of `bytes` and enqueue it into the encoder's transform.
+// NOTE: with fast paths on the bytes stay Rust bytes in the readable side's queue and become
+// that `Uint8Array` (in the same realm, running no JS) only when they reach script (see
+// crate::chunk); a pipe into a native sink takes them without the JS object. Nothing can
+// observe when the object is made.
+fn enqueue_encoded(
+    controller: &JsObject<TransformStreamDefaultController>,
+    bytes: Vec<u8>,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    if crate::fast_paths() {
+        let chunk = crate::chunk::Chunk::bytes(bytes::Bytes::from(bytes), ctx);
+        return crate::transform::transform_stream_default_controller_enqueue_chunk(
+            controller, chunk, ctx,
+        );
+    }
+    let chunk = create_uint8_array(&bytes, ctx)?;
+    enqueue(controller, chunk, ctx)
+}
+
 /// [Encode and enqueue a chunk](https://encoding.spec.whatwg.org/#encode-and-enqueue-a-chunk)
 fn encode_and_enqueue_a_chunk(
     encoder: &JsObject<TextEncoderStream>,
@@ -597,9 +617,8 @@ fn encode_and_enqueue_a_chunk(
     if !output.is_empty() {
         //   1. Let chunk be the result of creating a Uint8Array object given output and
         //      encoder's relevant realm.
-        let chunk = create_uint8_array(&output, ctx)?;
         //   2. Enqueue chunk into encoder's transform.
-        enqueue(controller, chunk, ctx)?;
+        enqueue_encoded(controller, output, ctx)?;
     }
     //     3. Return.
     Ok(())
@@ -615,9 +634,8 @@ fn encode_and_flush(
     if encoder_data(encoder, |e| e.leading_surrogate.get()).is_some() {
         //   1. Let chunk be the result of creating a Uint8Array object given « 0xEF, 0xBF,
         //      0xBD » and encoder's relevant realm.
-        let chunk = create_uint8_array(&[0xEF, 0xBF, 0xBD], ctx)?;
         //   2. Enqueue chunk into encoder's transform.
-        enqueue(controller, chunk, ctx)?;
+        enqueue_encoded(controller, vec![0xEF, 0xBF, 0xBD], ctx)?;
     }
     Ok(())
 }
