@@ -209,7 +209,7 @@ fn to_init(value: &JsValue, ctx: &mut Context) -> JsResult<Init> {
         };
         // sequence<sequence<USVString>>: each item converted as it is iterated.
         let mut out = Vec::new();
-        for item in iterate_converting(value, &method, ctx, |item, ctx| {
+        for item in webidl::create_sequence_from_iterable(value, &method, ctx, |item, ctx| {
             let Some(inner) = item.as_object() else {
                 return Err(type_error("A URLSearchParams init pair is not a sequence"));
             };
@@ -217,7 +217,9 @@ fn to_init(value: &JsValue, ctx: &mut Context) -> JsResult<Init> {
             let Some(inner_method) = inner_method.as_callable() else {
                 return Err(type_error("A URLSearchParams init pair is not a sequence"));
             };
-            iterate_converting(&item, &inner_method, ctx, |v, ctx| to_usv_string(&v, ctx))
+            webidl::create_sequence_from_iterable(&item, &inner_method, ctx, |v, ctx| {
+                to_usv_string(&v, ctx)
+            })
         })? {
             out.push(item);
         }
@@ -258,36 +260,6 @@ fn to_init(value: &JsValue, ctx: &mut Context) -> JsResult<Init> {
         out.push((typed_key, typed_value));
     }
     Ok(Init::Record(out))
-}
-
-/// [Create a sequence from an iterable](https://webidl.spec.whatwg.org/#create-sequence-from-iterable):
-/// each value converted by `convert` as it is produced.
-fn iterate_converting<T>(
-    value: &JsValue,
-    method: &JsObject,
-    ctx: &mut Context,
-    mut convert: impl FnMut(JsValue, &mut Context) -> JsResult<T>,
-) -> JsResult<Vec<T>> {
-    let iterator = method.call(value, &[], ctx)?;
-    let Some(iterator) = iterator.as_object() else {
-        return Err(type_error("the iterator is not an object"));
-    };
-    let next = iterator.get(js_string!("next"), ctx)?;
-    let mut items = Vec::new();
-    loop {
-        let Some(next_fn) = next.as_callable() else {
-            return Err(type_error("the iterator's next is not callable"));
-        };
-        let result = next_fn.call(&iterator.clone().into(), &[], ctx)?;
-        let Some(result) = result.as_object() else {
-            return Err(type_error("the iterator result is not an object"));
-        };
-        if result.get(js_string!("done"), ctx)?.to_boolean() {
-            return Ok(items);
-        }
-        let v = result.get(js_string!("value"), ctx)?;
-        items.push(convert(v, ctx)?);
-    }
 }
 
 impl Class for UrlSearchParams {

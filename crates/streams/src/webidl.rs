@@ -796,3 +796,36 @@ pub fn call_catching(
 pub fn get_catching(object: &JsObject, name: &str, ctx: &mut Context) -> Result<JsValue, Caught> {
     catching(ctx, |ctx| object.get(key(name), ctx))
 }
+
+/// [Create a sequence from an iterable](https://webidl.spec.whatwg.org/#create-sequence-from-iterable):
+/// each value converted by `convert` as it is produced.
+pub(crate) fn create_sequence_from_iterable<T>(
+    value: &JsValue,
+    method: &JsObject,
+    ctx: &mut Context,
+    mut convert: impl FnMut(JsValue, &mut Context) -> JsResult<T>,
+) -> JsResult<Vec<T>> {
+    let iterator = method.call(value, &[], ctx)?;
+    let Some(iterator) = iterator.as_object() else {
+        return Err(type_error("the iterator is not an object"));
+    };
+    let next = iterator.get(boa_engine::js_string!("next"), ctx)?;
+    let mut items = Vec::new();
+    loop {
+        let Some(next_fn) = next.as_callable() else {
+            return Err(type_error("the iterator's next is not callable"));
+        };
+        let result = next_fn.call(&iterator.clone().into(), &[], ctx)?;
+        let Some(result) = result.as_object() else {
+            return Err(type_error("the iterator result is not an object"));
+        };
+        if result
+            .get(boa_engine::js_string!("done"), ctx)?
+            .to_boolean()
+        {
+            return Ok(items);
+        }
+        let v = result.get(boa_engine::js_string!("value"), ctx)?;
+        items.push(convert(v, ctx)?);
+    }
+}

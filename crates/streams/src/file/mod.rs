@@ -387,26 +387,7 @@ fn to_blob_part_sequence(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<Blo
         return Err(type_error("@@iterator is not callable"));
     };
     // 3. Return the result of creating a sequence from V and method.
-    let iterator = method.call(value, &[], ctx)?;
-    let Some(iterator) = iterator.as_object() else {
-        return Err(type_error("the iterator is not an object"));
-    };
-    let next = iterator.get(js_string!("next"), ctx)?;
-    let mut parts = Vec::new();
-    loop {
-        let Some(next_fn) = next.as_callable() else {
-            return Err(type_error("the iterator's next is not callable"));
-        };
-        let result = next_fn.call(&iterator.clone().into(), &[], ctx)?;
-        let Some(result) = result.as_object() else {
-            return Err(type_error("the iterator result is not an object"));
-        };
-        if result.get(js_string!("done"), ctx)?.to_boolean() {
-            return Ok(parts);
-        }
-        let value = result.get(js_string!("value"), ctx)?;
-        parts.push(to_blob_part(&value, ctx)?);
-    }
+    webidl::create_sequence_from_iterable(value, &method, ctx, |part, ctx| to_blob_part(&part, ctx))
 }
 
 /// [Process blob parts](https://w3c.github.io/FileAPI/#process-blob-parts)
