@@ -590,7 +590,7 @@ fn post_message_transfer(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<JsO
         }
     }
     let options = Dictionary::new(value, "StructuredSerializeOptions")?;
-    match options.get("transfer", ctx)? {
+    match options.get(webidl::js_key!("transfer"), ctx)? {
         Some(list) => sequence_of_objects(&list, ctx),
         None => Ok(Vec::new()),
     }
@@ -759,16 +759,18 @@ impl Class for MessageEventInterface {
             let event_type = webidl::to_dom_string(&arg(args, 0), ctx)?;
             let dict = Dictionary::new(&arg(args, 1), "MessageEventInit")?;
             let (bubbles, cancelable, composed) = dom::event_init(&dict, ctx)?;
-            let data = dict.get("data", ctx)?.unwrap_or(JsValue::null());
-            let last_event_id = match dict.get("lastEventId", ctx)? {
+            let data = dict
+                .get(webidl::js_key!("data"), ctx)?
+                .unwrap_or(JsValue::null());
+            let last_event_id = match dict.get(webidl::js_key!("lastEventId"), ctx)? {
                 Some(v) => webidl::to_dom_string(&v, ctx)?,
                 None => JsString::default(),
             };
-            let origin = match dict.get("origin", ctx)? {
+            let origin = match dict.get(webidl::js_key!("origin"), ctx)? {
                 Some(v) => webidl::to_dom_string(&v, ctx)?,
                 None => JsString::default(),
             };
-            let ports = match dict.get("ports", ctx)? {
+            let ports = match dict.get(webidl::js_key!("ports"), ctx)? {
                 Some(v) => {
                     let list = sequence_of_objects(&v, ctx)?;
                     if !list.iter().all(|p| port_data(p).is_some()) {
@@ -780,7 +782,7 @@ impl Class for MessageEventInterface {
                 }
                 None => Vec::new(),
             };
-            let source = match dict.get("source", ctx)? {
+            let source = match dict.get(webidl::js_key!("source"), ctx)? {
                 Some(v) if v.is_null() || is_message_port(&v) => v,
                 None => JsValue::null(),
                 Some(_) => {

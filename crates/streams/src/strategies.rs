@@ -34,8 +34,9 @@ impl QueuingStrategy {
     /// converted to `unrestricted double` first, then `size` is read and must be callable).
     pub fn from_value(value: &JsValue, context: &mut Context) -> JsResult<Self> {
         let dict = Dictionary::new(value, "QueuingStrategy")?;
-        let high_water_mark = dict.get_unrestricted_double("highWaterMark", context)?;
-        let size = dict.get_callback("size", context)?;
+        let high_water_mark =
+            dict.get_unrestricted_double(webidl::js_key!("highWaterMark"), context)?;
+        let size = dict.get_callback(webidl::js_key!("size"), context)?;
         Ok(Self {
             high_water_mark,
             size,
@@ -173,7 +174,7 @@ fn queuing_strategy_init(
         )));
     }
     let dict = Dictionary::new(&arg(args, 0), "QueuingStrategyInit")?;
-    dict.get_unrestricted_double("highWaterMark", context)?
+    dict.get_unrestricted_double(webidl::js_key!("highWaterMark"), context)?
         .ok_or_else(|| {
             webidl::type_error(format!(
                 "Failed to construct '{interface}': required member highWaterMark is undefined"

@@ -962,7 +962,7 @@ fn structured_clone(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResul
     let value = arg(args, 0);
     // StructuredSerializeOptions: sequence<object> transfer = [].
     let options = Dictionary::new(&arg(args, 1), "StructuredSerializeOptions")?;
-    let transfer = match options.get("transfer", ctx)? {
+    let transfer = match options.get(webidl::js_key!("transfer"), ctx)? {
         Some(list) => sequence_of_objects(&list, ctx)?,
         None => Vec::new(),
     };

@@ -259,30 +259,35 @@ impl Dictionary {
 
     /// `Get(dict, key)`; `None` when the member is absent (value `undefined`).
     /// Can run user code (getters): hold no borrow across it.
-    pub fn get(&self, key: &str, ctx: &mut Context) -> JsResult<Option<JsValue>> {
+    pub fn get(&self, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsValue>> {
         let Some(o) = &self.0 else { return Ok(None) };
-        let v = o.get(PropertyKey::from(JsString::from(key)), ctx)?;
+        let v = o.get(key, ctx)?;
         Ok(if v.is_undefined() { None } else { Some(v) })
     }
 
     /// A callback-function member: absent → `None`, callable → `Some`, else TypeError.
-    pub fn get_callback(&self, key: &str, ctx: &mut Context) -> JsResult<Option<JsObject>> {
+    pub fn get_callback(&self, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsObject>> {
+        let name = key.clone();
         match self.get(key, ctx)? {
             None => Ok(None),
             Some(v) => match v.as_callable() {
                 Some(f) => Ok(Some(f.clone())),
-                None => Err(type_error(format!("'{key}' must be a function"))),
+                None => Err(type_error(format!("'{name}' must be a function"))),
             },
         }
     }
 
     /// A `boolean` member with a default.
-    pub fn get_bool(&self, key: &str, default: bool, ctx: &mut Context) -> JsResult<bool> {
+    pub fn get_bool(&self, key: PropertyKey, default: bool, ctx: &mut Context) -> JsResult<bool> {
         Ok(self.get(key, ctx)?.map_or(default, |v| v.to_boolean()))
     }
 
     /// An `unrestricted double` member.
-    pub fn get_unrestricted_double(&self, key: &str, ctx: &mut Context) -> JsResult<Option<f64>> {
+    pub fn get_unrestricted_double(
+        &self,
+        key: PropertyKey,
+        ctx: &mut Context,
+    ) -> JsResult<Option<f64>> {
         match self.get(key, ctx)? {
             None => Ok(None),
             Some(v) => Ok(Some(v.to_number(ctx)?)),
@@ -439,10 +444,23 @@ pub fn promise_method(
     promise_from_result(result, ctx)
 }
 
-/// Key helper for `js_string!`-free property names.
+/// A property key for a name known only at run time. For a literal, use [`js_key!`]: this
+/// one pays `JsString::from(&str)` (a static-string table lookup, an allocation when the
+/// name is not in it) on every call.
 pub fn key(name: &str) -> PropertyKey {
     PropertyKey::from(JsString::from(name))
 }
+
+/// The property key of a string literal, built at compile time: no table lookup and no
+/// allocation per use (hot paths get `done`/`value`/`then` and dictionary members on every
+/// chunk or constructor call). The literal must not be an array index (it becomes a
+/// `PropertyKey::String` directly).
+macro_rules! js_key {
+    ($name:literal) => {
+        boa_engine::property::PropertyKey::String(boa_engine::js_string!($name))
+    };
+}
+pub(crate) use js_key;
 
 // ---------------------------------------------------------------------------------------
 // Running user code whose exception the library catches (engine bug native-catch-stack)

@@ -96,14 +96,14 @@ struct RequestInit {
 
 fn convert_request_init(value: &JsValue, ctx: &mut Context) -> JsResult<RequestInit> {
     let dict = Dictionary::new(value, "init")?;
-    let body = dict.get("body", ctx)?;
+    let body = dict.get(webidl::js_key!("body"), ctx)?;
     let body = match body {
         Some(v) if !v.is_null() && !super::is_body_init_object(&v, ctx)? => {
             Some(JsValue::from(v.to_string(ctx)?))
         }
         other => other,
     };
-    let duplex = match dict.get("duplex", ctx)? {
+    let duplex = match dict.get(webidl::js_key!("duplex"), ctx)? {
         None => None,
         Some(v) => {
             let s = v.to_string(ctx)?;
@@ -113,15 +113,15 @@ fn convert_request_init(value: &JsValue, ctx: &mut Context) -> JsResult<RequestI
             Some(s)
         }
     };
-    let headers = match dict.get("headers", ctx)? {
+    let headers = match dict.get(webidl::js_key!("headers"), ctx)? {
         None => None,
         Some(v) => Some(headers::to_headers_init(&v, ctx)?),
     };
-    let method = match dict.get("method", ctx)? {
+    let method = match dict.get(webidl::js_key!("method"), ctx)? {
         None => None,
         Some(v) => Some(headers::to_byte_string(&v, ctx)?),
     };
-    let signal = dict.get("signal", ctx)?;
+    let signal = dict.get(webidl::js_key!("signal"), ctx)?;
     if let Some(s) = &signal {
         if !s.is_null() && !crate::dom::is_abort_signal(s) {
             return Err(type_error("'signal' is not an AbortSignal"));

@@ -80,12 +80,12 @@ struct ResponseInit {
 
 fn convert_response_init(value: &JsValue, ctx: &mut Context) -> JsResult<ResponseInit> {
     let dict = Dictionary::new(value, "init")?;
-    let headers = match dict.get("headers", ctx)? {
+    let headers = match dict.get(webidl::js_key!("headers"), ctx)? {
         None => None,
         Some(v) => Some(headers::to_headers_init(&v, ctx)?),
     };
     // unsigned short status = 200.
-    let status = match dict.get("status", ctx)? {
+    let status = match dict.get(webidl::js_key!("status"), ctx)? {
         None => 200,
         Some(v) => {
             let n = v.to_number(ctx)?;
@@ -96,7 +96,7 @@ fn convert_response_init(value: &JsValue, ctx: &mut Context) -> JsResult<Respons
             }
         }
     };
-    let status_text = match dict.get("statusText", ctx)? {
+    let status_text = match dict.get(webidl::js_key!("statusText"), ctx)? {
         None => Vec::new(),
         Some(v) => headers::to_byte_string(&v, ctx)?,
     };
@@ -386,7 +386,7 @@ impl Class for ResponseInterface {
                 // 1. Let bytes the result of running serialize a JavaScript value to JSON
                 //    bytes on data.
                 let json = ctx.intrinsics().objects().json();
-                let stringify = json.get(webidl::key("stringify"), ctx)?;
+                let stringify = json.get(webidl::js_key!("stringify"), ctx)?;
                 let Some(stringify) = stringify.as_callable() else {
                     return Err(type_error("JSON.stringify is not callable"));
                 };

@@ -241,9 +241,9 @@ pub(crate) fn prototype_from_new_target<C: Class>(
 /// Convert the members of an `EventInit` dictionary (bubbles, cancelable, composed: in that
 /// order).
 pub(crate) fn event_init(dict: &Dictionary, context: &mut Context) -> JsResult<(bool, bool, bool)> {
-    let bubbles = dict.get_bool("bubbles", false, context)?;
-    let cancelable = dict.get_bool("cancelable", false, context)?;
-    let composed = dict.get_bool("composed", false, context)?;
+    let bubbles = dict.get_bool(webidl::js_key!("bubbles"), false, context)?;
+    let cancelable = dict.get_bool(webidl::js_key!("cancelable"), false, context)?;
+    let composed = dict.get_bool(webidl::js_key!("composed"), false, context)?;
     Ok((bubbles, cancelable, composed))
 }
 
@@ -564,7 +564,9 @@ impl Class for CustomEventInterface {
             let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
             let dict = Dictionary::new(&arg(args, 1), "CustomEventInit")?;
             let (bubbles, cancelable, composed) = event_init(&dict, context)?;
-            let detail = dict.get("detail", context)?.unwrap_or(JsValue::null());
+            let detail = dict
+                .get(webidl::js_key!("detail"), context)?
+                .unwrap_or(JsValue::null());
             let proto = prototype_from_new_target::<CustomEventInterface>(new_target, context)?;
             let mut data = EventData::new(event_type, bubbles, cancelable, composed);
             data.custom = true;

@@ -219,13 +219,15 @@ fn flatten_options(options: &JsValue, more: bool, context: &mut Context) -> JsRe
     let dict = Dictionary::new(options, "EventListenerOptions")?;
     // Dictionary members in order: capture (EventListenerOptions), then once, passive,
     // signal (AddEventListenerOptions).
-    flat.capture = dict.get_bool("capture", false, context)?;
+    flat.capture = dict.get_bool(webidl::js_key!("capture"), false, context)?;
     if !more {
         return Ok(flat);
     }
-    flat.once = dict.get_bool("once", false, context)?;
-    flat.passive = dict.get("passive", context)?.map(|v| v.to_boolean());
-    if let Some(signal) = dict.get("signal", context)? {
+    flat.once = dict.get_bool(webidl::js_key!("once"), false, context)?;
+    flat.passive = dict
+        .get(webidl::js_key!("passive"), context)?
+        .map(|v| v.to_boolean());
+    if let Some(signal) = dict.get(webidl::js_key!("signal"), context)? {
         match signal.as_object() {
             Some(o) if abort::is_signal_object(&o) => flat.signal = Some(o),
             _ => {
@@ -476,7 +478,7 @@ fn call_user_object_operation(
         callback.call(&current_target.clone().into(), &[event], context)?;
         return Ok(());
     }
-    let handle = callback.get(webidl::key("handleEvent"), context)?;
+    let handle = callback.get(webidl::js_key!("handleEvent"), context)?;
     let Some(handle) = handle.as_callable() else {
         return Err(webidl::type_error("handleEvent is not a function"));
     };

@@ -38,12 +38,17 @@ fn progress_field(this: &JsValue, f: fn(&Progress) -> JsValue) -> JsResult<JsVal
 }
 
 /// WebIDL `double` (restricted): a non-finite value is a TypeError.
-fn dictionary_double(dict: &Dictionary, key: &str, ctx: &mut Context) -> JsResult<f64> {
+fn dictionary_double(
+    dict: &Dictionary,
+    key: boa_engine::property::PropertyKey,
+    ctx: &mut Context,
+) -> JsResult<f64> {
+    let name = key.clone();
     match dict.get_unrestricted_double(key, ctx)? {
         None => Ok(0.0),
         Some(x) if x.is_finite() => Ok(x),
         Some(_) => Err(webidl::type_error(format!(
-            "ProgressEventInit.{key} is not a finite number"
+            "ProgressEventInit.{name} is not a finite number"
         ))),
     }
 }
@@ -95,9 +100,10 @@ impl Class for ProgressEventInterface {
             let dict = Dictionary::new(&arg(args, 1), "ProgressEventInit")?;
             // EventInit's members, then ProgressEventInit's in lexicographic order.
             let (bubbles, cancelable, composed) = event_init(&dict, ctx)?;
-            let length_computable = dict.get_bool("lengthComputable", false, ctx)?;
-            let loaded = dictionary_double(&dict, "loaded", ctx)?;
-            let total = dictionary_double(&dict, "total", ctx)?;
+            let length_computable =
+                dict.get_bool(webidl::js_key!("lengthComputable"), false, ctx)?;
+            let loaded = dictionary_double(&dict, webidl::js_key!("loaded"), ctx)?;
+            let total = dictionary_double(&dict, webidl::js_key!("total"), ctx)?;
             let proto = prototype_from_new_target::<ProgressEventInterface>(new_target, ctx)?;
             let mut event = EventData::new(event_type, bubbles, cancelable, composed);
             event.set_ext(JsObject::from_proto_and_data(

@@ -67,7 +67,7 @@ fn decode(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
         check_allow_shared_buffer_source(&input)?;
     }
     let options = Dictionary::new(&arg(args, 1), "options")?;
-    let stream = options.get_bool("stream", false, ctx)?;
+    let stream = options.get_bool(webidl::js_key!("stream"), false, ctx)?;
     // 3. If input is given, then push a copy of input to this's I/O queue.
     let bytes = if given {
         copy_bytes_of_allow_shared_buffer_source(&input, ctx)?

@@ -49,8 +49,8 @@ pub(crate) fn construct_common(args: &[JsValue], ctx: &mut Context) -> JsResult<
         Some(v) => to_dom_string(v, ctx)?,
     };
     let options = Dictionary::new(&arg(args, 1), "options")?;
-    let fatal = options.get_bool("fatal", false, ctx)?;
-    let ignore_bom = options.get_bool("ignoreBOM", false, ctx)?;
+    let fatal = options.get_bool(crate::webidl::js_key!("fatal"), false, ctx)?;
+    let ignore_bom = options.get_bool(crate::webidl::js_key!("ignoreBOM"), false, ctx)?;
     // 1. Let encoding be the result of getting an encoding from label.
     // 2. If encoding is failure or replacement, then throw a RangeError.
     let encoding = get_decoder_encoding(&label)?;

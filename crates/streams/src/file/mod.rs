@@ -254,7 +254,7 @@ struct PropertyBag {
 fn convert_property_bag(value: &JsValue, file: bool, ctx: &mut Context) -> JsResult<PropertyBag> {
     let dict = Dictionary::new(value, "options")?;
     // endings: EndingType = "transparent" ("transparent" or "native", else TypeError).
-    let endings = match dict.get("endings", ctx)? {
+    let endings = match dict.get(webidl::js_key!("endings"), ctx)? {
         None => Endings::Transparent,
         Some(v) => {
             let s = v.to_string(ctx)?;
@@ -272,7 +272,7 @@ fn convert_property_bag(value: &JsValue, file: bool, ctx: &mut Context) -> JsRes
     };
     // lastModified: long long (File only).
     let last_modified = if file {
-        match dict.get("lastModified", ctx)? {
+        match dict.get(webidl::js_key!("lastModified"), ctx)? {
             None => None,
             Some(v) => Some(to_long_long(&v, ctx)?),
         }
@@ -280,7 +280,7 @@ fn convert_property_bag(value: &JsValue, file: bool, ctx: &mut Context) -> JsRes
         None
     };
     // type: DOMString = "".
-    let type_ = match dict.get("type", ctx)? {
+    let type_ = match dict.get(webidl::js_key!("type"), ctx)? {
         None => String::new(),
         Some(v) => normalize_type_js(&v.to_string(ctx)?),
     };

@@ -229,7 +229,7 @@ fn byob_reader_read_method(
     // = {}` with `[EnforceRange] unsigned long long min = 1`.
     let view = to_array_buffer_view(&arg(args, 0), "view", ctx)?;
     let options = Dictionary::new(&arg(args, 1), "ReadableStreamBYOBReaderReadOptions")?;
-    let min = match options.get("min", ctx)? {
+    let min = match options.get(webidl::js_key!("min"), ctx)? {
         None => 1,
         Some(v) => to_enforce_range_u64(&v, "min", ctx)?,
     };

@@ -134,7 +134,7 @@ impl Class for ReadableStreamDefaultController {
                     None => Vec::new(),
                     Some(options) => {
                         let options = Dictionary::new(options, "StructuredSerializeOptions")?;
-                        match options.get("transfer", ctx)? {
+                        match options.get(webidl::js_key!("transfer"), ctx)? {
                             Some(list) => sequence_of_objects(&list, ctx)?,
                             None => Vec::new(),
                         }

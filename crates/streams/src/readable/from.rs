@@ -79,7 +79,7 @@ fn get_iterator_from_method(
         return Err(type_error("the iterator method did not return an object"));
     };
     // 3. Let nextMethod be ? Get(iterator, "next").
-    let next = iterator.get(webidl::key("next"), ctx)?;
+    let next = iterator.get(webidl::js_key!("next"), ctx)?;
     // 4-5. Return the Iterator Record { [[Iterator]]: iterator, [[NextMethod]]: nextMethod }.
     Ok((iterator, next))
 }
@@ -153,13 +153,13 @@ fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsV
     // 2. Let done be ? IteratorComplete(iterResult).
     // NOTE: the callers catch: they run this inside webidl::catching (engine bug
     // native-catch-stack).
-    let done = o.get(webidl::key("done"), ctx)?.to_boolean();
+    let done = o.get(webidl::js_key!("done"), ctx)?.to_boolean();
     // 3. If done is true, return end of iteration.
     if done {
         return Ok(None);
     }
     // 4. Return ? IteratorValue(iterResult).
-    Ok(Some(o.get(webidl::key("value"), ctx)?))
+    Ok(Some(o.get(webidl::js_key!("value"), ctx)?))
 }
 
 /// A value carrying "end of iteration" through a promise settlement.
@@ -414,10 +414,10 @@ fn continuation_done_value(result: &JsObject, ctx: &mut Context) -> JsResult<(bo
     // 1. NOTE: the capability is for a native %Promise%.
     // 2. Let done be Completion(IteratorComplete(result)).
     // 3. IfAbruptRejectPromise(done, promiseCapability).
-    let done = result.get(webidl::key("done"), ctx)?.to_boolean();
+    let done = result.get(webidl::js_key!("done"), ctx)?.to_boolean();
     // 4. Let value be Completion(IteratorValue(result)).
     // 5. IfAbruptRejectPromise(value, promiseCapability).
-    let value = result.get(webidl::key("value"), ctx)?;
+    let value = result.get(webidl::js_key!("value"), ctx)?;
     Ok((done, value))
 }
 
@@ -440,7 +440,7 @@ fn continuation_tail(
     let value_wrapper = match promise_resolve(value, ctx) {
         Ok(p) => p,
         Err(e) if !done && close_on_rejection => {
-            if let Ok(Some(ret)) = get_method(sync_iterator, webidl::key("return"), ctx) {
+            if let Ok(Some(ret)) = get_method(sync_iterator, webidl::js_key!("return"), ctx) {
                 let _ = ret.call(&sync_iterator.clone().into(), &[], ctx);
             }
             return Err(e);
@@ -503,7 +503,7 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .prototype()
         .borrow()
         .properties()
-        .get(&webidl::key("then"))
+        .get(&webidl::js_key!("then"))
         .and_then(|d| d.value().cloned())
         .unwrap_or_default();
     let species_getter = promise
@@ -583,7 +583,7 @@ fn resolves_to_itself_silently(value: &JsValue, ctx: &mut Context) -> bool {
         !o.is::<boa_engine::builtins::promise::Promise>()
             && webidl::lookup_runs_no_code(&o, "then")
             && !o
-                .get(webidl::key("then"), ctx)
+                .get(webidl::js_key!("then"), ctx)
                 .is_ok_and(|t| t.is_callable())
     })
 }
@@ -838,7 +838,7 @@ fn promise_resolve(x: JsValue, ctx: &mut Context) -> JsResult<JsPromise> {
         .filter(|o| o.is::<boa_engine::builtins::promise::Promise>())
     {
         //   a. Let xConstructor be ? Get(x, "constructor").
-        let x_constructor = o.get(webidl::key("constructor"), ctx)?;
+        let x_constructor = o.get(webidl::js_key!("constructor"), ctx)?;
         //   b. If SameValue(xConstructor, C) is true, return x.
         let c: JsValue = ctx
             .intrinsics()

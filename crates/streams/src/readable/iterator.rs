@@ -83,7 +83,7 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
 pub(crate) fn values(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let stream = brand::<ReadableStream>(this, "ReadableStream")?;
     let options = Dictionary::new(&arg(args, 0), "ReadableStreamIteratorOptions")?;
-    let prevent_cancel = options.get_bool("preventCancel", false, ctx)?;
+    let prevent_cancel = options.get_bool(webidl::js_key!("preventCancel"), false, ctx)?;
     let proto = ctx
         .realm()
         .host_defined()

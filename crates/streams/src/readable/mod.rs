@@ -370,7 +370,7 @@ impl Class for ReadableStream {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 let stream = brand::<ReadableStream>(this, "ReadableStream")?;
                 let options = Dictionary::new(&arg(args, 0), "ReadableStreamGetReaderOptions")?;
-                let mode = match options.get("mode", ctx)? {
+                let mode = match options.get(webidl::js_key!("mode"), ctx)? {
                     None => None,
                     Some(v) => {
                         let s = v.to_string(ctx)?;
@@ -427,7 +427,7 @@ impl Class for ReadableStream {
             NativeFunction::from_fn_ptr(iterator::values),
         );
         class.property_descriptor(
-            webidl::key("values"),
+            webidl::js_key!("values"),
             boa_engine::property::PropertyDescriptor::builder()
                 .value(values.clone())
                 .writable(true)
@@ -506,7 +506,7 @@ fn readable_stream_constructor_steps(
     //    UnderlyingSource (members in lexicographic order).
     let dict = Dictionary::from_object(underlying_source.clone());
     //    autoAllocateChunkSize: [EnforceRange] unsigned long long
-    let auto_allocate_chunk_size = match dict.get("autoAllocateChunkSize", ctx)? {
+    let auto_allocate_chunk_size = match dict.get(webidl::js_key!("autoAllocateChunkSize"), ctx)? {
         Some(v) => Some(webidl::to_enforce_range_u64(
             &v,
             "autoAllocateChunkSize",
@@ -514,12 +514,12 @@ fn readable_stream_constructor_steps(
         )?),
         None => None,
     };
-    let cancel = dict.get_callback("cancel", ctx)?;
-    let pull = dict.get_callback("pull", ctx)?;
-    let start = dict.get_callback("start", ctx)?;
+    let cancel = dict.get_callback(webidl::js_key!("cancel"), ctx)?;
+    let pull = dict.get_callback(webidl::js_key!("pull"), ctx)?;
+    let start = dict.get_callback(webidl::js_key!("start"), ctx)?;
     //    type: ReadableStreamType, the enum { "bytes" } and the experimental "owning"
     //    (whatwg/streams#1271, tentative).
-    let (is_bytes, is_owning) = match dict.get("type", ctx)? {
+    let (is_bytes, is_owning) = match dict.get(webidl::js_key!("type"), ctx)? {
         None => (false, false),
         Some(v) => {
             let s = v.to_string(ctx)?.to_std_string_escaped();

@@ -84,11 +84,14 @@ impl StreamPipeOptions {
     /// calls it inside [`webidl::catching`], `pipeThrough()` lets the exception propagate.
     fn from_value(value: &JsValue, ctx: &mut Context) -> JsResult<Self> {
         let dict = Dictionary::new(value, "StreamPipeOptions")?;
-        let get = |key: &str, ctx: &mut Context| dict.get(key, ctx);
-        let prevent_abort = get("preventAbort", ctx)?.is_some_and(|v| v.to_boolean());
-        let prevent_cancel = get("preventCancel", ctx)?.is_some_and(|v| v.to_boolean());
-        let prevent_close = get("preventClose", ctx)?.is_some_and(|v| v.to_boolean());
-        let signal = match get("signal", ctx)? {
+        let get = |key, ctx: &mut Context| dict.get(key, ctx);
+        let prevent_abort =
+            get(webidl::js_key!("preventAbort"), ctx)?.is_some_and(|v| v.to_boolean());
+        let prevent_cancel =
+            get(webidl::js_key!("preventCancel"), ctx)?.is_some_and(|v| v.to_boolean());
+        let prevent_close =
+            get(webidl::js_key!("preventClose"), ctx)?.is_some_and(|v| v.to_boolean());
+        let signal = match get(webidl::js_key!("signal"), ctx)? {
             None => None,
             Some(v) => {
                 if !dom::is_abort_signal(&v) {
@@ -153,14 +156,14 @@ pub(crate) fn pipe_through(
     // lexicographic order), `optional StreamPipeOptions options = {}`.
     let pair = Dictionary::new(&arg(args, 0), "ReadableWritablePair")?;
     let readable = pair
-        .get("readable", ctx)?
+        .get(webidl::js_key!("readable"), ctx)?
         .ok_or_else(|| type_error("ReadableWritablePair requires 'readable'"))?;
     let readable = readable
         .as_object()
         .and_then(|o| o.clone().downcast::<ReadableStream>().ok())
         .ok_or_else(|| type_error("'readable' must be a ReadableStream"))?;
     let writable = pair
-        .get("writable", ctx)?
+        .get(webidl::js_key!("writable"), ctx)?
         .ok_or_else(|| type_error("ReadableWritablePair requires 'writable'"))?;
     let writable = WritableStream::slots_of(&writable)
         .ok_or_else(|| type_error("'writable' must be a WritableStream"))?;

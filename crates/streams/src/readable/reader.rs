@@ -120,8 +120,8 @@ pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsVa
     let proto = ctx.intrinsics().constructors().object().prototype();
     let o = JsObject::new(ctx.root_shape(), proto, OrdinaryObject).upcast();
     // CreateDataProperty on a fresh ordinary object cannot fail.
-    let _ = o.create_data_property(webidl::key("done"), done, ctx);
-    let _ = o.create_data_property(webidl::key("value"), value, ctx);
+    let _ = o.create_data_property(webidl::js_key!("done"), done, ctx);
+    let _ = o.create_data_property(webidl::js_key!("value"), value, ctx);
     o.into()
 }
 

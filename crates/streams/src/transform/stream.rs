@@ -218,12 +218,12 @@ impl Class for TransformStream {
             //    (Members in lexicographic order: cancel, flush, readableType, start, transform,
             //    writableType.)
             let dict = Dictionary::from_object(transformer_object.clone());
-            let cancel = dict.get_callback("cancel", ctx)?;
-            let flush = dict.get_callback("flush", ctx)?;
-            let readable_type = dict.get("readableType", ctx)?;
-            let start = dict.get_callback("start", ctx)?;
-            let transform = dict.get_callback("transform", ctx)?;
-            let writable_type = dict.get("writableType", ctx)?;
+            let cancel = dict.get_callback(webidl::js_key!("cancel"), ctx)?;
+            let flush = dict.get_callback(webidl::js_key!("flush"), ctx)?;
+            let readable_type = dict.get(webidl::js_key!("readableType"), ctx)?;
+            let start = dict.get_callback(webidl::js_key!("start"), ctx)?;
+            let transform = dict.get_callback(webidl::js_key!("transform"), ctx)?;
+            let writable_type = dict.get(webidl::js_key!("writableType"), ctx)?;
             // 3. If transformerDict["readableType"] exists, throw a RangeError exception.
             if readable_type.is_some() {
                 return Err(range_error("Invalid readableType specified"));

@@ -302,11 +302,11 @@ impl Class for WritableStream {
             // 2. Let underlyingSinkDict be underlyingSink, converted to an IDL value of type
             //    UnderlyingSink. (Members in lexicographic order: abort, close, start, type, write.)
             let dict = Dictionary::from_object(underlying_sink);
-            let abort = dict.get_callback("abort", ctx)?;
-            let close = dict.get_callback("close", ctx)?;
-            let start = dict.get_callback("start", ctx)?;
-            let ty = dict.get("type", ctx)?;
-            let write = dict.get_callback("write", ctx)?;
+            let abort = dict.get_callback(webidl::js_key!("abort"), ctx)?;
+            let close = dict.get_callback(webidl::js_key!("close"), ctx)?;
+            let start = dict.get_callback(webidl::js_key!("start"), ctx)?;
+            let ty = dict.get(webidl::js_key!("type"), ctx)?;
+            let write = dict.get_callback(webidl::js_key!("write"), ctx)?;
             // 3. If underlyingSinkDict["type"] exists, throw a RangeError exception.
             if ty.is_some() {
                 return Err(JsNativeError::range()
