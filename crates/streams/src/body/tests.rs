@@ -260,3 +260,29 @@ fn request_from_request_pipes_the_body_through_a_transform() {
         "true|true|false|false|TypeError|hello|true|hi|RangeError|false|y|done"
     );
 }
+
+/// HeadersInit conversion: a sequence's items are converted while it is iterated (each inner
+/// pair's ByteStrings before the next outer step); a record's enumerable Symbol key throws,
+/// a non-enumerable one is skipped.
+#[test]
+fn headers_init_conversion_order_and_symbol_keys() {
+    let mut ctx = context();
+    let out = run(
+        &mut ctx,
+        r#"
+        const log = [];
+        const str = (s) => ({ toString() { log.push(s); return s; } });
+        function* outer() {
+          log.push('outer 1'); yield [str('a'), str('1')];
+          log.push('outer 2'); yield [str('b'), str('2')];
+        }
+        const h = new Headers(outer());
+        out.push(log.join(' '), [...h].join(';'));
+        try { new Headers({[Symbol('x')]: '1'}); out.push('no'); } catch (e) { out.push(e.name); }
+        const o = {a: '1'};
+        Object.defineProperty(o, Symbol('y'), { value: '2', enumerable: false });
+        out.push([...new Headers(o)].join(';'));
+        "#,
+    );
+    assert_eq!(out, "outer 1 a 1 outer 2 b 2|a,1;b,2|TypeError|a,1|done");
+}
