@@ -95,6 +95,12 @@
 //! the innermost frame of an Error's stack); only if no listener
 //! canceled it is it recorded as [`HostError::Uncaught`]. An exception reported while that
 //! event is being dispatched is recorded without another event.
+//!
+//! The global has HTML's event handler IDL attributes `onerror`, `onunhandledrejection` and
+//! `onrejectionhandled` (own accessors; a non-object value is null; the handler's listener
+//! keeps the place of its first activation until it is set to null). `onerror` gets an
+//! `error` ErrorEvent as `(message, filename, lineno, colno, error)` and returning `true`
+//! cancels it; other handlers get the event and returning `false` cancels it.
 
 use std::cell::Cell;
 use std::path::Path;
