@@ -336,7 +336,26 @@ impl Host {
     /// a future to the borrow of the context made for this call. (So a `FinalizationRegistry`
     /// callback only runs within the `run_event_loop` call its registry was created before.)
     pub fn run_event_loop(&mut self, deadline: Option<std::time::Instant>) -> LoopOutcome {
-        self.event_loop.run_loop(&mut self.context, deadline)
+        self.event_loop
+            .run_loop(&mut self.context, event_loop::Stop::at(deadline))
+    }
+
+    /// [`run_event_loop`](Self::run_event_loop) that also stops (with
+    /// [`LoopOutcome::DeadlineReached`]) once `budget_spent()` returns true: a budget other
+    /// than wall-clock time, such as the CPU time spent (which a loaded machine does not
+    /// stretch). It is asked wherever the deadline is checked: after every 1024 microtasks
+    /// and before each task; a loop waiting for a timer or a wake-up (spending no CPU) is
+    /// bounded by `deadline` only.
+    pub fn run_event_loop_with_budget(
+        &mut self,
+        deadline: Option<std::time::Instant>,
+        budget_spent: &mut dyn FnMut() -> bool,
+    ) -> LoopOutcome {
+        let stop = event_loop::Stop {
+            deadline,
+            budget: Some(budget_spent),
+        };
+        self.event_loop.run_loop(&mut self.context, stop)
     }
 
     /// Errors reported since the last call (uncaught errors, unhandled rejections), in order.

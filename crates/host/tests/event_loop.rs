@@ -424,6 +424,56 @@ fn deadline_stops_endless_work() {
 }
 
 #[test]
+fn a_budget_stops_endless_work_and_the_next_run_goes_on() {
+    // Endless timers (virtual time): the budget is asked before each task.
+    let mut h = host(true);
+    eval(&mut h, "var ticks = 0; setInterval(() => { ticks++; }, 1);");
+    let mut asked = 0;
+    let outcome = h.run_event_loop_with_budget(None, &mut || {
+        asked += 1;
+        asked > 50
+    });
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    assert!(h.has_pending_work());
+    let ticks: u32 = string(&mut h, "String(ticks)").parse().unwrap();
+    // Asked before each task (and again after virtual time jumps to the next timer).
+    assert!((10..=50).contains(&ticks), "{ticks}");
+    // The interval goes on in the next run.
+    let mut asked = 0;
+    let outcome = h.run_event_loop_with_budget(None, &mut || {
+        asked += 1;
+        asked > 10
+    });
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    let more: u32 = string(&mut h, "String(ticks)").parse().unwrap();
+    assert!(more > ticks, "{more} > {ticks}");
+
+    // An endless microtask chain: asked every 1024 microtasks.
+    let mut h = host(true);
+    eval(
+        &mut h,
+        "var n = 0; (function f() { n++; queueMicrotask(f); })();",
+    );
+    let mut asked = 0;
+    let outcome = h.run_event_loop_with_budget(None, &mut || {
+        asked += 1;
+        asked >= 3
+    });
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    assert_eq!(string(&mut h, "String(n)"), String::from("3073"));
+
+    // Work that ends is not stopped by a budget never spent.
+    let mut h = host(true);
+    eval(
+        &mut h,
+        "var done = false; setTimeout(() => { done = true; }, 1000);",
+    );
+    let outcome = h.run_event_loop_with_budget(None, &mut || false);
+    assert_eq!(outcome, LoopOutcome::Idle);
+    assert_eq!(string(&mut h, "String(done)"), "true");
+}
+
+#[test]
 fn context_run_jobs_uses_the_host_loop() {
     let mut h = host(true);
     eval(
