@@ -10,24 +10,18 @@
 //! tests end TIMEOUT, tests never started NOTRUN, the harness TIMEOUT.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use boa_streams_host::boa_engine::JsError;
 use boa_streams_host::{Host, HostError, HostOptions, LoopOutcome};
 use serde::Deserialize;
 
+use crate::limits;
 use crate::meta::{resolve_script, Meta};
 use crate::results::{truncate, FileResult, HarnessStatus, Subtest, SubtestStatus};
 
 /// The line prefix under which the child prints its JSON result on stdout.
 pub const RESULT_MARKER: &str = "@@wpt-runner-result@@ ";
-
-/// Event-loop deadline (wall clock) for a normal file.
-pub const LOOP_DEADLINE: Duration = Duration::from_secs(30);
-/// Event-loop deadline for `// META: timeout=long`. Generous: `FileAPI/idlharness.any.js` parses
-/// `interfaces/html.idl` (99 KB) with webidl2.js, about 20 s of CPU in Boa, which a loaded
-/// machine stretches past 90 s of wall clock.
-pub const LONG_LOOP_DEADLINE: Duration = Duration::from_secs(240);
 
 const MAX_MESSAGE: usize = 2000;
 
@@ -483,12 +477,14 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         errors.push(format!("uncaught exception in {file}: {msg}"));
     }
 
-    let budget = if meta.long_timeout {
-        LONG_LOOP_DEADLINE
-    } else {
-        LOOP_DEADLINE
-    };
-    let outcome = host.run_event_loop(Some(Instant::now() + budget));
+    // The event loop runs until idle, until the process has spent its CPU budget (counted
+    // from its start), or until the wall-clock backstop (a loop waiting without spending CPU).
+    let budget = limits::cpu_budget(meta.long_timeout);
+    let wall = budget * limits::WALL_FACTOR;
+    let loop_start = Instant::now();
+    let outcome = host.run_event_loop_with_budget(Some(loop_start + wall), &mut || {
+        limits::process_cpu_time().is_some_and(|spent| spent >= budget)
+    });
 
     let complete = host
         .eval_source("__wpt_runner.complete()", "wpt-runner-query.js")
@@ -499,8 +495,12 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         timeout_note = Some(match outcome {
             LoopOutcome::Idle => "the event loop went idle with the harness incomplete".to_owned(),
             LoopOutcome::DeadlineReached => format!(
-                "the event loop was still busy after {}s (wall clock)",
-                budget.as_secs()
+                "the event loop was still busy at the limit ({:.1}s CPU of a {}s CPU budget, \
+                 {:.1}s wall clock of {}s)",
+                limits::process_cpu_time().unwrap_or_default().as_secs_f64(),
+                budget.as_secs(),
+                loop_start.elapsed().as_secs_f64(),
+                wall.as_secs()
             ),
         });
         // Completes synchronously when no test is in its cleanup phase; no job is run here

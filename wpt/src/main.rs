@@ -25,6 +25,7 @@ mod child_tests;
 mod corpus;
 mod discover;
 mod expectations;
+mod limits;
 mod meta;
 mod pool;
 mod report;
@@ -218,6 +219,7 @@ fn run(args: &Args) -> Result<i32, String> {
         jobs: args.jobs,
         no_fast_paths: args.no_fast_paths,
         limit: None,
+        cpu_limit: None,
     };
     let width = to_run.len().to_string().len();
     let progress = |n: usize, total: usize, r: &FileResult| {

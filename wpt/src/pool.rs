@@ -1,5 +1,6 @@
 //! The parent side: run each file in a child process (the runner re-executed with `--child`),
-//! a few at a time, with a wall-clock limit per file.
+//! a few at a time, with a CPU-time limit per file and a wall-clock backstop (see
+//! [`crate::limits`]).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -8,21 +9,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::child::{LONG_LOOP_DEADLINE, LOOP_DEADLINE, RESULT_MARKER};
+use crate::child::RESULT_MARKER;
+use crate::limits::{self, GRACE, WALL_FACTOR};
 use crate::meta::Meta;
 use crate::results::{truncate, FileResult, HarnessStatus};
 
-/// Extra wall-clock time a child gets beyond its event-loop deadline (startup, evaluating the
-/// scripts, reporting) before it is killed.
-const GRACE: Duration = Duration::from_secs(20);
+/// How often the parent reads a running child's CPU time.
+const CPU_CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
 pub struct PoolOptions {
     pub exe: PathBuf,
     pub corpus: PathBuf,
     pub jobs: usize,
     pub no_fast_paths: bool,
-    /// Wall-clock limit per file instead of the loop deadline plus `GRACE` (tests).
+    /// Wall-clock limit per file instead of the CPU and wall-clock limits (tests).
     pub limit: Option<Duration>,
+    /// With `limit`: a CPU-time limit too (tests).
+    pub cpu_limit: Option<Duration>,
 }
 
 /// Run `files` (corpus-relative) and return their results in the same order. `progress` is
@@ -68,16 +71,24 @@ pub fn run_all(
         .collect()
 }
 
-fn wall_limit(corpus: &Path, rel: &str) -> Duration {
+/// When the parent kills a child: its CPU time past `cpu` (`None`: not checked) or its wall
+/// time past `wall`.
+struct KillLimits {
+    cpu: Option<Duration>,
+    wall: Duration,
+}
+
+/// The child's own CPU budget (and its wall-clock backstop) plus [`GRACE`].
+fn kill_limits(corpus: &Path, rel: &str) -> KillLimits {
     let (file, _) = crate::meta::split_variant(rel);
     let long = std::fs::read_to_string(corpus.join(file))
         .map(|s| Meta::parse(&s).long_timeout)
         .unwrap_or(false);
-    (if long {
-        LONG_LOOP_DEADLINE
-    } else {
-        LOOP_DEADLINE
-    }) + GRACE
+    let cpu = limits::cpu_budget(long) + GRACE;
+    KillLimits {
+        cpu: Some(cpu),
+        wall: cpu * WALL_FACTOR,
+    }
 }
 
 fn reader<R: Read + Send + 'static>(stream: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
@@ -93,9 +104,13 @@ fn reader<R: Read + Send + 'static>(stream: Option<R>) -> std::thread::JoinHandl
 /// Run one file in a child process.
 pub fn run_one(options: &PoolOptions, rel: &str) -> FileResult {
     let start = Instant::now();
-    let limit = options
-        .limit
-        .unwrap_or_else(|| wall_limit(&options.corpus, rel));
+    let limit = match options.limit {
+        Some(wall) => KillLimits {
+            cpu: options.cpu_limit,
+            wall,
+        },
+        None => kill_limits(&options.corpus, rel),
+    };
     let mut command = Command::new(&options.exe);
     command
         .arg("--child")
@@ -123,14 +138,25 @@ pub fn run_one(options: &PoolOptions, rel: &str) -> FileResult {
     let out = reader(child.stdout.take());
     let err = reader(child.stderr.take());
 
-    let mut killed = false;
+    let pid = child.id();
+    let mut killed = None;
+    let mut cpu_checked = Instant::now();
+    let mut cpu_spent = None;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {
-                if start.elapsed() > limit {
+                if limit.cpu.is_some() && cpu_checked.elapsed() >= CPU_CHECK_INTERVAL {
+                    cpu_checked = Instant::now();
+                    cpu_spent = limits::child_cpu_time(pid).or(cpu_spent);
+                }
+                let over_cpu = limit
+                    .cpu
+                    .zip(cpu_spent)
+                    .is_some_and(|(max, spent)| spent > max);
+                if over_cpu || start.elapsed() > limit.wall {
                     let _ = child.kill();
-                    killed = true;
+                    killed = Some(over_cpu);
                     break child.wait().ok();
                 }
                 std::thread::sleep(Duration::from_millis(5));
@@ -153,13 +179,22 @@ pub fn run_one(options: &PoolOptions, rel: &str) -> FileResult {
         text.get(cut..).unwrap_or_default().to_owned()
     };
 
-    if killed {
+    if let Some(over_cpu) = killed {
+        let cpu = cpu_spent.map_or_else(|| "?".to_owned(), |t| format!("{:.1}", t.as_secs_f64()));
+        let why = if over_cpu {
+            format!(
+                "its CPU limit of {}s",
+                limit.cpu.unwrap_or_default().as_secs()
+            )
+        } else {
+            format!("its wall-clock limit of {:.1}s", limit.wall.as_secs_f64())
+        };
         let mut r = FileResult::without_subtests(
             rel,
             HarnessStatus::Timeout,
             format!(
-                "killed after {:.1}s wall clock (the child did not finish)",
-                limit.as_secs_f64()
+                "killed at {why} ({cpu}s CPU, {:.1}s wall clock; the child did not finish)",
+                start.elapsed().as_secs_f64()
             ),
         );
         r.duration_ms = elapsed;
@@ -217,6 +252,7 @@ mod tests {
             jobs: 2,
             no_fast_paths: true,
             limit,
+            cpu_limit: None,
         };
         (options, dir)
     }
@@ -259,5 +295,19 @@ mod tests {
         assert_eq!(r.harness, HarnessStatus::Timeout, "{r:?}");
         assert!(!r.subtests_reported);
         assert!(r.message.unwrap().contains("killed"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_spinning_child_is_killed_at_its_cpu_limit_before_the_wall_limit() {
+        let (mut options, dir) = fake("spin", "while :; do :; done", Some(Duration::from_secs(60)));
+        options.cpu_limit = Some(Duration::from_millis(300));
+        let start = Instant::now();
+        let r = run_one(&options, "spin.any.js");
+        let _ = std::fs::remove_dir_all(dir);
+        assert_eq!(r.harness, HarnessStatus::Timeout, "{r:?}");
+        assert!(start.elapsed() < Duration::from_secs(50), "{r:?}");
+        let message = r.message.clone().unwrap_or_default();
+        assert!(message.contains("CPU limit"), "{message}");
     }
 }

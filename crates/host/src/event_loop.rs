@@ -29,6 +29,35 @@ use boa_streams::dom::DomException;
 use crate::clock::VirtualClock;
 use crate::{HostError, LoopOutcome};
 
+/// When a bounded event-loop run stops with work pending: a wall-clock `deadline` and/or a
+/// caller's `budget` check (e.g. CPU time spent). Both are checked at the same points: after
+/// every [`DEADLINE_CHECK_INTERVAL`] microtasks, before each task. Waiting (for a timer or a
+/// wake-up) is bounded by the deadline only: a loop that waits spends no budget.
+pub(crate) struct Stop<'a> {
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) budget: Option<&'a mut dyn FnMut() -> bool>,
+}
+
+impl Stop<'_> {
+    /// Stop at `deadline` only.
+    pub(crate) fn at(deadline: Option<Instant>) -> Self {
+        Self {
+            deadline,
+            budget: None,
+        }
+    }
+
+    fn is_bounded(&self) -> bool {
+        self.deadline.is_some() || self.budget.is_some()
+    }
+
+    /// Whether the deadline passed or the budget is spent.
+    fn passed(&mut self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.budget.as_mut().is_some_and(|spent| spent())
+    }
+}
+
 /// How many microtasks run between two deadline checks.
 const DEADLINE_CHECK_INTERVAL: u32 = 1024;
 
@@ -619,14 +648,14 @@ impl EventLoop {
         if self.running.replace(true) {
             return;
         }
-        self.checkpoint(context, None);
+        self.checkpoint(context, &mut Stop::at(None));
         self.running.set(false);
     }
 
     /// Perform a microtask checkpoint: run microtasks until the queue is empty, report the
     /// promises that stayed rejected without a handler, clear the kept-alive WeakRef targets.
-    /// Returns `false` if the deadline passed first (remaining microtasks stay queued).
-    fn checkpoint(&self, context: &mut Context, deadline: Option<Instant>) -> bool {
+    /// Returns `false` if `stop` passed first (remaining microtasks stay queued).
+    fn checkpoint(&self, context: &mut Context, stop: &mut Stop<'_>) -> bool {
         let mut since_check = 0u32;
         loop {
             let next = self.microtasks.borrow_mut().pop_front();
@@ -635,11 +664,11 @@ impl EventLoop {
                     if let Err(error) = job.call(context) {
                         self.shared.report_exception(error, context);
                     }
-                    if let Some(deadline) = deadline {
+                    if stop.is_bounded() {
                         since_check += 1;
                         if since_check >= DEADLINE_CHECK_INTERVAL {
                             since_check = 0;
-                            if Instant::now() >= deadline {
+                            if stop.passed() {
                                 return false;
                             }
                         }
@@ -652,7 +681,7 @@ impl EventLoop {
                     // The events' listeners can queue microtasks and reject more promises:
                     // the loop goes on until both lists are empty.
                     self.shared.notify_about_rejected_promises(context);
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                    if stop.passed() {
                         return false;
                     }
                 }
@@ -718,14 +747,14 @@ impl EventLoop {
             || self.next_due().is_some()
     }
 
-    /// Run the event loop until idle or until `deadline` passes.
-    pub(crate) fn run_loop(&self, context: &mut Context, deadline: Option<Instant>) -> LoopOutcome {
+    /// Run the event loop until idle or until `stop` passes.
+    pub(crate) fn run_loop(&self, context: &mut Context, mut stop: Stop<'_>) -> LoopOutcome {
         if self.running.replace(true) {
             // Re-entrant call (a native function calling `Context::run_jobs`): the outer loop
             // will get to the queued work.
             return LoopOutcome::Idle;
         }
-        let outcome = self.run_loop_inner(&RefCell::new(context), deadline, None);
+        let outcome = self.run_loop_inner(&RefCell::new(context), &mut stop, None);
         self.running.set(false);
         outcome
     }
@@ -748,7 +777,8 @@ impl EventLoop {
             }
             output.is_some()
         };
-        let _ = self.run_loop_inner(&RefCell::new(context), deadline, Some(&mut poll));
+        let mut stop = Stop::at(deadline);
+        let _ = self.run_loop_inner(&RefCell::new(context), &mut stop, Some(&mut poll));
         self.running.set(false);
         output
     }
@@ -756,7 +786,7 @@ impl EventLoop {
     fn run_loop_inner(
         &self,
         context: &RefCell<&mut Context>,
-        deadline: Option<Instant>,
+        stop: &mut Stop<'_>,
         mut until: Option<&mut dyn FnMut(&mut TaskContext<'_>) -> bool>,
     ) -> LoopOutcome {
         let waker = Arc::new(LoopWaker {
@@ -766,7 +796,7 @@ impl EventLoop {
         let task_waker = Waker::from(waker.clone());
         // (future, is a FinalizationRegistry cleanup)
         let mut running: Vec<(RunningFuture<'_>, bool)> = Vec::new();
-        let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
+        let deadline = stop.deadline;
 
         loop {
             // A terminated worker runs nothing more (HTML "terminate a worker": its queued
@@ -780,7 +810,7 @@ impl EventLoop {
                 return LoopOutcome::Idle;
             }
             // 1. Microtask checkpoint.
-            if !self.checkpoint(&mut context.borrow_mut(), deadline) {
+            if !self.checkpoint(&mut context.borrow_mut(), stop) {
                 return LoopOutcome::DeadlineReached;
             }
 
@@ -842,7 +872,7 @@ impl EventLoop {
                 continue;
             }
 
-            if past(deadline) {
+            if stop.passed() {
                 return if self.has_pending_work()
                     || native.pending > 0
                     || running.iter().any(|(_, fr)| !fr)
@@ -953,7 +983,7 @@ impl JobExecutor for EventLoop {
     }
 
     fn run_jobs(self: Rc<Self>, context: &mut Context) -> JsResult<()> {
-        self.run_loop(context, None);
+        self.run_loop(context, Stop::at(None));
         Ok(())
     }
 }

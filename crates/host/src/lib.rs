@@ -95,6 +95,12 @@
 //! the innermost frame of an Error's stack); only if no listener
 //! canceled it is it recorded as [`HostError::Uncaught`]. An exception reported while that
 //! event is being dispatched is recorded without another event.
+//!
+//! The global has HTML's event handler IDL attributes `onerror`, `onunhandledrejection` and
+//! `onrejectionhandled` (own accessors; a non-object value is null; the handler's listener
+//! keeps the place of its first activation until it is set to null). `onerror` gets an
+//! `error` ErrorEvent as `(message, filename, lineno, colno, error)` and returning `true`
+//! cancels it; other handlers get the event and returning `false` cancels it.
 
 use std::cell::Cell;
 use std::path::Path;
@@ -330,7 +336,26 @@ impl Host {
     /// a future to the borrow of the context made for this call. (So a `FinalizationRegistry`
     /// callback only runs within the `run_event_loop` call its registry was created before.)
     pub fn run_event_loop(&mut self, deadline: Option<std::time::Instant>) -> LoopOutcome {
-        self.event_loop.run_loop(&mut self.context, deadline)
+        self.event_loop
+            .run_loop(&mut self.context, event_loop::Stop::at(deadline))
+    }
+
+    /// [`run_event_loop`](Self::run_event_loop) that also stops (with
+    /// [`LoopOutcome::DeadlineReached`]) once `budget_spent()` returns true: a budget other
+    /// than wall-clock time, such as the CPU time spent (which a loaded machine does not
+    /// stretch). It is asked wherever the deadline is checked: after every 1024 microtasks
+    /// and before each task; a loop waiting for a timer or a wake-up (spending no CPU) is
+    /// bounded by `deadline` only.
+    pub fn run_event_loop_with_budget(
+        &mut self,
+        deadline: Option<std::time::Instant>,
+        budget_spent: &mut dyn FnMut() -> bool,
+    ) -> LoopOutcome {
+        let stop = event_loop::Stop {
+            deadline,
+            budget: Some(budget_spent),
+        };
+        self.event_loop.run_loop(&mut self.context, stop)
     }
 
     /// Errors reported since the last call (uncaught errors, unhandled rejections), in order.

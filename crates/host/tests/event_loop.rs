@@ -424,6 +424,56 @@ fn deadline_stops_endless_work() {
 }
 
 #[test]
+fn a_budget_stops_endless_work_and_the_next_run_goes_on() {
+    // Endless timers (virtual time): the budget is asked before each task.
+    let mut h = host(true);
+    eval(&mut h, "var ticks = 0; setInterval(() => { ticks++; }, 1);");
+    let mut asked = 0;
+    let outcome = h.run_event_loop_with_budget(None, &mut || {
+        asked += 1;
+        asked > 50
+    });
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    assert!(h.has_pending_work());
+    let ticks: u32 = string(&mut h, "String(ticks)").parse().unwrap();
+    // Asked before each task (and again after virtual time jumps to the next timer).
+    assert!((10..=50).contains(&ticks), "{ticks}");
+    // The interval goes on in the next run.
+    let mut asked = 0;
+    let outcome = h.run_event_loop_with_budget(None, &mut || {
+        asked += 1;
+        asked > 10
+    });
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    let more: u32 = string(&mut h, "String(ticks)").parse().unwrap();
+    assert!(more > ticks, "{more} > {ticks}");
+
+    // An endless microtask chain: asked every 1024 microtasks.
+    let mut h = host(true);
+    eval(
+        &mut h,
+        "var n = 0; (function f() { n++; queueMicrotask(f); })();",
+    );
+    let mut asked = 0;
+    let outcome = h.run_event_loop_with_budget(None, &mut || {
+        asked += 1;
+        asked >= 3
+    });
+    assert_eq!(outcome, LoopOutcome::DeadlineReached);
+    assert_eq!(string(&mut h, "String(n)"), String::from("3073"));
+
+    // Work that ends is not stopped by a budget never spent.
+    let mut h = host(true);
+    eval(
+        &mut h,
+        "var done = false; setTimeout(() => { done = true; }, 1000);",
+    );
+    let outcome = h.run_event_loop_with_budget(None, &mut || false);
+    assert_eq!(outcome, LoopOutcome::Idle);
+    assert_eq!(string(&mut h, "String(done)"), "true");
+}
+
+#[test]
 fn context_run_jobs_uses_the_host_loop() {
     let mut h = host(true);
     eval(
@@ -814,5 +864,194 @@ fn promise_rejection_event_interface() {
         ),
         "true,5,true,true,[object PromiseRejectionEvent],TypeError,TypeError,TypeError,TypeError,\
          true,true,get reason,TypeError,"
+    );
+}
+
+#[test]
+fn global_event_handler_attributes_have_the_idl_shape() {
+    let mut h = host(true);
+    assert_eq!(
+        string(
+            &mut h,
+            r#"(() => {
+              const out = [];
+              for (const name of ["onerror", "onunhandledrejection", "onrejectionhandled"]) {
+                const d = Object.getOwnPropertyDescriptor(globalThis, name);
+                out.push([name, typeof d.get, typeof d.set, d.enumerable, d.configurable,
+                          d.get.name, d.set.name, d.get.length, d.set.length,
+                          String(globalThis[name]), String(d.get.call(undefined))].join(":"));
+                // A non-object is null; any object is kept (callable or not).
+                const f = () => {};
+                globalThis[name] = f;
+                out.push(globalThis[name] === f);
+                globalThis[name] = 1;
+                out.push(String(globalThis[name]));
+                const o = {};
+                globalThis[name] = o;
+                out.push(globalThis[name] === o);
+                globalThis[name] = "x";
+                out.push(String(globalThis[name]));
+                for (const bad of [() => d.get.call({}), () => d.set.call({}, f), () => d.set.call(globalThis)])
+                  try { bad(); out.push("no"); } catch (e) { out.push(e.constructor.name); }
+              }
+              return out.join(",");
+            })()"#
+        ),
+        "onerror:function:function:true:true:get onerror:set onerror:0:1:null:null,\
+         true,null,true,null,TypeError,TypeError,TypeError,\
+         onunhandledrejection:function:function:true:true:get onunhandledrejection:\
+         set onunhandledrejection:0:1:null:null,true,null,true,null,TypeError,TypeError,TypeError,\
+         onrejectionhandled:function:function:true:true:get onrejectionhandled:\
+         set onrejectionhandled:0:1:null:null,true,null,true,null,TypeError,TypeError,TypeError"
+    );
+}
+
+#[test]
+fn onerror_gets_five_arguments_and_returning_true_cancels() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        "var log = [];\n\
+         onerror = function (message, filename, lineno, colno, error) {\n\
+           log.push([arguments.length, message, filename, lineno, colno, error && error.message,\n\
+                     this === globalThis].join(':'));\n\
+           return error && error.message === 'handled';\n\
+         };\n\
+         setTimeout(() => { throw new Error('handled'); }, 0);\n\
+         setTimeout(() => { throw new Error('reported'); }, 1);\n\
+         // Only true cancels: false and a truthy non-true value do not.\n\
+         setTimeout(() => { onerror = () => 1; throw 'one'; }, 2);\n\
+         setTimeout(() => { onerror = () => false; throw 'false'; }, 3);\n\
+         // A non-callable object: nothing is called, nothing canceled.\n\
+         setTimeout(() => { onerror = {}; throw 'object'; }, 4);",
+    );
+    run_to_idle(&mut h);
+    assert_eq!(
+        log(&mut h),
+        "5:Error: handled:test.js:7:26:handled:true,5:Error: reported:test.js:8:26:reported:true"
+    );
+    assert_eq!(
+        messages(&h.take_errors()),
+        [
+            "uncaught Error: reported",
+            "uncaught one",
+            "uncaught false",
+            "uncaught object"
+        ]
+    );
+}
+
+#[test]
+fn onerror_on_other_events_gets_the_event_and_false_cancels() {
+    let mut h = host(true);
+    assert_eq!(
+        string(
+            &mut h,
+            r#"(() => {
+              const out = [];
+              onerror = function (...args) {
+                out.push(args.length + ":" + (args[0] instanceof Event) + ":" + args[0].type);
+                return false;
+              };
+              // A plain Event named error: no special handling, false cancels.
+              out.push(dispatchEvent(new Event("error", { cancelable: true })));
+              // A script-made ErrorEvent named error at the global: five arguments, and
+              // false does not cancel.
+              onerror = function (message, filename, lineno, colno, error) {
+                out.push([arguments.length, message, filename, lineno, colno, error].join(":"));
+                return false;
+              };
+              out.push(dispatchEvent(new ErrorEvent("error", { cancelable: true, message: "m",
+                filename: "f", lineno: 2, colno: 3, error: "e" })));
+              // An ErrorEvent of another type gets the event.
+              onerror = null;
+              onunhandledrejection = (e) => { out.push(e instanceof ErrorEvent); return false; };
+              out.push(dispatchEvent(new ErrorEvent("unhandledrejection", { cancelable: true })));
+              onunhandledrejection = null;
+              return out.join(",");
+            })()"#
+        ),
+        "1:true:error,false,5:m:f:2:3:e,true,true,false"
+    );
+}
+
+#[test]
+fn an_event_handler_keeps_its_listener_position_until_set_to_null() {
+    let mut h = host(true);
+    assert_eq!(
+        string(
+            &mut h,
+            r#"(() => {
+              const out = [];
+              addEventListener("error", () => out.push("A"));
+              onerror = () => { out.push("handler 1"); };
+              addEventListener("error", () => out.push("B"));
+              // A new value keeps the position of the first activation.
+              onerror = () => { out.push("handler 2"); };
+              dispatchEvent(new Event("error"));
+              // null removes the listener; a later value is added at the end.
+              onerror = null;
+              dispatchEvent(new Event("error"));
+              onerror = () => { out.push("handler 3"); };
+              dispatchEvent(new Event("error"));
+              onerror = null;
+              return out.join(",");
+            })()"#
+        ),
+        "A,handler 2,B,A,B,A,B,handler 3"
+    );
+}
+
+#[test]
+fn onunhandledrejection_returning_false_cancels_and_onrejectionhandled_runs() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var log = [];
+        var p;
+        onunhandledrejection = function (e) {
+            log.push("unhandled " + e.reason + " " + (this === globalThis));
+            if (e.reason === "quiet") return false;
+            if (e.reason === "prevented") e.preventDefault();
+            if (e.reason === "late") setTimeout(() => p.catch(() => {}), 0);
+            // true does not cancel.
+            return true;
+        };
+        onrejectionhandled = (e) => log.push("handled " + e.reason + " " + (e.promise === p));
+        Promise.reject("quiet");
+        Promise.reject("prevented");
+        Promise.reject("loud");
+        p = Promise.reject("late");
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(
+        log(&mut h),
+        "unhandled quiet true,unhandled prevented true,unhandled loud true,\
+         unhandled late true,handled late true"
+    );
+    assert_eq!(
+        messages(&h.take_errors()),
+        ["rejection loud", "rejection late"]
+    );
+}
+
+#[test]
+fn an_exception_in_onerror_is_reported_without_another_event() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        var count = 0;
+        onerror = () => { count++; throw new Error("from handler"); };
+        setTimeout(() => { throw new Error("first"); }, 0);
+        "#,
+    );
+    run_to_idle(&mut h);
+    assert_eq!(string(&mut h, "count"), "1");
+    assert_eq!(
+        messages(&h.take_errors()),
+        ["uncaught Error: from handler", "uncaught Error: first"]
     );
 }

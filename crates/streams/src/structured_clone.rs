@@ -37,6 +37,7 @@ use boa_engine::{
 };
 
 use crate::dom::{self, DomException};
+use crate::readable::ViewConstructor;
 use crate::webidl::{self, arg, Dictionary};
 
 /// A serialized value (HTML's "serialized" Record), as plain `Send` Rust data.
@@ -790,12 +791,9 @@ impl Deserializer<'_> {
                 // Let deserializedArrayBuffer be ? StructuredDeserialize(
                 //   serialized.[[ArrayBufferSerialized]], targetRealm, memory).
                 let buffer = self.deserialize(buffer, ctx)?;
-                let constructors = ctx.intrinsics().constructors();
-                let constructor = match kind {
-                    None => constructors.data_view(),
-                    Some(kind) => typed_array_constructor(kind, ctx),
-                }
-                .constructor();
+                let constructor = kind
+                    .map_or(ViewConstructor::DataView, ViewConstructor::Typed)
+                    .constructor(ctx);
                 constructor.construct(
                     &[buffer, (byte_offset as f64).into(), (length as f64).into()],
                     None,
@@ -875,27 +873,6 @@ impl Deserializer<'_> {
 
 fn bigint(digits: &str) -> JsBigInt {
     JsBigInt::from_string(digits).unwrap_or_else(JsBigInt::zero)
-}
-
-fn typed_array_constructor(
-    kind: TypedArrayKind,
-    ctx: &Context,
-) -> &boa_engine::context::intrinsics::StandardConstructor {
-    let c = ctx.intrinsics().constructors();
-    match kind {
-        TypedArrayKind::Int8 => c.typed_int8_array(),
-        TypedArrayKind::Uint8 => c.typed_uint8_array(),
-        TypedArrayKind::Uint8Clamped => c.typed_uint8clamped_array(),
-        TypedArrayKind::Int16 => c.typed_int16_array(),
-        TypedArrayKind::Uint16 => c.typed_uint16_array(),
-        TypedArrayKind::Int32 => c.typed_int32_array(),
-        TypedArrayKind::Uint32 => c.typed_uint32_array(),
-        TypedArrayKind::BigInt64 => c.typed_bigint64_array(),
-        TypedArrayKind::BigUint64 => c.typed_biguint64_array(),
-        TypedArrayKind::Float16 => c.typed_float16_array(),
-        TypedArrayKind::Float32 => c.typed_float32_array(),
-        TypedArrayKind::Float64 => c.typed_float64_array(),
-    }
 }
 
 /// Deserialize an Error record: an object with [[ErrorData]] and the prototype of `name`.

@@ -11,6 +11,14 @@
 //!   on or off (restored afterwards, even on a panic), and run it both ways asserting the
 //!   results agree.
 //! - [`check`]: assert that an expression is `true`.
+//! - [`joined_out`], [`run_out`], [`run_async_out`]: the `globalThis.out` array idiom (push
+//!   results, join them).
+//! - [`Log`], [`new_log`], [`display`]: a log Rust test doubles (sources, sinks) write to, and
+//!   a value's `ToString` for it.
+//! - [`gc_now`], [`DropFlag`], [`array_buffer_pointer`]: collection, drop and zero-copy
+//!   checks.
+//! - [`poll_once`]: run the jobs and one round of the native futures (a future that stays
+//!   pending does not hang the test).
 //!
 //! The test layout (one rule): the unit tests of module `m` are its child module `tests`,
 //! declared in `m` as `#[cfg(test)] mod tests;`, in the file `m/tests.rs` (for `m.rs` and
@@ -19,8 +27,11 @@
 //! hostile-input injection table, engine-bug regressions) are lib.rs's `tests` module
 //! (`src/tests/`).
 
+use std::cell::{Cell, RefCell};
 use std::fmt::Debug;
+use std::rc::Rc;
 
+use boa_engine::object::builtins::JsArrayBuffer;
 use boa_engine::{js_string, Context, JsString, JsValue, NativeFunction, Source};
 
 /// A context with boa_streams registered and a global `gc()`.
@@ -130,4 +141,90 @@ pub(crate) fn both_modes<R: PartialEq + Debug>(mut f: impl FnMut(bool) -> R) -> 
     let slow = with_fast_paths(false, || f(false));
     assert_eq!(fast, slow, "fast paths on vs off");
     fast
+}
+
+/// `globalThis.out.join()` (the results a script pushed to `out`).
+#[track_caller]
+pub(crate) fn joined_out(ctx: &mut Context) -> String {
+    string(ctx, "out.join()")
+}
+
+/// In a fresh [`context`]: evaluate `src` (which sets `globalThis.out = []` and pushes to it),
+/// run the jobs, and return [`joined_out`].
+#[track_caller]
+pub(crate) fn run_out(src: &str) -> String {
+    let mut ctx = context();
+    eval(&mut ctx, src);
+    run_jobs(&mut ctx);
+    joined_out(&mut ctx)
+}
+
+/// Run `body` as an async function with `globalThis.out = []`; it pushes `"done"` when it
+/// returns, `"threw <e>"` when it throws. Run the jobs and return `out.join('|')`.
+#[track_caller]
+pub(crate) fn run_async_out(ctx: &mut Context, body: &str) -> String {
+    eval(
+        ctx,
+        &format!(
+            "globalThis.out = []; (async () => {{ {body} }})().then(() => out.push('done'), (e) => out.push('threw ' + e));"
+        ),
+    );
+    run_jobs(ctx);
+    string(ctx, "out.join('|')")
+}
+
+/// A log Rust test doubles write to.
+pub(crate) type Log = Rc<RefCell<Vec<String>>>;
+
+/// An empty [`Log`].
+pub(crate) fn new_log() -> Log {
+    Rc::new(RefCell::new(Vec::new()))
+}
+
+/// `ToString(value)` for a log, `"?"` if it throws.
+pub(crate) fn display(value: &JsValue, ctx: &mut Context) -> String {
+    value
+        .to_string(ctx)
+        .map_or_else(|_| "?".to_owned(), |s| s.to_std_string_escaped())
+}
+
+/// Force a garbage collection.
+pub(crate) fn gc_now() {
+    boa_gc::force_collect();
+}
+
+/// Sets its flag when dropped (to see that a Rust value was dropped).
+pub(crate) struct DropFlag(Rc<Cell<bool>>);
+
+impl DropFlag {
+    /// A flag and the cell it sets.
+    pub(crate) fn new() -> (Self, Rc<Cell<bool>>) {
+        let dropped = Rc::new(Cell::new(false));
+        (Self(dropped.clone()), dropped)
+    }
+}
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        self.0.set(true);
+    }
+}
+
+/// The address of the data block of the `ArrayBuffer` that `expr` evaluates to.
+#[track_caller]
+pub(crate) fn array_buffer_pointer(ctx: &mut Context, expr: &str) -> usize {
+    let v = eval(ctx, expr);
+    let object = v.as_object().expect("an ArrayBuffer").clone();
+    let buffer = JsArrayBuffer::from_object(object).expect("an ArrayBuffer");
+    let data = buffer.data().expect("not detached");
+    data.as_ptr() as usize
+}
+
+/// Run the jobs, one round of the native futures that are woken, and the jobs again (for a
+/// future that stays pending, where `run_until_idle` would wait).
+#[track_caller]
+pub(crate) fn poll_once(ctx: &mut Context) {
+    run_jobs(ctx);
+    crate::native::poll_tasks(ctx, std::task::Waker::noop());
+    run_jobs(ctx);
 }

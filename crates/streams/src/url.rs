@@ -7,18 +7,20 @@
 //! host's [`QueryUpdate`]) and re-parses it after the URL's query changed with
 //! [`set_list_from_query`].
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use boa_engine::{
     class::{Class, ClassBuilder},
     js_string,
     object::builtins::JsArray,
-    property::{Attribute, PropertyDescriptor, PropertyKey},
+    property::{Attribute, PropertyKey},
     Context, JsData, JsObject, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Trace};
 
-use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
+use crate::webidl::{
+    self, arg, brand, pair_iterable::PairIterable, type_error, INTERFACE_ATTRIBUTES,
+};
 
 #[cfg(test)]
 mod tests;
@@ -450,65 +452,7 @@ impl Class for UrlSearchParams {
             }),
         );
         // iterable<USVString, USVString>: entries, keys, values, forEach, @@iterator.
-        let entries = webidl::function(
-            class.context(),
-            "entries",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| iterator_for(this, IterKind::Entries, ctx)),
-        );
-        class.property_descriptor(
-            js_string!("entries"),
-            PropertyDescriptor::builder()
-                .value(entries.clone())
-                .writable(true)
-                .enumerable(true)
-                .configurable(true),
-        );
-        webidl::operation(
-            class,
-            "keys",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| iterator_for(this, IterKind::Keys, ctx)),
-        );
-        webidl::operation(
-            class,
-            "values",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| iterator_for(this, IterKind::Values, ctx)),
-        );
-        webidl::operation(
-            class,
-            "forEach",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let p = this_params(this)?;
-                let Some(callback) = arg(args, 0).as_callable() else {
-                    return Err(type_error("forEach: the callback is not a function"));
-                };
-                let this_arg = arg(args, 1);
-                // 1. Let pairs be idlObject's list of value pairs to iterate over.
-                // 2. Let i be 0.
-                let mut i = 0;
-                // 3. While i < pairs's size (pairs recomputed after each call):
-                loop {
-                    let pair = p.borrow().data().list.borrow().get(i).cloned();
-                    let Some((name, value)) = pair else { break };
-                    // Invoke idlCallback with « value, key, idlObject » and thisArg.
-                    callback.call(
-                        &this_arg,
-                        &[usv_value(&value), usv_value(&name), this.clone()],
-                        ctx,
-                    )?;
-                    i += 1;
-                }
-                Ok(JsValue::undefined())
-            }),
-        );
-        class.property(
-            JsSymbol::iterator(),
-            entries,
-            Attribute::WRITABLE | Attribute::CONFIGURABLE,
-        );
+        webidl::pair_iterable::define_iteration_methods::<Self>(class);
         Ok(())
     }
 
@@ -553,123 +497,20 @@ impl Class for UrlSearchParams {
     }
 }
 
-/// What an iterator yields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum IterKind {
-    Keys,
-    Values,
-    Entries,
-}
+impl PairIterable for UrlSearchParams {
+    const INTERFACE: &'static str = "URLSearchParams";
+    const ITERATOR_TAG: &'static str = "URLSearchParams Iterator";
 
-/// A [default iterator object](https://webidl.spec.whatwg.org/#dfn-default-iterator-object)
-/// for `URLSearchParams`.
-#[derive(Trace, Finalize, JsData)]
-pub struct UrlSearchParamsIterator {
-    target: JsObject<UrlSearchParams>,
-    #[unsafe_ignore_trace]
-    kind: IterKind,
-    #[unsafe_ignore_trace]
-    index: Cell<usize>,
-}
-
-impl std::fmt::Debug for UrlSearchParamsIterator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("UrlSearchParamsIterator")
-            .finish_non_exhaustive()
+    /// The [value pairs to iterate over](https://url.spec.whatwg.org/#interface-urlsearchparams):
+    /// this's list's name-value pairs.
+    fn pair_at(object: &JsObject<Self>, index: usize) -> Option<(JsValue, JsValue)> {
+        let pair = object.borrow().data().list.borrow().get(index).cloned();
+        pair.map(|(name, value)| (usv_value(&name), usv_value(&value)))
     }
-}
-
-/// `%URLSearchParamsIteratorPrototype%` of the realm, kept in the realm's host data.
-#[derive(Trace, Finalize, JsData)]
-struct UrlSearchParamsRealm {
-    iterator_prototype: JsObject,
-}
-
-fn iterator_for(this: &JsValue, kind: IterKind, ctx: &mut Context) -> JsResult<JsValue> {
-    let p = this_params(this)?;
-    let proto = ctx
-        .realm()
-        .host_defined()
-        .get::<UrlSearchParamsRealm>()
-        .map(|r| r.iterator_prototype.clone())
-        .ok_or_else(|| type_error("URLSearchParams is not registered"))?;
-    Ok(JsObject::from_proto_and_data(
-        Some(proto),
-        UrlSearchParamsIterator {
-            target: p,
-            kind,
-            index: Cell::new(0),
-        },
-    )
-    .into())
 }
 
 /// Register `URLSearchParams` and its iterator prototype.
 pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
     webidl::register_interface::<UrlSearchParams>(ctx)?;
-    // %URLSearchParamsIteratorPrototype%: [[Prototype]] %IteratorPrototype%, `next`, and
-    // @@toStringTag "URLSearchParams Iterator".
-    let iterator_proto = ctx
-        .intrinsics()
-        .objects()
-        .iterator_prototypes()
-        .array()
-        .prototype();
-    let proto = JsObject::with_null_proto();
-    proto.set_prototype(iterator_proto);
-    let next = webidl::function(
-        ctx,
-        "next",
-        0,
-        NativeFunction::from_fn_ptr(|this, _, ctx| {
-            let it = brand::<UrlSearchParamsIterator>(this, "URLSearchParams Iterator")?;
-            let (target, kind, index) = {
-                let b = it.borrow();
-                let d = b.data();
-                (d.target.clone(), d.kind, d.index.get())
-            };
-            // The value pairs to iterate over, read at each step.
-            let pair = target.borrow().data().list.borrow().get(index).cloned();
-            let Some((name, value)) = pair else {
-                return Ok(boa_engine::builtins::iterable::create_iter_result_object(
-                    JsValue::undefined(),
-                    true,
-                    ctx,
-                ));
-            };
-            it.borrow().data().index.set(index + 1);
-            let result = match kind {
-                IterKind::Keys => usv_value(&name),
-                IterKind::Values => usv_value(&value),
-                IterKind::Entries => {
-                    JsArray::from_iter([usv_value(&name), usv_value(&value)], ctx).into()
-                }
-            };
-            Ok(boa_engine::builtins::iterable::create_iter_result_object(
-                result, false, ctx,
-            ))
-        }),
-    );
-    proto.define_property_or_throw(
-        js_string!("next"),
-        PropertyDescriptor::builder()
-            .value(next)
-            .writable(true)
-            .enumerable(true)
-            .configurable(true),
-        ctx,
-    )?;
-    proto.define_property_or_throw(
-        JsSymbol::to_string_tag(),
-        PropertyDescriptor::builder()
-            .value(js_string!("URLSearchParams Iterator"))
-            .writable(false)
-            .enumerable(false)
-            .configurable(true),
-        ctx,
-    )?;
-    ctx.realm().host_defined_mut().insert(UrlSearchParamsRealm {
-        iterator_prototype: proto,
-    });
-    Ok(())
+    webidl::pair_iterable::register_iterator_prototype::<UrlSearchParams>(ctx)
 }

@@ -11,6 +11,8 @@
 
 use std::cell::{Cell, RefCell};
 
+pub(crate) mod pair_iterable;
+
 use boa_engine::object::builtins::JsFunction;
 
 use crate::promise::promise_rejected_with;

@@ -12,7 +12,9 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
+use crate::webidl::{
+    self, arg, brand, pair_iterable::PairIterable, type_error, INTERFACE_ATTRIBUTES,
+};
 
 /// A [header](https://fetch.spec.whatwg.org/#concept-header): name (case kept) and value.
 pub type Header = (Vec<u8>, Vec<u8>);
@@ -297,8 +299,8 @@ pub(crate) fn to_headers_init(value: &JsValue, ctx: &mut Context) -> JsResult<Ve
         let Some(method) = method.as_callable() else {
             return Err(type_error("@@iterator is not callable"));
         };
-        let mut out = Vec::new();
-        for item in iterate(value, &method, ctx)? {
+        // sequence<sequence<ByteString>>: each item converted as it is iterated.
+        return webidl::create_sequence_from_iterable(value, &method, ctx, |item, ctx| {
             let Some(inner) = item.as_object() else {
                 return Err(type_error("A header init pair is not a sequence"));
             };
@@ -306,25 +308,21 @@ pub(crate) fn to_headers_init(value: &JsValue, ctx: &mut Context) -> JsResult<Ve
             let Some(inner_method) = inner_method.as_callable() else {
                 return Err(type_error("A header init pair is not a sequence"));
             };
-            let pair = iterate(&item, &inner_method, ctx)?;
-            let mut converted = Vec::with_capacity(pair.len());
-            for v in &pair {
-                converted.push(to_byte_string(v, ctx)?);
-            }
+            let pair =
+                webidl::create_sequence_from_iterable(&item, &inner_method, ctx, |v, ctx| {
+                    to_byte_string(&v, ctx)
+                })?;
             // If header's size is not 2, throw a TypeError.
-            let [name, value]: [Vec<u8>; 2] = converted
+            let [name, value]: [Vec<u8>; 2] = pair
                 .try_into()
                 .map_err(|_| type_error("A header init pair must have exactly two items"))?;
-            out.push((name, value));
-        }
-        return Ok(out);
+            Ok((name, value))
+        });
     }
-    // record<ByteString, ByteString>: own enumerable string keys, in order.
+    // record<ByteString, ByteString>: own enumerable keys, in order (an enumerable Symbol key
+    // throws in its ByteString conversion).
     let mut out = Vec::new();
     for key in object.own_property_keys(ctx)? {
-        if matches!(key, boa_engine::property::PropertyKey::Symbol(_)) {
-            continue;
-        }
         // [[GetOwnProperty]] through %Object.getOwnPropertyDescriptor%.
         let desc = boa_engine::builtins::object::OrdinaryObject::get_own_property_descriptor(
             &JsValue::undefined(),
@@ -342,33 +340,6 @@ pub(crate) fn to_headers_init(value: &JsValue, ctx: &mut Context) -> JsResult<Ve
         out.push((name, to_byte_string(&v, ctx)?));
     }
     Ok(out)
-}
-
-/// Create a sequence from `value` with its iterator `method`.
-pub(crate) fn iterate(
-    value: &JsValue,
-    method: &JsObject,
-    ctx: &mut Context,
-) -> JsResult<Vec<JsValue>> {
-    let iterator = method.call(value, &[], ctx)?;
-    let Some(iterator) = iterator.as_object() else {
-        return Err(type_error("the iterator is not an object"));
-    };
-    let next = iterator.get(js_string!("next"), ctx)?;
-    let mut items = Vec::new();
-    loop {
-        let Some(next_fn) = next.as_callable() else {
-            return Err(type_error("the iterator's next is not callable"));
-        };
-        let result = next_fn.call(&iterator.clone().into(), &[], ctx)?;
-        let Some(result) = result.as_object() else {
-            return Err(type_error("the iterator result is not an object"));
-        };
-        if result.get(js_string!("done"), ctx)?.to_boolean() {
-            return Ok(items);
-        }
-        items.push(result.get(js_string!("value"), ctx)?);
-    }
 }
 
 fn this_headers(this: &JsValue) -> JsResult<JsObject<Headers>> {
@@ -544,71 +515,7 @@ impl Class for Headers {
             }),
         );
         // iterable<ByteString, ByteString>: entries, keys, values, forEach, @@iterator.
-        let entries = webidl::function(
-            class.context(),
-            "entries",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| iterator_for(this, IterKind::Entries, ctx)),
-        );
-        for (name, kind) in [("keys", IterKind::Keys), ("values", IterKind::Values)] {
-            let f = match kind {
-                IterKind::Keys => NativeFunction::from_fn_ptr(|this, _, ctx| {
-                    iterator_for(this, IterKind::Keys, ctx)
-                }),
-                _ => NativeFunction::from_fn_ptr(|this, _, ctx| {
-                    iterator_for(this, IterKind::Values, ctx)
-                }),
-            };
-            let _ = kind;
-            if name == "keys" {
-                class.property_descriptor(
-                    js_string!("entries"),
-                    boa_engine::property::PropertyDescriptor::builder()
-                        .value(entries.clone())
-                        .writable(true)
-                        .enumerable(true)
-                        .configurable(true),
-                );
-            }
-            webidl::operation(class, name, 0, f);
-        }
-        webidl::operation(
-            class,
-            "forEach",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let h = this_headers(this)?;
-                let Some(callback) = arg(args, 0).as_callable() else {
-                    return Err(type_error("forEach: the callback is not a function"));
-                };
-                let this_arg = arg(args, 1);
-                // For each pair of the value pairs to iterate over (recomputed each step).
-                let mut i = 0;
-                loop {
-                    let pair = {
-                        let list = h.borrow().data().list();
-                        sort_and_combine(&list).into_iter().nth(i)
-                    };
-                    let Some((name, value)) = pair else { break };
-                    callback.call(
-                        &this_arg,
-                        &[
-                            byte_string_value(&value),
-                            byte_string_value(&name),
-                            this.clone(),
-                        ],
-                        ctx,
-                    )?;
-                    i += 1;
-                }
-                Ok(JsValue::undefined())
-            }),
-        );
-        class.property(
-            JsSymbol::iterator(),
-            entries,
-            Attribute::WRITABLE | Attribute::CONFIGURABLE,
-        );
+        webidl::pair_iterable::define_iteration_methods::<Self>(class);
         Ok(())
     }
 
@@ -636,126 +543,23 @@ impl Class for Headers {
     }
 }
 
-/// What a Headers iterator yields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum IterKind {
-    Keys,
-    Values,
-    Entries,
-}
+impl PairIterable for Headers {
+    const INTERFACE: &'static str = "Headers";
+    const ITERATOR_TAG: &'static str = "Headers Iterator";
 
-/// A [default iterator object](https://webidl.spec.whatwg.org/#dfn-default-iterator-object)
-/// for `Headers`.
-#[derive(Trace, Finalize, JsData)]
-pub struct HeadersIterator {
-    target: JsObject<Headers>,
-    #[unsafe_ignore_trace]
-    kind: Cell<u8>,
-    #[unsafe_ignore_trace]
-    index: Cell<usize>,
-}
-
-impl std::fmt::Debug for HeadersIterator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HeadersIterator").finish_non_exhaustive()
+    /// The [value pairs to iterate over](https://fetch.spec.whatwg.org/#concept-headers):
+    /// the result of running sort and combine with this's header list.
+    fn pair_at(object: &JsObject<Self>, index: usize) -> Option<(JsValue, JsValue)> {
+        let list = object.borrow().data().list();
+        sort_and_combine(&list)
+            .into_iter()
+            .nth(index)
+            .map(|(name, value)| (byte_string_value(&name), byte_string_value(&value)))
     }
-}
-
-/// The `%HeadersIteratorPrototype%` of the current realm, kept in the realm's host data.
-#[derive(Trace, Finalize, JsData)]
-struct HeadersRealm {
-    iterator_prototype: JsObject,
-}
-
-fn iterator_for(this: &JsValue, kind: IterKind, ctx: &mut Context) -> JsResult<JsValue> {
-    let h = this_headers(this)?;
-    let proto = ctx
-        .realm()
-        .host_defined()
-        .get::<HeadersRealm>()
-        .map(|r| r.iterator_prototype.clone())
-        .ok_or_else(|| type_error("Headers is not registered"))?;
-    let kind = match kind {
-        IterKind::Keys => 0,
-        IterKind::Values => 1,
-        IterKind::Entries => 2,
-    };
-    Ok(JsObject::from_proto_and_data(
-        Some(proto),
-        HeadersIterator {
-            target: h,
-            kind: Cell::new(kind),
-            index: Cell::new(0),
-        },
-    )
-    .into())
 }
 
 /// Register `Headers` and its iterator prototype.
 pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
     webidl::register_interface::<Headers>(ctx)?;
-    // %HeadersIteratorPrototype%: [[Prototype]] %IteratorPrototype%, `next`, and
-    // @@toStringTag "Headers Iterator".
-    let iterator_proto = ctx
-        .intrinsics()
-        .objects()
-        .iterator_prototypes()
-        .array()
-        .prototype();
-    let proto = JsObject::with_null_proto();
-    proto.set_prototype(iterator_proto);
-    let next = webidl::function(
-        ctx,
-        "next",
-        0,
-        NativeFunction::from_fn_ptr(|this, _, ctx| {
-            let it = brand::<HeadersIterator>(this, "Headers Iterator")?;
-            let (target, kind, index) = {
-                let b = it.borrow();
-                let d = b.data();
-                (d.target.clone(), d.kind.get(), d.index.get())
-            };
-            // The value pairs to iterate over, recomputed at each step.
-            let pairs = sort_and_combine(&target.borrow().data().list());
-            let Some((name, value)) = pairs.into_iter().nth(index) else {
-                return Ok(boa_engine::builtins::iterable::create_iter_result_object(
-                    JsValue::undefined(),
-                    true,
-                    ctx,
-                ));
-            };
-            it.borrow().data().index.set(index + 1);
-            let result = match kind {
-                0 => byte_string_value(&name),
-                1 => byte_string_value(&value),
-                _ => JsArray::from_iter([byte_string_value(&name), byte_string_value(&value)], ctx)
-                    .into(),
-            };
-            Ok(boa_engine::builtins::iterable::create_iter_result_object(
-                result, false, ctx,
-            ))
-        }),
-    );
-    proto.define_property_or_throw(
-        js_string!("next"),
-        boa_engine::property::PropertyDescriptor::builder()
-            .value(next)
-            .writable(true)
-            .enumerable(true)
-            .configurable(true),
-        ctx,
-    )?;
-    proto.define_property_or_throw(
-        JsSymbol::to_string_tag(),
-        boa_engine::property::PropertyDescriptor::builder()
-            .value(js_string!("Headers Iterator"))
-            .writable(false)
-            .enumerable(false)
-            .configurable(true),
-        ctx,
-    )?;
-    ctx.realm().host_defined_mut().insert(HeadersRealm {
-        iterator_prototype: proto,
-    });
-    Ok(())
+    webidl::pair_iterable::register_iterator_prototype::<Headers>(ctx)
 }

@@ -1,22 +1,9 @@
-use boa_engine::Context;
-
-use crate::test_support::{context, eval, string};
-
-fn run(ctx: &mut Context, src: &str) -> String {
-    eval(
-        ctx,
-        &format!(
-            "globalThis.out = []; (async () => {{ {src} }})().then(() => out.push('done'), (e) => out.push('threw ' + e));"
-        ),
-    );
-    ctx.run_jobs().unwrap();
-    string(ctx, "out.join('|')")
-}
+use crate::test_support::{context, run_async_out};
 
 #[test]
 fn headers_validate_normalise_sort_and_combine() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const h = new Headers({'B': ' 1 ', 'a': '2'});
@@ -73,7 +60,7 @@ fn headers_validate_normalise_sort_and_combine() {
 #[test]
 fn response_bodies_are_consumed_once() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const r = new Response('h\u00e9llo');
@@ -128,7 +115,7 @@ fn response_bodies_are_consumed_once() {
 #[test]
 fn response_clone_tees_and_statics() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const r = new Response('abc', {status: 201, statusText: 'Made', headers: [['X', '1']]});
@@ -156,7 +143,7 @@ fn response_clone_tees_and_statics() {
 #[test]
 fn request_basics() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const r = new Request('https://example.com/x', {method: 'post', body: 'hi', headers: {Host: 'h', A: 'b'}});
@@ -184,7 +171,7 @@ fn request_basics() {
 #[test]
 fn response_redirect_and_form_data() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const r = Response.redirect('https://e.org/a', 301);
@@ -203,7 +190,7 @@ fn response_redirect_and_form_data() {
 #[test]
 fn request_signal_follows_init_or_input_signal() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const c = new AbortController();
@@ -234,7 +221,7 @@ fn request_signal_follows_init_or_input_signal() {
 #[test]
 fn request_from_request_pipes_the_body_through_a_transform() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const src = new Request('http://a/', {method: 'POST', body: 'hello'});
@@ -259,4 +246,30 @@ fn request_from_request_pipes_the_body_through_a_transform() {
         out,
         "true|true|false|false|TypeError|hello|true|hi|RangeError|false|y|done"
     );
+}
+
+/// HeadersInit conversion: a sequence's items are converted while it is iterated (each inner
+/// pair's ByteStrings before the next outer step); a record's enumerable Symbol key throws,
+/// a non-enumerable one is skipped.
+#[test]
+fn headers_init_conversion_order_and_symbol_keys() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const log = [];
+        const str = (s) => ({ toString() { log.push(s); return s; } });
+        function* outer() {
+          log.push('outer 1'); yield [str('a'), str('1')];
+          log.push('outer 2'); yield [str('b'), str('2')];
+        }
+        const h = new Headers(outer());
+        out.push(log.join(' '), [...h].join(';'));
+        try { new Headers({[Symbol('x')]: '1'}); out.push('no'); } catch (e) { out.push(e.name); }
+        const o = {a: '1'};
+        Object.defineProperty(o, Symbol('y'), { value: '2', enumerable: false });
+        out.push([...new Headers(o)].join(';'));
+        "#,
+    );
+    assert_eq!(out, "outer 1 a 1 outer 2 b 2|a,1;b,2|TypeError|a,1|done");
 }

@@ -2,13 +2,7 @@ use ::bytes::Bytes;
 use boa_engine::js_string;
 
 use super::*;
-use crate::test_support::{context, eval, string};
-
-fn run(ctx: &mut Context, src: &str) -> String {
-    eval(ctx, &format!("globalThis.out = []; (async () => {{ {src} }})().then(() => out.push('done'), (e) => out.push('threw ' + e));"));
-    ctx.run_jobs().unwrap();
-    string(ctx, "out.join('|')")
-}
+use crate::test_support::{context, eval, run_async_out, string};
 
 #[test]
 fn constructor_parts_types_and_endings() {
@@ -66,7 +60,7 @@ fn slicing_shares_the_backing_bytes() {
 #[test]
 fn text_array_buffer_bytes() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const b = new Blob(['\ufeffh\u00e9', new Uint8Array([0xff])]);
@@ -91,7 +85,7 @@ fn stream_reads_in_chunks_and_under_byob() {
     ctx.global_object()
         .set(js_string!("big"), blob, false, &mut ctx)
         .unwrap();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const sizes = [];
@@ -162,7 +156,7 @@ fn file_name_and_last_modified() {
 #[test]
 fn file_reader_events_and_results() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const read = (method, blob, ...args) => new Promise((resolve) => {
@@ -203,7 +197,7 @@ fn file_reader_events_and_results() {
 #[test]
 fn file_reader_abort_and_busy() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const fr = new FileReader();
@@ -244,7 +238,7 @@ fn file_list_is_an_interface_without_constructor() {
 #[test]
 fn file_reader_fires_progress_events_with_loaded_and_total() {
     let mut ctx = context();
-    let out = run(
+    let out = run_async_out(
         &mut ctx,
         r#"
         const describe = (e) => [e.type, e.constructor.name, e.lengthComputable, e.loaded, e.total,

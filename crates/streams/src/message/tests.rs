@@ -1,16 +1,9 @@
-use crate::test_support::{context, eval, string};
-
-fn run(src: &str) -> String {
-    let mut ctx = context();
-    eval(&mut ctx, src);
-    ctx.run_jobs().unwrap();
-    string(&mut ctx, "globalThis.out.join()")
-}
+use crate::test_support::{context, run_out, string};
 
 #[test]
 fn messages_arrive_in_order_after_start() {
     assert_eq!(
-        run(r#"
+        run_out(r#"
             globalThis.out = [];
             const { port1, port2 } = new MessageChannel();
             port1.postMessage('a'); port1.postMessage({ b: [1, 2] }); port1.postMessage(3n);
@@ -26,7 +19,8 @@ fn messages_arrive_in_order_after_start() {
 #[test]
 fn without_start_nothing_is_delivered_and_onmessage_starts() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const c1 = new MessageChannel();
             c1.port2.addEventListener('message', () => out.push('never'));
@@ -36,7 +30,8 @@ fn without_start_nothing_is_delivered_and_onmessage_starts() {
             c2.port2.onmessage = (e) => out.push('got ' + e.data + ' ' + (c2.port2.onmessage !== null));
             c2.port2.postMessage('back');
             c2.port1.onmessage = (e) => out.push('port1 ' + e.data);
-        "#),
+        "#
+        ),
         "got x true,port1 back"
     );
 }
@@ -44,14 +39,16 @@ fn without_start_nothing_is_delivered_and_onmessage_starts() {
 #[test]
 fn the_message_is_serialized_at_send_time() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const { port1, port2 } = new MessageChannel();
             const o = { v: 1 };
             port2.onmessage = (e) => out.push(e.data.v, e.data === o);
             port1.postMessage(o);
             o.v = 2;
-        "#),
+        "#
+        ),
         "1,false"
     );
 }
@@ -59,7 +56,8 @@ fn the_message_is_serialized_at_send_time() {
 #[test]
 fn ports_transfer_and_keep_working() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const a = new MessageChannel(), b = new MessageChannel();
             b.port2.onmessage = (e) => {
@@ -71,7 +69,8 @@ fn ports_transfer_and_keep_working() {
             b.port1.postMessage({ port: a.port1 }, [a.port1]);
             try { a.port1.postMessage('x', [a.port1]); } catch (e) { out.push(e.name); }
             try { b.port1.postMessage(a.port1, [a.port1]); } catch (e) { out.push(e.name); }
-        "#),
+        "#
+        ),
         "DataCloneError,DataCloneError,1,true,true,true,through the transferred port"
     );
 }
@@ -79,7 +78,8 @@ fn ports_transfer_and_keep_working() {
 #[test]
 fn structured_clone_transfers_a_port_with_its_queue() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const { port1, port2 } = new MessageChannel();
             port1.postMessage('queued before the transfer');
@@ -87,7 +87,8 @@ fn structured_clone_transfers_a_port_with_its_queue() {
             copy.onmessage = (e) => out.push(e.data);
             port1.onmessage = (e) => out.push('echo ' + e.data);
             copy.postMessage('ohai');
-        "#),
+        "#
+        ),
         "queued before the transfer,echo ohai"
     );
 }
@@ -95,7 +96,8 @@ fn structured_clone_transfers_a_port_with_its_queue() {
 #[test]
 fn close_stops_delivery_and_errors_become_messageerror_free() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const { port1, port2 } = new MessageChannel();
             port2.onmessage = (e) => out.push(e.data);
@@ -105,7 +107,8 @@ fn close_stops_delivery_and_errors_become_messageerror_free() {
             port2.postMessage(3);
             try { port1.postMessage(() => {}); } catch (e) { out.push(e.name); }
             try { structuredClone(port1, { transfer: [port1] }); } catch (e) { out.push(e.name); }
-        "#),
+        "#
+        ),
         "DataCloneError,DataCloneError,1"
     );
 }
@@ -132,7 +135,8 @@ fn message_event_constructor_and_shape() {
 #[test]
 fn post_message_overloads_read_the_iterator_once() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const { port1, port2 } = new MessageChannel();
             const buf = new ArrayBuffer(2);
@@ -142,7 +146,8 @@ fn post_message_overloads_read_the_iterator_once() {
             out.push(buf.byteLength);
             port1.postMessage(1, { transfer: [] });
             port1.postMessage(2, undefined);
-        "#),
+        "#
+        ),
         "get,0,2,1,2"
     );
 }
@@ -150,7 +155,8 @@ fn post_message_overloads_read_the_iterator_once() {
 #[test]
 fn closing_a_port_fires_close_at_the_other_port_after_its_queued_messages() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const { port1, port2 } = new MessageChannel();
             port2.onmessage = (e) => out.push('message ' + e.data);
@@ -170,7 +176,8 @@ fn closing_a_port_fires_close_at_the_other_port_after_its_queued_messages() {
                 c.port2.onmessage = (e) => out.push('then ' + e.data);
             };
             c.port1.close();
-        "#),
+        "#
+        ),
         "sync,message a,message b,close Event true true,close before start,then waiting"
     );
 }
@@ -178,7 +185,8 @@ fn closing_a_port_fires_close_at_the_other_port_after_its_queued_messages() {
 #[test]
 fn a_port_closed_while_its_partner_is_in_transit_fires_close_on_arrival() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const { port1, port2 } = new MessageChannel();
             const carrier = new MessageChannel();
@@ -188,7 +196,8 @@ fn a_port_closed_while_its_partner_is_in_transit_fires_close_on_arrival() {
             };
             carrier.port1.postMessage(null, [port2]);
             port1.close();
-        "#),
+        "#
+        ),
         "close on the moved port"
     );
 }

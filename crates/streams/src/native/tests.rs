@@ -1,5 +1,5 @@
 use super::*;
-use crate::test_support::{context, eval, set_global, string};
+use crate::test_support::{context, display, eval, joined_out, new_log, set_global, string, Log};
 use boa_gc::{Finalize, Trace};
 
 #[test]
@@ -27,10 +27,7 @@ fn a_native_byte_stream_reads_back_in_js() {
         "#,
     );
     ctx.run_jobs().unwrap();
-    assert_eq!(
-        string(&mut ctx, "out.join()"),
-        "Uint8Array:7,Uint8Array:3,e29c93"
-    );
+    assert_eq!(joined_out(&mut ctx), "Uint8Array:7,Uint8Array:3,e29c93");
 }
 
 #[test]
@@ -59,7 +56,7 @@ struct Countdown {
     #[unsafe_ignore_trace]
     left: std::cell::Cell<u32>,
     #[unsafe_ignore_trace]
-    log: std::rc::Rc<RefCell<Vec<String>>>,
+    log: Log,
 }
 
 impl NativeSource for Countdown {
@@ -85,7 +82,7 @@ impl NativeSource for Countdown {
     }
 
     fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion {
-        let reason = reason.to_string(ctx).unwrap().to_std_string_escaped();
+        let reason = display(&reason, ctx);
         self.log.borrow_mut().push(format!("cancel {reason}"));
         Completion::undefined()
     }
@@ -94,7 +91,7 @@ impl NativeSource for Countdown {
 #[test]
 fn a_native_source_fills_to_its_high_water_mark_and_reads_back() {
     let mut ctx = context();
-    let log = std::rc::Rc::new(RefCell::new(Vec::new()));
+    let log = new_log();
     let source = Countdown {
         left: std::cell::Cell::new(3),
         log: log.clone(),
@@ -117,7 +114,7 @@ fn a_native_source_fills_to_its_high_water_mark_and_reads_back() {
     );
     assert!(readable_stream_is_locked(&stream));
     ctx.run_jobs().unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "3,2,1,done");
+    assert_eq!(joined_out(&mut ctx), "3,2,1,done");
     assert!(readable_stream_is_disturbed(&stream));
     assert!(!readable_stream_is_locked(&stream));
 }
@@ -125,7 +122,7 @@ fn a_native_source_fills_to_its_high_water_mark_and_reads_back() {
 #[test]
 fn a_native_source_is_cancelled_with_the_reason() {
     let mut ctx = context();
-    let log = std::rc::Rc::new(RefCell::new(Vec::new()));
+    let log = new_log();
     let source = Countdown {
         left: std::cell::Cell::new(100),
         log: log.clone(),
@@ -142,12 +139,12 @@ fn a_native_source_is_cancelled_with_the_reason() {
 #[derive(Trace, Finalize)]
 struct Collect {
     #[unsafe_ignore_trace]
-    log: std::rc::Rc<RefCell<Vec<String>>>,
+    log: Log,
 }
 
 impl NativeSink for Collect {
     fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
-        let chunk = chunk.to_string(ctx).unwrap().to_std_string_escaped();
+        let chunk = display(&chunk, ctx);
         if chunk == "bad" {
             return Completion::Rejected(JsValue::from(boa_engine::js_string!("refused")));
         }
@@ -164,7 +161,7 @@ impl NativeSink for Collect {
 #[test]
 fn a_native_sink_gets_the_writes_and_the_close() {
     let mut ctx = context();
-    let log = std::rc::Rc::new(RefCell::new(Vec::new()));
+    let log = new_log();
     let stream = native_writable_stream(Collect { log: log.clone() }, 1.0, &mut ctx).unwrap();
     set_global(&mut ctx, "ws", stream);
     eval(
@@ -179,10 +176,10 @@ fn a_native_sink_gets_the_writes_and_the_close() {
     );
     ctx.run_jobs().unwrap();
     assert_eq!(log.borrow().join(";"), "write a;write b;close");
-    assert_eq!(string(&mut ctx, "out.join()"), "closed");
+    assert_eq!(joined_out(&mut ctx), "closed");
 
     // A rejected write errors the stream with the reason.
-    let log = std::rc::Rc::new(RefCell::new(Vec::new()));
+    let log = new_log();
     let stream = native_writable_stream(Collect { log: log.clone() }, 1.0, &mut ctx).unwrap();
     set_global(&mut ctx, "ws2", stream);
     eval(
@@ -197,7 +194,7 @@ fn a_native_sink_gets_the_writes_and_the_close() {
     ctx.run_jobs().unwrap();
     assert_eq!(log.borrow().join(";"), "");
     assert_eq!(
-        string(&mut ctx, "out.join()"),
+        joined_out(&mut ctx),
         "closed,write refused,write refused,closed refused"
     );
 }

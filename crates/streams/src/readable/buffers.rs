@@ -39,8 +39,9 @@ impl ViewConstructor {
         }
     }
 
-    /// The intrinsic constructor object of the current realm.
-    fn constructor(self, ctx: &mut Context) -> JsObject {
+    /// The intrinsic constructor object of the current realm (also structured clone's
+    /// deserialization of views).
+    pub(crate) fn constructor(self, ctx: &mut Context) -> JsObject {
         let c = ctx.intrinsics().constructors();
         let standard = match self {
             Self::DataView => c.data_view(),

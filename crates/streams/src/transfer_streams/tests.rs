@@ -1,16 +1,10 @@
-use crate::test_support::{context, eval, string};
-
-fn run(src: &str) -> String {
-    let mut ctx = context();
-    eval(&mut ctx, src);
-    ctx.run_jobs().unwrap();
-    string(&mut ctx, "globalThis.out.join()")
-}
+use crate::test_support::{context, eval, run_out, string};
 
 #[test]
 fn a_transferred_readable_stream_delivers_chunks_and_close() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const rs = new ReadableStream({
               start(c) { c.enqueue('a'); c.enqueue({ n: 1 }); c.enqueue(new Uint8Array([1, 2, 3]).subarray(1)); c.close(); }
@@ -21,7 +15,8 @@ fn a_transferred_readable_stream_delivers_chunks_and_close() {
               for await (const chunk of t) out.push(chunk instanceof Uint8Array ? 'u8:' + chunk.byteOffset + ':' + chunk.length : JSON.stringify(chunk));
               out.push('done');
             })();
-        "#),
+        "#
+        ),
         "true,true,false,\"a\",{\"n\":1},u8:1:2,done"
     );
 }
@@ -29,7 +24,8 @@ fn a_transferred_readable_stream_delivers_chunks_and_close() {
 #[test]
 fn a_transferred_readable_stream_propagates_errors_and_cancel() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const rs = new ReadableStream({ start(c) { c.error(new TypeError('bad')); } });
             const t = structuredClone(rs, { transfer: [rs] });
@@ -37,7 +33,8 @@ fn a_transferred_readable_stream_propagates_errors_and_cancel() {
             const rs2 = new ReadableStream({ cancel(r) { out.push('cancelled with ' + r); } });
             const t2 = structuredClone(rs2, { transfer: [rs2] });
             t2.cancel('why').then(() => out.push('cancel resolved'));
-        "#),
+        "#
+        ),
         "cancel resolved,cancelled with why,read: TypeError bad"
     );
 }
@@ -45,13 +42,15 @@ fn a_transferred_readable_stream_propagates_errors_and_cancel() {
 #[test]
 fn a_transferred_writable_stream_writes_and_closes() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const ws = new WritableStream({ write(c) { out.push('w:' + c); }, close() { out.push('closed'); } });
             const t = structuredClone(ws, { transfer: [ws] });
             const w = t.getWriter();
             w.write(1); w.write(2); w.close().then(() => out.push('close resolved'));
-        "#),
+        "#
+        ),
         "w:1,w:2,close resolved,closed"
     );
 }
@@ -59,7 +58,8 @@ fn a_transferred_writable_stream_writes_and_closes() {
 #[test]
 fn a_transferred_transform_stream_round_trips() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const ts = new TransformStream({ transform(c, ctl) { ctl.enqueue(c * 2); } });
             const t = structuredClone(ts, { transfer: [ts] });
@@ -67,7 +67,8 @@ fn a_transferred_transform_stream_round_trips() {
             const w = t.writable.getWriter();
             w.write(1); w.write(21); w.close();
             (async () => { for await (const c of t.readable) out.push(c); out.push('end'); })();
-        "#),
+        "#
+        ),
         "true,true,true,2,42,end"
     );
 }
@@ -75,7 +76,8 @@ fn a_transferred_transform_stream_round_trips() {
 #[test]
 fn transferring_locked_streams_or_a_stream_twice_throws() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const name = (f) => { try { f(); return 'ok'; } catch (e) { return e.name; } };
             const combos = [(t) => [t, t.readable], (t) => [t.readable, t], (t) => [t, t.writable], (t) => [t.writable, t]];
@@ -84,7 +86,8 @@ fn transferring_locked_streams_or_a_stream_twice_throws() {
             out.push(name(() => structuredClone(rs, { transfer: [rs] })));
             const rs2 = new ReadableStream();
             out.push(name(() => structuredClone(rs2)));
-        "#),
+        "#
+        ),
         "DataCloneError,DataCloneError,DataCloneError,DataCloneError,DataCloneError,DataCloneError"
     );
 }
@@ -92,12 +95,14 @@ fn transferring_locked_streams_or_a_stream_twice_throws() {
 #[test]
 fn a_non_cloneable_chunk_errors_both_sides() {
     assert_eq!(
-        run(r#"
+        run_out(
+            r#"
             globalThis.out = [];
             const rs = new ReadableStream({ start(c) { c.enqueue(() => {}); }, cancel(r) { out.push('source cancelled: ' + r.name); } });
             const t = structuredClone(rs, { transfer: [rs] });
             t.getReader().read().then((r) => out.push('read ' + r.done), (e) => out.push('read rejected: ' + e.name));
-        "#),
+        "#
+        ),
         "read rejected: DataCloneError,source cancelled: DataCloneError"
     );
 }

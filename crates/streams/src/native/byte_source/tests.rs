@@ -1,14 +1,16 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use boa_engine::object::builtins::JsArrayBuffer;
 use boa_engine::{Context, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 use bytes::Bytes;
 
 use super::*;
 use crate::native::{native_byte_stream, RustPromise};
-use crate::test_support::{both_modes, context, eval, run_jobs, set_global, string};
+use crate::test_support::{
+    array_buffer_pointer, both_modes, context, display, eval, gc_now, joined_out, new_log,
+    run_jobs, set_global, string, Log,
+};
 
 type PullFn = dyn Fn(&ByteController, &mut Context) -> Completion;
 
@@ -18,7 +20,7 @@ struct FnSource {
     #[unsafe_ignore_trace]
     pull: Box<PullFn>,
     #[unsafe_ignore_trace]
-    log: Rc<RefCell<Vec<String>>>,
+    log: Log,
 }
 
 impl ByteSource for FnSource {
@@ -27,9 +29,7 @@ impl ByteSource for FnSource {
     }
 
     fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion {
-        let reason = reason
-            .to_string(ctx)
-            .map_or_else(|_| "?".to_owned(), |s| s.to_std_string_escaped());
+        let reason = display(&reason, ctx);
         self.log.borrow_mut().push(format!("cancel {reason}"));
         Completion::undefined()
     }
@@ -39,8 +39,8 @@ fn stream_of(
     ctx: &mut Context,
     options: ByteStreamOptions,
     pull: impl Fn(&ByteController, &mut Context) -> Completion + 'static,
-) -> Rc<RefCell<Vec<String>>> {
-    let log = Rc::new(RefCell::new(Vec::new()));
+) -> Log {
+    let log = new_log();
     let source = FnSource {
         pull: Box::new(pull),
         log: log.clone(),
@@ -102,13 +102,6 @@ impl Filler {
     }
 }
 
-fn buffer_pointer(ctx: &mut Context, expr: &str) -> usize {
-    let v = eval(ctx, expr);
-    let buffer = JsArrayBuffer::from_object(v.as_object().unwrap().clone()).unwrap();
-    let data = buffer.data().unwrap();
-    data.as_ptr() as usize
-}
-
 #[test]
 fn a_byob_read_is_filled_in_the_callers_buffer_with_one_copy_per_byte() {
     both_modes(|_| {
@@ -153,7 +146,7 @@ fn a_byob_read_is_filled_in_the_callers_buffer_with_one_copy_per_byte() {
         let pointers = filler.pointers.borrow().clone();
         assert_eq!(pointers.len(), 16);
         assert!(pointers.iter().all(|p| *p == pointers[0]), "{pointers:?}");
-        assert_eq!(buffer_pointer(&mut ctx, "last"), pointers[0]);
+        assert_eq!(array_buffer_pointer(&mut ctx, "last"), pointers[0]);
         assert_eq!(string(&mut ctx, "first.detached"), "true");
         (delivered, pointers.len())
     });
@@ -163,7 +156,7 @@ fn a_byob_read_is_filled_in_the_callers_buffer_with_one_copy_per_byte() {
 fn read_with_min_waits_for_enough_fills() {
     both_modes(|_| {
         let mut ctx = context();
-        let needed = Rc::new(RefCell::new(Vec::new()));
+        let needed = new_log();
         let n = needed.clone();
         let next = Cell::new(1u8);
         stream_of(&mut ctx, ByteStreamOptions::default(), move |c, ctx| {
@@ -199,7 +192,7 @@ fn read_with_min_waits_for_enough_fills() {
             "#,
         );
         run_jobs(&mut ctx);
-        let out = string(&mut ctx, "out.join()");
+        let out = joined_out(&mut ctx);
         assert_eq!(out, "1.2.3.4.5.6.7.8.9,Uint16Array:2");
         // 3 fills for 7 bytes, then 2 fills (3 bytes + 1 byte) for 4 bytes.
         assert_eq!(needed.borrow().join(" "), "10/7/0 7/4/3 4/1/6 4/4/0 1/1/3");
@@ -233,7 +226,7 @@ fn auto_allocate_chunk_size_gives_default_reads_a_buffer_to_fill() {
             "#,
         );
         run_jobs(&mut ctx);
-        let out = string(&mut ctx, "out.join()");
+        let out = joined_out(&mut ctx);
         assert_eq!(
             out,
             "Uint8Array:32/32@0,Uint8Array:32/32@32,Uint8Array:32/32@64,Uint8Array:4/32@96"
@@ -322,7 +315,7 @@ fn cancel_reaches_the_source_with_the_reason() {
         run_jobs(&mut ctx);
         assert_eq!(log.borrow().join(","), "cancel no more");
         assert_eq!(pulls.get(), 1);
-        let out = string(&mut ctx, "out.join()");
+        let out = joined_out(&mut ctx);
         assert_eq!(out, "read done=true undefined,cancelled");
         out
     });
@@ -353,7 +346,7 @@ fn io_errors_become_stream_errors_with_the_message() {
         );
         run_jobs(&mut ctx);
         assert_eq!(
-            string(&mut ctx, "out.join()"),
+            joined_out(&mut ctx),
             "closed TypeError,TypeError: pipe burst",
             "via pull: {via_pull}"
         );
@@ -361,8 +354,8 @@ fn io_errors_become_stream_errors_with_the_message() {
 }
 
 /// A source that fills `n` bytes whatever the view's size.
-fn fills(ctx: &mut Context, n: usize) -> Rc<RefCell<Vec<String>>> {
-    let errors = Rc::new(RefCell::new(Vec::new()));
+fn fills(ctx: &mut Context, n: usize) -> Log {
+    let errors = new_log();
     let e2 = errors.clone();
     stream_of(ctx, ByteStreamOptions::default(), move |c, ctx| {
         match c.fill(|view| n.min(view.len() + 1).max(n), ctx) {
@@ -394,7 +387,7 @@ fn filling_zero_bytes_or_more_than_the_view_errors_the_stream_as_respond_would()
             "#,
         );
         run_jobs(&mut ctx);
-        assert_eq!(string(&mut ctx, "out.join()"), expected, "fill {n}");
+        assert_eq!(joined_out(&mut ctx), expected, "fill {n}");
         assert_eq!(log.borrow().join(","), "err");
     }
 }
@@ -402,7 +395,7 @@ fn filling_zero_bytes_or_more_than_the_view_errors_the_stream_as_respond_would()
 #[test]
 fn fill_without_a_pending_read_is_a_type_error_and_fill_or_enqueue_enqueues() {
     let mut ctx = context();
-    let log = Rc::new(RefCell::new(Vec::new()));
+    let log = new_log();
     let l = log.clone();
     let left = Cell::new(2);
     stream_of(&mut ctx, ByteStreamOptions::default(), move |c, ctx| {
@@ -431,7 +424,7 @@ fn fill_without_a_pending_read_is_a_type_error_and_fill_or_enqueue_enqueues() {
         "#,
     );
     run_jobs(&mut ctx);
-    assert_eq!(string(&mut ctx, "out.join()"), "abc/3,abc/3");
+    assert_eq!(joined_out(&mut ctx), "abc/3,abc/3");
     assert_eq!(
         log.borrow().join(","),
         "TypeError: There is no pending BYOB request (native),Ok(3),\
@@ -452,7 +445,7 @@ fn fill_without_a_pending_read_is_a_type_error_and_fill_or_enqueue_enqueues() {
         "globalThis.out = []; s.getReader().read().then((r) => out.push(r.value.length));",
     );
     run_jobs(&mut ctx);
-    assert_eq!(string(&mut ctx, "out.join()"), "1");
+    assert_eq!(joined_out(&mut ctx), "1");
 }
 
 /// An I/O-like source: pull returns a pending promise; the test answers later.
@@ -461,7 +454,7 @@ struct Later {
     pending: RefCell<Vec<(ByteController, Gc<RustPromise>)>>,
 }
 
-fn later_stream(ctx: &mut Context) -> (Rc<Later>, Rc<RefCell<Vec<String>>>) {
+fn later_stream(ctx: &mut Context) -> (Rc<Later>, Log) {
     let later = Rc::new(Later::default());
     let l = later.clone();
     let log = stream_of(ctx, ByteStreamOptions::default(), move |c, _| {
@@ -486,7 +479,7 @@ fn a_source_fills_later_from_a_job() {
             "#,
         );
         run_jobs(&mut ctx);
-        assert_eq!(string(&mut ctx, "out.join()"), "");
+        assert_eq!(joined_out(&mut ctx), "");
         let (c, p) = later.pending.borrow_mut().pop().unwrap();
         // Later (e.g. when the I/O is ready): fill, then settle the pull.
         gc_now();
@@ -503,16 +496,12 @@ fn a_source_fills_later_from_a_job() {
         );
         p.resolve_undefined(&mut ctx);
         run_jobs(&mut ctx);
-        let out = string(&mut ctx, "out.join()");
+        let out = joined_out(&mut ctx);
         assert_eq!(out, "7.8");
         // Nothing pending any more: no second pull was needed.
         assert!(later.pending.borrow().is_empty());
         out
     });
-}
-
-fn gc_now() {
-    boa_gc::force_collect();
 }
 
 #[test]
@@ -571,7 +560,7 @@ fn a_fill_after_cancel_is_refused_and_a_released_read_keeps_its_bytes() {
         "s.getReader().read().then((x) => out.push(String.fromCharCode(...x.value)));",
     );
     run_jobs(&mut ctx);
-    assert_eq!(string(&mut ctx, "out.join()"), "first read TypeError,abc");
+    assert_eq!(joined_out(&mut ctx), "first read TypeError,abc");
 }
 
 #[test]
@@ -595,7 +584,7 @@ fn close_with_a_partial_element_errors_the_stream() {
         "#,
     );
     run_jobs(&mut ctx);
-    assert_eq!(string(&mut ctx, "out.join()"), "TypeError");
+    assert_eq!(joined_out(&mut ctx), "TypeError");
 }
 
 #[test]

@@ -2,7 +2,7 @@ use futures::StreamExt;
 
 use super::*;
 use crate::native::{block_on, readable_stream_from_stream, run_until_idle};
-use crate::test_support::{context, eval, set_global, string};
+use crate::test_support::{context, eval, joined_out, set_global, string};
 
 #[test]
 fn read_all_of_a_response_body_and_a_js_stream() {
@@ -53,7 +53,7 @@ fn read_all_of_a_non_byte_chunk_cancels_with_a_type_error() {
     let err = block_on(&mut ctx, all).unwrap().unwrap_err();
     assert!(err.to_string().contains("TypeError"), "{err}");
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "cancel TypeError");
+    assert_eq!(joined_out(&mut ctx), "cancel TypeError");
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn cancel_from_rust_reaches_the_source() {
     let reader = StreamReader::from_value(&js, &mut ctx).unwrap();
     let cancelled = reader.cancel(JsValue::from(boa_engine::js_string!("bye")), &mut ctx);
     block_on(&mut ctx, cancelled).unwrap().unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "cancel bye");
+    assert_eq!(joined_out(&mut ctx), "cancel bye");
 }
 
 #[test]

@@ -8,16 +8,9 @@ use futures::{Sink, Stream};
 
 use super::*;
 use crate::native::{pending_tasks, run_until_idle};
-use crate::test_support::{context, eval, set_global, string};
-
-/// Sets its flag when dropped.
-struct DropFlag(Rc<Cell<bool>>);
-
-impl Drop for DropFlag {
-    fn drop(&mut self) {
-        self.0.set(true);
-    }
-}
+use crate::test_support::{
+    context, eval, joined_out, new_log, poll_once, set_global, DropFlag, Log,
+};
 
 /// Yields `chunks` one per poll, counting polls; `Pending` forever once `stall` is reached.
 struct Counted {
@@ -41,11 +34,11 @@ fn counted(
     chunks: Vec<Result<Bytes, std::io::Error>>,
 ) -> (Counted, Rc<Cell<usize>>, Rc<Cell<bool>>) {
     let polls = Rc::new(Cell::new(0));
-    let dropped = Rc::new(Cell::new(false));
+    let (flag, dropped) = DropFlag::new();
     let stream = Counted {
         chunks,
         polls: polls.clone(),
-        _dropped: DropFlag(dropped.clone()),
+        _dropped: flag,
     };
     (stream, polls, dropped)
 }
@@ -73,7 +66,7 @@ fn a_rust_stream_is_polled_only_when_a_reader_asks() {
         "#,
     );
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "Uint8Array:2");
+    assert_eq!(joined_out(&mut ctx), "Uint8Array:2");
     // One poll for one read; the stream stays unpolled while nobody reads.
     assert_eq!(polls.get(), 1);
     run_until_idle(&mut ctx).unwrap();
@@ -84,7 +77,7 @@ fn a_rust_stream_is_polled_only_when_a_reader_asks() {
         "reader.read().then(({ value }) => out.push(value.length));",
     );
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "Uint8Array:2,1");
+    assert_eq!(joined_out(&mut ctx), "Uint8Array:2,1");
     assert_eq!(polls.get(), 3);
 }
 
@@ -99,7 +92,7 @@ fn cancel_drops_the_pending_future() {
         "globalThis.reader = rs.getReader(); globalThis.out = [];
          reader.read().then((r) => out.push('done ' + r.done));",
     );
-    run_until_idle_bounded(&mut ctx);
+    poll_once(&mut ctx);
     assert_eq!(polls.get(), 1);
     assert_eq!(pending_tasks(&ctx), 1);
     assert!(!dropped.get());
@@ -113,14 +106,7 @@ fn cancel_drops_the_pending_future() {
         "cancel drops the stream and its pending poll"
     );
     assert_eq!(pending_tasks(&ctx), 0);
-    assert_eq!(string(&mut ctx, "out.join()"), "done true,cancelled");
-}
-
-/// Run the jobs and one round of woken tasks (for a future that stays pending).
-fn run_until_idle_bounded(ctx: &mut Context) {
-    ctx.run_jobs().unwrap();
-    crate::native::poll_tasks(ctx, std::task::Waker::noop());
-    ctx.run_jobs().unwrap();
+    assert_eq!(joined_out(&mut ctx), "done true,cancelled");
 }
 
 #[test]
@@ -144,7 +130,7 @@ fn a_rust_stream_error_is_a_type_error_with_its_message() {
         "#,
     );
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "1,TypeError: disk on fire");
+    assert_eq!(joined_out(&mut ctx), "1,TypeError: disk on fire");
     assert!(dropped.get(), "the failed stream is dropped");
 }
 
@@ -170,7 +156,7 @@ fn a_pending_future_completes_from_another_thread() {
     });
     run_until_idle(&mut ctx).unwrap();
     sender.join().unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "late,r,end");
+    assert_eq!(joined_out(&mut ctx), "late,r,end");
 }
 
 #[test]
@@ -201,7 +187,7 @@ fn async_read_fills_the_byob_view_in_place() {
         "#,
     );
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "1:012,3456,789,end");
+    assert_eq!(joined_out(&mut ctx), "1:012,3456,789,end");
 }
 
 #[test]
@@ -224,7 +210,7 @@ fn a_high_water_mark_polls_ahead_of_the_reads() {
          rs.getReader().read().then(({ value }) => out.push(String.fromCharCode(...value)));",
     );
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "ab");
+    assert_eq!(joined_out(&mut ctx), "ab");
     // The read made room for 2 more bytes: one more poll.
     assert_eq!(polls.get(), 3);
 
@@ -246,7 +232,7 @@ fn a_high_water_mark_polls_ahead_of_the_reads() {
     );
     run_until_idle(&mut ctx).unwrap();
     // Two chunks of 3 were read ahead (4 bytes wanted); the first BYOB read takes both.
-    assert_eq!(string(&mut ctx, "out.join()"), "abcdef,gh");
+    assert_eq!(joined_out(&mut ctx), "abcdef,gh");
 
     let input = futures::io::Cursor::new(Vec::new());
     assert!(
@@ -281,16 +267,13 @@ fn an_io_error_errors_the_stream() {
          rs.getReader().read().catch((e) => out.push(e.name + ': ' + e.message));",
     );
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(
-        string(&mut ctx, "out.join()"),
-        "TypeError: connection reset"
-    );
+    assert_eq!(joined_out(&mut ctx), "TypeError: connection reset");
 }
 
 /// A sink that records what it gets, stays not-ready while `gate` is false, fails on
 /// `"bad"`, and sets a flag when dropped.
 struct Recorder {
-    got: Rc<RefCell<Vec<String>>>,
+    got: Log,
     gate: Rc<Gate>,
     _dropped: DropFlag,
 }
@@ -339,17 +322,17 @@ impl Sink<Bytes> for Recorder {
     }
 }
 
-type Recorded = (Recorder, Rc<RefCell<Vec<String>>>, Rc<Gate>, Rc<Cell<bool>>);
+type Recorded = (Recorder, Log, Rc<Gate>, Rc<Cell<bool>>);
 
 fn recorder(open: bool) -> Recorded {
-    let got = Rc::new(RefCell::new(Vec::new()));
+    let got = new_log();
     let gate = Rc::new(Gate::default());
     gate.open.set(open);
-    let dropped = Rc::new(Cell::new(false));
+    let (flag, dropped) = DropFlag::new();
     let sink = Recorder {
         got: got.clone(),
         gate: gate.clone(),
-        _dropped: DropFlag(dropped.clone()),
+        _dropped: flag,
     };
     (sink, got, gate, dropped)
 }
@@ -372,7 +355,7 @@ fn a_sink_gets_the_writes_and_the_close_and_errors_come_back() {
     );
     run_until_idle(&mut ctx).unwrap();
     assert_eq!(got.borrow().join(","), "a,b");
-    assert_eq!(string(&mut ctx, "out.join()"), "TypeError");
+    assert_eq!(joined_out(&mut ctx), "TypeError");
 
     let (sink, got, _, dropped) = recorder(true);
     let ws = writable_stream_from_sink(sink, &mut ctx).unwrap();
@@ -389,7 +372,7 @@ fn a_sink_gets_the_writes_and_the_close_and_errors_come_back() {
     run_until_idle(&mut ctx).unwrap();
     assert_eq!(got.borrow().join(","), "ok");
     assert_eq!(
-        string(&mut ctx, "out.join()"),
+        joined_out(&mut ctx),
         "TypeError,TypeError: the sink refused,close rejected"
     );
     assert!(dropped.get(), "a failed sink is dropped");
@@ -403,7 +386,7 @@ fn a_sink_gets_the_writes_and_the_close_and_errors_come_back() {
     );
     run_until_idle(&mut ctx).unwrap();
     assert_eq!(got.borrow().join(","), "close");
-    assert!(string(&mut ctx, "out.join()").ends_with("closed"));
+    assert!(joined_out(&mut ctx).ends_with("closed"));
 }
 
 #[test]
@@ -420,13 +403,13 @@ fn a_write_completes_when_the_sink_is_ready_and_abort_drops_it() {
         w.write(new TextEncoder().encode('1')).then(() => out.push('w1'));
         "#,
     );
-    run_until_idle_bounded(&mut ctx);
+    poll_once(&mut ctx);
     // The sink is not ready: the write waits.
-    assert_eq!(string(&mut ctx, "out.join()"), "");
+    assert_eq!(joined_out(&mut ctx), "");
     assert_eq!(pending_tasks(&ctx), 1);
     gate.set(true);
     run_until_idle(&mut ctx).unwrap();
-    assert_eq!(string(&mut ctx, "out.join()"), "w1");
+    assert_eq!(joined_out(&mut ctx), "w1");
     // The next write waits for the sink; an abort drops its future and the sink, and the
     // data of the completed write stays committed.
     gate.set(false);
@@ -438,6 +421,6 @@ fn a_write_completes_when_the_sink_is_ready_and_abort_drops_it() {
     run_until_idle(&mut ctx).unwrap();
     assert!(dropped.get(), "abort drops the sink");
     assert_eq!(pending_tasks(&ctx), 0, "no future is left behind");
-    assert_eq!(string(&mut ctx, "out.join()"), "w1,w2 enough,aborted");
+    assert_eq!(joined_out(&mut ctx), "w1,w2 enough,aborted");
     assert_eq!(got.borrow().join(","), "1");
 }
