@@ -648,28 +648,27 @@ fn host_limits_exhausted(ctx: &mut Context, probe: &JsFunction) -> bool {
     result.is_err()
 }
 
-/// The realm's trampoline (see [`catching`]): the JS function, the object it returns when
-/// the closure completes normally, and a native no-op used to probe the depth.
+/// The realm's trampoline (see [`catching`]): the JS function, the native [`invoke`] it is
+/// called with, and a native no-op used to probe the depth.
 #[derive(Clone, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
 struct Trampoline {
     function: JsFunction,
-    ok: JsObject,
+    invoke: JsValue,
     probe: JsFunction,
 }
 
-/// The trampoline's source: `invoke` is the native [`invoke`], `ok` an object script never
-/// sees. The function reads no global, so script patching built-ins cannot affect it, and
-/// its `catch` makes no call, so it runs even at the recursion limit.
-const TRAMPOLINE: &str = "(function (invoke, ok) {
+/// The trampoline's source: called with the native [`invoke`] as its argument; it returns
+/// what `invoke` threw (the closure's result says whether it completed normally). The
+/// function reads no global and no outer binding (its one binding is a parameter, so the
+/// engine reaches it without a scope lookup), so script patching built-ins cannot affect it,
+/// and its `catch` makes no call, so it runs even at the recursion limit.
+const TRAMPOLINE: &str = "(function (invoke) {
   'use strict';
-  return function () {
-    try {
-      invoke();
-      return ok;
-    } catch (e) {
-      return e;
-    }
-  };
+  try {
+    invoke();
+  } catch (e) {
+    return e;
+  }
 })";
 
 /// The trampoline's native callee: runs the innermost closure of [`catching`] under the
@@ -699,27 +698,17 @@ fn trampoline(ctx: &mut Context) -> JsResult<Trampoline> {
     if let Some(t) = ctx.realm().host_defined().get::<Trampoline>() {
         return Ok(t.clone());
     }
-    let ok = JsObject::with_null_proto();
-    let factory = ctx
+    let trampoline_fn = ctx
         .eval(boa_engine::Source::from_bytes(TRAMPOLINE))?
         .as_object()
         .and_then(JsFunction::from_object)
-        .ok_or_else(|| type_error("the trampoline factory is not a function"))?;
-    let invoke = function(ctx, "invoke", 0, NativeFunction::from_fn_ptr(invoke));
-    let function = factory
-        .call(
-            &JsValue::undefined(),
-            &[invoke.into(), ok.clone().into()],
-            ctx,
-        )?
-        .as_object()
-        .and_then(JsFunction::from_object)
         .ok_or_else(|| type_error("the trampoline is not a function"))?;
+    let invoke = function(ctx, "invoke", 0, NativeFunction::from_fn_ptr(invoke)).into();
     let probe =
         NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined())).to_js_function(ctx.realm());
     let t = Trampoline {
-        function,
-        ok,
+        function: trampoline_fn,
+        invoke,
         probe,
     };
     ctx.realm().host_defined_mut().insert(t.clone());
@@ -742,8 +731,8 @@ fn trampoline(ctx: &mut Context) -> JsResult<Trampoline> {
 /// so it can be entered when user code used them up; `f` runs under the host's limits.
 ///
 /// The success path allocates nothing: `f` is handed to `invoke` through a thread-local
-/// stack of pointers, and the trampoline reports normal completion by returning an object
-/// script never sees.
+/// stack of pointers (the trampoline is called with `invoke` as its one argument), and
+/// normal completion is the closure's own result.
 ///
 /// Where the spec rethrows to script (a constructor's `start()`), call directly instead: the
 /// engine cleans the stack up when script catches the exception.
@@ -788,16 +777,17 @@ pub fn catching<T>(
         p.len()
     });
     let region = raise_limits(ctx);
-    let result = t.function.call(&JsValue::undefined(), &[], ctx);
+    let result = t
+        .function
+        .call(&JsValue::undefined(), std::slice::from_ref(&t.invoke), ctx);
     end_region(ctx, region);
     PENDING.with(|p| p.borrow_mut().truncate(depth - 1));
-    match result {
-        Ok(v) if v.as_object().is_some_and(|o| JsObject::equals(&o, &t.ok)) => match out {
-            Some(v) => Ok(v),
-            None => Err(Caught(type_error_value("the closure did not run", ctx))),
-        },
-        Ok(thrown) => Err(Caught(thrown)),
-        Err(e) => Err(caught_from_error(e, ctx)),
+    match (result, out) {
+        // The closure ran to completion: `invoke` returned normally and so did the trampoline.
+        (Ok(_), Some(v)) => Ok(v),
+        // Otherwise the trampoline's `catch` returned what was thrown.
+        (Ok(thrown), None) => Err(Caught(thrown)),
+        (Err(e), _) => Err(caught_from_error(e, ctx)),
     }
 }
 

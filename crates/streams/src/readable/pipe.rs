@@ -241,8 +241,17 @@ pub(crate) struct Pipe {
     #[unsafe_ignore_trace]
     finalized: Cell<bool>,
     /// `currentWrite`: the promise for the last chunk read being written (`None`: a promise
-    /// resolved with undefined, no chunk read yet).
+    /// resolved with undefined, no chunk read yet). Only without [`Pipe::inline`].
     current_write: GcRefCell<Option<Gc<RustPromise>>>,
+    /// Fast paths on when the pipe started: the loop's step and read promises and the
+    /// `currentWrite` promises are kept inline ([`Pipe::read`], [`Pipe::writes`]) instead of as
+    /// a [`RustPromise`] each (see [`InlineRead`]).
+    #[unsafe_ignore_trace]
+    inline: bool,
+    /// The pending read of the loop ([`Pipe::inline`] only).
+    read: GcRefCell<InlineRead>,
+    /// The `currentWrite` promises not settled yet ([`Pipe::inline`] only).
+    writes: GcRefCell<InlineWrites>,
     /// The error finalize is passed when the action fulfills.
     original_error: GcRefCell<Option<JsValue>>,
     /// Outstanding parts of the signal's "wait for all" action.
@@ -346,6 +355,9 @@ fn pipe_to_with(
             shutting_down: Cell::new(false),
             finalized: Cell::new(false),
             current_write: GcRefCell::new(None),
+            inline: crate::fast_paths(),
+            read: GcRefCell::new(InlineRead::Idle),
+            writes: GcRefCell::new(InlineWrites::default()),
             original_error: GcRefCell::new(None),
             actions_pending: Cell::new(0),
             wait_for_all: Cell::new(false),
@@ -529,6 +541,10 @@ fn loop_next(p: &PipeRef, done: bool, ctx: &mut Context) {
     if done {
         return;
     }
+    if pipe(p, |s| s.inline) {
+        pipe_step_inline(p, ctx);
+        return;
+    }
     pipe_step(p, ctx).upon(
         p.clone(),
         |p, settlement, ctx| {
@@ -569,11 +585,19 @@ fn pipe_step(p: &PipeRef, ctx: &mut Context) -> Completion {
 
 /// Issue one read on the pipe's reader: a promise for "done".
 fn read_next(p: &PipeRef, ctx: &mut Context) -> Completion {
-    let (shutting_down, reader, writer) = pipe(p, |s| {
-        (s.shutting_down.get(), s.reader.clone(), s.writer.clone())
-    });
+    if let Some(done) = read_needed(p) {
+        return Completion::Fulfilled(done.into());
+    }
+    let read = RustPromise::new();
+    issue_read(p, Some(read.clone()), ctx);
+    Completion::Rust(read)
+}
+
+/// Whether the step issues a read (`None`) or is done with `Some(done)` without one.
+fn read_needed(p: &PipeRef) -> Option<bool> {
+    let (shutting_down, writer) = pipe(p, |s| (s.shutting_down.get(), s.writer.clone()));
     if shutting_down {
-        return Completion::Fulfilled(true.into());
+        return Some(true);
     }
     // Backpressure: the destination may have started erroring since the ready reaction was
     // queued (its desired size is then null, and the spec says the pipe "must not read from
@@ -583,18 +607,22 @@ fn read_next(p: &PipeRef, ctx: &mut Context) -> Completion {
         writable_stream_default_writer_ready_state(&writer),
         Some(Ok(_))
     ) {
-        return Completion::Fulfilled(false.into());
+        return Some(false);
     }
-    let read = RustPromise::new();
+    None
+}
+
+/// Issue one read on the pipe's reader, settling `read` (`None`: [`Pipe::read`]).
+fn issue_read(p: &PipeRef, read: Option<Gc<RustPromise>>, ctx: &mut Context) {
+    let reader = pipe(p, |s| s.reader.clone());
     readable_stream_default_reader_read(
         &reader,
         ReadRequest::Pipe(Box::new(PipeReadRequest {
             pipe: p.clone(),
-            read: read.clone(),
+            read,
         })),
         ctx,
     );
-    Completion::Rust(read)
 }
 
 /// pipeTo's read request.
@@ -602,8 +630,19 @@ fn read_next(p: &PipeRef, ctx: &mut Context) -> Completion {
 #[boa_gc(unsafe_no_drop)]
 struct PipeReadRequest {
     pipe: PipeRef,
-    /// The read's promise: fulfilled with "done".
-    read: Gc<RustPromise>,
+    /// The read's promise: fulfilled with "done" (`None`: [`Pipe::inline`], the read is
+    /// settled in [`Pipe::read`]).
+    read: Option<Gc<RustPromise>>,
+}
+
+impl PipeReadRequest {
+    /// Settle the read's promise.
+    fn settle(self, settlement: Settlement, ctx: &mut Context) {
+        match self.read {
+            Some(read) => read.settle(settlement, ctx),
+            None => inline_read_settled(&self.pipe, settlement, ctx),
+        }
+    }
 }
 
 impl ReadRequestSteps for PipeReadRequest {
@@ -615,25 +654,30 @@ impl ReadRequestSteps for PipeReadRequest {
     /// (native-to-native pipes, see [`crate::chunk`]); they become a `Uint8Array` only if
     /// the destination hands them to script.
     fn chunk_steps_native(self: Box<Self>, chunk: Chunk, ctx: &mut Context) {
-        let p = self.pipe;
+        let p = self.pipe.clone();
         // currentWrite is the promise for this chunk's write, which happens one microtask
         // later: never synchronously inside the source's enqueue().
-        let current_write = RustPromise::new();
-        pipe(&p, |s| {
-            *s.current_write.borrow_mut() = Some(current_write.clone());
-        });
-        enqueue_microtask(ctx, move |ctx| write_chunk(&p, chunk, &current_write, ctx));
-        self.read.settle(Ok(false.into()), ctx);
+        if pipe(&p, |s| s.inline) {
+            let id = pipe(&p, |s| s.writes.borrow_mut().start());
+            enqueue_microtask(ctx, move |ctx| write_chunk_inline(&p, chunk, id, ctx));
+        } else {
+            let current_write = RustPromise::new();
+            pipe(&p, |s| {
+                *s.current_write.borrow_mut() = Some(current_write.clone());
+            });
+            enqueue_microtask(ctx, move |ctx| write_chunk(&p, chunk, &current_write, ctx));
+        }
+        self.settle(Ok(false.into()), ctx);
     }
 
     fn close_steps(self: Box<Self>, ctx: &mut Context) {
         // The reader's closed observer propagates the close.
-        self.read.settle(Ok(true.into()), ctx);
+        self.settle(Ok(true.into()), ctx);
     }
 
     fn error_steps(self: Box<Self>, e: JsValue, ctx: &mut Context) {
         // The reader's closed observer propagates the error (or the pipe released the reader).
-        self.read.settle(Err(e), ctx);
+        self.settle(Err(e), ctx);
     }
 }
 
@@ -657,6 +701,9 @@ fn write_chunk(p: &PipeRef, chunk: Chunk, current_write: &Gc<RustPromise>, ctx: 
 /// Wait until every chunk that has been read has been written: a promise fulfilled once
 /// `currentWrite` settled without another write having started meanwhile.
 fn wait_for_writes_to_finish(p: &PipeRef, ctx: &mut Context) -> Completion {
+    if pipe(p, |s| s.inline) {
+        return wait_for_writes_to_finish_inline(p, ctx);
+    }
     let old = pipe(p, |s| s.current_write.borrow().clone());
     let promise = old
         .clone()
@@ -678,6 +725,265 @@ fn wait_for_writes_to_finish(p: &PipeRef, ctx: &mut Context) -> Completion {
         },
         ctx,
     )
+}
+
+// ---------------------------------------------------------------------------------------
+// The loop's promises kept inline (fast paths)
+// ---------------------------------------------------------------------------------------
+//
+// NOTE: with the fast paths on, the loop's step promise, its read promise and each
+// `currentWrite` promise (with the write's transformed promise it is resolved with) are not
+// `RustPromise`s: script never sees them and each has at most the reactions listed below, so
+// the pipe keeps their state in its own record and enqueues the same microtasks at the same
+// moments ("resolve step with read": a NewPromiseResolveThenableJob, then a reaction to
+// `read`, then the loop's reaction to `step`; "resolve currentWrite with written": a thenable
+// job, then a reaction to `written`, then the shutdown's reactions to `currentWrite`). No
+// callback and no settlement script can observe moves; only the allocations go (four
+// `Gc<RustPromise>` and their reaction boxes per chunk). A reaction whose steps do nothing
+// (the loop's reaction to a rejected step) is not enqueued: a job that runs no code and
+// settles nothing is unobservable.
+
+/// The state of the loop's read promise ([`Pipe::inline`]).
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum InlineRead {
+    /// No read outstanding.
+    Idle,
+    /// Issued, not settled; `waiting`: the step's NewPromiseResolveThenableJob ran and reacts
+    /// to it.
+    Pending {
+        #[unsafe_ignore_trace]
+        waiting: bool,
+    },
+    /// Settled before anything reacted to it.
+    Settled(Settlement),
+}
+
+/// The `currentWrite` promises that have not settled yet ([`Pipe::inline`]): the current
+/// one and older ones a shutdown may still wait on.
+#[derive(Default, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct InlineWrites {
+    /// `currentWrite`'s id (0: a promise resolved with undefined, no chunk read yet).
+    #[unsafe_ignore_trace]
+    current: u64,
+    /// The last id handed out.
+    #[unsafe_ignore_trace]
+    last: u64,
+    /// The pending ones, oldest first.
+    pending: Vec<InlineWrite>,
+}
+
+/// One pending `currentWrite` promise.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct InlineWrite {
+    #[unsafe_ignore_trace]
+    id: u64,
+    /// The thenable job of "resolve currentWrite with written" ran.
+    #[unsafe_ignore_trace]
+    adopted: bool,
+    /// `written` (the write's promise, transformed to fulfil either way) fulfilled.
+    #[unsafe_ignore_trace]
+    written: bool,
+    /// The reactions to this `currentWrite`.
+    waiters: Vec<Reaction>,
+}
+
+impl InlineWrites {
+    /// "Set currentWrite to a new promise": its id.
+    fn start(&mut self) -> u64 {
+        self.last += 1;
+        self.current = self.last;
+        self.pending.push(InlineWrite {
+            id: self.last,
+            adopted: false,
+            written: false,
+            waiters: Vec::new(),
+        });
+        self.last
+    }
+
+    fn entry(&mut self, id: u64) -> Option<&mut InlineWrite> {
+        self.pending.iter_mut().find(|w| w.id == id)
+    }
+}
+
+/// The loop's step with inline promises (see [`pipe_step`]).
+fn pipe_step_inline(p: &PipeRef, ctx: &mut Context) {
+    let (shutting_down, writer) = pipe(p, |s| (s.shutting_down.get(), s.writer.clone()));
+    // NOTE: the step would be fulfilled with true and the loop's reaction would end the
+    // loop: a job that runs nothing, not enqueued.
+    if shutting_down {
+        return;
+    }
+    writable_stream_default_writer_upon_ready(
+        &writer,
+        Reaction::new(p.clone(), |p, result, ctx| {
+            // A rejected step ends the loop (its reaction runs nothing: not enqueued).
+            if result.is_err() {
+                return;
+            }
+            // The read settles Pipe::read; a step fulfilled without a read ("done" already
+            // known) is a read promise already settled with it.
+            if let Some(done) = read_needed(p) {
+                pipe(p, |s| {
+                    *s.read.borrow_mut() = InlineRead::Settled(Ok(done.into()))
+                });
+            } else {
+                pipe(p, |s| {
+                    *s.read.borrow_mut() = InlineRead::Pending { waiting: false }
+                });
+                issue_read(p, None, ctx);
+            }
+            // "Resolve step with read": the NewPromiseResolveThenableJob.
+            let p = p.clone();
+            enqueue_microtask(ctx, move |ctx| inline_read_adopted(&p, ctx));
+        }),
+        ctx,
+    );
+}
+
+/// The step's NewPromiseResolveThenableJob: react to the read's promise.
+fn inline_read_adopted(p: &PipeRef, ctx: &mut Context) {
+    let settled = pipe(p, |s| {
+        let mut read = s.read.borrow_mut();
+        match &mut *read {
+            InlineRead::Pending { waiting } => {
+                *waiting = true;
+                None
+            }
+            InlineRead::Settled(_) => match std::mem::replace(&mut *read, InlineRead::Idle) {
+                InlineRead::Settled(settlement) => Some(settlement),
+                _ => None,
+            },
+            InlineRead::Idle => None,
+        }
+    });
+    if let Some(settlement) = settled {
+        inline_step_settled(p, settlement, ctx);
+    }
+}
+
+/// The read's promise settles (the pipe's read request's steps).
+fn inline_read_settled(p: &PipeRef, settlement: Settlement, ctx: &mut Context) {
+    let waiting = pipe(p, |s| {
+        let mut read = s.read.borrow_mut();
+        match &*read {
+            InlineRead::Pending { waiting: true } => {
+                *read = InlineRead::Idle;
+                true
+            }
+            InlineRead::Pending { waiting: false } => {
+                *read = InlineRead::Settled(settlement.clone());
+                false
+            }
+            // Already settled: a no-op, as for a settled promise.
+            _ => false,
+        }
+    });
+    if waiting {
+        inline_step_settled(p, settlement, ctx);
+    }
+}
+
+/// The reaction of the thenable job to the read's settled promise (one microtask): it settles
+/// the step, whose one reaction (the loop's, one more microtask) continues the loop.
+fn inline_step_settled(p: &PipeRef, settlement: Settlement, ctx: &mut Context) {
+    let p = p.clone();
+    enqueue_microtask(ctx, move |ctx| {
+        // Settle step: its reaction is the loop's.
+        if let Ok(done) = settlement {
+            enqueue_microtask(ctx, move |ctx| loop_next(&p, done.to_boolean(), ctx));
+        }
+    });
+}
+
+/// [`write_chunk`] with `currentWrite` inline (its id `id`).
+fn write_chunk_inline(p: &PipeRef, chunk: Chunk, id: u64, ctx: &mut Context) {
+    let writer = pipe(p, |s| s.writer.clone());
+    writable_stream_default_writer_write_native(
+        &writer,
+        chunk,
+        // The write's promise transformed to fulfil with undefined either way ("written").
+        Reaction::new((p.clone(), id), |(p, id), _result, ctx| {
+            let adopted = pipe(p, |s| {
+                s.writes.borrow_mut().entry(*id).is_some_and(|w| {
+                    w.written = true;
+                    w.adopted
+                })
+            });
+            if adopted {
+                inline_write_settles(p, *id, ctx);
+            }
+        }),
+        ctx,
+    );
+    // "Resolve currentWrite with written": the NewPromiseResolveThenableJob.
+    let p = p.clone();
+    enqueue_microtask(ctx, move |ctx| {
+        let written = pipe(&p, |s| {
+            s.writes.borrow_mut().entry(id).is_some_and(|w| {
+                w.adopted = true;
+                w.written
+            })
+        });
+        if written {
+            inline_write_settles(&p, id, ctx);
+        }
+    });
+}
+
+/// The thenable job's reaction to the settled `written` (one microtask): `currentWrite`
+/// `id` fulfills, queueing its reactions.
+fn inline_write_settles(p: &PipeRef, id: u64, ctx: &mut Context) {
+    let p = p.clone();
+    enqueue_microtask(ctx, move |ctx| {
+        let waiters = pipe(&p, |s| {
+            let mut writes = s.writes.borrow_mut();
+            let i = writes.pending.iter().position(|w| w.id == id);
+            i.map(|i| writes.pending.remove(i).waiters)
+        });
+        for w in waiters.into_iter().flatten() {
+            w.settle(Ok(JsValue::undefined()), ctx);
+        }
+    });
+}
+
+/// React to `currentWrite` `id` (now, as a microtask, if it has settled).
+fn inline_write_react(p: &PipeRef, id: u64, reaction: Reaction, ctx: &mut Context) {
+    let reaction = pipe(p, |s| match s.writes.borrow_mut().entry(id) {
+        Some(w) => {
+            w.waiters.push(reaction);
+            None
+        }
+        None => Some(reaction),
+    });
+    if let Some(reaction) = reaction {
+        reaction.settle(Ok(JsValue::undefined()), ctx);
+    }
+}
+
+/// [`wait_for_writes_to_finish`] with `currentWrite` inline: the result of reacting to it
+/// (again if another write started meanwhile).
+fn wait_for_writes_to_finish_inline(p: &PipeRef, ctx: &mut Context) -> Completion {
+    let old = pipe(p, |s| s.writes.borrow().current);
+    let out = RustPromise::new();
+    inline_write_react(
+        p,
+        old,
+        Reaction::new((out.clone(), p.clone(), old), |(out, p, old), _, ctx| {
+            let changed = pipe(p, |s| s.writes.borrow().current != *old);
+            if changed {
+                let next = wait_for_writes_to_finish_inline(p, ctx);
+                RustPromise::resolve_with(out, next, ctx);
+            } else {
+                out.settle(Ok(JsValue::undefined()), ctx);
+            }
+        }),
+        ctx,
+    );
+    Completion::Rust(out)
 }
 
 // ---------------------------------------------------------------------------------------
