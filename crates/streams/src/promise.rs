@@ -434,6 +434,11 @@ impl RustPromise {
     pub fn react(&self, reaction: Reaction, ctx: &mut Context) {
         let settled = match &mut *self.state.borrow_mut() {
             RustPromiseState::Pending(reactions) => {
+                // Most promises get one reaction: room for exactly one first (a `Vec` would
+                // reserve four), the usual doubling after that.
+                if reactions.capacity() == 0 {
+                    reactions.reserve_exact(1);
+                }
                 reactions.push(reaction);
                 return;
             }

@@ -71,7 +71,14 @@ fn ts<R>(stream: &JsObject<TransformStream>, f: impl FnOnce(&TransformStream) ->
     f(stream.borrow().data())
 }
 
-fn ts_controller(
+/// Whether `stream.[[controller]]` is set (SetUpTransformStreamDefaultController ran; a
+/// transferred stream has none).
+fn has_controller(stream: &JsObject<TransformStream>) -> bool {
+    ts(stream, |s| s.has_controller.get())
+}
+
+/// The controller's JS object, if it was made (see [`TransformStream::controller_object`]).
+fn controller_object(
     stream: &JsObject<TransformStream>,
 ) -> Option<JsObject<TransformStreamDefaultController>> {
     ts(stream, |s| s.controller.borrow().clone())
@@ -105,8 +112,8 @@ fn controller_stream(c: &JsObject<TransformStreamDefaultController>) -> JsObject
     c.borrow().data().stream.clone()
 }
 
-fn controller_algorithms(
-    c: &JsObject<TransformStreamDefaultController>,
-) -> Option<TransformerAlgorithms> {
-    c.borrow().data().algorithms.borrow().clone()
+/// `stream.[[controller]]`'s `[[transformAlgorithm]]`, `[[flushAlgorithm]]` and
+/// `[[cancelAlgorithm]]` (`None` once cleared, or without a controller).
+fn stream_algorithms(stream: &JsObject<TransformStream>) -> Option<TransformerAlgorithms> {
+    ts(stream, |s| s.algorithms.borrow().clone())
 }
