@@ -8,7 +8,7 @@ use crate::chunk::Chunk;
 /// (`[[transformAlgorithm]]`, `[[flushAlgorithm]]`, `[[cancelAlgorithm]]`,
 /// `[[finishPromise]]`) live in the stream's [`TransformStream`] (stream and controller are
 /// one-to-one), so that a controller script can never see needs no JS object (see
-/// [`set_up_transform_stream_default_controller`]).
+/// `set_up_transform_stream_default_controller`).
 #[derive(Trace, Finalize, JsData)]
 pub struct TransformStreamDefaultController {
     pub(super) stream: JsObject<TransformStream>,

@@ -77,7 +77,7 @@ fn has_controller(stream: &JsObject<TransformStream>) -> bool {
     ts(stream, |s| s.has_controller.get())
 }
 
-/// The controller's JS object, if it was made (see [`TransformStream::controller_object`]).
+/// The controller's JS object, if it was made (see `set_up_transform_stream_default_controller`).
 fn controller_object(
     stream: &JsObject<TransformStream>,
 ) -> Option<JsObject<TransformStreamDefaultController>> {

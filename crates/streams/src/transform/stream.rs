@@ -126,12 +126,12 @@ pub struct TransformStream {
     /// `[[backpressure]]` (`None` = undefined, before InitializeTransformStream sets it).
     #[unsafe_ignore_trace]
     pub(super) backpressure: Cell<Option<bool>>,
-    /// Whether `[[controller]]` is set (see [`Self::controller`]).
+    /// Whether `[[controller]]` is set (its JS object may not exist: see `controller`).
     #[unsafe_ignore_trace]
     pub(super) has_controller: Cell<bool>,
     pub(super) backpressure_change_promise: GcRefCell<Option<Gc<RustPromise>>>,
     /// `[[controller]]`'s JS object, made only when something can be handed it
-    /// ([`set_up_transform_stream_default_controller`]).
+    /// (`set_up_transform_stream_default_controller`).
     pub(super) controller: GcRefCell<Option<JsObject<TransformStreamDefaultController>>>,
     pub(super) readable: GcRefCell<Option<JsObject<ReadableStream>>>,
     pub(super) writable: GcRefCell<Option<(JsObject, WritableStreamRef)>>,

@@ -82,18 +82,21 @@ pub(crate) fn signal_abort_controller(
     reason: JsValue,
     ctx: &mut Context,
 ) {
-    let signal = {
-        let mut ac = stream.abort_controller.borrow_mut();
+    let signal = stream.cold_mut(|c| {
+        let ac = &mut c.abort_controller;
         match &ac.signal {
-            Some(s) => s.clone(),
+            Some(s) => Some(s.clone()),
             None => {
                 // Signal abort on an aborted signal does nothing.
                 if ac.aborted.is_none() {
-                    ac.aborted = Some(reason);
+                    ac.aborted = Some(reason.clone());
                 }
-                return;
+                None
             }
         }
+    });
+    let Some(signal) = signal else {
+        return;
     };
     // NOTE: exceptions from abort listeners are reported by the event dispatch, not rethrown.
     let _ = crate::dom::signal_abort(&signal, reason, ctx);
@@ -104,15 +107,17 @@ pub fn writable_stream_controller_signal(
     stream: &WritableStreamRef,
     ctx: &mut Context,
 ) -> JsResult<JsObject> {
-    let (existing, aborted) = {
-        let ac = stream.abort_controller.borrow();
-        (ac.signal.clone(), ac.aborted.clone())
-    };
+    let (existing, aborted) = stream
+        .cold_if(|c| {
+            let ac = &c.abort_controller;
+            (ac.signal.clone(), ac.aborted.clone())
+        })
+        .unwrap_or((None, None));
     if let Some(s) = existing {
         return Ok(s);
     }
     let signal = crate::dom::create_abort_signal(ctx)?;
-    stream.abort_controller.borrow_mut().signal = Some(signal.clone());
+    stream.cold_mut(|c| c.abort_controller.signal = Some(signal.clone()));
     if let Some(reason) = aborted {
         // No listener can exist yet: this runs no user code.
         crate::dom::signal_abort(&signal, reason, ctx)?;
@@ -173,7 +178,7 @@ pub fn set_up_writable_stream_default_controller(
     stream.queue.borrow_mut().reset_queue();
     stream.close_queued.set(false);
     // 6. Set controller.[[abortController]] to a new AbortController.
-    *stream.abort_controller.borrow_mut() = LazyAbortController::default();
+    stream.cold_if(|c| c.abort_controller = LazyAbortController::default());
     // 7. Set controller.[[started]] to false.
     stream.started.set(false);
     // 8. Set controller.[[strategySizeAlgorithm]] to sizeAlgorithm.
