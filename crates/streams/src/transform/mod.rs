@@ -52,7 +52,8 @@ use crate::webidl::{
     INTERFACE_ATTRIBUTES,
 };
 use crate::writable::{
-    create_writable_stream, writable_stream_default_controller_error_if_needed, NativeSink,
+    create_writable_stream_with_start, writable_stream_default_controller_error_if_needed,
+    NativeSink,
     SinkAlgorithms, WritableStreamRef, WritableStreamState,
 };
 

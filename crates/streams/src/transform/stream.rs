@@ -380,10 +380,18 @@ pub(crate) fn initialize_transform_stream(
     //   1. Return ! TransformStreamDefaultSinkCloseAlgorithm(stream).
     // 5. Set stream.[[writable]] to ! CreateWritableStream(startAlgorithm, writeAlgorithm,
     //    closeAlgorithm, abortAlgorithm, writableHighWaterMark, writableSizeAlgorithm).
-    let writable = create_writable_stream(
+    // NOTE: with fast paths on, an already fulfilled startPromise is adopted without the
+    // promise the writable controller would make of it (see
+    // `set_up_writable_stream_default_controller_with_start`): same ticks.
+    let settled_start = match &start_promise {
+        Completion::Fulfilled(v) if crate::fast_paths() => Some(Ok(v.clone())),
+        _ => None,
+    };
+    let writable = create_writable_stream_with_start(
         SinkAlgorithms::native(TransformSink {
             stream: stream.clone(),
         }),
+        settled_start,
         writable_hwm,
         writable_size,
         ctx,

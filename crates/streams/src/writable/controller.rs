@@ -3,6 +3,7 @@
 //! (the controller's slots live in the stream's [`WritableStreamSlots`]).
 
 use super::*;
+use crate::promise::upon_resolved_with_settled;
 
 /// The controller's `[[abortController]]`, created lazily: the `AbortSignal` object exists
 /// only once script reads `controller.signal`.
@@ -168,6 +169,30 @@ pub fn set_up_writable_stream_default_controller(
     size_algorithm: SizeAlgorithm,
     ctx: &mut Context,
 ) -> JsResult<()> {
+    set_up_writable_stream_default_controller_with_start(
+        stream,
+        controller,
+        algorithms,
+        None,
+        high_water_mark,
+        size_algorithm,
+        ctx,
+    )
+}
+
+/// [SetUpWritableStreamDefaultController](https://streams.spec.whatwg.org/#set-up-writable-stream-default-controller)
+/// where, if `settled_start` is given, the start algorithm is "an algorithm that returns" a
+/// promise already settled with it (a TransformStream's startPromise with fast paths on) instead
+/// of `algorithms`' start.
+pub(crate) fn set_up_writable_stream_default_controller_with_start(
+    stream: &WritableStreamRef,
+    controller: JsObject,
+    algorithms: SinkAlgorithms,
+    settled_start: Option<Settlement>,
+    high_water_mark: f64,
+    size_algorithm: SizeAlgorithm,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 1. Assert: stream implements WritableStream.
     // 2. Assert: stream.[[controller]] is undefined.
     debug_assert!(stream.controller_object.borrow().is_none());
@@ -196,36 +221,36 @@ pub fn set_up_writable_stream_default_controller(
     // 15. Let startResult be the result of performing startAlgorithm. (This may throw an
     //     exception.)
     // 16. Let startPromise be a promise resolved with startResult.
-    let start_promise = algorithms.start(&controller, ctx)?;
-    Completion::upon_either(
-        start_promise,
-        stream.clone(),
-        // 17. Upon fulfillment of startPromise,
-        |_, stream, ctx| {
-            // 1. Assert: stream.[[state]] is "writable" or "erroring".
-            debug_assert!(matches!(
-                stream.state(),
-                WritableStreamState::Writable | WritableStreamState::Erroring
-            ));
-            // 2. Set controller.[[started]] to true.
-            stream.started.set(true);
-            // 3. Perform ! WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller).
-            writable_stream_default_controller_advance_queue_if_needed(stream, ctx);
-        },
-        // 18. Upon rejection of startPromise with reason r,
-        |r, stream, ctx| {
-            // 1. Assert: stream.[[state]] is "writable" or "erroring".
-            debug_assert!(matches!(
-                stream.state(),
-                WritableStreamState::Writable | WritableStreamState::Erroring
-            ));
-            // 2. Set controller.[[started]] to true.
-            stream.started.set(true);
-            // 3. Perform ! WritableStreamDealWithRejection(stream, r).
-            writable_stream_deal_with_rejection(stream, r, ctx);
-        },
-        ctx,
-    );
+    // 17. Upon fulfillment of startPromise,
+    //   1. Assert: stream.[[state]] is "writable" or "erroring".
+    //   2. Set controller.[[started]] to true.
+    //   3. Perform ! WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller).
+    // 18. Upon rejection of startPromise with reason r,
+    //   1. Assert: stream.[[state]] is "writable" or "erroring".
+    //   2. Set controller.[[started]] to true.
+    //   3. Perform ! WritableStreamDealWithRejection(stream, r).
+    fn upon_start(stream: &WritableStreamRef, settlement: Settlement, ctx: &mut Context) {
+        debug_assert!(matches!(
+            stream.state(),
+            WritableStreamState::Writable | WritableStreamState::Erroring
+        ));
+        stream.started.set(true);
+        match settlement {
+            Ok(_) => writable_stream_default_controller_advance_queue_if_needed(stream, ctx),
+            Err(r) => writable_stream_deal_with_rejection(stream, r, ctx),
+        }
+    }
+    match settled_start {
+        // NOTE: startPromise is "a promise resolved with" the start result, a promise that is
+        // already settled: no promise is made, the steps run at its reaction's tick.
+        Some(settlement) => {
+            upon_resolved_with_settled(settlement, stream.clone(), upon_start, ctx);
+        }
+        None => {
+            let start_promise = algorithms.start(&controller, ctx)?;
+            start_promise.upon(stream.clone(), upon_start, ctx);
+        }
+    }
     Ok(())
 }
 

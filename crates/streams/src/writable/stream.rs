@@ -171,6 +171,19 @@ pub fn create_writable_stream(
     size_algorithm: SizeAlgorithm,
     ctx: &mut Context,
 ) -> JsResult<(JsObject, WritableStreamRef)> {
+    create_writable_stream_with_start(algorithms, None, high_water_mark, size_algorithm, ctx)
+}
+
+/// [CreateWritableStream](https://streams.spec.whatwg.org/#create-writable-stream) whose start
+/// algorithm, if `settled_start` is given, returns a promise already settled with it (see
+/// `set_up_writable_stream_default_controller_with_start`).
+pub(crate) fn create_writable_stream_with_start(
+    algorithms: SinkAlgorithms,
+    settled_start: Option<Settlement>,
+    high_water_mark: f64,
+    size_algorithm: SizeAlgorithm,
+    ctx: &mut Context,
+) -> JsResult<(JsObject, WritableStreamRef)> {
     // 1. Assert: ! IsNonNegativeNumber(highWaterMark) is true.
     debug_assert!(high_water_mark >= 0.0);
     // 2. Let stream be a new WritableStream.
@@ -191,10 +204,11 @@ pub fn create_writable_stream(
     )?;
     // 5. Perform ? SetUpWritableStreamDefaultController(stream, controller, startAlgorithm,
     //    writeAlgorithm, closeAlgorithm, abortAlgorithm, highWaterMark, sizeAlgorithm).
-    set_up_writable_stream_default_controller(
+    set_up_writable_stream_default_controller_with_start(
         &slots,
         controller,
         algorithms,
+        settled_start,
         high_water_mark,
         size_algorithm,
         ctx,
