@@ -53,8 +53,7 @@ use crate::webidl::{
 };
 use crate::writable::{
     create_writable_stream_with_start, writable_stream_default_controller_error_if_needed,
-    NativeSink,
-    SinkAlgorithms, WritableStreamRef, WritableStreamState,
+    NativeSink, SinkAlgorithms, WritableStreamRef, WritableStreamState,
 };
 
 /// Register `TransformStream` and `TransformStreamDefaultController`.
