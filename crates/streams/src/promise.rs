@@ -147,6 +147,29 @@ pub fn enqueue_microtask(ctx: &mut Context, f: impl FnOnce(&mut Context) + 'stat
     ctx.enqueue_job(job.into());
 }
 
+/// Run `step` upon settlement of "a promise resolved with" a promise that is already settled
+/// with `settlement`, without making that new promise: in the third microtask from now, where
+/// the reaction to the new promise would run (the NewPromiseResolveThenableJob, the reaction
+/// to the settled promise that resolves the new one, then the reaction to the new one). For a
+/// new promise that nothing else holds or reacts to (e.g. a start algorithm's startPromise).
+// NOTE: the three jobs are enqueued exactly when the promise's would be (each by the previous
+// one), and no other job can observe the promise in between: it exists only for this step.
+pub(crate) fn upon_resolved_with_settled<C, F>(
+    settlement: Settlement,
+    captures: C,
+    step: F,
+    ctx: &mut Context,
+) where
+    C: Trace + 'static,
+    F: Fn(&C, Settlement, &mut Context) + Copy + 'static,
+{
+    enqueue_microtask(ctx, move |ctx| {
+        enqueue_microtask(ctx, move |ctx| {
+            enqueue_microtask(ctx, move |ctx| step(&captures, settlement, ctx));
+        });
+    });
+}
+
 // ---------------------------------------------------------------------------------------
 // Reactions
 // ---------------------------------------------------------------------------------------
@@ -434,6 +457,11 @@ impl RustPromise {
     pub fn react(&self, reaction: Reaction, ctx: &mut Context) {
         let settled = match &mut *self.state.borrow_mut() {
             RustPromiseState::Pending(reactions) => {
+                // Most promises get one reaction: room for exactly one first (a `Vec` would
+                // reserve four), the usual doubling after that.
+                if reactions.capacity() == 0 {
+                    reactions.reserve_exact(1);
+                }
                 reactions.push(reaction);
                 return;
             }

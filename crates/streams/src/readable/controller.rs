@@ -296,7 +296,6 @@ pub(super) fn set_up_readable_stream_default_controller(
     // 9. Let startResult be the result of performing startAlgorithm. (This might throw an
     //    exception.)
     // 10. Let startPromise be a promise resolved with startResult.
-    let start_promise = start.perform(&StreamController::Default(controller.clone()), ctx)?;
     // 11. Upon fulfillment of startPromise,
     //   1. Set controller.[[started]] to true.
     //   2. Assert: controller.[[pulling]] is false.
@@ -304,9 +303,12 @@ pub(super) fn set_up_readable_stream_default_controller(
     //   4. Perform ! ReadableStreamDefaultControllerCallPullIfNeeded(controller).
     // 12. Upon rejection of startPromise with reason r,
     //   1. Perform ! ReadableStreamDefaultControllerError(controller, r).
-    start_promise.upon(
-        controller.clone(),
-        |controller, settlement, ctx| match settlement {
+    fn upon_start(
+        controller: &JsObject<ReadableStreamDefaultController>,
+        settlement: crate::promise::Settlement,
+        ctx: &mut Context,
+    ) {
+        match settlement {
             Ok(_) => {
                 data(controller, |c| {
                     c.started.set(true);
@@ -316,9 +318,21 @@ pub(super) fn set_up_readable_stream_default_controller(
                 readable_stream_default_controller_call_pull_if_needed(controller, ctx);
             }
             Err(r) => readable_stream_default_controller_error(controller, r, ctx),
-        },
-        ctx,
-    );
+        }
+    }
+    match start {
+        // NOTE: a start algorithm that returns an already settled promise (a TransformStream's
+        // startPromise with fast paths on): startPromise, "a promise resolved with" it, is
+        // not made; the steps run at its reaction's tick (upon_resolved_with_settled).
+        StartAlgorithm::Return(Completion::Fulfilled(v)) if crate::fast_paths() => {
+            crate::promise::upon_resolved_with_settled(Ok(v), controller.clone(), upon_start, ctx);
+        }
+        start => {
+            let start_promise =
+                start.perform(&StreamController::Default(controller.clone()), ctx)?;
+            start_promise.upon(controller.clone(), upon_start, ctx);
+        }
+    }
     Ok(())
 }
 

@@ -229,7 +229,8 @@ pub struct ReadableStream {
     disturbed: Cell<bool>,
     reader: GcRefCell<Option<StreamReader>>,
     stored_error: GcRefCell<JsValue>,
-    pending_init: GcRefCell<Option<PendingInit>>,
+    /// Boxed: empty once the constructor returns.
+    pending_init: GcRefCell<Option<Box<PendingInit>>>,
 }
 
 impl std::fmt::Debug for ReadableStream {
@@ -465,10 +466,10 @@ impl Class for ReadableStream {
             // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
             let strategy = QueuingStrategy::from_value(&arg(args, 1), ctx)?;
             let stream = Self::initialize_readable_stream();
-            *stream.pending_init.borrow_mut() = Some(PendingInit {
+            *stream.pending_init.borrow_mut() = Some(Box::new(PendingInit {
                 underlying_source,
                 strategy,
-            });
+            }));
             Ok(stream)
         })())
     }

@@ -4,14 +4,14 @@
 use super::*;
 use crate::chunk::Chunk;
 
-/// A `TransformStreamDefaultController`'s internal slots.
+/// A `TransformStreamDefaultController` object's data: `[[stream]]`. Its other slots
+/// (`[[transformAlgorithm]]`, `[[flushAlgorithm]]`, `[[cancelAlgorithm]]`,
+/// `[[finishPromise]]`) live in the stream's [`TransformStream`] (stream and controller are
+/// one-to-one), so that a controller script can never see needs no JS object (see
+/// `set_up_transform_stream_default_controller`).
 #[derive(Trace, Finalize, JsData)]
 pub struct TransformStreamDefaultController {
     pub(super) stream: JsObject<TransformStream>,
-    /// `[[transformAlgorithm]]`, `[[flushAlgorithm]]`, `[[cancelAlgorithm]]` (`None` once
-    /// cleared).
-    pub(super) algorithms: GcRefCell<Option<TransformerAlgorithms>>,
-    pub(super) finish_promise: GcRefCell<Option<Gc<RustPromise>>>,
 }
 
 impl std::fmt::Debug for TransformStreamDefaultController {
@@ -86,63 +86,84 @@ impl Class for TransformStreamDefaultController {
 }
 
 /// [SetUpTransformStreamDefaultController](https://streams.spec.whatwg.org/#set-up-transform-stream-default-controller)
+///
+/// `visible`: whether script (or a Rust transformer) can ever be handed the controller: the
+/// transformer has a `start`, `transform` or `flush` member (the only callbacks that receive
+/// it), or Rust algorithms. Returns the controller's JS object when one is made.
+// NOTE: the controller's slots live in the stream; without a `start`, `transform` or `flush`
+// member no callback ever receives the controller, and no other path leads script to it
+// (`TransformStream` exposes only `readable` and `writable`; the readable's and writable's own
+// controllers are different objects). A JS object made for it could never be observed, so it
+// is made only when `visible` (fast paths or not: an object nothing can reach is not a step).
 pub(crate) fn set_up_transform_stream_default_controller(
     stream: &JsObject<TransformStream>,
     algorithms: TransformerAlgorithms,
+    visible: bool,
     ctx: &mut Context,
-) -> JsResult<JsObject<TransformStreamDefaultController>> {
-    let proto = ctx
-        .get_global_class::<TransformStreamDefaultController>()
-        .ok_or_else(|| type_error("TransformStreamDefaultController is not registered"))?
-        .prototype();
+) -> JsResult<Option<JsObject<TransformStreamDefaultController>>> {
     // 1. Assert: stream implements TransformStream.
     // 2. Assert: stream.[[controller]] is undefined.
-    debug_assert!(ts_controller(stream).is_none());
+    debug_assert!(!has_controller(stream));
     // 3. Set controller.[[stream]] to stream.
-    // 5. Set controller.[[transformAlgorithm]] to transformAlgorithm.
-    // 6. Set controller.[[flushAlgorithm]] to flushAlgorithm.
-    // 7. Set controller.[[cancelAlgorithm]] to cancelAlgorithm.
-    let controller = JsObject::new(
-        ctx.root_shape(),
-        proto,
-        TransformStreamDefaultController {
-            stream: stream.clone(),
-            algorithms: GcRefCell::new(Some(algorithms)),
-            finish_promise: GcRefCell::new(None),
-        },
-    );
-    // 4. Set stream.[[controller]] to controller.
+    let controller = if visible {
+        let proto = ctx
+            .get_global_class::<TransformStreamDefaultController>()
+            .ok_or_else(|| type_error("TransformStreamDefaultController is not registered"))?
+            .prototype();
+        Some(JsObject::new(
+            ctx.root_shape(),
+            proto,
+            TransformStreamDefaultController {
+                stream: stream.clone(),
+            },
+        ))
+    } else {
+        None
+    };
     ts(stream, |s| {
-        *s.controller.borrow_mut() = Some(controller.clone())
+        // 4. Set stream.[[controller]] to controller.
+        s.has_controller.set(true);
+        *s.controller.borrow_mut() = controller.clone();
+        // 5. Set controller.[[transformAlgorithm]] to transformAlgorithm.
+        // 6. Set controller.[[flushAlgorithm]] to flushAlgorithm.
+        // 7. Set controller.[[cancelAlgorithm]] to cancelAlgorithm.
+        *s.algorithms.borrow_mut() = Some(algorithms);
+        *s.finish_promise.borrow_mut() = None;
     });
     Ok(controller)
 }
 
 /// [SetUpTransformStreamDefaultControllerFromTransformer](https://streams.spec.whatwg.org/#set-up-transform-stream-default-controller-from-transformer)
+///
+/// `has_start`: whether `transformerDict["start"]` exists (it receives the controller).
 pub(crate) fn set_up_transform_stream_default_controller_from_transformer(
     stream: &JsObject<TransformStream>,
     algorithms: TransformerAlgorithms,
+    has_start: bool,
     ctx: &mut Context,
-) -> JsResult<JsObject<TransformStreamDefaultController>> {
+) -> JsResult<Option<JsObject<TransformStreamDefaultController>>> {
     // 1. Let controller be a new TransformStreamDefaultController.
     // 2-7. transformAlgorithm (TransformStreamDefaultControllerEnqueue when there is no
     //      transform), flushAlgorithm and cancelAlgorithm (a promise resolved with undefined
     //      when absent), or invoking the transformer's members: see
     //      transform_stream_default_controller_perform_transform and the sink/source
     //      algorithms, which dispatch on the converted members.
+    let visible = has_start
+        || algorithms.transform.is_some()
+        || algorithms.flush.is_some()
+        || algorithms.rust.is_some();
     // 8. Perform ! SetUpTransformStreamDefaultController(stream, controller,
     //    transformAlgorithm, flushAlgorithm, cancelAlgorithm).
-    set_up_transform_stream_default_controller(stream, algorithms, ctx)
+    set_up_transform_stream_default_controller(stream, algorithms, visible, ctx)
 }
 
 /// [TransformStreamDefaultControllerClearAlgorithms](https://streams.spec.whatwg.org/#transform-stream-default-controller-clear-algorithms)
-pub fn transform_stream_default_controller_clear_algorithms(
-    controller: &JsObject<TransformStreamDefaultController>,
-) {
+/// of `stream.[[controller]]` (its slots live in the stream).
+pub fn transform_stream_default_controller_clear_algorithms(stream: &JsObject<TransformStream>) {
     // 1. Set controller.[[transformAlgorithm]] to undefined.
     // 2. Set controller.[[flushAlgorithm]] to undefined.
     // 3. Set controller.[[cancelAlgorithm]] to undefined.
-    let old = controller.borrow().data().algorithms.borrow_mut().take();
+    let old = ts(stream, |s| s.algorithms.borrow_mut().take());
     drop(old);
 }
 
@@ -164,7 +185,17 @@ pub(crate) fn transform_stream_default_controller_enqueue_chunk(
     ctx: &mut Context,
 ) -> JsResult<()> {
     // 1. Let stream be controller.[[stream]].
-    let stream = controller_stream(controller);
+    transform_stream_enqueue_chunk(&controller_stream(controller), chunk, ctx)
+}
+
+/// [TransformStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#transform-stream-default-controller-enqueue)
+/// on `stream.[[controller]]`, from step 2 (step 1 gave `stream`).
+pub(crate) fn transform_stream_enqueue_chunk(
+    stream: &JsObject<TransformStream>,
+    chunk: Chunk,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let stream = stream.clone();
     // 2. Let readableController be stream.[[readable]].[[controller]].
     let Some(rc) = readable_controller_of(&stream) else {
         return Err(type_error("The readable side is not set up"));
@@ -213,38 +244,53 @@ pub fn transform_stream_default_controller_error(
 }
 
 /// [TransformStreamDefaultControllerPerformTransform](https://streams.spec.whatwg.org/#transform-stream-default-controller-perform-transform)
+///
+/// On `stream.[[controller]]` (its slots live in the stream).
 pub(crate) fn transform_stream_default_controller_perform_transform(
-    controller: &JsObject<TransformStreamDefaultController>,
+    stream: &JsObject<TransformStream>,
     chunk: Chunk,
     ctx: &mut Context,
 ) -> Completion {
     // 1. Let transformPromise be the result of performing controller.[[transformAlgorithm]],
     //    passing chunk.
-    let transform_promise = match controller_algorithms(controller) {
+    let algorithms = stream_algorithms(stream);
+    // A transformer with a `transform` member or Rust algorithms has a controller object
+    // (set_up_transform_stream_default_controller): the arms that pass it find it.
+    let controller = match &algorithms {
+        Some(a) if a.transform.is_some() || a.rust.is_some() => controller_object(stream),
+        _ => None,
+    };
+    let transform_promise = match (algorithms, controller) {
         // A native transformer that takes bytes gets a bytes chunk as it is (no user code
         // runs: the bytes are not a JS object).
-        Some(TransformerAlgorithms {
-            transformer,
-            rust:
-                Some(RustTransformer {
-                    transform_bytes: Some(f),
-                    ..
-                }),
-            ..
-        }) if matches!(chunk, Chunk::Bytes(..)) => {
+        (
+            Some(TransformerAlgorithms {
+                transformer,
+                rust:
+                    Some(RustTransformer {
+                        transform_bytes: Some(f),
+                        ..
+                    }),
+                ..
+            }),
+            Some(controller),
+        ) if matches!(chunk, Chunk::Bytes(..)) => {
             let Chunk::Bytes(bytes, _) = chunk else {
                 return Completion::undefined();
             };
-            match f(&transformer, bytes, controller, ctx) {
+            match f(&transformer, bytes, &controller, ctx) {
                 Ok(()) => Completion::undefined(),
                 Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
             }
         }
-        Some(TransformerAlgorithms {
-            transformer,
-            rust: Some(r),
-            ..
-        }) => {
+        (
+            Some(TransformerAlgorithms {
+                transformer,
+                rust: Some(r),
+                ..
+            }),
+            Some(controller),
+        ) => {
             // The chunk reaches the transformer as a JS value: Rust bytes become their
             // Uint8Array here.
             let chunk = chunk.into_js(ctx);
@@ -252,11 +298,11 @@ pub(crate) fn transform_stream_default_controller_perform_transform(
             // (`toString`, `valueOf`, getters): then it runs inside webidl::catching.
             let result = if chunk.is_object() {
                 webidl::catching(ctx, |ctx| {
-                    (r.transform)(&transformer, chunk, controller, ctx)
+                    (r.transform)(&transformer, chunk, &controller, ctx)
                 })
                 .map_err(webidl::Caught::into_value)
             } else {
-                (r.transform)(&transformer, chunk, controller, ctx)
+                (r.transform)(&transformer, chunk, &controller, ctx)
                     .map_err(|e| webidl::own_error_value(e, ctx))
             };
             match result {
@@ -264,19 +310,17 @@ pub(crate) fn transform_stream_default_controller_perform_transform(
                 Err(e) => Completion::Rejected(e),
             }
         }
-        Some(TransformerAlgorithms {
-            transformer,
-            transform: Some(f),
-            ..
-        }) => {
+        (
+            Some(TransformerAlgorithms {
+                transformer,
+                transform: Some(f),
+                ..
+            }),
+            Some(controller),
+        ) => {
             // The chunk reaches script: Rust bytes become their Uint8Array here.
             let chunk = chunk.into_js(ctx);
-            invoke_promise_callback(
-                &f,
-                &transformer,
-                &[chunk, controller.clone().upcast().into()],
-                ctx,
-            )
+            invoke_promise_callback(&f, &transformer, &[chunk, controller.upcast().into()], ctx)
         }
         // The default transformAlgorithm:
         //   1. Let result be TransformStreamDefaultControllerEnqueue(controller, chunk).
@@ -284,29 +328,27 @@ pub(crate) fn transform_stream_default_controller_perform_transform(
         //      result.[[Value]].
         //   3. Otherwise, return a promise resolved with undefined.
         // (Rust bytes stay bytes: the readable side's queue takes them as they are.)
-        Some(_) => {
-            match transform_stream_default_controller_enqueue_chunk(controller, chunk, ctx) {
-                Ok(()) => Completion::undefined(),
-                Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
-            }
-        }
+        (Some(_), _) => match transform_stream_enqueue_chunk(stream, chunk, ctx) {
+            Ok(()) => Completion::undefined(),
+            Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
+        },
         // NOTE: spec hole. TransformStreamDefaultSourceCancelAlgorithm clears the algorithms
         // at once but errors the writable side only when cancelPromise settles; a write
         // processed in between (no backpressure) gets here with the algorithm cleared. Treat
         // it as a promise resolved with undefined, like the other cleared algorithms (the
         // difftest oracle patch spec-hole-transform-cleared-transform does the same).
-        None => Completion::undefined(),
+        (None, _) => Completion::undefined(),
     };
     // 2. Return the result of reacting to transformPromise with the following rejection steps
     //    given the argument r:
     react(
         transform_promise,
-        controller.clone(),
-        |controller, settlement, ctx| match settlement {
+        stream.clone(),
+        |stream, settlement, ctx| match settlement {
             Ok(v) => Completion::Fulfilled(v),
             Err(r) => {
                 //   1. Perform ! TransformStreamError(controller.[[stream]], r).
-                transform_stream_error(&controller_stream(controller), r.clone(), ctx);
+                transform_stream_error(stream, r.clone(), ctx);
                 //   2. Throw r.
                 Completion::Rejected(r)
             }

@@ -52,8 +52,8 @@ use crate::webidl::{
     INTERFACE_ATTRIBUTES,
 };
 use crate::writable::{
-    create_writable_stream, writable_stream_default_controller_error_if_needed, NativeSink,
-    SinkAlgorithms, WritableStreamRef, WritableStreamState,
+    create_writable_stream_with_start, writable_stream_default_controller_error_if_needed,
+    NativeSink, SinkAlgorithms, WritableStreamRef, WritableStreamState,
 };
 
 /// Register `TransformStream` and `TransformStreamDefaultController`.
@@ -71,7 +71,14 @@ fn ts<R>(stream: &JsObject<TransformStream>, f: impl FnOnce(&TransformStream) ->
     f(stream.borrow().data())
 }
 
-fn ts_controller(
+/// Whether `stream.[[controller]]` is set (SetUpTransformStreamDefaultController ran; a
+/// transferred stream has none).
+fn has_controller(stream: &JsObject<TransformStream>) -> bool {
+    ts(stream, |s| s.has_controller.get())
+}
+
+/// The controller's JS object, if it was made (see `set_up_transform_stream_default_controller`).
+fn controller_object(
     stream: &JsObject<TransformStream>,
 ) -> Option<JsObject<TransformStreamDefaultController>> {
     ts(stream, |s| s.controller.borrow().clone())
@@ -105,8 +112,8 @@ fn controller_stream(c: &JsObject<TransformStreamDefaultController>) -> JsObject
     c.borrow().data().stream.clone()
 }
 
-fn controller_algorithms(
-    c: &JsObject<TransformStreamDefaultController>,
-) -> Option<TransformerAlgorithms> {
-    c.borrow().data().algorithms.borrow().clone()
+/// `stream.[[controller]]`'s `[[transformAlgorithm]]`, `[[flushAlgorithm]]` and
+/// `[[cancelAlgorithm]]` (`None` once cleared, or without a controller).
+fn stream_algorithms(stream: &JsObject<TransformStream>) -> Option<TransformerAlgorithms> {
+    ts(stream, |s| s.algorithms.borrow().clone())
 }

@@ -10,7 +10,7 @@ pub(crate) fn start_algorithm_for_writable(
     stream: &JsObject<TransformStream>,
     ctx: &mut Context,
 ) -> Completion {
-    let start = ts(stream, |s| s.start_promise.borrow().clone());
+    let start = ts(stream, |s| s.start_promise.borrow().as_deref().cloned());
     match start {
         Some(Completion::Js(p)) => Completion::Js(promise_resolved_with(p.into(), ctx)),
         Some(p) => {
@@ -75,12 +75,11 @@ pub(crate) fn transform_stream_default_sink_write_algorithm(
 ) -> Completion {
     // 1. Assert: stream.[[writable]].[[state]] is "writable".
     debug_assert!(writable_of(stream).is_some_and(|w| w.state() == WritableStreamState::Writable));
-    // 2. Let controller be stream.[[controller]].
-    let controller = ts_controller(stream);
-    debug_assert!(controller.is_some());
-    let Some(controller) = controller else {
+    // 2. Let controller be stream.[[controller]]. (Its slots live in the stream.)
+    debug_assert!(has_controller(stream));
+    if !has_controller(stream) {
         return Completion::undefined();
-    };
+    }
     // 3. If stream.[[backpressure]] is true,
     if ts(stream, TransformStream::backpressure) == Some(true) {
         //   1. Let backpressureChangePromise be stream.[[backpressureChangePromise]].
@@ -90,8 +89,8 @@ pub(crate) fn transform_stream_default_sink_write_algorithm(
         //      fulfillment steps:
         return react(
             Completion::Rust(change),
-            (stream.clone(), controller, chunk),
-            |(stream, controller, chunk), settlement, ctx| {
+            (stream.clone(), chunk),
+            |(stream, chunk), settlement, ctx| {
                 if let Err(e) = settlement {
                     return Completion::Rejected(e);
                 }
@@ -108,27 +107,23 @@ pub(crate) fn transform_stream_default_sink_write_algorithm(
                 debug_assert_eq!(writable.state(), WritableStreamState::Writable);
                 //   5. Return ! TransformStreamDefaultControllerPerformTransform(controller,
                 //      chunk).
-                transform_stream_default_controller_perform_transform(
-                    controller,
-                    chunk.clone(),
-                    ctx,
-                )
+                transform_stream_default_controller_perform_transform(stream, chunk.clone(), ctx)
             },
             ctx,
         );
     }
     // 4. Return ! TransformStreamDefaultControllerPerformTransform(controller, chunk).
-    transform_stream_default_controller_perform_transform(&controller, chunk, ctx)
+    transform_stream_default_controller_perform_transform(stream, chunk, ctx)
 }
 
-/// Perform `[[cancelAlgorithm]]` (the transformer's `cancel`, or a promise resolved with
-/// undefined).
+/// Perform `stream.[[controller]].[[cancelAlgorithm]]` (the transformer's `cancel`, or a
+/// promise resolved with undefined).
 pub(crate) fn perform_cancel_algorithm(
-    controller: &JsObject<TransformStreamDefaultController>,
+    stream: &JsObject<TransformStream>,
     reason: JsValue,
     ctx: &mut Context,
 ) -> Completion {
-    match controller_algorithms(controller) {
+    match stream_algorithms(stream) {
         Some(TransformerAlgorithms {
             transformer,
             cancel: Some(f),
@@ -138,12 +133,12 @@ pub(crate) fn perform_cancel_algorithm(
     }
 }
 
-/// Take `controller.[[finishPromise]]` if set, else set it to a new promise and return
-/// `Err(new)`.
+/// Take `stream.[[controller]].[[finishPromise]]` if set, else set it to a new promise and
+/// return `Err(new)`.
 pub(crate) fn existing_finish_promise(
-    controller: &JsObject<TransformStreamDefaultController>,
+    stream: &JsObject<TransformStream>,
 ) -> Result<Gc<RustPromise>, Gc<RustPromise>> {
-    let b = controller.borrow();
+    let b = stream.borrow();
     let mut slot = b.data().finish_promise.borrow_mut();
     match &*slot {
         Some(p) => Ok(p.clone()),
@@ -161,22 +156,22 @@ pub fn transform_stream_default_sink_abort_algorithm(
     reason: JsValue,
     ctx: &mut Context,
 ) -> Completion {
-    // 1. Let controller be stream.[[controller]].
-    let Some(controller) = ts_controller(stream) else {
+    // 1. Let controller be stream.[[controller]]. (Its slots live in the stream.)
+    if !has_controller(stream) {
         return Completion::undefined();
-    };
+    }
     // 2. If controller.[[finishPromise]] is not undefined, return controller.[[finishPromise]].
     // 3. Let readable be stream.[[readable]].
     // 4. Let controller.[[finishPromise]] be a new promise.
-    let finish = match existing_finish_promise(&controller) {
+    let finish = match existing_finish_promise(stream) {
         Ok(p) => return Completion::Rust(p),
         Err(p) => p,
     };
     // 5. Let cancelPromise be the result of performing controller.[[cancelAlgorithm]], passing
     //    reason.
-    let cancel_promise = perform_cancel_algorithm(&controller, reason.clone(), ctx);
+    let cancel_promise = perform_cancel_algorithm(stream, reason.clone(), ctx);
     // 6. Perform ! TransformStreamDefaultControllerClearAlgorithms(controller).
-    transform_stream_default_controller_clear_algorithms(&controller);
+    transform_stream_default_controller_clear_algorithms(stream);
     // 7. React to cancelPromise:
     cancel_promise.upon(
         (stream.clone(), finish.clone(), reason),
@@ -224,37 +219,44 @@ pub fn transform_stream_default_sink_close_algorithm(
     stream: &JsObject<TransformStream>,
     ctx: &mut Context,
 ) -> Completion {
-    // 1. Let controller be stream.[[controller]].
-    let Some(controller) = ts_controller(stream) else {
+    // 1. Let controller be stream.[[controller]]. (Its slots live in the stream.)
+    if !has_controller(stream) {
         return Completion::undefined();
-    };
+    }
     // 2. If controller.[[finishPromise]] is not undefined, return controller.[[finishPromise]].
     // 3. Let readable be stream.[[readable]].
     // 4. Let controller.[[finishPromise]] be a new promise.
-    let finish = match existing_finish_promise(&controller) {
+    let finish = match existing_finish_promise(stream) {
         Ok(p) => return Completion::Rust(p),
         Err(p) => p,
     };
     // 5. Let flushPromise be the result of performing controller.[[flushAlgorithm]].
-    let flush_promise = match controller_algorithms(&controller) {
-        Some(TransformerAlgorithms {
-            transformer,
-            rust: Some(r),
-            ..
-        }) => match (r.flush)(&transformer, &controller, ctx) {
+    // (A transformer with a `flush` member or Rust algorithms has a controller object.)
+    let flush_promise = match (stream_algorithms(stream), controller_object(stream)) {
+        (
+            Some(TransformerAlgorithms {
+                transformer,
+                rust: Some(r),
+                ..
+            }),
+            Some(controller),
+        ) => match (r.flush)(&transformer, &controller, ctx) {
             Ok(()) => Completion::undefined(),
             // A native flush converts no user value (no user code runs).
             Err(e) => Completion::Rejected(webidl::own_error_value(e, ctx)),
         },
-        Some(TransformerAlgorithms {
-            transformer,
-            flush: Some(f),
-            ..
-        }) => invoke_promise_callback(&f, &transformer, &[controller.clone().upcast().into()], ctx),
+        (
+            Some(TransformerAlgorithms {
+                transformer,
+                flush: Some(f),
+                ..
+            }),
+            Some(controller),
+        ) => invoke_promise_callback(&f, &transformer, &[controller.upcast().into()], ctx),
         _ => Completion::undefined(),
     };
     // 6. Perform ! TransformStreamDefaultControllerClearAlgorithms(controller).
-    transform_stream_default_controller_clear_algorithms(&controller);
+    transform_stream_default_controller_clear_algorithms(stream);
     // 7. React to flushPromise:
     flush_promise.upon(
         (stream.clone(), finish.clone()),

@@ -9,22 +9,22 @@ pub fn transform_stream_default_source_cancel_algorithm(
     reason: JsValue,
     ctx: &mut Context,
 ) -> Completion {
-    // 1. Let controller be stream.[[controller]].
-    let Some(controller) = ts_controller(stream) else {
+    // 1. Let controller be stream.[[controller]]. (Its slots live in the stream.)
+    if !has_controller(stream) {
         return Completion::undefined();
-    };
+    }
     // 2. If controller.[[finishPromise]] is not undefined, return controller.[[finishPromise]].
     // 3. Let writable be stream.[[writable]].
     // 4. Let controller.[[finishPromise]] be a new promise.
-    let finish = match existing_finish_promise(&controller) {
+    let finish = match existing_finish_promise(stream) {
         Ok(p) => return Completion::Rust(p),
         Err(p) => p,
     };
     // 5. Let cancelPromise be the result of performing controller.[[cancelAlgorithm]], passing
     //    reason.
-    let cancel_promise = perform_cancel_algorithm(&controller, reason.clone(), ctx);
+    let cancel_promise = perform_cancel_algorithm(stream, reason.clone(), ctx);
     // 6. Perform ! TransformStreamDefaultControllerClearAlgorithms(controller).
-    transform_stream_default_controller_clear_algorithms(&controller);
+    transform_stream_default_controller_clear_algorithms(stream);
     // 7. React to cancelPromise:
     cancel_promise.upon(
         (stream.clone(), finish.clone(), reason),

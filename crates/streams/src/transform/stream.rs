@@ -100,6 +100,7 @@ pub(crate) fn transform_stream_set_up(
             cancel: None,
             rust: Some(algorithms),
         },
+        true,
         ctx,
     )?;
     Ok(stream)
@@ -119,18 +120,30 @@ pub(super) struct PendingInit {
     pub(super) writable_size: SizeAlgorithm,
 }
 
-/// A `TransformStream` object's internal slots.
+/// A `TransformStream` object's internal slots, and its controller's.
 #[derive(Trace, Finalize, JsData)]
 pub struct TransformStream {
     /// `[[backpressure]]` (`None` = undefined, before InitializeTransformStream sets it).
     #[unsafe_ignore_trace]
     pub(super) backpressure: Cell<Option<bool>>,
+    /// Whether `[[controller]]` is set (its JS object may not exist: see `controller`).
+    #[unsafe_ignore_trace]
+    pub(super) has_controller: Cell<bool>,
     pub(super) backpressure_change_promise: GcRefCell<Option<Gc<RustPromise>>>,
+    /// `[[controller]]`'s JS object, made only when something can be handed it
+    /// (`set_up_transform_stream_default_controller`).
     pub(super) controller: GcRefCell<Option<JsObject<TransformStreamDefaultController>>>,
     pub(super) readable: GcRefCell<Option<JsObject<ReadableStream>>>,
     pub(super) writable: GcRefCell<Option<(JsObject, WritableStreamRef)>>,
-    pub(super) start_promise: GcRefCell<Option<Completion>>,
-    pub(super) pending_init: GcRefCell<Option<PendingInit>>,
+    // --- The controller's slots (stream and controller are one-to-one) ---
+    /// `[[controller]].[[transformAlgorithm]]`, `[[flushAlgorithm]]`, `[[cancelAlgorithm]]`
+    /// (`None` once cleared).
+    pub(super) algorithms: GcRefCell<Option<TransformerAlgorithms>>,
+    /// `[[controller]].[[finishPromise]]`.
+    pub(super) finish_promise: GcRefCell<Option<Gc<RustPromise>>>,
+    // --- Construction only (boxed: empty once the constructor returns) ---
+    pub(super) start_promise: GcRefCell<Option<Box<Completion>>>,
+    pub(super) pending_init: GcRefCell<Option<Box<PendingInit>>>,
 }
 
 impl std::fmt::Debug for TransformStream {
@@ -241,7 +254,7 @@ impl Class for TransformStream {
             // 8. Let writableSizeAlgorithm be ! ExtractSizeAlgorithm(writableStrategy).
             let writable_size = extract_size_algorithm(&writable_strategy, ctx);
             let stream = Self::empty();
-            *stream.pending_init.borrow_mut() = Some(PendingInit {
+            *stream.pending_init.borrow_mut() = Some(Box::new(PendingInit {
                 algorithms: TransformerAlgorithms {
                     transformer: transformer_object.map_or_else(JsValue::null, JsValue::from),
                     transform,
@@ -254,7 +267,7 @@ impl Class for TransformStream {
                 readable_size,
                 writable_hwm,
                 writable_size,
-            });
+            }));
             Ok(stream)
         })())
     }
@@ -270,6 +283,7 @@ impl Class for TransformStream {
             let Some(init) = init else {
                 return Ok(());
             };
+            let init = *init;
             // 9. Let startPromise be a new promise.
             // NOTE: without a `start` method the promise is resolved with undefined below (step
             // 13), before any reaction to it can run (the start algorithms only adopt it, in a
@@ -298,6 +312,7 @@ impl Class for TransformStream {
             let controller = set_up_transform_stream_default_controller_from_transformer(
                 instance,
                 init.algorithms.clone(),
+                init.start.is_some(),
                 ctx,
             )?;
             match (init.start, start_capability, start_promise) {
@@ -305,11 +320,10 @@ impl Class for TransformStream {
                 //     of invoking transformerDict["start"] with argument list
                 //     « this.[[controller]] » and callback this value transformer.
                 (Some(start), Some(p), _) => {
-                    let result = start.call(
-                        &init.algorithms.transformer,
-                        &[controller.upcast().into()],
-                        ctx,
-                    )?;
+                    // (A transformer with `start` has a controller object.)
+                    let controller =
+                        controller.map_or_else(JsValue::undefined, |c| c.upcast().into());
+                    let result = start.call(&init.algorithms.transformer, &[controller], ctx)?;
                     p.resolve(result, ctx);
                 }
                 // 13. Otherwise, resolve startPromise with undefined.
@@ -326,8 +340,11 @@ impl TransformStream {
     fn empty() -> Self {
         Self {
             backpressure: Cell::new(None),
+            has_controller: Cell::new(false),
             backpressure_change_promise: GcRefCell::new(None),
             controller: GcRefCell::new(None),
+            algorithms: GcRefCell::new(None),
+            finish_promise: GcRefCell::new(None),
             readable: GcRefCell::new(None),
             writable: GcRefCell::new(None),
             start_promise: GcRefCell::new(None),
@@ -353,7 +370,7 @@ pub(crate) fn initialize_transform_stream(
 ) -> JsResult<()> {
     // 1. Let startAlgorithm be an algorithm that returns startPromise.
     ts(stream, |s| {
-        *s.start_promise.borrow_mut() = Some(start_promise.clone())
+        *s.start_promise.borrow_mut() = Some(Box::new(start_promise.clone()))
     });
     // 2. Let writeAlgorithm be the following steps, taking a chunk argument:
     //   1. Return ! TransformStreamDefaultSinkWriteAlgorithm(stream, chunk).
@@ -363,10 +380,18 @@ pub(crate) fn initialize_transform_stream(
     //   1. Return ! TransformStreamDefaultSinkCloseAlgorithm(stream).
     // 5. Set stream.[[writable]] to ! CreateWritableStream(startAlgorithm, writeAlgorithm,
     //    closeAlgorithm, abortAlgorithm, writableHighWaterMark, writableSizeAlgorithm).
-    let writable = create_writable_stream(
+    // NOTE: with fast paths on, an already fulfilled startPromise is adopted without the
+    // promise the writable controller would make of it (see
+    // `set_up_writable_stream_default_controller_with_start`): same ticks.
+    let settled_start = match &start_promise {
+        Completion::Fulfilled(v) if crate::fast_paths() => Some(Ok(v.clone())),
+        _ => None,
+    };
+    let writable = create_writable_stream_with_start(
         SinkAlgorithms::native(TransformSink {
             stream: stream.clone(),
         }),
+        settled_start,
         writable_hwm,
         writable_size,
         ctx,
@@ -413,7 +438,10 @@ pub(crate) fn initialize_transform_stream(
     // 10. Perform ! TransformStreamSetBackpressure(stream, true).
     transform_stream_set_backpressure(stream, true, ctx);
     // 11. Set stream.[[controller]] to undefined.
-    ts(stream, |s| *s.controller.borrow_mut() = None);
+    ts(stream, |s| {
+        s.has_controller.set(false);
+        *s.controller.borrow_mut() = None;
+    });
     Ok(())
 }
 
@@ -434,8 +462,8 @@ pub fn transform_stream_error_writable_and_unblock_write(
     ctx: &mut Context,
 ) {
     // 1. Perform ! TransformStreamDefaultControllerClearAlgorithms(stream.[[controller]]).
-    if let Some(c) = ts_controller(stream) {
-        transform_stream_default_controller_clear_algorithms(&c);
+    if has_controller(stream) {
+        transform_stream_default_controller_clear_algorithms(stream);
     }
     // 2. Perform ! WritableStreamDefaultControllerErrorIfNeeded(
     //    stream.[[writable]].[[controller]], e).

@@ -3,6 +3,7 @@
 //! (the controller's slots live in the stream's [`WritableStreamSlots`]).
 
 use super::*;
+use crate::promise::upon_resolved_with_settled;
 
 /// The controller's `[[abortController]]`, created lazily: the `AbortSignal` object exists
 /// only once script reads `controller.signal`.
@@ -82,18 +83,21 @@ pub(crate) fn signal_abort_controller(
     reason: JsValue,
     ctx: &mut Context,
 ) {
-    let signal = {
-        let mut ac = stream.abort_controller.borrow_mut();
+    let signal = stream.cold_mut(|c| {
+        let ac = &mut c.abort_controller;
         match &ac.signal {
-            Some(s) => s.clone(),
+            Some(s) => Some(s.clone()),
             None => {
                 // Signal abort on an aborted signal does nothing.
                 if ac.aborted.is_none() {
-                    ac.aborted = Some(reason);
+                    ac.aborted = Some(reason.clone());
                 }
-                return;
+                None
             }
         }
+    });
+    let Some(signal) = signal else {
+        return;
     };
     // NOTE: exceptions from abort listeners are reported by the event dispatch, not rethrown.
     let _ = crate::dom::signal_abort(&signal, reason, ctx);
@@ -104,15 +108,17 @@ pub fn writable_stream_controller_signal(
     stream: &WritableStreamRef,
     ctx: &mut Context,
 ) -> JsResult<JsObject> {
-    let (existing, aborted) = {
-        let ac = stream.abort_controller.borrow();
-        (ac.signal.clone(), ac.aborted.clone())
-    };
+    let (existing, aborted) = stream
+        .cold_if(|c| {
+            let ac = &c.abort_controller;
+            (ac.signal.clone(), ac.aborted.clone())
+        })
+        .unwrap_or((None, None));
     if let Some(s) = existing {
         return Ok(s);
     }
     let signal = crate::dom::create_abort_signal(ctx)?;
-    stream.abort_controller.borrow_mut().signal = Some(signal.clone());
+    stream.cold_mut(|c| c.abort_controller.signal = Some(signal.clone()));
     if let Some(reason) = aborted {
         // No listener can exist yet: this runs no user code.
         crate::dom::signal_abort(&signal, reason, ctx)?;
@@ -163,6 +169,30 @@ pub fn set_up_writable_stream_default_controller(
     size_algorithm: SizeAlgorithm,
     ctx: &mut Context,
 ) -> JsResult<()> {
+    set_up_writable_stream_default_controller_with_start(
+        stream,
+        controller,
+        algorithms,
+        None,
+        high_water_mark,
+        size_algorithm,
+        ctx,
+    )
+}
+
+/// [SetUpWritableStreamDefaultController](https://streams.spec.whatwg.org/#set-up-writable-stream-default-controller)
+/// where, if `settled_start` is given, the start algorithm is "an algorithm that returns" a
+/// promise already settled with it (a TransformStream's startPromise with fast paths on) instead
+/// of `algorithms`' start.
+pub(crate) fn set_up_writable_stream_default_controller_with_start(
+    stream: &WritableStreamRef,
+    controller: JsObject,
+    algorithms: SinkAlgorithms,
+    settled_start: Option<Settlement>,
+    high_water_mark: f64,
+    size_algorithm: SizeAlgorithm,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 1. Assert: stream implements WritableStream.
     // 2. Assert: stream.[[controller]] is undefined.
     debug_assert!(stream.controller_object.borrow().is_none());
@@ -173,7 +203,7 @@ pub fn set_up_writable_stream_default_controller(
     stream.queue.borrow_mut().reset_queue();
     stream.close_queued.set(false);
     // 6. Set controller.[[abortController]] to a new AbortController.
-    *stream.abort_controller.borrow_mut() = LazyAbortController::default();
+    stream.cold_if(|c| c.abort_controller = LazyAbortController::default());
     // 7. Set controller.[[started]] to false.
     stream.started.set(false);
     // 8. Set controller.[[strategySizeAlgorithm]] to sizeAlgorithm.
@@ -191,36 +221,36 @@ pub fn set_up_writable_stream_default_controller(
     // 15. Let startResult be the result of performing startAlgorithm. (This may throw an
     //     exception.)
     // 16. Let startPromise be a promise resolved with startResult.
-    let start_promise = algorithms.start(&controller, ctx)?;
-    Completion::upon_either(
-        start_promise,
-        stream.clone(),
-        // 17. Upon fulfillment of startPromise,
-        |_, stream, ctx| {
-            // 1. Assert: stream.[[state]] is "writable" or "erroring".
-            debug_assert!(matches!(
-                stream.state(),
-                WritableStreamState::Writable | WritableStreamState::Erroring
-            ));
-            // 2. Set controller.[[started]] to true.
-            stream.started.set(true);
-            // 3. Perform ! WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller).
-            writable_stream_default_controller_advance_queue_if_needed(stream, ctx);
-        },
-        // 18. Upon rejection of startPromise with reason r,
-        |r, stream, ctx| {
-            // 1. Assert: stream.[[state]] is "writable" or "erroring".
-            debug_assert!(matches!(
-                stream.state(),
-                WritableStreamState::Writable | WritableStreamState::Erroring
-            ));
-            // 2. Set controller.[[started]] to true.
-            stream.started.set(true);
-            // 3. Perform ! WritableStreamDealWithRejection(stream, r).
-            writable_stream_deal_with_rejection(stream, r, ctx);
-        },
-        ctx,
-    );
+    // 17. Upon fulfillment of startPromise,
+    //   1. Assert: stream.[[state]] is "writable" or "erroring".
+    //   2. Set controller.[[started]] to true.
+    //   3. Perform ! WritableStreamDefaultControllerAdvanceQueueIfNeeded(controller).
+    // 18. Upon rejection of startPromise with reason r,
+    //   1. Assert: stream.[[state]] is "writable" or "erroring".
+    //   2. Set controller.[[started]] to true.
+    //   3. Perform ! WritableStreamDealWithRejection(stream, r).
+    fn upon_start(stream: &WritableStreamRef, settlement: Settlement, ctx: &mut Context) {
+        debug_assert!(matches!(
+            stream.state(),
+            WritableStreamState::Writable | WritableStreamState::Erroring
+        ));
+        stream.started.set(true);
+        match settlement {
+            Ok(_) => writable_stream_default_controller_advance_queue_if_needed(stream, ctx),
+            Err(r) => writable_stream_deal_with_rejection(stream, r, ctx),
+        }
+    }
+    match settled_start {
+        // NOTE: startPromise is "a promise resolved with" the start result, a promise that is
+        // already settled: no promise is made, the steps run at its reaction's tick.
+        Some(settlement) => {
+            upon_resolved_with_settled(settlement, stream.clone(), upon_start, ctx);
+        }
+        None => {
+            let start_promise = algorithms.start(&controller, ctx)?;
+            start_promise.upon(stream.clone(), upon_start, ctx);
+        }
+    }
     Ok(())
 }
 

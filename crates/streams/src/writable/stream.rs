@@ -53,19 +53,18 @@ pub struct WritableStreamSlots {
     // --- WritableStream ---
     #[unsafe_ignore_trace]
     pub(super) backpressure: Cell<bool>,
-    pub(super) close_request: GcRefCell<Option<Reaction>>,
     pub(super) in_flight_write_request: GcRefCell<Option<Reaction>>,
-    pub(super) in_flight_close_request: GcRefCell<Option<Reaction>>,
-    pub(super) pending_abort_request: GcRefCell<Option<PendingAbortRequest>>,
     #[unsafe_ignore_trace]
     pub(super) state: Cell<WritableStreamState>,
-    pub(super) stored_error: GcRefCell<JsValue>,
     pub(super) writer: GcRefCell<Option<WriterRef>>,
+    /// The slots a stream needs only once it is closed, aborted or errored (or its
+    /// controller's `signal` is read): boxed, made on first use (`None`: all at their initial
+    /// values).
+    pub(super) cold: GcRefCell<Option<Box<ColdSlots>>>,
     pub(super) write_requests: GcRefCell<VecDeque<Reaction>>,
     // --- WritableStreamDefaultController ---
     /// The controller's JS object (passed to the sink's start() and write()).
     pub(super) controller_object: GcRefCell<Option<JsObject>>,
-    pub(super) abort_controller: GcRefCell<LazyAbortController>,
     /// `[[writeAlgorithm]]`, `[[closeAlgorithm]]`, `[[abortAlgorithm]]`; `None` once cleared.
     pub(super) algorithms: GcRefCell<Option<SinkAlgorithms>>,
     /// `[[queue]]` and `[[queueTotalSize]]` (chunks only).
@@ -80,6 +79,36 @@ pub struct WritableStreamSlots {
     pub(super) strategy_hwm: Cell<f64>,
     /// `[[strategySizeAlgorithm]]`; `None` once cleared.
     pub(super) strategy_size_algorithm: GcRefCell<Option<SizeAlgorithm>>,
+}
+
+/// [`WritableStreamSlots`]' rarely used slots, in one box made on first use.
+#[derive(Default, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub(crate) struct ColdSlots {
+    /// `[[closeRequest]]`.
+    pub(super) close_request: Option<Reaction>,
+    /// `[[inFlightCloseRequest]]`.
+    pub(super) in_flight_close_request: Option<Reaction>,
+    /// `[[pendingAbortRequest]]`.
+    pub(super) pending_abort_request: Option<PendingAbortRequest>,
+    /// `[[storedError]]`.
+    pub(super) stored_error: JsValue,
+    /// The controller's `[[abortController]]`.
+    pub(super) abort_controller: LazyAbortController,
+}
+
+impl WritableStreamSlots {
+    /// Run `f` on the cold slots, making them first if needed. `f` must not run JS.
+    pub(super) fn cold_mut<R>(&self, f: impl FnOnce(&mut ColdSlots) -> R) -> R {
+        let mut cold = self.cold.borrow_mut();
+        f(cold.get_or_insert_with(Box::default))
+    }
+
+    /// Run `f` on the cold slots if they were made (else they are all at their initial
+    /// values: `None`). `f` must not run JS.
+    pub(super) fn cold_if<R>(&self, f: impl FnOnce(&mut ColdSlots) -> R) -> Option<R> {
+        self.cold.borrow_mut().as_deref_mut().map(f)
+    }
 }
 
 impl std::fmt::Debug for WritableStreamSlots {
@@ -98,7 +127,10 @@ impl WritableStreamSlots {
 
     /// `[[storedError]]`.
     pub fn stored_error(&self) -> JsValue {
-        self.stored_error.borrow().clone()
+        self.cold
+            .borrow()
+            .as_ref()
+            .map_or_else(JsValue::undefined, |c| c.stored_error.clone())
     }
 
     /// `[[writer]]`.
@@ -139,6 +171,19 @@ pub fn create_writable_stream(
     size_algorithm: SizeAlgorithm,
     ctx: &mut Context,
 ) -> JsResult<(JsObject, WritableStreamRef)> {
+    create_writable_stream_with_start(algorithms, None, high_water_mark, size_algorithm, ctx)
+}
+
+/// [CreateWritableStream](https://streams.spec.whatwg.org/#create-writable-stream) whose start
+/// algorithm, if `settled_start` is given, returns a promise already settled with it (see
+/// `set_up_writable_stream_default_controller_with_start`).
+pub(crate) fn create_writable_stream_with_start(
+    algorithms: SinkAlgorithms,
+    settled_start: Option<Settlement>,
+    high_water_mark: f64,
+    size_algorithm: SizeAlgorithm,
+    ctx: &mut Context,
+) -> JsResult<(JsObject, WritableStreamRef)> {
     // 1. Assert: ! IsNonNegativeNumber(highWaterMark) is true.
     debug_assert!(high_water_mark >= 0.0);
     // 2. Let stream be a new WritableStream.
@@ -159,10 +204,11 @@ pub fn create_writable_stream(
     )?;
     // 5. Perform ? SetUpWritableStreamDefaultController(stream, controller, startAlgorithm,
     //    writeAlgorithm, closeAlgorithm, abortAlgorithm, highWaterMark, sizeAlgorithm).
-    set_up_writable_stream_default_controller(
+    set_up_writable_stream_default_controller_with_start(
         &slots,
         controller,
         algorithms,
+        settled_start,
         high_water_mark,
         size_algorithm,
         ctx,
@@ -361,18 +407,16 @@ pub fn initialize_writable_stream() -> WritableStreamRef {
         backpressure: Cell::new(false),
         // 2. Set stream.[[storedError]], [[writer]], [[controller]], [[inFlightWriteRequest]],
         //    [[closeRequest]], [[inFlightCloseRequest]], [[pendingAbortRequest]] to undefined.
-        close_request: GcRefCell::new(None),
+        // (close_request, in_flight_close_request, pending_abort_request and stored_error
+        // are in `cold`, not made yet.)
         in_flight_write_request: GcRefCell::new(None),
-        in_flight_close_request: GcRefCell::new(None),
-        pending_abort_request: GcRefCell::new(None),
         // 1. Set stream.[[state]] to "writable".
         state: Cell::new(WritableStreamState::Writable),
-        stored_error: GcRefCell::new(JsValue::undefined()),
         writer: GcRefCell::new(None),
+        cold: GcRefCell::new(None),
         // 3. Set stream.[[writeRequests]] to a new empty list.
         write_requests: GcRefCell::new(VecDeque::new()),
         controller_object: GcRefCell::new(None),
-        abort_controller: GcRefCell::new(LazyAbortController::default()),
         algorithms: GcRefCell::new(None),
         queue: GcRefCell::new(QueueWithSizes::new()),
         close_queued: Cell::new(false),
@@ -510,8 +554,11 @@ pub fn writable_stream_abort(
     // 5. If stream.[[pendingAbortRequest]] is not undefined, return
     //    stream.[[pendingAbortRequest]]'s promise.
     {
-        let mut pending = stream.pending_abort_request.borrow_mut();
-        if let Some(request) = pending.as_mut() {
+        let mut cold = stream.cold.borrow_mut();
+        if let Some(request) = cold
+            .as_deref_mut()
+            .and_then(|c| c.pending_abort_request.as_mut())
+        {
             return match waiter {
                 AbortWaiter::Js => Some(
                     request
@@ -553,11 +600,13 @@ pub fn writable_stream_abort(
     };
     // 10. Set stream.[[pendingAbortRequest]] to a new pending abort request whose promise is
     //     promise, reason is reason, and was already erroring is wasAlreadyErroring.
-    *stream.pending_abort_request.borrow_mut() = Some(PendingAbortRequest {
-        promise,
-        natives,
-        reason: reason.clone(),
-        was_already_erroring,
+    stream.cold_mut(|c| {
+        c.pending_abort_request = Some(PendingAbortRequest {
+            promise,
+            natives,
+            reason: reason.clone(),
+            was_already_erroring,
+        });
     });
     // 11. If wasAlreadyErroring is false, perform ! WritableStreamStartErroring(stream, reason).
     if !was_already_erroring {
@@ -589,7 +638,7 @@ pub fn writable_stream_close(stream: &WritableStreamRef, completion: Reaction, c
     debug_assert!(!writable_stream_close_queued_or_in_flight(stream));
     // 5. Let promise be a new promise.
     // 6. Set stream.[[closeRequest]] to promise.
-    *stream.close_request.borrow_mut() = Some(completion);
+    stream.cold_mut(|c| c.close_request = Some(completion));
     // 7. Let writer be stream.[[writer]].
     // 8. If writer is not undefined, and stream.[[backpressure]] is true, and state is
     //    "writable", resolve writer.[[readyPromise]] with undefined.
@@ -624,7 +673,9 @@ pub fn writable_stream_close_queued_or_in_flight(stream: &WritableStreamRef) -> 
     // 1. If stream.[[closeRequest]] is undefined and stream.[[inFlightCloseRequest]] is
     //    undefined, return false.
     // 2. Return true.
-    stream.close_request.borrow().is_some() || stream.in_flight_close_request.borrow().is_some()
+    stream
+        .cold_if(|c| c.close_request.is_some() || c.in_flight_close_request.is_some())
+        .unwrap_or(false)
 }
 
 /// [WritableStreamDealWithRejection](https://streams.spec.whatwg.org/#writable-stream-deal-with-rejection)
@@ -671,7 +722,7 @@ pub fn writable_stream_finish_erroring(stream: &WritableStreamRef, ctx: &mut Con
     //    2. Return.
     // 9. Let abortRequest be stream.[[pendingAbortRequest]].
     // 10. Set stream.[[pendingAbortRequest]] to undefined.
-    let abort_request = stream.pending_abort_request.borrow_mut().take();
+    let abort_request = stream.cold_if(|c| c.pending_abort_request.take()).flatten();
     let Some(abort_request) = abort_request else {
         writable_stream_reject_close_and_closed_promise_if_needed(stream, ctx);
         return;
@@ -722,7 +773,9 @@ pub fn writable_stream_finish_in_flight_close(stream: &WritableStreamRef, ctx: &
     // 1. Assert: stream.[[inFlightCloseRequest]] is not undefined.
     // 2. Resolve stream.[[inFlightCloseRequest]] with undefined.
     // 3. Set stream.[[inFlightCloseRequest]] to undefined.
-    let request = stream.in_flight_close_request.borrow_mut().take();
+    let request = stream
+        .cold_if(|c| c.in_flight_close_request.take())
+        .flatten();
     debug_assert!(request.is_some());
     if let Some(request) = request {
         request.settle(Ok(JsValue::undefined()), ctx);
@@ -736,11 +789,11 @@ pub fn writable_stream_finish_in_flight_close(stream: &WritableStreamRef, ctx: &
     // 6. If state is "erroring",
     if stream.state() == WritableStreamState::Erroring {
         // 1. Set stream.[[storedError]] to undefined.
-        *stream.stored_error.borrow_mut() = JsValue::undefined();
+        stream.cold_if(|c| c.stored_error = JsValue::undefined());
         // 2. If stream.[[pendingAbortRequest]] is not undefined,
         //    1. Resolve stream.[[pendingAbortRequest]]'s promise with undefined.
         //    2. Set stream.[[pendingAbortRequest]] to undefined.
-        let abort_request = stream.pending_abort_request.borrow_mut().take();
+        let abort_request = stream.cold_if(|c| c.pending_abort_request.take()).flatten();
         if let Some(abort_request) = abort_request {
             abort_request.settle(Ok(JsValue::undefined()), ctx);
         }
@@ -753,7 +806,9 @@ pub fn writable_stream_finish_in_flight_close(stream: &WritableStreamRef, ctx: &
         PromiseSlot::resolve_in(&writer.closed_promise, ctx);
     }
     // 10. Assert: stream.[[pendingAbortRequest]] is undefined.
-    debug_assert!(stream.pending_abort_request.borrow().is_none());
+    debug_assert!(stream
+        .cold_if(|c| c.pending_abort_request.is_none())
+        .unwrap_or(true));
     // 11. Assert: stream.[[storedError]] is undefined.
     debug_assert!(stream.stored_error().is_undefined());
 }
@@ -767,7 +822,9 @@ pub fn writable_stream_finish_in_flight_close_with_error(
     // 1. Assert: stream.[[inFlightCloseRequest]] is not undefined.
     // 2. Reject stream.[[inFlightCloseRequest]] with error.
     // 3. Set stream.[[inFlightCloseRequest]] to undefined.
-    let request = stream.in_flight_close_request.borrow_mut().take();
+    let request = stream
+        .cold_if(|c| c.in_flight_close_request.take())
+        .flatten();
     debug_assert!(request.is_some());
     if let Some(request) = request {
         request.settle(Err(error.clone()), ctx);
@@ -780,7 +837,7 @@ pub fn writable_stream_finish_in_flight_close_with_error(
     // 5. If stream.[[pendingAbortRequest]] is not undefined,
     //    1. Reject stream.[[pendingAbortRequest]]'s promise with error.
     //    2. Set stream.[[pendingAbortRequest]] to undefined.
-    let abort_request = stream.pending_abort_request.borrow_mut().take();
+    let abort_request = stream.cold_if(|c| c.pending_abort_request.take()).flatten();
     if let Some(abort_request) = abort_request {
         abort_request.settle(Err(error.clone()), ctx);
     }
@@ -829,19 +886,24 @@ pub fn writable_stream_has_operation_marked_in_flight(stream: &WritableStreamRef
     //    is undefined, return false.
     // 2. Return true.
     stream.in_flight_write_request.borrow().is_some()
-        || stream.in_flight_close_request.borrow().is_some()
+        || stream
+            .cold_if(|c| c.in_flight_close_request.is_some())
+            .unwrap_or(false)
 }
 
 /// [WritableStreamMarkCloseRequestInFlight](https://streams.spec.whatwg.org/#writable-stream-mark-close-request-in-flight)
 pub fn writable_stream_mark_close_request_in_flight(stream: &WritableStreamRef) {
     // 1. Assert: stream.[[inFlightCloseRequest]] is undefined.
-    debug_assert!(stream.in_flight_close_request.borrow().is_none());
+    debug_assert!(stream
+        .cold_if(|c| c.in_flight_close_request.is_none())
+        .unwrap_or(true));
     // 2. Assert: stream.[[closeRequest]] is not undefined.
-    debug_assert!(stream.close_request.borrow().is_some());
+    debug_assert!(stream
+        .cold_if(|c| c.close_request.is_some())
+        .unwrap_or(false));
     // 3. Set stream.[[inFlightCloseRequest]] to stream.[[closeRequest]].
     // 4. Set stream.[[closeRequest]] to undefined.
-    let request = stream.close_request.borrow_mut().take();
-    *stream.in_flight_close_request.borrow_mut() = request;
+    stream.cold_if(|c| c.in_flight_close_request = c.close_request.take());
 }
 
 /// [WritableStreamMarkFirstWriteRequestInFlight](https://streams.spec.whatwg.org/#writable-stream-mark-first-write-request-in-flight)
@@ -869,9 +931,11 @@ pub fn writable_stream_reject_close_and_closed_promise_if_needed(
     //    1. Assert: stream.[[inFlightCloseRequest]] is undefined.
     //    2. Reject stream.[[closeRequest]] with stream.[[storedError]].
     //    3. Set stream.[[closeRequest]] to undefined.
-    let close_request = stream.close_request.borrow_mut().take();
+    let close_request = stream.cold_if(|c| c.close_request.take()).flatten();
     if let Some(request) = close_request {
-        debug_assert!(stream.in_flight_close_request.borrow().is_none());
+        debug_assert!(stream
+            .cold_if(|c| c.in_flight_close_request.is_none())
+            .unwrap_or(true));
         request.settle(Err(stored_error.clone()), ctx);
     }
     // 3. Let writer be stream.[[writer]].
@@ -899,7 +963,7 @@ pub fn writable_stream_start_erroring(
     // 5. Set stream.[[state]] to "erroring".
     stream.state.set(WritableStreamState::Erroring);
     // 6. Set stream.[[storedError]] to reason.
-    *stream.stored_error.borrow_mut() = reason.clone();
+    stream.cold_mut(|c| c.stored_error = reason.clone());
     // 7. Let writer be stream.[[writer]].
     // 8. If writer is not undefined, perform !
     //    WritableStreamDefaultWriterEnsureReadyPromiseRejected(writer, reason).
