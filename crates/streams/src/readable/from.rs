@@ -265,6 +265,16 @@ impl FromIterableSource {
             IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
                 from_sync_next_promise(iterator, next, ctx)
             }
+            IteratorRecord::Async { .. } if crate::fast_paths() => {
+                // 1-2. (as below)
+                let next_result = match self.call_next(ctx) {
+                    Ok(r) => r,
+                    Err(e) => return settle_rejected(e),
+                };
+                // 3. Let nextPromise be a promise resolved with nextResult.[[Value]]: kept in
+                //    Rust (see `async_next_promise`).
+                async_next_promise(next_result, ctx)
+            }
             _ => {
                 // 1. Let nextResult be IteratorNext(iteratorRecord).
                 // 2. If nextResult is an abrupt completion, return a promise rejected with it.
@@ -696,6 +706,132 @@ fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context
     Completion::Rust(step.next_promise.clone())
 }
 
+/// "Get the next value" step 3 for an async iterator with fast paths on: nextPromise, "a
+/// promise resolved with" `next_result` (the object the iterator's `next()` returned), as a
+/// [`RustPromise`].
+///
+/// nextPromise is never shown to script (the steps only react to it), so only its resolve
+/// function's steps are observable, and they all run, at their own ticks: the `then` lookup
+/// on `next_result` now, the NewPromiseResolveThenableJob (`then` called with nextPromise's
+/// resolving functions) in the next microtask, and, when `next_result` settles, the `then`
+/// lookup on the iterator result.
+///
+/// When `next_result` is a native promise whose `then` is the intrinsic one (found without
+/// running code) and whose SpeciesConstructor is `%Promise%` (again without running code),
+/// the job's `then` call is `%Promise.prototype.then%` with resolving functions script never
+/// sees: it is made as a native reaction ([`Completion::upon`] on the JS promise).
+fn async_next_promise(next_result: JsValue, ctx: &mut Context) -> Completion {
+    let next_promise = RustPromise::new();
+    let Some(thenable) = next_result.as_object() else {
+        // IteratorNext made sure it is an object; a non-object fulfills.
+        next_promise.settle(Ok(next_result), ctx);
+        return Completion::Rust(next_promise);
+    };
+    let intrinsic = intrinsic_then(ctx);
+    let then_is_intrinsic = webidl::lookup_runs_no_code(&thenable, "then")
+        && intrinsic.as_ref().is_some_and(|t| {
+            thenable
+                .get(webidl::key("then"), ctx)
+                .is_ok_and(|v| JsValue::same_value(&v, t))
+        });
+    if !then_is_intrinsic {
+        // The resolve function's steps as they are: `then` read (through `catching`), a
+        // callable one called in a NewPromiseResolveThenableJob.
+        RustPromise::resolve_value(&next_promise, next_result, ctx);
+        return Completion::Rust(next_promise);
+    }
+    // Promise Resolve Functions: 11. Let then be Get(resolution, "then"): the intrinsic
+    // `then` (no code ran). 13-16. Queue NewPromiseResolveThenableJob(promise, resolution,
+    // then).
+    let job_promise = next_promise.clone();
+    enqueue_microtask(ctx, move |ctx| {
+        // NewPromiseResolveThenableJob: 2. Call(then, thenable, « resolve, reject »).
+        if promise_then_runs_no_code(&thenable, ctx) {
+            // %Promise.prototype.then%: 3. Let C be ? SpeciesConstructor(promise, %Promise%):
+            // %Promise% (no code runs). 4. Let resultCapability be ? NewPromiseCapability(C).
+            // 5. PerformPromiseThen(promise, onFulfilled, onRejected, resultCapability).
+            // NOTE: onFulfilled / onRejected are nextPromise's resolving functions, which no
+            // script can reach; as native steps they run in the same reaction job.
+            Completion::Js(thenable).upon(
+                job_promise,
+                |next_promise, settlement, ctx| match settlement {
+                    Ok(v) => RustPromise::resolve_value(next_promise, v, ctx),
+                    Err(e) => next_promise.settle(Err(e), ctx),
+                },
+                ctx,
+            );
+        } else if let Some(then) = intrinsic_then(ctx).and_then(|t| t.as_callable()) {
+            call_then_with_resolving_functions(&then, thenable.into(), &job_promise, ctx);
+        }
+    });
+    Completion::Rust(next_promise)
+}
+
+/// Whether `%Promise.prototype.then%` called on `promise` runs no user code and cannot throw:
+/// `promise` is a native promise and SpeciesConstructor(promise, %Promise%) finds `%Promise%`
+/// (its `constructor` lookup runs no code and `%Promise%[@@species]` is the intrinsic getter).
+fn promise_then_runs_no_code(promise: &JsObject, ctx: &mut Context) -> bool {
+    if !promise.is::<boa_engine::builtins::promise::Promise>()
+        || !webidl::lookup_runs_no_code(promise, "constructor")
+    {
+        return false;
+    }
+    let constructor = ctx.intrinsics().constructors().promise().constructor();
+    let Ok(c) = promise.get(webidl::key("constructor"), ctx) else {
+        return false;
+    };
+    if !JsValue::same_value(&c, &constructor.clone().into()) {
+        return false;
+    }
+    let host = ctx.realm().host_defined();
+    let Some(intrinsics) = host.get::<PromiseIntrinsics>() else {
+        return false;
+    };
+    let species = constructor
+        .borrow()
+        .properties()
+        .get(&JsSymbol::species().into());
+    species.is_some_and(|d| {
+        d.get()
+            .is_some_and(|g| JsValue::same_value(g, &intrinsics.species_getter))
+    })
+}
+
+/// NewPromiseResolveThenableJob steps 1-3 for a [`RustPromise`] `promise`: call `then` on
+/// `thenable` with new resolving functions of `promise`; an exception rejects it.
+fn call_then_with_resolving_functions(
+    then: &JsObject,
+    thenable: JsValue,
+    promise: &Gc<RustPromise>,
+    ctx: &mut Context,
+) {
+    // 1. Let resolvingFunctions be CreateResolvingFunctions(promiseToResolve).
+    // NOTE: the promise's own [[AlreadyResolved]] serves: nothing else resolves it.
+    let resolve = NativeFunction::from_copy_closure_with_captures(
+        |_, args, promise: &Gc<RustPromise>, ctx| {
+            RustPromise::resolve_value(promise, webidl::arg(args, 0), ctx);
+            Ok(JsValue::undefined())
+        },
+        promise.clone(),
+    )
+    .to_js_function(ctx.realm());
+    let reject = NativeFunction::from_copy_closure_with_captures(
+        |_, args, promise: &Gc<RustPromise>, ctx| {
+            promise.settle(Err(webidl::arg(args, 0)), ctx);
+            Ok(JsValue::undefined())
+        },
+        promise.clone(),
+    )
+    .to_js_function(ctx.realm());
+    // 2. Let thenCallResult be Completion(HostCallJobCallback(then, thenable, « resolve,
+    //    reject »)).
+    // 3. If thenCallResult is an abrupt completion, return ? Call(reject, undefined,
+    //    « thenCallResult.[[Value]] »).
+    if let Err(e) = webidl::call_catching(then, &thenable, &[resolve.into(), reject.into()], ctx) {
+        promise.settle(Err(e.into_value()), ctx);
+    }
+}
+
 /// AsyncFromSyncIteratorContinuation's onFulfilled (`unwrap`) run as the reaction job of
 /// valueWrapper, and the resolve function of the wrapper's promise that the job calls with its
 /// result.
@@ -756,40 +892,12 @@ fn wrapper_thenable_job(step: &WrapperStep, rejected: Option<JsValue>, ctx: &mut
         );
         return;
     };
-    // 1. Let resolvingFunctions be CreateResolvingFunctions(promiseToResolve).
-    // NOTE: nextPromise's own [[AlreadyResolved]] serves: nothing else resolves it.
-    let resolve = NativeFunction::from_copy_closure_with_captures(
-        |_, args, next_promise: &Gc<RustPromise>, ctx| {
-            RustPromise::resolve_value(next_promise, webidl::arg(args, 0), ctx);
-            Ok(JsValue::undefined())
-        },
-        step.next_promise.clone(),
-    )
-    .to_js_function(ctx.realm());
-    let reject = NativeFunction::from_copy_closure_with_captures(
-        |_, args, next_promise: &Gc<RustPromise>, ctx| {
-            next_promise.settle(Err(webidl::arg(args, 0)), ctx);
-            Ok(JsValue::undefined())
-        },
-        step.next_promise.clone(),
-    )
-    .to_js_function(ctx.realm());
-    // 2. Let thenCallResult be Completion(HostCallJobCallback(then, thenable, « resolve,
-    //    reject »)).
-    // 3. If thenCallResult is an abrupt completion, return ? Call(reject, undefined,
-    //    « thenCallResult.[[Value]] »).
-    let then = intrinsic_then(ctx).and_then(|t| t.as_callable());
-    let Some(then) = then else {
+    // 1-3. Call(%Promise.prototype.then%, wrapperPromise, « resolve, reject ») with
+    //      nextPromise's new resolving functions.
+    let Some(then) = intrinsic_then(ctx).and_then(|t| t.as_callable()) else {
         return;
     };
-    if let Err(e) = webidl::call_catching(
-        &then,
-        &wrapper_js.into(),
-        &[resolve.into(), reject.into()],
-        ctx,
-    ) {
-        step.next_promise.settle(Err(e.into_value()), ctx);
-    }
+    call_then_with_resolving_functions(&then, wrapper_js.into(), &step.next_promise, ctx);
 }
 
 /// %AsyncFromSyncIteratorPrototype%.return(value).
