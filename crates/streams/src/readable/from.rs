@@ -162,6 +162,30 @@ fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsV
     Ok(Some(o.get(webidl::key("value"), ctx)?))
 }
 
+/// [`iter_result_value`] when it runs no user code: `result` is an ordinary object with own
+/// data properties `done` and `value` (an iterator result made by CreateIterResultObject, by
+/// an async generator or by the sync-iterator wrapper). `None`: take the general steps.
+// NOTE: the same Gets, without the `catching` trampoline: an own data property's Get runs no
+// code and cannot throw, and ToBoolean runs no code.
+fn iter_result_value_fast(result: &JsValue) -> Option<Option<JsValue>> {
+    let o = result.as_object()?;
+    if !o.is_ordinary() {
+        return None;
+    }
+    let o = o.borrow();
+    let own_data = |name: boa_engine::JsString| {
+        o.properties()
+            .get(&name.into())
+            .filter(boa_engine::property::PropertyDescriptor::is_data_descriptor)
+            .and_then(|d| d.value().cloned())
+    };
+    let done = own_data(boa_engine::js_string!("done"))?;
+    if done.to_boolean() {
+        return Some(None);
+    }
+    Some(Some(own_data(boa_engine::js_string!("value"))?))
+}
+
 /// A value carrying "end of iteration" through a promise settlement.
 #[derive(Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
@@ -299,7 +323,10 @@ impl FromIterableSource {
         next_promise.upon(
             out.clone(),
             |out, settlement, ctx| match settlement {
-                Ok(result) => match webidl::catching(ctx, |ctx| iter_result_value(&result, ctx)) {
+                Ok(result) => match iter_result_value_fast(&result).map_or_else(
+                    || webidl::catching(ctx, |ctx| iter_result_value(&result, ctx)),
+                    Ok,
+                ) {
                     Ok(Some(v)) => {
                         RustPromise::resolve_value(out, NextValue::Value(v).into_settled(), ctx);
                     }
