@@ -17,7 +17,9 @@ use super::controller::{
 use super::create_readable_stream;
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
-use crate::promise::{enqueue_microtask, react, Completion, PromiseCapability, RustPromise};
+use crate::promise::{
+    enqueue_microtask, react, Completion, PromiseCapability, RustPromise, Settlement,
+};
 use crate::promise::{promise_rejected_with, promise_resolved_with};
 use crate::webidl::{self, type_error};
 
@@ -186,6 +188,97 @@ fn iter_result_value_fast(result: &JsValue) -> Option<Option<JsValue>> {
     Some(Some(own_data(boa_engine::js_string!("value"))?))
 }
 
+/// "Get the next value" step 4's fulfillment steps with the settlement of nextPromise: the
+/// value, end of iteration, or the exception (a rejection passes through).
+fn next_value_steps(settlement: Settlement, ctx: &mut Context) -> Result<NextValue, JsValue> {
+    let result = settlement?;
+    let value = iter_result_value_fast(&result).map_or_else(
+        || webidl::catching(ctx, |ctx| iter_result_value(&result, ctx)),
+        Ok,
+    );
+    match value {
+        Ok(Some(v)) => Ok(NextValue::Value(v)),
+        Ok(None) => Ok(NextValue::End),
+        Err(e) => Err(e.into_value()),
+    }
+}
+
+/// ReadableStreamFromIterable's pull algorithm step 2: the reaction to nextPromise
+/// (captures: the source and the pull algorithm's promise).
+fn pull_reaction(
+    (source, out): &(Gc<FromIterableSource>, Gc<RustPromise>),
+    settlement: Settlement,
+    ctx: &mut Context,
+) {
+    let Some(controller) = source.controller() else {
+        out.settle(Ok(JsValue::undefined()), ctx);
+        return;
+    };
+    match settlement {
+        // If nextPromise was fulfilled with value v:
+        // The settled value carries the end marker (see `NextValue`).
+        Ok(v) => match NextValue::from_settled(v) {
+            // 1. If v is end of iteration, perform !
+            //    ReadableStreamDefaultControllerClose(stream.[[controller]]).
+            NextValue::End => readable_stream_default_controller_close(&controller, ctx),
+            // 2. Otherwise, perform ! ReadableStreamDefaultControllerEnqueue(
+            //    stream.[[controller]], v).
+            NextValue::Value(v) => {
+                let _ = readable_stream_default_controller_enqueue(&controller, v, ctx);
+            }
+        },
+        // If nextPromise was rejected with reason r, perform !
+        // ReadableStreamDefaultControllerError(stream.[[controller]], r).
+        Err(r) => readable_stream_default_controller_error(&controller, r, ctx),
+    }
+    out.settle(Ok(JsValue::undefined()), ctx);
+}
+
+/// With fast paths on: "get the next value" step 4's reaction to nextPromise, and the pull
+/// algorithm's reaction to its promise without that promise in between.
+///
+/// The promise of step 4 ("the result of reacting to nextPromise") is resolved with what the
+/// steps return, and the pull reaction is its only reaction: a value that is not a thenable
+/// (its `then` read once, as the resolve function does) or end of iteration or an exception
+/// settles it, which queues the pull reaction, so the pull reaction is queued here directly.
+/// A callable `then` gets the promise (a [`RustPromise`]) and the NewPromiseResolveThenableJob.
+fn next_value_then_pull(
+    captures: &(Gc<FromIterableSource>, Gc<RustPromise>),
+    settlement: Settlement,
+    ctx: &mut Context,
+) {
+    let settled = match next_value_steps(settlement, ctx) {
+        Ok(NextValue::End) => Ok(NextValue::End.into_settled()),
+        Err(e) => Err(e),
+        Ok(NextValue::Value(v)) => match v.as_object() {
+            // Promise Resolve Functions: 10. If resolution is not an Object, fulfill.
+            None => Ok(v),
+            // 11-12. Let then be Completion(Get(resolution, "then")); an abrupt completion
+            // rejects.
+            Some(o) => match webidl::get_then(&o, ctx) {
+                Err(e) => Err(e.into_value()),
+                // 13-14. If IsCallable(then) is false, fulfill.
+                Ok(then) => match then.as_callable() {
+                    None => Ok(v),
+                    // 15-16. NewPromiseResolveThenableJob(promise, resolution, then).
+                    Some(then) => {
+                        let promise = RustPromise::new();
+                        let job_promise = promise.clone();
+                        enqueue_microtask(ctx, move |ctx| {
+                            call_then_with_resolving_functions(&then, v, &job_promise, ctx);
+                        });
+                        Completion::Rust(promise).upon(captures.clone(), pull_reaction, ctx);
+                        return;
+                    }
+                },
+            },
+        },
+    };
+    // The promise is settled: its one reaction (the pull reaction) is queued.
+    let captures = captures.clone();
+    enqueue_microtask(ctx, move |ctx| pull_reaction(&captures, settled, ctx));
+}
+
 /// A value carrying "end of iteration" through a promise settlement.
 #[derive(Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
@@ -243,49 +336,25 @@ impl FromIterableSource {
 
     /// The pull algorithm.
     pub(crate) fn pull_algorithm(this: &Gc<Self>, ctx: &mut Context) -> Completion {
+        let out = RustPromise::new();
+        if crate::fast_paths() {
+            // 1. Let nextPromise be the result of getting the next value of iterator: steps
+            //    1-3 here, step 4's reaction in `next_value_then_pull`.
+            // 2. Return the result of reacting to nextPromise: `pull_reaction`.
+            let next_promise = this.next_promise(ctx);
+            next_promise.upon((this.clone(), out.clone()), next_value_then_pull, ctx);
+            return Completion::Rust(out);
+        }
         // 1. Let nextPromise be the result of getting the next value of iterator.
         let next_promise = this.get_next_value(ctx);
         // 2. Return the result of reacting to nextPromise:
-        let out = RustPromise::new();
-        next_promise.upon(
-            (this.clone(), out.clone()),
-            |(source, out), settlement, ctx| {
-                let Some(controller) = source.controller() else {
-                    out.settle(Ok(JsValue::undefined()), ctx);
-                    return;
-                };
-                match settlement {
-                    // If nextPromise was fulfilled with value v:
-                    Ok(v) => {
-                        // The settled value carries the end marker through `slot`.
-                        match NextValue::from_settled(v) {
-                            //   1. If v is end of iteration, perform !
-                            //      ReadableStreamDefaultControllerClose(stream.[[controller]]).
-                            NextValue::End => {
-                                readable_stream_default_controller_close(&controller, ctx)
-                            }
-                            //   2. Otherwise, perform !
-                            //      ReadableStreamDefaultControllerEnqueue(stream.[[controller]], v).
-                            NextValue::Value(v) => {
-                                let _ =
-                                    readable_stream_default_controller_enqueue(&controller, v, ctx);
-                            }
-                        }
-                    }
-                    // If nextPromise was rejected with reason r, perform !
-                    // ReadableStreamDefaultControllerError(stream.[[controller]], r).
-                    Err(r) => readable_stream_default_controller_error(&controller, r, ctx),
-                }
-                out.settle(Ok(JsValue::undefined()), ctx);
-            },
-            ctx,
-        );
+        next_promise.upon((this.clone(), out.clone()), pull_reaction, ctx);
         Completion::Rust(out)
     }
 
-    /// WebIDL "get the next value" of an async iterator.
-    fn get_next_value(&self, ctx: &mut Context) -> Completion {
-        let next_promise = match &self.record {
+    /// WebIDL "get the next value" of an async iterator, steps 1-3: nextPromise.
+    fn next_promise(&self, ctx: &mut Context) -> Completion {
+        match &self.record {
             IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
                 from_sync_next_promise(iterator, next, ctx)
             }
@@ -314,7 +383,12 @@ impl FromIterableSource {
                 // `from-webidl-exact` corrects.
                 Completion::Js(promise_resolved_with(next_result, ctx))
             }
-        };
+        }
+    }
+
+    /// WebIDL "get the next value" of an async iterator.
+    fn get_next_value(&self, ctx: &mut Context) -> Completion {
+        let next_promise = self.next_promise(ctx);
         // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
         //    type check, IteratorComplete, IteratorValue (end of iteration → End). The
         //    reaction's promise is resolved with what the steps return: the value itself (an
@@ -322,17 +396,9 @@ impl FromIterableSource {
         let out = RustPromise::new();
         next_promise.upon(
             out.clone(),
-            |out, settlement, ctx| match settlement {
-                Ok(result) => match iter_result_value_fast(&result).map_or_else(
-                    || webidl::catching(ctx, |ctx| iter_result_value(&result, ctx)),
-                    Ok,
-                ) {
-                    Ok(Some(v)) => {
-                        RustPromise::resolve_value(out, NextValue::Value(v).into_settled(), ctx);
-                    }
-                    Ok(None) => out.settle(Ok(NextValue::End.into_settled()), ctx),
-                    Err(e) => out.settle(Err(e.into_value()), ctx),
-                },
+            |out, settlement, ctx| match next_value_steps(settlement, ctx) {
+                Ok(NextValue::Value(v)) => RustPromise::resolve_value(out, v, ctx),
+                Ok(NextValue::End) => out.settle(Ok(NextValue::End.into_settled()), ctx),
                 Err(e) => out.settle(Err(e), ctx),
             },
             ctx,
