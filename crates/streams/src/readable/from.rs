@@ -5,7 +5,10 @@
 
 use boa_engine::{
     builtins::iterable::create_iter_result_object,
-    object::{builtins::JsPromise, JsObject},
+    object::{
+        builtins::{JsFunction, JsPromise},
+        JsObject,
+    },
     Context, JsData, JsResult, JsSymbol, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
@@ -38,6 +41,19 @@ enum IteratorRecord {
 pub struct FromIterableSource {
     record: IteratorRecord,
     stream: GcRefCell<Option<JsObject<ReadableStream>>>,
+    /// The async-iterator fast path's reaction to the promise `next()` returned (see
+    /// [`async_next_promise`]): the two native functions, made once per stream, and the
+    /// nextPromise they settle (at most one is pending: the next pull waits for it).
+    next_reaction: GcRefCell<Option<NextReaction>>,
+}
+
+/// See [`FromIterableSource::next_reaction`].
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct NextReaction {
+    on_fulfilled: JsFunction,
+    on_rejected: JsFunction,
+    next_promise: Option<Gc<RustPromise>>,
 }
 
 /// GetMethod(V, P).
@@ -125,6 +141,7 @@ pub(crate) fn readable_stream_from_iterable(
     let source = Gc::new(FromIterableSource {
         record,
         stream: GcRefCell::new(None),
+        next_reaction: GcRefCell::new(None),
     });
     // 3. Let startAlgorithm be an algorithm that returns undefined.
     // 4. Let pullAlgorithm be ... (FromIterableSource::pull_algorithm)
@@ -341,37 +358,37 @@ impl FromIterableSource {
             // 1. Let nextPromise be the result of getting the next value of iterator: steps
             //    1-3 here, step 4's reaction in `next_value_then_pull`.
             // 2. Return the result of reacting to nextPromise: `pull_reaction`.
-            let next_promise = this.next_promise(ctx);
+            let next_promise = Self::next_promise(this, ctx);
             next_promise.upon((this.clone(), out.clone()), next_value_then_pull, ctx);
             return Completion::Rust(out);
         }
         // 1. Let nextPromise be the result of getting the next value of iterator.
-        let next_promise = this.get_next_value(ctx);
+        let next_promise = Self::get_next_value(this, ctx);
         // 2. Return the result of reacting to nextPromise:
         next_promise.upon((this.clone(), out.clone()), pull_reaction, ctx);
         Completion::Rust(out)
     }
 
     /// WebIDL "get the next value" of an async iterator, steps 1-3: nextPromise.
-    fn next_promise(&self, ctx: &mut Context) -> Completion {
-        match &self.record {
+    fn next_promise(this: &Gc<Self>, ctx: &mut Context) -> Completion {
+        match &this.record {
             IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
                 from_sync_next_promise(iterator, next, ctx)
             }
             IteratorRecord::Async { .. } if crate::fast_paths() => {
                 // 1-2. (as below)
-                let next_result = match self.call_next(ctx) {
+                let next_result = match this.call_next(ctx) {
                     Ok(r) => r,
                     Err(e) => return settle_rejected(e),
                 };
                 // 3. Let nextPromise be a promise resolved with nextResult.[[Value]]: kept in
                 //    Rust (see `async_next_promise`).
-                async_next_promise(next_result, ctx)
+                async_next_promise(this, next_result, ctx)
             }
             _ => {
                 // 1. Let nextResult be IteratorNext(iteratorRecord).
                 // 2. If nextResult is an abrupt completion, return a promise rejected with it.
-                let next_result = match self.call_next(ctx) {
+                let next_result = match this.call_next(ctx) {
                     Ok(r) => r,
                     Err(e) => return settle_rejected(e),
                 };
@@ -387,8 +404,8 @@ impl FromIterableSource {
     }
 
     /// WebIDL "get the next value" of an async iterator.
-    fn get_next_value(&self, ctx: &mut Context) -> Completion {
-        let next_promise = self.next_promise(ctx);
+    fn get_next_value(this: &Gc<Self>, ctx: &mut Context) -> Completion {
+        let next_promise = Self::next_promise(this, ctx);
         // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
         //    type check, IteratorComplete, IteratorValue (end of iteration → End). The
         //    reaction's promise is resolved with what the steps return: the value itself (an
@@ -813,7 +830,11 @@ fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context
 /// running code) and whose SpeciesConstructor is `%Promise%` (again without running code),
 /// the job's `then` call is `%Promise.prototype.then%` with resolving functions script never
 /// sees: it is made as a native reaction ([`Completion::upon`] on the JS promise).
-fn async_next_promise(next_result: JsValue, ctx: &mut Context) -> Completion {
+fn async_next_promise(
+    source: &Gc<FromIterableSource>,
+    next_result: JsValue,
+    ctx: &mut Context,
+) -> Completion {
     let next_promise = RustPromise::new();
     let Some(thenable) = next_result.as_object() else {
         // IteratorNext made sure it is an object; a non-object fulfills.
@@ -837,27 +858,75 @@ fn async_next_promise(next_result: JsValue, ctx: &mut Context) -> Completion {
     // `then` (no code ran). 13-16. Queue NewPromiseResolveThenableJob(promise, resolution,
     // then).
     let job_promise = next_promise.clone();
+    let source = source.clone();
     enqueue_microtask(ctx, move |ctx| {
         // NewPromiseResolveThenableJob: 2. Call(then, thenable, « resolve, reject »).
-        if promise_then_runs_no_code(&thenable, ctx) {
+        if let Some(promise) = JsPromise::from_object(thenable.clone())
+            .ok()
+            .filter(|_| promise_then_runs_no_code(&thenable, ctx))
+        {
             // %Promise.prototype.then%: 3. Let C be ? SpeciesConstructor(promise, %Promise%):
             // %Promise% (no code runs). 4. Let resultCapability be ? NewPromiseCapability(C).
             // 5. PerformPromiseThen(promise, onFulfilled, onRejected, resultCapability).
             // NOTE: onFulfilled / onRejected are nextPromise's resolving functions, which no
-            // script can reach; as native steps they run in the same reaction job.
-            Completion::Js(thenable).upon(
-                job_promise,
-                |next_promise, settlement, ctx| match settlement {
-                    Ok(v) => RustPromise::resolve_value(next_promise, v, ctx),
-                    Err(e) => next_promise.settle(Err(e), ctx),
-                },
-                ctx,
-            );
+            // script can reach (the intrinsic `then` keeps them in the promise's reaction
+            // lists only): the stream's two native functions stand for them, settling the
+            // one pending nextPromise. JsPromise::then reads `constructor` (checked: no code
+            // runs) and makes the unobservable resultCapability.
+            let (on_fulfilled, on_rejected) =
+                FromIterableSource::next_reaction_functions(&source, &job_promise, ctx);
+            let _not_observable = promise.then(Some(on_fulfilled), Some(on_rejected), ctx);
         } else if let Some(then) = intrinsic_then(ctx).and_then(|t| t.as_callable()) {
             call_then_with_resolving_functions(&then, thenable.into(), &job_promise, ctx);
         }
     });
     Completion::Rust(next_promise)
+}
+
+impl FromIterableSource {
+    /// The stream's reaction functions for the promise `next()` returned, now settling
+    /// `next_promise` (made on first use).
+    fn next_reaction_functions(
+        this: &Gc<Self>,
+        next_promise: &Gc<RustPromise>,
+        ctx: &mut Context,
+    ) -> (JsFunction, JsFunction) {
+        let mut slot = this.next_reaction.borrow_mut();
+        let reaction = slot.get_or_insert_with(|| {
+            let function = |rejects: bool, source: &Gc<Self>, ctx: &mut Context| {
+                NativeFunction::from_copy_closure_with_captures(
+                    move |_, args, source: &Gc<Self>, ctx| {
+                        let next_promise = source
+                            .next_reaction
+                            .borrow_mut()
+                            .as_mut()
+                            .and_then(|r| r.next_promise.take());
+                        if let Some(next_promise) = next_promise {
+                            if rejects {
+                                next_promise.settle(Err(webidl::arg(args, 0)), ctx);
+                            } else {
+                                RustPromise::resolve_value(
+                                    &next_promise,
+                                    webidl::arg(args, 0),
+                                    ctx,
+                                );
+                            }
+                        }
+                        Ok(JsValue::undefined())
+                    },
+                    source.clone(),
+                )
+                .to_js_function(ctx.realm())
+            };
+            NextReaction {
+                on_fulfilled: function(false, this, ctx),
+                on_rejected: function(true, this, ctx),
+                next_promise: None,
+            }
+        });
+        reaction.next_promise = Some(next_promise.clone());
+        (reaction.on_fulfilled.clone(), reaction.on_rejected.clone())
+    }
 }
 
 /// Whether `%Promise.prototype.then%` called on `promise` runs no user code and cannot throw:
