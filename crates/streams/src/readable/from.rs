@@ -5,7 +5,10 @@
 
 use boa_engine::{
     builtins::iterable::create_iter_result_object,
-    object::{builtins::JsPromise, JsObject},
+    object::{
+        builtins::{JsFunction, JsPromise},
+        JsObject,
+    },
     Context, JsData, JsResult, JsSymbol, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
@@ -17,7 +20,9 @@ use super::controller::{
 use super::create_readable_stream;
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
-use crate::promise::{enqueue_microtask, react, Completion, PromiseCapability, RustPromise};
+use crate::promise::{
+    enqueue_microtask, react, Completion, PromiseCapability, RustPromise, Settlement,
+};
 use crate::promise::{promise_rejected_with, promise_resolved_with};
 use crate::webidl::{self, type_error};
 
@@ -36,6 +41,19 @@ enum IteratorRecord {
 pub struct FromIterableSource {
     record: IteratorRecord,
     stream: GcRefCell<Option<JsObject<ReadableStream>>>,
+    /// The async-iterator fast path's reaction to the promise `next()` returned (see
+    /// [`async_next_promise`]): the two native functions, made once per stream, and the
+    /// nextPromise they settle (at most one is pending: the next pull waits for it).
+    next_reaction: GcRefCell<Option<NextReaction>>,
+}
+
+/// See [`FromIterableSource::next_reaction`].
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct NextReaction {
+    on_fulfilled: JsFunction,
+    on_rejected: JsFunction,
+    next_promise: Option<Gc<RustPromise>>,
 }
 
 /// GetMethod(V, P).
@@ -123,6 +141,7 @@ pub(crate) fn readable_stream_from_iterable(
     let source = Gc::new(FromIterableSource {
         record,
         stream: GcRefCell::new(None),
+        next_reaction: GcRefCell::new(None),
     });
     // 3. Let startAlgorithm be an algorithm that returns undefined.
     // 4. Let pullAlgorithm be ... (FromIterableSource::pull_algorithm)
@@ -160,6 +179,121 @@ fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsV
     }
     // 4. Return ? IteratorValue(iterResult).
     Ok(Some(o.get(webidl::js_key!("value"), ctx)?))
+}
+
+/// [`iter_result_value`] when it runs no user code: `result` is an ordinary object with own
+/// data properties `done` and `value` (an iterator result made by CreateIterResultObject, by
+/// an async generator or by the sync-iterator wrapper). `None`: take the general steps.
+// NOTE: the same Gets, without the `catching` trampoline: an own data property's Get runs no
+// code and cannot throw, and ToBoolean runs no code.
+fn iter_result_value_fast(result: &JsValue) -> Option<Option<JsValue>> {
+    let o = result.as_object()?;
+    if !o.is_ordinary() {
+        return None;
+    }
+    let o = o.borrow();
+    let own_data = |name: boa_engine::JsString| {
+        o.properties()
+            .get(&name.into())
+            .filter(boa_engine::property::PropertyDescriptor::is_data_descriptor)
+            .and_then(|d| d.value().cloned())
+    };
+    let done = own_data(boa_engine::js_string!("done"))?;
+    if done.to_boolean() {
+        return Some(None);
+    }
+    Some(Some(own_data(boa_engine::js_string!("value"))?))
+}
+
+/// "Get the next value" step 4's fulfillment steps with the settlement of nextPromise: the
+/// value, end of iteration, or the exception (a rejection passes through).
+fn next_value_steps(settlement: Settlement, ctx: &mut Context) -> Result<NextValue, JsValue> {
+    let result = settlement?;
+    let value = iter_result_value_fast(&result).map_or_else(
+        || webidl::catching(ctx, |ctx| iter_result_value(&result, ctx)),
+        Ok,
+    );
+    match value {
+        Ok(Some(v)) => Ok(NextValue::Value(v)),
+        Ok(None) => Ok(NextValue::End),
+        Err(e) => Err(e.into_value()),
+    }
+}
+
+/// ReadableStreamFromIterable's pull algorithm step 2: the reaction to nextPromise
+/// (captures: the source and the pull algorithm's promise).
+fn pull_reaction(
+    (source, out): &(Gc<FromIterableSource>, Gc<RustPromise>),
+    settlement: Settlement,
+    ctx: &mut Context,
+) {
+    let Some(controller) = source.controller() else {
+        out.settle(Ok(JsValue::undefined()), ctx);
+        return;
+    };
+    match settlement {
+        // If nextPromise was fulfilled with value v:
+        // The settled value carries the end marker (see `NextValue`).
+        Ok(v) => match NextValue::from_settled(v) {
+            // 1. If v is end of iteration, perform !
+            //    ReadableStreamDefaultControllerClose(stream.[[controller]]).
+            NextValue::End => readable_stream_default_controller_close(&controller, ctx),
+            // 2. Otherwise, perform ! ReadableStreamDefaultControllerEnqueue(
+            //    stream.[[controller]], v).
+            NextValue::Value(v) => {
+                let _ = readable_stream_default_controller_enqueue(&controller, v, ctx);
+            }
+        },
+        // If nextPromise was rejected with reason r, perform !
+        // ReadableStreamDefaultControllerError(stream.[[controller]], r).
+        Err(r) => readable_stream_default_controller_error(&controller, r, ctx),
+    }
+    out.settle(Ok(JsValue::undefined()), ctx);
+}
+
+/// With fast paths on: "get the next value" step 4's reaction to nextPromise, and the pull
+/// algorithm's reaction to its promise without that promise in between.
+///
+/// The promise of step 4 ("the result of reacting to nextPromise") is resolved with what the
+/// steps return, and the pull reaction is its only reaction: a value that is not a thenable
+/// (its `then` read once, as the resolve function does) or end of iteration or an exception
+/// settles it, which queues the pull reaction, so the pull reaction is queued here directly.
+/// A callable `then` gets the promise (a [`RustPromise`]) and the NewPromiseResolveThenableJob.
+fn next_value_then_pull(
+    captures: &(Gc<FromIterableSource>, Gc<RustPromise>),
+    settlement: Settlement,
+    ctx: &mut Context,
+) {
+    let settled = match next_value_steps(settlement, ctx) {
+        Ok(NextValue::End) => Ok(NextValue::End.into_settled()),
+        Err(e) => Err(e),
+        Ok(NextValue::Value(v)) => match v.as_object() {
+            // Promise Resolve Functions: 10. If resolution is not an Object, fulfill.
+            None => Ok(v),
+            // 11-12. Let then be Completion(Get(resolution, "then")); an abrupt completion
+            // rejects.
+            Some(o) => match webidl::get_then(&o, ctx) {
+                Err(e) => Err(e.into_value()),
+                // 13-14. If IsCallable(then) is false, fulfill.
+                Ok(then) => match then.as_callable() {
+                    None => Ok(v),
+                    // 15-16. NewPromiseResolveThenableJob(promise, resolution, then).
+                    Some(then) => {
+                        let promise = RustPromise::new();
+                        let job_promise = promise.clone();
+                        enqueue_microtask(ctx, move |ctx| {
+                            call_then_with_resolving_functions(&then, v, &job_promise, ctx);
+                        });
+                        Completion::Rust(promise).upon(captures.clone(), pull_reaction, ctx);
+                        return;
+                    }
+                },
+            },
+        },
+    };
+    // The promise is settled: its one reaction (the pull reaction) is queued.
+    let captures = captures.clone();
+    enqueue_microtask(ctx, move |ctx| pull_reaction(&captures, settled, ctx));
 }
 
 /// A value carrying "end of iteration" through a promise settlement.
@@ -219,56 +353,42 @@ impl FromIterableSource {
 
     /// The pull algorithm.
     pub(crate) fn pull_algorithm(this: &Gc<Self>, ctx: &mut Context) -> Completion {
-        // 1. Let nextPromise be the result of getting the next value of iterator.
-        let next_promise = this.get_next_value(ctx);
-        // 2. Return the result of reacting to nextPromise:
         let out = RustPromise::new();
-        next_promise.upon(
-            (this.clone(), out.clone()),
-            |(source, out), settlement, ctx| {
-                let Some(controller) = source.controller() else {
-                    out.settle(Ok(JsValue::undefined()), ctx);
-                    return;
-                };
-                match settlement {
-                    // If nextPromise was fulfilled with value v:
-                    Ok(v) => {
-                        // The settled value carries the end marker through `slot`.
-                        match NextValue::from_settled(v) {
-                            //   1. If v is end of iteration, perform !
-                            //      ReadableStreamDefaultControllerClose(stream.[[controller]]).
-                            NextValue::End => {
-                                readable_stream_default_controller_close(&controller, ctx)
-                            }
-                            //   2. Otherwise, perform !
-                            //      ReadableStreamDefaultControllerEnqueue(stream.[[controller]], v).
-                            NextValue::Value(v) => {
-                                let _ =
-                                    readable_stream_default_controller_enqueue(&controller, v, ctx);
-                            }
-                        }
-                    }
-                    // If nextPromise was rejected with reason r, perform !
-                    // ReadableStreamDefaultControllerError(stream.[[controller]], r).
-                    Err(r) => readable_stream_default_controller_error(&controller, r, ctx),
-                }
-                out.settle(Ok(JsValue::undefined()), ctx);
-            },
-            ctx,
-        );
+        if crate::fast_paths() {
+            // 1. Let nextPromise be the result of getting the next value of iterator: steps
+            //    1-3 here, step 4's reaction in `next_value_then_pull`.
+            // 2. Return the result of reacting to nextPromise: `pull_reaction`.
+            let next_promise = Self::next_promise(this, ctx);
+            next_promise.upon((this.clone(), out.clone()), next_value_then_pull, ctx);
+            return Completion::Rust(out);
+        }
+        // 1. Let nextPromise be the result of getting the next value of iterator.
+        let next_promise = Self::get_next_value(this, ctx);
+        // 2. Return the result of reacting to nextPromise:
+        next_promise.upon((this.clone(), out.clone()), pull_reaction, ctx);
         Completion::Rust(out)
     }
 
-    /// WebIDL "get the next value" of an async iterator.
-    fn get_next_value(&self, ctx: &mut Context) -> Completion {
-        let next_promise = match &self.record {
+    /// WebIDL "get the next value" of an async iterator, steps 1-3: nextPromise.
+    fn next_promise(this: &Gc<Self>, ctx: &mut Context) -> Completion {
+        match &this.record {
             IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
                 from_sync_next_promise(iterator, next, ctx)
+            }
+            IteratorRecord::Async { .. } if crate::fast_paths() => {
+                // 1-2. (as below)
+                let next_result = match this.call_next(ctx) {
+                    Ok(r) => r,
+                    Err(e) => return settle_rejected(e),
+                };
+                // 3. Let nextPromise be a promise resolved with nextResult.[[Value]]: kept in
+                //    Rust (see `async_next_promise`).
+                async_next_promise(this, next_result, ctx)
             }
             _ => {
                 // 1. Let nextResult be IteratorNext(iteratorRecord).
                 // 2. If nextResult is an abrupt completion, return a promise rejected with it.
-                let next_result = match self.call_next(ctx) {
+                let next_result = match this.call_next(ctx) {
                     Ok(r) => r,
                     Err(e) => return settle_rejected(e),
                 };
@@ -280,7 +400,12 @@ impl FromIterableSource {
                 // `from-webidl-exact` corrects.
                 Completion::Js(promise_resolved_with(next_result, ctx))
             }
-        };
+        }
+    }
+
+    /// WebIDL "get the next value" of an async iterator.
+    fn get_next_value(this: &Gc<Self>, ctx: &mut Context) -> Completion {
+        let next_promise = Self::next_promise(this, ctx);
         // 4. Return the result of reacting to nextPromise with: fulfilled with iterResult:
         //    type check, IteratorComplete, IteratorValue (end of iteration → End). The
         //    reaction's promise is resolved with what the steps return: the value itself (an
@@ -288,14 +413,9 @@ impl FromIterableSource {
         let out = RustPromise::new();
         next_promise.upon(
             out.clone(),
-            |out, settlement, ctx| match settlement {
-                Ok(result) => match webidl::catching(ctx, |ctx| iter_result_value(&result, ctx)) {
-                    Ok(Some(v)) => {
-                        RustPromise::resolve_value(out, NextValue::Value(v).into_settled(), ctx);
-                    }
-                    Ok(None) => out.settle(Ok(NextValue::End.into_settled()), ctx),
-                    Err(e) => out.settle(Err(e.into_value()), ctx),
-                },
+            |out, settlement, ctx| match next_value_steps(settlement, ctx) {
+                Ok(NextValue::Value(v)) => RustPromise::resolve_value(out, v, ctx),
+                Ok(NextValue::End) => out.settle(Ok(NextValue::End.into_settled()), ctx),
                 Err(e) => out.settle(Err(e), ctx),
             },
             ctx,
@@ -696,6 +816,184 @@ fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context
     Completion::Rust(step.next_promise.clone())
 }
 
+/// "Get the next value" step 3 for an async iterator with fast paths on: nextPromise, "a
+/// promise resolved with" `next_result` (the object the iterator's `next()` returned), as a
+/// [`RustPromise`].
+///
+/// nextPromise is never shown to script (the steps only react to it), so only its resolve
+/// function's steps are observable, and they all run, at their own ticks: the `then` lookup
+/// on `next_result` now, the NewPromiseResolveThenableJob (`then` called with nextPromise's
+/// resolving functions) in the next microtask, and, when `next_result` settles, the `then`
+/// lookup on the iterator result.
+///
+/// When `next_result` is a native promise whose `then` is the intrinsic one (found without
+/// running code) and whose SpeciesConstructor is `%Promise%` (again without running code),
+/// the job's `then` call is `%Promise.prototype.then%` with resolving functions script never
+/// sees: it is made as a native reaction ([`Completion::upon`] on the JS promise).
+fn async_next_promise(
+    source: &Gc<FromIterableSource>,
+    next_result: JsValue,
+    ctx: &mut Context,
+) -> Completion {
+    let next_promise = RustPromise::new();
+    let Some(thenable) = next_result.as_object() else {
+        // IteratorNext made sure it is an object; a non-object fulfills.
+        next_promise.settle(Ok(next_result), ctx);
+        return Completion::Rust(next_promise);
+    };
+    let intrinsic = intrinsic_then(ctx);
+    let then_is_intrinsic = webidl::lookup_runs_no_code(&thenable, "then")
+        && intrinsic.as_ref().is_some_and(|t| {
+            thenable
+                .get(webidl::js_key!("then"), ctx)
+                .is_ok_and(|v| JsValue::same_value(&v, t))
+        });
+    if !then_is_intrinsic {
+        // The resolve function's steps as they are: `then` read (through `catching`), a
+        // callable one called in a NewPromiseResolveThenableJob.
+        RustPromise::resolve_value(&next_promise, next_result, ctx);
+        return Completion::Rust(next_promise);
+    }
+    // Promise Resolve Functions: 11. Let then be Get(resolution, "then"): the intrinsic
+    // `then` (no code ran). 13-16. Queue NewPromiseResolveThenableJob(promise, resolution,
+    // then).
+    let job_promise = next_promise.clone();
+    let source = source.clone();
+    enqueue_microtask(ctx, move |ctx| {
+        // NewPromiseResolveThenableJob: 2. Call(then, thenable, « resolve, reject »).
+        if let Some(promise) = JsPromise::from_object(thenable.clone())
+            .ok()
+            .filter(|_| promise_then_runs_no_code(&thenable, ctx))
+        {
+            // %Promise.prototype.then%: 3. Let C be ? SpeciesConstructor(promise, %Promise%):
+            // %Promise% (no code runs). 4. Let resultCapability be ? NewPromiseCapability(C).
+            // 5. PerformPromiseThen(promise, onFulfilled, onRejected, resultCapability).
+            // NOTE: onFulfilled / onRejected are nextPromise's resolving functions, which no
+            // script can reach (the intrinsic `then` keeps them in the promise's reaction
+            // lists only): the stream's two native functions stand for them, settling the
+            // one pending nextPromise. JsPromise::then reads `constructor` (checked: no code
+            // runs) and makes the unobservable resultCapability.
+            let (on_fulfilled, on_rejected) =
+                FromIterableSource::next_reaction_functions(&source, &job_promise, ctx);
+            let _not_observable = promise.then(Some(on_fulfilled), Some(on_rejected), ctx);
+        } else if let Some(then) = intrinsic_then(ctx).and_then(|t| t.as_callable()) {
+            call_then_with_resolving_functions(&then, thenable.into(), &job_promise, ctx);
+        }
+    });
+    Completion::Rust(next_promise)
+}
+
+impl FromIterableSource {
+    /// The stream's reaction functions for the promise `next()` returned, now settling
+    /// `next_promise` (made on first use).
+    fn next_reaction_functions(
+        this: &Gc<Self>,
+        next_promise: &Gc<RustPromise>,
+        ctx: &mut Context,
+    ) -> (JsFunction, JsFunction) {
+        let mut slot = this.next_reaction.borrow_mut();
+        let reaction = slot.get_or_insert_with(|| {
+            let function = |rejects: bool, source: &Gc<Self>, ctx: &mut Context| {
+                NativeFunction::from_copy_closure_with_captures(
+                    move |_, args, source: &Gc<Self>, ctx| {
+                        let next_promise = source
+                            .next_reaction
+                            .borrow_mut()
+                            .as_mut()
+                            .and_then(|r| r.next_promise.take());
+                        if let Some(next_promise) = next_promise {
+                            if rejects {
+                                next_promise.settle(Err(webidl::arg(args, 0)), ctx);
+                            } else {
+                                RustPromise::resolve_value(
+                                    &next_promise,
+                                    webidl::arg(args, 0),
+                                    ctx,
+                                );
+                            }
+                        }
+                        Ok(JsValue::undefined())
+                    },
+                    source.clone(),
+                )
+                .to_js_function(ctx.realm())
+            };
+            NextReaction {
+                on_fulfilled: function(false, this, ctx),
+                on_rejected: function(true, this, ctx),
+                next_promise: None,
+            }
+        });
+        reaction.next_promise = Some(next_promise.clone());
+        (reaction.on_fulfilled.clone(), reaction.on_rejected.clone())
+    }
+}
+
+/// Whether `%Promise.prototype.then%` called on `promise` runs no user code and cannot throw:
+/// `promise` is a native promise and SpeciesConstructor(promise, %Promise%) finds `%Promise%`
+/// (its `constructor` lookup runs no code and `%Promise%[@@species]` is the intrinsic getter).
+fn promise_then_runs_no_code(promise: &JsObject, ctx: &mut Context) -> bool {
+    if !promise.is::<boa_engine::builtins::promise::Promise>()
+        || !webidl::lookup_runs_no_code(promise, "constructor")
+    {
+        return false;
+    }
+    let constructor = ctx.intrinsics().constructors().promise().constructor();
+    let Ok(c) = promise.get(webidl::js_key!("constructor"), ctx) else {
+        return false;
+    };
+    if !JsValue::same_value(&c, &constructor.clone().into()) {
+        return false;
+    }
+    let host = ctx.realm().host_defined();
+    let Some(intrinsics) = host.get::<PromiseIntrinsics>() else {
+        return false;
+    };
+    let species = constructor
+        .borrow()
+        .properties()
+        .get(&JsSymbol::species().into());
+    species.is_some_and(|d| {
+        d.get()
+            .is_some_and(|g| JsValue::same_value(g, &intrinsics.species_getter))
+    })
+}
+
+/// NewPromiseResolveThenableJob steps 1-3 for a [`RustPromise`] `promise`: call `then` on
+/// `thenable` with new resolving functions of `promise`; an exception rejects it.
+fn call_then_with_resolving_functions(
+    then: &JsObject,
+    thenable: JsValue,
+    promise: &Gc<RustPromise>,
+    ctx: &mut Context,
+) {
+    // 1. Let resolvingFunctions be CreateResolvingFunctions(promiseToResolve).
+    // NOTE: the promise's own [[AlreadyResolved]] serves: nothing else resolves it.
+    let resolve = NativeFunction::from_copy_closure_with_captures(
+        |_, args, promise: &Gc<RustPromise>, ctx| {
+            RustPromise::resolve_value(promise, webidl::arg(args, 0), ctx);
+            Ok(JsValue::undefined())
+        },
+        promise.clone(),
+    )
+    .to_js_function(ctx.realm());
+    let reject = NativeFunction::from_copy_closure_with_captures(
+        |_, args, promise: &Gc<RustPromise>, ctx| {
+            promise.settle(Err(webidl::arg(args, 0)), ctx);
+            Ok(JsValue::undefined())
+        },
+        promise.clone(),
+    )
+    .to_js_function(ctx.realm());
+    // 2. Let thenCallResult be Completion(HostCallJobCallback(then, thenable, « resolve,
+    //    reject »)).
+    // 3. If thenCallResult is an abrupt completion, return ? Call(reject, undefined,
+    //    « thenCallResult.[[Value]] »).
+    if let Err(e) = webidl::call_catching(then, &thenable, &[resolve.into(), reject.into()], ctx) {
+        promise.settle(Err(e.into_value()), ctx);
+    }
+}
+
 /// AsyncFromSyncIteratorContinuation's onFulfilled (`unwrap`) run as the reaction job of
 /// valueWrapper, and the resolve function of the wrapper's promise that the job calls with its
 /// result.
@@ -756,40 +1054,12 @@ fn wrapper_thenable_job(step: &WrapperStep, rejected: Option<JsValue>, ctx: &mut
         );
         return;
     };
-    // 1. Let resolvingFunctions be CreateResolvingFunctions(promiseToResolve).
-    // NOTE: nextPromise's own [[AlreadyResolved]] serves: nothing else resolves it.
-    let resolve = NativeFunction::from_copy_closure_with_captures(
-        |_, args, next_promise: &Gc<RustPromise>, ctx| {
-            RustPromise::resolve_value(next_promise, webidl::arg(args, 0), ctx);
-            Ok(JsValue::undefined())
-        },
-        step.next_promise.clone(),
-    )
-    .to_js_function(ctx.realm());
-    let reject = NativeFunction::from_copy_closure_with_captures(
-        |_, args, next_promise: &Gc<RustPromise>, ctx| {
-            next_promise.settle(Err(webidl::arg(args, 0)), ctx);
-            Ok(JsValue::undefined())
-        },
-        step.next_promise.clone(),
-    )
-    .to_js_function(ctx.realm());
-    // 2. Let thenCallResult be Completion(HostCallJobCallback(then, thenable, « resolve,
-    //    reject »)).
-    // 3. If thenCallResult is an abrupt completion, return ? Call(reject, undefined,
-    //    « thenCallResult.[[Value]] »).
-    let then = intrinsic_then(ctx).and_then(|t| t.as_callable());
-    let Some(then) = then else {
+    // 1-3. Call(%Promise.prototype.then%, wrapperPromise, « resolve, reject ») with
+    //      nextPromise's new resolving functions.
+    let Some(then) = intrinsic_then(ctx).and_then(|t| t.as_callable()) else {
         return;
     };
-    if let Err(e) = webidl::call_catching(
-        &then,
-        &wrapper_js.into(),
-        &[resolve.into(), reject.into()],
-        ctx,
-    ) {
-        step.next_promise.settle(Err(e.into_value()), ctx);
-    }
+    call_then_with_resolving_functions(&then, wrapper_js.into(), &step.next_promise, ctx);
 }
 
 /// %AsyncFromSyncIteratorPrototype%.return(value).
