@@ -399,7 +399,10 @@ pub trait PullIntoBufferCell {
 }
 
 /// Set the buffer to `! TransferArrayBuffer(buffer)`.
-pub fn transfer_pull_into_buffer(cell: &impl PullIntoBufferCell, ctx: &mut Context) -> JsResult<()> {
+pub fn transfer_pull_into_buffer(
+    cell: &impl PullIntoBufferCell,
+    ctx: &mut Context,
+) -> JsResult<()> {
     let object = cell.with_buffer(|b| b.as_object().cloned());
     match object {
         // A block stays a block; only the realm of the object it stands for is now the
@@ -473,7 +476,11 @@ fn materialize(cell: &impl PullIntoBufferCell, ctx: &mut Context) -> JsResult<Js
 /// The bytes of [CloneArrayBuffer](https://tc39.es/ecma262/#sec-clonearraybuffer)`(srcBuffer,
 /// srcByteOffset, srcLength, %ArrayBuffer%)` given srcBuffer's bytes (`None`: detached): the
 /// new data block (the caller makes the object, after any borrow of the source is released).
-pub fn clone_block(src: Option<&[u8]>, src_byte_offset: u64, src_length: u64) -> JsResult<AlignedVec<u8>> {
+pub fn clone_block(
+    src: Option<&[u8]>,
+    src_byte_offset: u64,
+    src_length: u64,
+) -> JsResult<AlignedVec<u8>> {
     let Some(data) = src else {
         return Err(type_error("Cannot clone a detached ArrayBuffer"));
     };
@@ -518,7 +525,10 @@ pub fn copy_into_pull_into_buffer(
         return false;
     };
     to_buffer.with_bytes_mut(|dst| {
-        match (dst.and_then(|d| d.get_mut(to..to + n)), src.get(from..from + n)) {
+        match (
+            dst.and_then(|d| d.get_mut(to..to + n)),
+            src.get(from..from + n),
+        ) {
             (Some(d), Some(s)) => {
                 d.copy_from_slice(s);
                 true

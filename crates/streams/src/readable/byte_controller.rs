@@ -18,9 +18,9 @@ use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::buffers::{
     array_buffer_byte_length, clone_block, copy_into_pull_into_buffer, is_detached_buffer,
-    pull_into_buffer_object, to_array_buffer_view,
-    transfer_array_buffer, transfer_pull_into_buffer, transfer_pull_into_buffer_to_object,
-    PullIntoBuffer, PullIntoBufferCell, TypedArrayKind, ViewConstructor, ViewRecord,
+    pull_into_buffer_object, to_array_buffer_view, transfer_array_buffer,
+    transfer_pull_into_buffer, transfer_pull_into_buffer_to_object, PullIntoBuffer,
+    PullIntoBufferCell, TypedArrayKind, ViewConstructor, ViewRecord,
 };
 use super::byob_reader::ReadIntoRequest;
 use super::byob_request::ReadableStreamBYOBRequest;
@@ -1577,7 +1577,12 @@ fn readable_byte_stream_controller_respond_in_readable_state(
     // 4. If pullIntoDescriptor's bytes filled < pullIntoDescriptor's minimum fill, return.
     let (bytes_filled, minimum_fill, element_size, byte_offset) = {
         let d = pull_into.borrow();
-        (d.bytes_filled, d.minimum_fill, d.element_size, d.byte_offset)
+        (
+            d.bytes_filled,
+            d.minimum_fill,
+            d.element_size,
+            d.byte_offset,
+        )
     };
     if bytes_filled < minimum_fill {
         return Ok(());
