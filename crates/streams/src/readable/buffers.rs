@@ -5,7 +5,9 @@
 
 use boa_engine::{
     builtins::{array_buffer::ArrayBuffer, dataview::DataView, typed_array::TypedArray},
-    object::builtins::{AlignedVec, JsArrayBuffer, JsDataView, JsTypedArray},
+    object::builtins::{
+        js_typed_array_from_kind, AlignedVec, JsArrayBuffer, JsDataView, JsTypedArray,
+    },
     Context, JsObject, JsResult, JsValue,
 };
 
@@ -66,6 +68,66 @@ impl ViewConstructor {
 
     /// `! Construct(ctor, « buffer, byteOffset, length »)`.
     pub fn construct(
+        self,
+        buffer: &JsArrayBuffer,
+        byte_offset: u64,
+        length: u64,
+        ctx: &mut Context,
+    ) -> JsResult<JsObject> {
+        if self.covers(buffer, byte_offset, length) && is_fixed_length_array_buffer(buffer) {
+            if let Some(view) = self.construct_whole(buffer, ctx)? {
+                return Ok(view);
+            }
+        }
+        self.construct_generic(buffer, byte_offset, length, ctx)
+    }
+
+    /// [`construct`](Self::construct) over a buffer the library made (TransferArrayBuffer,
+    /// CloneArrayBuffer, `Construct(%ArrayBuffer%, « size »)`, a Rust byte block): those are
+    /// fixed-length, so the check (which allocates an error in boa) is only asserted.
+    pub(crate) fn construct_own(
+        self,
+        buffer: &JsArrayBuffer,
+        byte_offset: u64,
+        length: u64,
+        ctx: &mut Context,
+    ) -> JsResult<JsObject> {
+        debug_assert!(is_fixed_length_array_buffer(buffer));
+        if self.covers(buffer, byte_offset, length) {
+            if let Some(view) = self.construct_whole(buffer, ctx)? {
+                return Ok(view);
+            }
+        }
+        self.construct_generic(buffer, byte_offset, length, ctx)
+    }
+
+    /// Whether a typed array of `length` elements at `byte_offset` is all of `buffer`, and
+    /// the fast paths are on.
+    fn covers(self, buffer: &JsArrayBuffer, byte_offset: u64, length: u64) -> bool {
+        matches!(self, Self::Typed(_))
+            && crate::fast_paths()
+            && byte_offset == 0
+            && length.checked_mul(self.element_size()) == Some(array_buffer_byte_length(buffer))
+    }
+
+    /// `Construct(ctor, « buffer »)` of a typed array constructor over a fixed-length buffer.
+    // NOTE: that is the object Construct(ctor, « buffer, 0, byteLength ÷ elementSize ») makes
+    // (same buffer, offset, byte length and length); boa's `from_array_buffer` runs the
+    // constructor without the generic [[Construct]] machinery. Neither runs user code: the
+    // intrinsic constructor's "prototype" is a non-writable, non-configurable data property.
+    fn construct_whole(
+        self,
+        buffer: &JsArrayBuffer,
+        ctx: &mut Context,
+    ) -> JsResult<Option<JsObject>> {
+        let Self::Typed(kind) = self else {
+            return Ok(None);
+        };
+        let view = js_typed_array_from_kind(kind, buffer.clone(), ctx)?;
+        Ok(view.as_object())
+    }
+
+    fn construct_generic(
         self,
         buffer: &JsArrayBuffer,
         byte_offset: u64,
@@ -229,7 +291,7 @@ pub fn clone_as_uint8_array(view: &ViewRecord, ctx: &mut Context) -> JsResult<Js
     // 5. Let array be ! Construct(%Uint8Array%, « buffer »).
     let len = view.byte_length;
     // 6. Return array.
-    ViewConstructor::Typed(TypedArrayKind::Uint8).construct(&buffer, 0, len, ctx)
+    ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(&buffer, 0, len, ctx)
 }
 
 /// [CanCopyDataBlockBytes](https://streams.spec.whatwg.org/#abstract-opdef-cancopydatablockbytes)

@@ -740,7 +740,7 @@ pub(crate) fn readable_byte_stream_controller_convert_pull_into_descriptor(
     let buffer = transfer_pull_into_buffer_to_object(pull_into, ctx)?;
     // 6. Return ! Construct(pullIntoDescriptor's view constructor, « buffer,
     //    pullIntoDescriptor's byte offset, bytesFilled ÷ elementSize »).
-    ctor.construct(&buffer, byte_offset, bytes_filled / element_size, ctx)
+    ctor.construct_own(&buffer, byte_offset, bytes_filled / element_size, ctx)
 }
 
 /// [ReadableByteStreamControllerEnqueue](https://streams.spec.whatwg.org/#readable-byte-stream-controller-enqueue)
@@ -822,7 +822,7 @@ pub fn readable_byte_stream_controller_enqueue(
             }
             //   3. Let transferredView be ! Construct(%Uint8Array%, « transferredBuffer,
             //      byteOffset, byteLength »).
-            let transferred_view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct(
+            let transferred_view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(
                 &transferred_buffer,
                 byte_offset,
                 byte_length,
@@ -1136,7 +1136,7 @@ fn readable_byte_stream_controller_fill_read_request_from_queue(
     readable_byte_stream_controller_handle_queue_drain(controller, ctx);
     // 6. Let view be ! Construct(%Uint8Array%, « entry's buffer, entry's byte offset, entry's
     //    byte length »).
-    let view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct(
+    let view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(
         &entry.buffer,
         entry.byte_offset,
         entry.byte_length,
@@ -1178,7 +1178,7 @@ pub fn readable_byte_stream_controller_get_byob_request(
         // becomes the object the transfer that made it would have created.
         let buffer = pull_into_buffer_object(&first, ctx)?;
         let view = ViewConstructor::Typed(TypedArrayKind::Uint8)
-            .construct(&buffer, offset, length, ctx)?;
+            .construct_own(&buffer, offset, length, ctx)?;
         //   3. Let byobRequest be a new ReadableStreamBYOBRequest.
         //   4. Set byobRequest.[[controller]] to controller.
         //   5. Set byobRequest.[[view]] to view.
@@ -1390,7 +1390,7 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         //   1. Let emptyView be ! Construct(ctor, « pullIntoDescriptor's buffer,
         //      pullIntoDescriptor's byte offset, 0 »).
         let empty = pull_into_buffer_object(&pull_into, ctx)
-            .and_then(|buffer| ctor.construct(&buffer, byte_offset, 0, ctx));
+            .and_then(|buffer| ctor.construct_own(&buffer, byte_offset, 0, ctx));
         match empty {
             //   2. Perform readIntoRequest's close steps, given emptyView.
             Ok(empty) => read_into_request.close_steps(empty.into(), ctx),

@@ -518,3 +518,57 @@ fn pull_into_buffer_is_a_block_until_the_request_view_is_made() {
         });
     }
 }
+
+/// `ViewConstructor::construct` over all of a buffer (the fast path's whole-buffer
+/// construction) makes the view `Construct(ctor, « buffer, 0, length »)` makes: a fixed
+/// length even over a resizable buffer, the same slots for every kind.
+#[test]
+fn view_construct_over_a_whole_buffer_matches_construct_with_offset_and_length() {
+    use crate::readable::buffers::{TypedArrayKind, ViewConstructor};
+    let run = |fast: bool| {
+        with_fast_paths(fast, || {
+            let mut ctx = context();
+            eval(
+                &mut ctx,
+                "globalThis.rab = new ArrayBuffer(8, { maxByteLength: 16 });
+                 globalThis.fab = new ArrayBuffer(8); globalThis.out = []; globalThis.views = [];",
+            );
+            let kinds = [
+                ViewConstructor::Typed(TypedArrayKind::Uint8),
+                ViewConstructor::Typed(TypedArrayKind::Uint16),
+                ViewConstructor::Typed(TypedArrayKind::Float64),
+                ViewConstructor::DataView,
+            ];
+            for name in ["rab", "fab"] {
+                let buffer = eval(&mut ctx, name);
+                let buffer = buffer
+                    .as_object()
+                    .and_then(|o| JsArrayBuffer::from_object(o.clone()).ok())
+                    .expect("an ArrayBuffer");
+                for kind in kinds {
+                    let length = 8 / kind.element_size();
+                    let view = kind.construct(&buffer, 0, length, &mut ctx).unwrap();
+                    crate::test_support::set_global(&mut ctx, "v", view);
+                    eval(
+                        &mut ctx,
+                        "views.push(v); \
+                         out.push([v.constructor.name, v.byteOffset, v.byteLength, v.length].join());",
+                    );
+                }
+            }
+            eval(&mut ctx, "rab.resize(16);");
+            eval(
+                &mut ctx,
+                "out.push('resized', new Uint8Array(rab).length, views.map(v => v.byteLength).join('/'));",
+            );
+            string(&mut ctx, "out.join(' ')")
+        })
+    };
+    let fast = run(true);
+    assert_eq!(fast, run(false));
+    assert_eq!(
+        fast,
+        "Uint8Array,0,8,8 Uint16Array,0,8,4 Float64Array,0,8,1 DataView,0,8, \
+         Uint8Array,0,8,8 Uint16Array,0,8,4 Float64Array,0,8,1 DataView,0,8, resized 16 8/8/8/8/8/8/8/8"
+    );
+}
