@@ -480,15 +480,20 @@ impl ByteController {
         let Some(first) = first else {
             return Err(type_error("There is no pending BYOB request"));
         };
-        let (buffer, start, length) = {
+        let (start, length) = {
             let d = first.borrow();
             (
-                d.buffer.clone(),
                 d.byte_offset.saturating_add(d.bytes_filled),
                 d.byte_length.saturating_sub(d.bytes_filled),
             )
         };
-        let Some(written) = write_into(&buffer, start, length, write)? else {
+        // The descriptor's buffer (an object, or with the fast paths on the block a transfer
+        // kept) is borrowed only while `write` runs Rust.
+        let written = first
+            .borrow_mut()
+            .buffer
+            .with_bytes_mut(|data| write_into(data, start, length, write));
+        let Some(written) = written? else {
             return Ok(None);
         };
         // "Write pulled into the current BYOB request view" done; "enqueue" that view:
@@ -603,7 +608,7 @@ impl ByteController {
 
 /// Write through `write` into `buffer[start..start + length]`; the count it returns.
 fn write_into(
-    buffer: &JsArrayBuffer,
+    data: Option<&mut [u8]>,
     start: u64,
     length: u64,
     write: impl FnOnce(&mut [u8]) -> Option<usize>,
@@ -611,7 +616,7 @@ fn write_into(
     let (Ok(start), Ok(length)) = (usize::try_from(start), usize::try_from(length)) else {
         return Err(type_error("The BYOB request view is out of range"));
     };
-    let Some(mut data) = buffer.data_mut() else {
+    let Some(data) = data else {
         return Err(type_error("The BYOB request's buffer is detached"));
     };
     let Some(view) = start

@@ -5,11 +5,15 @@
 
 use boa_engine::{
     builtins::{array_buffer::ArrayBuffer, dataview::DataView, typed_array::TypedArray},
-    object::builtins::{AlignedVec, JsArrayBuffer, JsDataView, JsTypedArray},
+    object::builtins::{
+        js_typed_array_from_kind, AlignedVec, JsArrayBuffer, JsDataView, JsTypedArray,
+    },
     Context, JsObject, JsResult, JsValue,
 };
 
 pub use boa_engine::builtins::typed_array::TypedArrayKind;
+
+use boa_gc::{Finalize, Trace};
 
 use crate::webidl::type_error;
 
@@ -65,6 +69,66 @@ impl ViewConstructor {
 
     /// `! Construct(ctor, « buffer, byteOffset, length »)`.
     pub fn construct(
+        self,
+        buffer: &JsArrayBuffer,
+        byte_offset: u64,
+        length: u64,
+        ctx: &mut Context,
+    ) -> JsResult<JsObject> {
+        if self.covers(buffer, byte_offset, length) && is_fixed_length_array_buffer(buffer) {
+            if let Some(view) = self.construct_whole(buffer, ctx)? {
+                return Ok(view);
+            }
+        }
+        self.construct_generic(buffer, byte_offset, length, ctx)
+    }
+
+    /// [`construct`](Self::construct) over a buffer the library made (TransferArrayBuffer,
+    /// CloneArrayBuffer, `Construct(%ArrayBuffer%, « size »)`, a Rust byte block): those are
+    /// fixed-length, so the check (which allocates an error in boa) is only asserted.
+    pub(crate) fn construct_own(
+        self,
+        buffer: &JsArrayBuffer,
+        byte_offset: u64,
+        length: u64,
+        ctx: &mut Context,
+    ) -> JsResult<JsObject> {
+        debug_assert!(is_fixed_length_array_buffer(buffer));
+        if self.covers(buffer, byte_offset, length) {
+            if let Some(view) = self.construct_whole(buffer, ctx)? {
+                return Ok(view);
+            }
+        }
+        self.construct_generic(buffer, byte_offset, length, ctx)
+    }
+
+    /// Whether a typed array of `length` elements at `byte_offset` is all of `buffer`, and
+    /// the fast paths are on.
+    fn covers(self, buffer: &JsArrayBuffer, byte_offset: u64, length: u64) -> bool {
+        matches!(self, Self::Typed(_))
+            && crate::fast_paths()
+            && byte_offset == 0
+            && length.checked_mul(self.element_size()) == Some(array_buffer_byte_length(buffer))
+    }
+
+    /// `Construct(ctor, « buffer »)` of a typed array constructor over a fixed-length buffer.
+    // NOTE: that is the object Construct(ctor, « buffer, 0, byteLength ÷ elementSize ») makes
+    // (same buffer, offset, byte length and length); boa's `from_array_buffer` runs the
+    // constructor without the generic [[Construct]] machinery. Neither runs user code: the
+    // intrinsic constructor's "prototype" is a non-writable, non-configurable data property.
+    fn construct_whole(
+        self,
+        buffer: &JsArrayBuffer,
+        ctx: &mut Context,
+    ) -> JsResult<Option<JsObject>> {
+        let Self::Typed(kind) = self else {
+            return Ok(None);
+        };
+        let view = js_typed_array_from_kind(kind, buffer.clone(), ctx)?;
+        Ok(view.as_object())
+    }
+
+    fn construct_generic(
         self,
         buffer: &JsArrayBuffer,
         byte_offset: u64,
@@ -211,15 +275,8 @@ pub fn clone_array_buffer(
     ctx: &mut Context,
 ) -> JsResult<JsArrayBuffer> {
     let block = {
-        let Some(data) = src.data() else {
-            return Err(type_error("Cannot clone a detached ArrayBuffer"));
-        };
-        let start = usize::try_from(src_byte_offset).unwrap_or(usize::MAX);
-        let end = start.saturating_add(usize::try_from(src_length).unwrap_or(usize::MAX));
-        let Some(bytes) = data.get(start..end) else {
-            return Err(type_error("The view lies outside its ArrayBuffer"));
-        };
-        AlignedVec::from_slice(64, bytes)
+        let data = src.data();
+        clone_block(data.as_deref(), src_byte_offset, src_length)?
     };
     JsArrayBuffer::from_byte_block(block, ctx)
 }
@@ -235,7 +292,7 @@ pub fn clone_as_uint8_array(view: &ViewRecord, ctx: &mut Context) -> JsResult<Js
     // 5. Let array be ! Construct(%Uint8Array%, « buffer »).
     let len = view.byte_length;
     // 6. Return array.
-    ViewConstructor::Typed(TypedArrayKind::Uint8).construct(&buffer, 0, len, ctx)
+    ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(&buffer, 0, len, ctx)
 }
 
 /// [CanCopyDataBlockBytes](https://streams.spec.whatwg.org/#abstract-opdef-cancopydatablockbytes)
@@ -297,4 +354,249 @@ pub fn copy_data_block_bytes(
         }
         _ => false,
     }
+}
+
+/// A [pull-into descriptor](https://streams.spec.whatwg.org/#pull-into-descriptor)'s buffer:
+/// an `ArrayBuffer` object, or (fast paths) the data block a TransferArrayBuffer moved out of
+/// one, held in Rust until script could see the buffer.
+///
+/// NOTE: every TransferArrayBuffer of the pull-into algorithms makes a new `ArrayBuffer`
+/// object that only the descriptor references. Script reaches a descriptor's buffer only
+/// through `byobRequest.view.buffer` (ReadableByteStreamControllerGetBYOBRequest) and through
+/// the views made from it (ReadableByteStreamControllerConvertPullIntoDescriptor, the empty
+/// view of ReadableByteStreamControllerPullInto's closed case); until one of those runs, the
+/// object is unobservable: nothing can detach it, compare it or read its slots. With the fast
+/// paths on, a transfer therefore keeps the block (and the `%ArrayBuffer.prototype%` of the
+/// realm the spec would create the object in) and the object is made when one of those steps
+/// needs it ([`PullIntoBuffer::object`]): one `ArrayBuffer` object per BYOB read instead of one
+/// per transfer, and the same bytes, realm and detached states as the literal steps.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub enum PullIntoBuffer {
+    /// An `ArrayBuffer` object (script may hold it).
+    Object(JsArrayBuffer),
+    /// A transferred data block no script can reach, and the `%ArrayBuffer.prototype%` of the
+    /// realm its object belongs to.
+    Block(#[unsafe_ignore_trace] AlignedVec<u8>, JsObject),
+}
+
+impl std::fmt::Debug for PullIntoBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Object(_) => f.write_str("PullIntoBuffer::Object"),
+            Self::Block(data, _) => write!(f, "PullIntoBuffer::Block({} bytes)", data.len()),
+        }
+    }
+}
+
+fn current_array_buffer_prototype(ctx: &mut Context) -> JsObject {
+    ctx.intrinsics().constructors().array_buffer().prototype()
+}
+
+impl PullIntoBuffer {
+    /// `! TransferArrayBuffer(buffer)` of a buffer the caller just received from script (a
+    /// `read(view)` view's, a `respondWithNewView` view's): a block with the fast paths on,
+    /// the literal new object otherwise.
+    pub fn transferred_from(buffer: &JsArrayBuffer, ctx: &mut Context) -> JsResult<Self> {
+        if crate::fast_paths() {
+            // TransferArrayBuffer steps 1-4: the data block, the source detached.
+            let block = buffer.detach(&JsValue::undefined())?;
+            // Step 5's object is made lazily (see the type's NOTE).
+            Ok(Self::Block(block, current_array_buffer_prototype(ctx)))
+        } else {
+            Ok(Self::Object(transfer_array_buffer(buffer, ctx)?))
+        }
+    }
+
+    /// The buffer's object if it has one already.
+    pub fn as_object(&self) -> Option<&JsArrayBuffer> {
+        match self {
+            Self::Object(b) => Some(b),
+            Self::Block(..) => None,
+        }
+    }
+
+    /// IsDetachedBuffer (a block is never detached: no script can reach it).
+    pub fn is_detached(&self) -> bool {
+        match self {
+            Self::Object(b) => is_detached_buffer(b),
+            Self::Block(..) => false,
+        }
+    }
+
+    /// `[[ArrayBufferByteLength]]` (0 when detached).
+    pub fn byte_length(&self) -> u64 {
+        match self {
+            Self::Object(b) => array_buffer_byte_length(b),
+            Self::Block(data, _) => data.len() as u64,
+        }
+    }
+
+    /// Run `f` on the bytes (`None` when detached).
+    pub fn with_bytes<R>(&self, f: impl FnOnce(Option<&[u8]>) -> R) -> R {
+        match self {
+            Self::Object(b) => {
+                let data = b.data();
+                f(data.as_deref())
+            }
+            Self::Block(data, _) => f(Some(data)),
+        }
+    }
+
+    /// Run `f` on the bytes, mutably (`None` when detached). `f` must only run Rust.
+    pub fn with_bytes_mut<R>(&mut self, f: impl FnOnce(Option<&mut [u8]>) -> R) -> R {
+        match self {
+            Self::Object(b) => {
+                let mut data = b.data_mut();
+                f(data.as_deref_mut())
+            }
+            Self::Block(data, _) => f(Some(data)),
+        }
+    }
+}
+
+/// A pull-into buffer shared with the descriptor that owns it (the descriptor's cell).
+pub trait PullIntoBufferCell {
+    /// Run `f` with the buffer borrowed mutably. `f` must not allocate GC objects or run JS.
+    fn with_buffer<R>(&self, f: impl FnOnce(&mut PullIntoBuffer) -> R) -> R;
+}
+
+/// Set the buffer to `! TransferArrayBuffer(buffer)`.
+pub fn transfer_pull_into_buffer(
+    cell: &impl PullIntoBufferCell,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    let object = cell.with_buffer(|b| b.as_object().cloned());
+    match object {
+        // A block stays a block; only the realm of the object it stands for is now the
+        // current one.
+        None => {
+            let proto = current_array_buffer_prototype(ctx);
+            cell.with_buffer(|b| {
+                if let PullIntoBuffer::Block(_, p) = b {
+                    *p = proto;
+                }
+            });
+        }
+        Some(object) => {
+            let transferred = PullIntoBuffer::transferred_from(&object, ctx)?;
+            cell.with_buffer(|b| *b = transferred);
+        }
+    }
+    Ok(())
+}
+
+/// The buffer as an `ArrayBuffer` object: a block becomes the object the spec's transfer
+/// made (same bytes, same realm), which from then on is the buffer.
+pub fn pull_into_buffer_object(
+    cell: &impl PullIntoBufferCell,
+    ctx: &mut Context,
+) -> JsResult<JsArrayBuffer> {
+    let object = materialize(cell, ctx)?;
+    cell.with_buffer(|b| *b = PullIntoBuffer::Object(object.clone()));
+    Ok(object)
+}
+
+/// `! TransferArrayBuffer(buffer)` returned as an object (the buffer is left detached).
+pub fn transfer_pull_into_buffer_to_object(
+    cell: &impl PullIntoBufferCell,
+    ctx: &mut Context,
+) -> JsResult<JsArrayBuffer> {
+    match cell.with_buffer(|b| b.as_object().cloned()) {
+        Some(object) => transfer_array_buffer(&object, ctx),
+        // The block moves into the new object; the cell keeps an empty block, which nothing
+        // reads (the descriptor is out of [[pendingPullIntos]] when it is converted).
+        None => materialize(cell, ctx),
+    }
+}
+
+/// A new `ArrayBuffer` object owning the cell's block (the cell keeps an empty block), or the
+/// cell's object.
+fn materialize(cell: &impl PullIntoBufferCell, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
+    // The block is moved out before the allocation: no GcRefCell borrow is held while the
+    // collector may run.
+    let taken = cell.with_buffer(|b| match b {
+        PullIntoBuffer::Object(o) => Err(o.clone()),
+        PullIntoBuffer::Block(data, proto) => {
+            Ok((std::mem::replace(data, AlignedVec::new(64)), proto.clone()))
+        }
+    });
+    let (block, proto) = match taken {
+        Err(object) => return Ok(object),
+        Ok(t) => t,
+    };
+    let object = JsArrayBuffer::from_byte_block(block, ctx)?;
+    let inner: JsObject = object.clone().into();
+    if !inner
+        .prototype()
+        .is_some_and(|p| JsObject::equals(&p, &proto))
+    {
+        inner.set_prototype(Some(proto));
+    }
+    Ok(object)
+}
+
+/// The bytes of [CloneArrayBuffer](https://tc39.es/ecma262/#sec-clonearraybuffer)`(srcBuffer,
+/// srcByteOffset, srcLength, %ArrayBuffer%)` given srcBuffer's bytes (`None`: detached): the
+/// new data block (the caller makes the object, after any borrow of the source is released).
+pub fn clone_block(
+    src: Option<&[u8]>,
+    src_byte_offset: u64,
+    src_length: u64,
+) -> JsResult<AlignedVec<u8>> {
+    let Some(data) = src else {
+        return Err(type_error("Cannot clone a detached ArrayBuffer"));
+    };
+    let start = usize::try_from(src_byte_offset).unwrap_or(usize::MAX);
+    let end = start.saturating_add(usize::try_from(src_length).unwrap_or(usize::MAX));
+    let Some(bytes) = data.get(start..end) else {
+        return Err(type_error("The view lies outside its ArrayBuffer"));
+    };
+    Ok(AlignedVec::from_slice(64, bytes))
+}
+
+/// [CopyDataBlockBytes](https://tc39.es/ecma262/#sec-copydatablockbytes) into a pull-into
+/// descriptor's buffer after the
+/// [CanCopyDataBlockBytes](https://streams.spec.whatwg.org/#abstract-opdef-cancopydatablockbytes)
+/// check (returns false, copying nothing, if that check fails).
+pub fn copy_into_pull_into_buffer(
+    to_buffer: &mut PullIntoBuffer,
+    to_index: u64,
+    from_buffer: &JsArrayBuffer,
+    from_index: u64,
+    count: u64,
+) -> bool {
+    if let Some(to) = to_buffer.as_object() {
+        return copy_data_block_bytes(to, to_index, from_buffer, from_index, count);
+    }
+    // CanCopyDataBlockBytes for a block: it is not fromBuffer (step 5) and not detached (step
+    // 6); steps 7-9 as for objects.
+    if is_detached_buffer(from_buffer)
+        || to_index.saturating_add(count) > to_buffer.byte_length()
+        || from_index.saturating_add(count) > array_buffer_byte_length(from_buffer)
+    {
+        return false;
+    }
+    let (Ok(to), Ok(from), Ok(n)) = (
+        usize::try_from(to_index),
+        usize::try_from(from_index),
+        usize::try_from(count),
+    ) else {
+        return false;
+    };
+    let Some(src) = from_buffer.data() else {
+        return false;
+    };
+    to_buffer.with_bytes_mut(|dst| {
+        match (
+            dst.and_then(|d| d.get_mut(to..to + n)),
+            src.get(from..from + n),
+        ) {
+            (Some(d), Some(s)) => {
+                d.copy_from_slice(s);
+                true
+            }
+            _ => false,
+        }
+    })
 }

@@ -166,6 +166,15 @@ impl Class for ReadableStreamBYOBReader {
                     Ok(r) => r,
                     Err(e) => return Ok(rejected(e, ctx)),
                 };
+                // NOTE: without an options object (`undefined` or `null`: the dictionary's
+                // default) the conversions run no user code: the view's slots are read off
+                // the engine's data and `min` is its default. The steps' callbacks (`pull`)
+                // are run and caught inside, so every `Err` is the library's own TypeError or
+                // RangeError: no trampoline is needed (fast paths; same results).
+                if crate::fast_paths() && arg(args, 1).is_null_or_undefined() {
+                    let result = byob_reader_read_method(&r, args, ctx);
+                    return Ok(webidl::promise_from_own_result(result, ctx));
+                }
                 // The argument conversions run user code (`min`'s getter, its `valueOf`):
                 // the steps run inside webidl::catching, their exception rejects.
                 Ok(webidl::promise_method(ctx, |ctx| {

@@ -17,8 +17,10 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::buffers::{
-    array_buffer_byte_length, clone_array_buffer, copy_data_block_bytes, is_detached_buffer,
-    to_array_buffer_view, transfer_array_buffer, TypedArrayKind, ViewConstructor, ViewRecord,
+    array_buffer_byte_length, clone_block, copy_into_pull_into_buffer, is_detached_buffer,
+    pull_into_buffer_object, to_array_buffer_view, transfer_array_buffer,
+    transfer_pull_into_buffer, transfer_pull_into_buffer_to_object, PullIntoBuffer,
+    PullIntoBufferCell, TypedArrayKind, ViewConstructor, ViewRecord,
 };
 use super::byob_reader::ReadIntoRequest;
 use super::byob_request::ReadableStreamBYOBRequest;
@@ -56,8 +58,9 @@ pub enum ReaderType {
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 pub struct PullIntoDescriptor {
-    /// buffer.
-    pub buffer: JsArrayBuffer,
+    /// buffer (see [`PullIntoBuffer`]: with the fast paths on, a transferred data block until
+    /// script could see the object).
+    pub buffer: PullIntoBuffer,
     /// buffer byte length.
     #[unsafe_ignore_trace]
     pub buffer_byte_length: u64,
@@ -86,6 +89,12 @@ pub struct PullIntoDescriptor {
 
 /// A pull-into descriptor shared between `[[pendingPullIntos]]` and the steps filling it.
 pub type PullInto = Gc<GcRefCell<PullIntoDescriptor>>;
+
+impl PullIntoBufferCell for PullInto {
+    fn with_buffer<R>(&self, f: impl FnOnce(&mut PullIntoBuffer) -> R) -> R {
+        f(&mut self.borrow_mut().buffer)
+    }
+}
 
 /// A [readable byte stream queue entry](https://streams.spec.whatwg.org/#readable-byte-stream-queue-entry).
 #[derive(Trace, Finalize)]
@@ -489,7 +498,7 @@ pub(crate) fn pull_steps(
         //      byte length autoAllocateChunkSize, bytes filled 0, minimum fill 1, element
         //      size 1, view constructor %Uint8Array%, and reader type "default".
         let descriptor = Gc::new(GcRefCell::new(PullIntoDescriptor {
-            buffer,
+            buffer: PullIntoBuffer::Object(buffer),
             buffer_byte_length: size,
             byte_offset: 0,
             byte_length: size,
@@ -713,14 +722,13 @@ pub(crate) fn readable_byte_stream_controller_convert_pull_into_descriptor(
     pull_into: &PullInto,
     ctx: &mut Context,
 ) -> JsResult<JsObject> {
-    let (buffer, byte_offset, bytes_filled, element_size, ctor) = {
+    let (byte_offset, bytes_filled, element_size, ctor) = {
         let d = pull_into.borrow();
         // 1. Let bytesFilled be pullIntoDescriptor's bytes filled.
         // 2. Let elementSize be pullIntoDescriptor's element size.
         // 3. Assert: bytesFilled ≤ pullIntoDescriptor's byte length.
         // 4. Assert: the remainder after dividing bytesFilled by elementSize is 0.
         (
-            d.buffer.clone(),
             d.byte_offset,
             d.bytes_filled,
             d.element_size,
@@ -728,10 +736,11 @@ pub(crate) fn readable_byte_stream_controller_convert_pull_into_descriptor(
         )
     };
     // 5. Let buffer be ! TransferArrayBuffer(pullIntoDescriptor's buffer).
-    let buffer = transfer_array_buffer(&buffer, ctx)?;
+    // NOTE: a block (fast paths) moves into the new object: no intermediate object.
+    let buffer = transfer_pull_into_buffer_to_object(pull_into, ctx)?;
     // 6. Return ! Construct(pullIntoDescriptor's view constructor, « buffer,
     //    pullIntoDescriptor's byte offset, bytesFilled ÷ elementSize »).
-    ctor.construct(&buffer, byte_offset, bytes_filled / element_size, ctx)
+    ctor.construct_own(&buffer, byte_offset, bytes_filled / element_size, ctx)
 }
 
 /// [ReadableByteStreamControllerEnqueue](https://streams.spec.whatwg.org/#readable-byte-stream-controller-enqueue)
@@ -767,16 +776,14 @@ pub fn readable_byte_stream_controller_enqueue(
         //   1. Let firstPendingPullInto be controller.[[pendingPullIntos]][0].
         //   2. If ! IsDetachedBuffer(firstPendingPullInto's buffer) is true, throw a TypeError
         //      exception.
-        let first_buffer = first.borrow().buffer.clone();
-        if is_detached_buffer(&first_buffer) {
+        if first.borrow().buffer.is_detached() {
             return Err(type_error("The pending BYOB request's buffer is detached"));
         }
         //   3. Perform ! ReadableByteStreamControllerInvalidateBYOBRequest(controller).
         readable_byte_stream_controller_invalidate_byob_request(controller);
         //   4. Set firstPendingPullInto's buffer to ! TransferArrayBuffer(
         //      firstPendingPullInto's buffer).
-        let transferred = transfer_array_buffer(&first_buffer, ctx)?;
-        first.borrow_mut().buffer = transferred;
+        transfer_pull_into_buffer(&first, ctx)?;
         //   5. If firstPendingPullInto's reader type is "none", perform ?
         //      ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(controller,
         //      firstPendingPullInto).
@@ -815,7 +822,7 @@ pub fn readable_byte_stream_controller_enqueue(
             }
             //   3. Let transferredView be ! Construct(%Uint8Array%, « transferredBuffer,
             //      byteOffset, byteLength »).
-            let transferred_view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct(
+            let transferred_view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(
                 &transferred_buffer,
                 byte_offset,
                 byte_length,
@@ -886,13 +893,18 @@ fn readable_byte_stream_controller_enqueue_chunk_to_queue(
 /// [ReadableByteStreamControllerEnqueueClonedChunkToQueue](https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontrollerenqueueclonedchunktoqueue)
 fn readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
     controller: &JsObject<ReadableByteStreamController>,
-    buffer: &JsArrayBuffer,
+    pull_into: &PullInto,
     byte_offset: u64,
     byte_length: u64,
     ctx: &mut Context,
 ) -> JsResult<()> {
+    // (Both callers pass a pull-into descriptor's buffer.)
     // 1. Let cloneResult be CloneArrayBuffer(buffer, byteOffset, byteLength, %ArrayBuffer%).
-    match clone_array_buffer(buffer, byte_offset, byte_length, ctx) {
+    let block = pull_into
+        .borrow()
+        .buffer
+        .with_bytes(|bytes| clone_block(bytes, byte_offset, byte_length));
+    match block.and_then(|b| JsArrayBuffer::from_byte_block(b, ctx)) {
         // 2. If cloneResult is an abrupt completion,
         //   1. Perform ! ReadableByteStreamControllerError(controller, cloneResult.[[Value]]).
         //   2. Return cloneResult.
@@ -921,11 +933,11 @@ fn readable_byte_stream_controller_enqueue_detached_pull_into_to_queue(
     pull_into: &PullInto,
     ctx: &mut Context,
 ) -> JsResult<()> {
-    let (buffer, byte_offset, bytes_filled) = {
+    let (byte_offset, bytes_filled) = {
         let d = pull_into.borrow();
         // 1. Assert: pullIntoDescriptor's reader type is "none".
         debug_assert_eq!(d.reader_type, ReaderType::None);
-        (d.buffer.clone(), d.byte_offset, d.bytes_filled)
+        (d.byte_offset, d.bytes_filled)
     };
     // 2. If pullIntoDescriptor's bytes filled > 0, perform ?
     //    ReadableByteStreamControllerEnqueueClonedChunkToQueue(controller,
@@ -934,7 +946,7 @@ fn readable_byte_stream_controller_enqueue_detached_pull_into_to_queue(
     if bytes_filled > 0 {
         readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
             controller,
-            &buffer,
+            pull_into,
             byte_offset,
             bytes_filled,
             ctx,
@@ -1042,7 +1054,6 @@ fn readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
         //      filled.
         let dest_start = byte_offset + pull_into.borrow().bytes_filled;
         //   4. Let descriptorBuffer be pullIntoDescriptor's buffer.
-        let descriptor_buffer = pull_into.borrow().buffer.clone();
         //   5. Let queueBuffer be headOfQueue's buffer.
         //   6. Let queueByteOffset be headOfQueue's byte offset.
         //   7. Assert: ! CanCopyDataBlockBytes(descriptorBuffer, destStart, queueBuffer,
@@ -1051,8 +1062,8 @@ fn readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
         //      queueBuffer.[[ArrayBufferData]], queueByteOffset, bytesToCopy).
         // NOTE: the spec asks implementations to check the assertion and stop in an
         // implementation-defined manner if it fails: the stream is errored.
-        if !copy_data_block_bytes(
-            &descriptor_buffer,
+        if !copy_into_pull_into_buffer(
+            &mut pull_into.borrow_mut().buffer,
             dest_start,
             &queue_buffer,
             queue_byte_offset,
@@ -1125,7 +1136,7 @@ fn readable_byte_stream_controller_fill_read_request_from_queue(
     readable_byte_stream_controller_handle_queue_drain(controller, ctx);
     // 6. Let view be ! Construct(%Uint8Array%, « entry's buffer, entry's byte offset, entry's
     //    byte length »).
-    let view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct(
+    let view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(
         &entry.buffer,
         entry.byte_offset,
         entry.byte_length,
@@ -1156,16 +1167,18 @@ pub fn readable_byte_stream_controller_get_byob_request(
         //   2. Let view be ! Construct(%Uint8Array%, « firstDescriptor's buffer,
         //      firstDescriptor's byte offset + firstDescriptor's bytes filled,
         //      firstDescriptor's byte length − firstDescriptor's bytes filled »).
-        let (buffer, offset, length) = {
+        let (offset, length) = {
             let d = first.borrow();
             (
-                d.buffer.clone(),
                 d.byte_offset + d.bytes_filled,
                 d.byte_length.saturating_sub(d.bytes_filled),
             )
         };
+        // NOTE: the first point where script can reach the buffer: a block (fast paths)
+        // becomes the object the transfer that made it would have created.
+        let buffer = pull_into_buffer_object(&first, ctx)?;
         let view = ViewConstructor::Typed(TypedArrayKind::Uint8)
-            .construct(&buffer, offset, length, ctx)?;
+            .construct_own(&buffer, offset, length, ctx)?;
         //   3. Let byobRequest be a new ReadableStreamBYOBRequest.
         //   4. Set byobRequest.[[controller]] to controller.
         //   5. Set byobRequest.[[view]] to view.
@@ -1332,7 +1345,9 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
     //   1. Perform readIntoRequest's error steps, given bufferResult.[[Value]].
     //   2. Return.
     // 12. Let buffer be bufferResult.[[Value]].
-    let buffer = match transfer_array_buffer(&view.buffer, ctx) {
+    // NOTE: with the fast paths on the new object is made only when script could see it
+    // (PullIntoBuffer).
+    let buffer = match PullIntoBuffer::transferred_from(&view.buffer, ctx) {
         Ok(b) => b,
         Err(e) => {
             let e = webidl::own_error_value(e, ctx);
@@ -1344,7 +1359,7 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
     //     byte length buffer.[[ArrayBufferByteLength]], byte offset byteOffset, byte length
     //     byteLength, bytes filled 0, minimum fill minimumFill, element size elementSize,
     //     view constructor ctor, and reader type "byob".
-    let buffer_byte_length = array_buffer_byte_length(&buffer);
+    let buffer_byte_length = buffer.byte_length();
     let pull_into: PullInto = Gc::new(GcRefCell::new(PullIntoDescriptor {
         buffer,
         buffer_byte_length,
@@ -1374,8 +1389,9 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
     if with_stream(&stream, ReadableStream::state) == StreamState::Closed {
         //   1. Let emptyView be ! Construct(ctor, « pullIntoDescriptor's buffer,
         //      pullIntoDescriptor's byte offset, 0 »).
-        let buffer = pull_into.borrow().buffer.clone();
-        match ctor.construct(&buffer, byte_offset, 0, ctx) {
+        let empty = pull_into_buffer_object(&pull_into, ctx)
+            .and_then(|buffer| ctor.construct_own(&buffer, byte_offset, 0, ctx));
+        match empty {
             //   2. Perform readIntoRequest's close steps, given emptyView.
             Ok(empty) => read_into_request.close_steps(empty.into(), ctx),
             Err(e) => {
@@ -1478,9 +1494,7 @@ pub fn readable_byte_stream_controller_respond(
         }
     }
     // 6. Set firstDescriptor's buffer to ! TransferArrayBuffer(firstDescriptor's buffer).
-    let buffer = first.borrow().buffer.clone();
-    let transferred = transfer_array_buffer(&buffer, ctx)?;
-    first.borrow_mut().buffer = transferred;
+    transfer_pull_into_buffer(&first, ctx)?;
     // 7. Perform ? ReadableByteStreamControllerRespondInternal(controller, bytesWritten).
     readable_byte_stream_controller_respond_internal(controller, bytes_written, ctx)
 }
@@ -1561,14 +1575,13 @@ fn readable_byte_stream_controller_respond_in_readable_state(
         return Ok(());
     }
     // 4. If pullIntoDescriptor's bytes filled < pullIntoDescriptor's minimum fill, return.
-    let (bytes_filled, minimum_fill, element_size, byte_offset, buffer) = {
+    let (bytes_filled, minimum_fill, element_size, byte_offset) = {
         let d = pull_into.borrow();
         (
             d.bytes_filled,
             d.minimum_fill,
             d.element_size,
             d.byte_offset,
-            d.buffer.clone(),
         )
     };
     if bytes_filled < minimum_fill {
@@ -1588,7 +1601,7 @@ fn readable_byte_stream_controller_respond_in_readable_state(
         //      pullIntoDescriptor's buffer, end − remainderSize, remainderSize).
         readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
             controller,
-            &buffer,
+            pull_into,
             end.saturating_sub(remainder_size),
             remainder_size,
             ctx,
@@ -1711,7 +1724,7 @@ pub fn readable_byte_stream_controller_respond_with_new_view(
     // 10. Let viewByteLength be view.[[ByteLength]].
     let view_byte_length = view.byte_length;
     // 11. Set firstDescriptor's buffer to ? TransferArrayBuffer(view.[[ViewedArrayBuffer]]).
-    let transferred = transfer_array_buffer(&view.buffer, ctx)?;
+    let transferred = PullIntoBuffer::transferred_from(&view.buffer, ctx)?;
     first.borrow_mut().buffer = transferred;
     // 12. Perform ? ReadableByteStreamControllerRespondInternal(controller, viewByteLength).
     readable_byte_stream_controller_respond_internal(controller, view_byte_length, ctx)

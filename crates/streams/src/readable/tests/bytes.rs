@@ -346,3 +346,225 @@ fn byob_lock_taken_from_species_lookup_during_release_is_kept() {
     );
     assert!(log == "no reentry" || log == "true,TypeError", "{log}");
 }
+
+/// The script of [`pull_into_buffers_behave_as_transferred_objects`]: every place a pull-into
+/// descriptor's buffer reaches script.
+const PULL_INTO_BUFFER_SCRIPT: &str = r#"
+const p = (...a) => log.push(a.join(' '));
+(async () => {
+  // 1. The buffer of read(view) is detached at once; the request's view is over a new
+  //    buffer (same bytes, same realm), stable while the request lives, detached by respond.
+  let req, reqBuf;
+  const rs = new ReadableStream({
+    type: 'bytes',
+    pull(c) {
+      req = c.byobRequest;
+      const v = req.view;
+      reqBuf = v.buffer;
+      p('pull', v.byteOffset, v.byteLength, reqBuf.byteLength, v[0], v[1],
+        Object.getPrototypeOf(reqBuf) === ArrayBuffer.prototype,
+        c.byobRequest === req, c.byobRequest.view === v, req.view.buffer === reqBuf);
+      v[0] = 7;
+      req.respond(2);
+      p('responded', reqBuf.byteLength, req.view, c.byobRequest);
+    },
+  });
+  const reader = rs.getReader({ mode: 'byob' });
+  const buf = new ArrayBuffer(8);
+  new Uint8Array(buf).set([1, 2, 3, 4, 5, 6, 7, 8]);
+  const pr = reader.read(new Uint8Array(buf, 2, 4));
+  p('after read', buf.byteLength);
+  const { value, done } = await pr;
+  p('value', done, value.byteOffset, value.byteLength, value.buffer.byteLength, Array.from(new Uint8Array(value.buffer)).join('.'),
+    value.buffer === reqBuf, value.buffer === buf, Object.getPrototypeOf(value.buffer) === ArrayBuffer.prototype);
+  // 2. Script detaches the request's buffer: respond and enqueue see it detached.
+  let step = 0;
+  const rs2 = new ReadableStream({
+    type: 'bytes',
+    pull(c) {
+      step++;
+      const v = c.byobRequest.view;
+      if (step === 1) {
+        v.buffer.transfer();
+        try { c.byobRequest.respond(1); } catch (e) { p('respond', e.constructor.name); }
+        try { c.enqueue(new Uint8Array([1])); } catch (e) { p('enqueue', e.constructor.name); }
+        const nv = new Uint8Array(new ArrayBuffer(4), 0, 3);
+        nv.set([4, 5, 6]);
+        try { c.byobRequest.respondWithNewView(nv); } catch (e) { p('rwnv', e.constructor.name); }
+        p('new view buffer', nv.buffer.byteLength);
+      }
+    },
+  });
+  const r2 = rs2.getReader({ mode: 'byob' });
+  const res2 = await r2.read(new Uint8Array(4)).then(r => 'ok ' + Array.from(r.value).join('.') + ' ' + r.value.buffer.byteLength, e => 'err ' + e.constructor.name);
+  p('read2', res2);
+  // 3. enqueue() while the request's view was never made; fill from the queue; close case.
+  let c3;
+  const rs3 = new ReadableStream({ type: 'bytes', start(c) { c3 = c; } });
+  const r3 = rs3.getReader({ mode: 'byob' });
+  const pr3 = r3.read(new Uint8Array(3));
+  c3.enqueue(new Uint8Array([9, 8, 7, 6, 5]));
+  const a = await pr3;
+  p('read3', Array.from(a.value).join('.'), a.value.buffer.byteLength, c3.byobRequest);
+  const b = await r3.read(new Uint16Array(2));
+  p('read3b', b.value.constructor.name, b.value.length, Array.from(new Uint8Array(b.value.buffer)).join('.'));
+  c3.close();
+  const closeBuf = new ArrayBuffer(6);
+  const c = await r3.read(new DataView(closeBuf, 1, 4));
+  p('read3c', c.done, c.value.constructor.name, c.value.byteOffset, c.value.byteLength, c.value.buffer.byteLength, closeBuf.byteLength);
+  // 4. Released reader with a partly filled descriptor: its bytes are cloned into the queue.
+  let c4;
+  const rs4 = new ReadableStream({ type: 'bytes', start(c) { c4 = c; }, pull(c) {
+    const v = c.byobRequest.view; if (v.byteLength === 4) { v.set([1, 2]); c.byobRequest.respond(2); }
+  } });
+  const r4 = rs4.getReader({ mode: 'byob' });
+  const pr4 = r4.read(new Uint8Array(4), { min: 4 }).then(() => 'resolved', e => e.constructor.name);
+  await Promise.resolve();
+  await Promise.resolve();
+  r4.releaseLock();
+  p('read4', await pr4);
+  c4.enqueue(new Uint8Array([3]));
+  const d4 = rs4.getReader();
+  const x = await d4.read();
+  const y = await d4.read();
+  p('read4 default', Array.from(x.value).join('.'), x.value.buffer.byteLength, Array.from(y.value).join('.'));
+})().catch(e => p('fail', e)).then(() => p('end'));
+"#;
+
+/// With the fast paths on a pull-into descriptor keeps a transferred data block until script
+/// could see its buffer; every observation is the literal spec's: the caller's buffer detached
+/// at `read(view)`, the request view's buffer a new `%ArrayBuffer.prototype%` object with the
+/// same bytes (the same object while the request lives, detached by `respond`), script
+/// detaching it (respond and enqueue throw), `respondWithNewView`, reads filled from the
+/// queue, the closed case's empty view, a released reader's partly filled descriptor cloned
+/// into the queue.
+#[test]
+fn pull_into_buffers_behave_as_transferred_objects() {
+    let log = crate::test_support::both_modes(|_| run_log(PULL_INTO_BUFFER_SCRIPT, "\n"));
+    assert_eq!(
+        log,
+        "after read 0\n\
+         pull 2 4 8 3 4 true true true true\n\
+         responded 0  \n\
+         value false 2 2 8 1.2.7.4.5.6.7.8 false false true\n\
+         respond TypeError\n\
+         enqueue TypeError\n\
+         new view buffer 0\n\
+         read2 ok 4.5.6 4\n\
+         read3 9.8.7 3 \n\
+         read3b Uint16Array 1 6.5.0.0\n\
+         read3c true DataView 1 0 6 0\n\
+         read4 TypeError\n\
+         read4 default 1.2 2 3\n\
+         end"
+    );
+}
+
+/// The pending descriptor's buffer: a block after `read(view)` (fast paths), the object once
+/// `byobRequest.view` was asked for, again a block after `respond` made the next descriptor
+/// current; with the fast paths off always an object.
+#[test]
+fn pull_into_buffer_is_a_block_until_the_request_view_is_made() {
+    use crate::readable::buffers::PullIntoBuffer;
+    use crate::readable::byte_controller::ReadableByteStreamController;
+    fn state(ctx: &mut Context) -> &'static str {
+        let c = eval(ctx, "ctrl");
+        let c = c
+            .as_object()
+            .and_then(|o| o.clone().downcast::<ReadableByteStreamController>().ok())
+            .expect("ctrl is a byte controller");
+        let first = c.borrow().data().first_pending_pull_into();
+        match first.map(|p| matches!(p.borrow().buffer, PullIntoBuffer::Block(..))) {
+            None => "none",
+            Some(true) => "block",
+            Some(false) => "object",
+        }
+    }
+    for fast in [true, false] {
+        with_fast_paths(fast, || {
+            let mut ctx = context();
+            eval(
+                &mut ctx,
+                "globalThis.ctrl = undefined;
+                 const rs = new ReadableStream({ type: 'bytes', start(c) { ctrl = c; } });
+                 globalThis.reader = rs.getReader({ mode: 'byob' });
+                 globalThis.orig = new ArrayBuffer(4);
+                 globalThis.p1 = dataPointer(orig);
+                 reader.read(new Uint8Array(orig)).then(r => { globalThis.got = r.value; });",
+            );
+            run_jobs(&mut ctx);
+            assert_eq!(state(&mut ctx), if fast { "block" } else { "object" });
+            eval(&mut ctx, "globalThis.v = ctrl.byobRequest.view;");
+            assert_eq!(state(&mut ctx), "object");
+            assert_eq!(
+                string(&mut ctx, "String(dataPointer(v.buffer) === p1)"),
+                "true"
+            );
+            eval(&mut ctx, "ctrl.byobRequest.respond(1);");
+            run_jobs(&mut ctx);
+            assert_eq!(state(&mut ctx), "none");
+            // The result is over the caller's block (no copy at any transfer).
+            assert_eq!(
+                string(
+                    &mut ctx,
+                    "[dataPointer(got.buffer) === p1, dataPointer(v.buffer), got.length].join()"
+                ),
+                "true,detached,1"
+            );
+        });
+    }
+}
+
+/// `ViewConstructor::construct` over all of a buffer (the fast path's whole-buffer
+/// construction) makes the view `Construct(ctor, « buffer, 0, length »)` makes: a fixed
+/// length even over a resizable buffer, the same slots for every kind.
+#[test]
+fn view_construct_over_a_whole_buffer_matches_construct_with_offset_and_length() {
+    use crate::readable::buffers::{TypedArrayKind, ViewConstructor};
+    let run = |fast: bool| {
+        with_fast_paths(fast, || {
+            let mut ctx = context();
+            eval(
+                &mut ctx,
+                "globalThis.rab = new ArrayBuffer(8, { maxByteLength: 16 });
+                 globalThis.fab = new ArrayBuffer(8); globalThis.out = []; globalThis.views = [];",
+            );
+            let kinds = [
+                ViewConstructor::Typed(TypedArrayKind::Uint8),
+                ViewConstructor::Typed(TypedArrayKind::Uint16),
+                ViewConstructor::Typed(TypedArrayKind::Float64),
+                ViewConstructor::DataView,
+            ];
+            for name in ["rab", "fab"] {
+                let buffer = eval(&mut ctx, name);
+                let buffer = buffer
+                    .as_object()
+                    .and_then(|o| JsArrayBuffer::from_object(o.clone()).ok())
+                    .expect("an ArrayBuffer");
+                for kind in kinds {
+                    let length = 8 / kind.element_size();
+                    let view = kind.construct(&buffer, 0, length, &mut ctx).unwrap();
+                    crate::test_support::set_global(&mut ctx, "v", view);
+                    eval(
+                        &mut ctx,
+                        "views.push(v); \
+                         out.push([v.constructor.name, v.byteOffset, v.byteLength, v.length].join());",
+                    );
+                }
+            }
+            eval(&mut ctx, "rab.resize(16);");
+            eval(
+                &mut ctx,
+                "out.push('resized', new Uint8Array(rab).length, views.map(v => v.byteLength).join('/'));",
+            );
+            string(&mut ctx, "out.join(' ')")
+        })
+    };
+    let fast = run(true);
+    assert_eq!(fast, run(false));
+    assert_eq!(
+        fast,
+        "Uint8Array,0,8,8 Uint16Array,0,8,4 Float64Array,0,8,1 DataView,0,8, \
+         Uint8Array,0,8,8 Uint16Array,0,8,4 Float64Array,0,8,1 DataView,0,8, resized 16 8/8/8/8/8/8/8/8"
+    );
+}
