@@ -5,7 +5,7 @@
 use boa_engine::{js_string, object::builtins::JsArrayBuffer, Context, JsValue, NativeFunction};
 
 use crate::readable::buffers::{is_detached_buffer, transfer_array_buffer};
-use crate::test_support::{eval, string, with_fast_paths};
+use crate::test_support::{eval, run_jobs, string, with_fast_paths};
 
 /// The shared test context plus `dataPointer(arrayBuffer)`: the address of the buffer's data
 /// block (as a string), or "detached".
