@@ -229,8 +229,10 @@ pub struct ReadableStream {
     disturbed: Cell<bool>,
     reader: GcRefCell<Option<StreamReader>>,
     stored_error: GcRefCell<JsValue>,
-    /// Boxed: empty once the constructor returns.
-    pending_init: GcRefCell<Option<Box<PendingInit>>>,
+    /// Empty once the constructor returns. NOTE: not boxed: a box saves 24 bytes per live
+    /// stream but costs an allocation per construction (+2.5% instructions for
+    /// `new ReadableStream()`).
+    pending_init: GcRefCell<Option<PendingInit>>,
 }
 
 impl std::fmt::Debug for ReadableStream {
@@ -466,10 +468,10 @@ impl Class for ReadableStream {
             // IDL layer: `optional QueuingStrategy strategy = {}` (highWaterMark, size).
             let strategy = QueuingStrategy::from_value(&arg(args, 1), ctx)?;
             let stream = Self::initialize_readable_stream();
-            *stream.pending_init.borrow_mut() = Some(Box::new(PendingInit {
+            *stream.pending_init.borrow_mut() = Some(PendingInit {
                 underlying_source,
                 strategy,
-            }));
+            });
             Ok(stream)
         })())
     }
