@@ -11,9 +11,8 @@ use std::cell::RefCell;
 
 use boa_engine::{
     class::{Class, ClassBuilder},
-    js_string,
     object::builtins::JsArray,
-    property::{Attribute, PropertyKey},
+    property::Attribute,
     Context, JsData, JsObject, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Trace};
@@ -228,40 +227,12 @@ fn to_init(value: &JsValue, ctx: &mut Context) -> JsResult<Init> {
         return Ok(Init::Sequence(out));
     }
     // record<USVString, USVString>.
-    let mut out = Vec::new();
-    // 4. Let keys be ? O.[[OwnPropertyKeys]]().
-    for key in object.own_property_keys(ctx)? {
-        // 1. Let desc be ? O.[[GetOwnProperty]](key).
-        // (Through %Object.getOwnPropertyDescriptor%: Boa's [[GetOwnProperty]] is internal;
-        // the descriptor object it makes is not observable.)
-        let desc = boa_engine::builtins::object::OrdinaryObject::get_own_property_descriptor(
-            &JsValue::undefined(),
-            &[object.clone().into(), JsValue::from(&key)],
-            ctx,
-        )?;
-        // 2. If desc is not undefined and desc.[[Enumerable]] is true:
-        let Some(desc) = desc.as_object() else {
-            continue;
-        };
-        if !desc.get(js_string!("enumerable"), ctx)?.to_boolean() {
-            continue;
-        }
-        // 1. Let typedKey be key converted to an IDL value of type K (a Symbol throws).
-        let typed_key = match &key {
-            PropertyKey::Symbol(_) => {
-                return Err(type_error("Cannot convert a Symbol key to a USVString"))
-            }
-            PropertyKey::String(s) => s.to_std_string_lossy(),
-            PropertyKey::Index(i) => i.get().to_string(),
-        };
-        // 2. Let value be ? Get(O, key).
-        let v = object.get(key, ctx)?;
-        // 3. Let typedValue be value converted to an IDL value of type V.
-        let typed_value = to_usv_string(&v, ctx)?;
-        // 4. Set result[typedKey] to typedValue (a new key: own keys are unique).
-        out.push((typed_key, typed_value));
-    }
-    Ok(Init::Record(out))
+    Ok(Init::Record(webidl::create_record(
+        &object,
+        ctx,
+        to_usv_string,
+        to_usv_string,
+    )?))
 }
 
 impl Class for UrlSearchParams {

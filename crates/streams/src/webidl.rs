@@ -807,6 +807,47 @@ pub fn get_catching(object: &JsObject, name: &str, ctx: &mut Context) -> Result<
     catching(ctx, |ctx| object.get(key(name), ctx))
 }
 
+/// [Convert a JS object to a `record<K, V>`](https://webidl.spec.whatwg.org/#js-record)
+/// (the object case; `undefined`/`null` are the caller's): for each own key in order whose
+/// property is enumerable, the key converted by `key` (given as a JS value: a Symbol key throws in
+/// a string conversion), then `Get(O, key)` converted by `value`. Runs user code (proxy traps,
+/// getters, conversions): hold no borrow across it.
+pub(crate) fn create_record<K, V>(
+    object: &JsObject,
+    ctx: &mut Context,
+    mut key: impl FnMut(&JsValue, &mut Context) -> JsResult<K>,
+    mut value: impl FnMut(&JsValue, &mut Context) -> JsResult<V>,
+) -> JsResult<Vec<(K, V)>> {
+    let mut result = Vec::new();
+    // 4. Let keys be ? O.[[OwnPropertyKeys]]().
+    for k in object.own_property_keys(ctx)? {
+        // 1. Let desc be ? O.[[GetOwnProperty]](key).
+        // (Through %Object.getOwnPropertyDescriptor%: Boa's [[GetOwnProperty]] is internal;
+        // the descriptor object it makes is not observable.)
+        let desc = boa_engine::builtins::object::OrdinaryObject::get_own_property_descriptor(
+            &JsValue::undefined(),
+            &[object.clone().into(), JsValue::from(&k)],
+            ctx,
+        )?;
+        // 2. If desc is not undefined and desc.[[Enumerable]] is true:
+        let Some(desc) = desc.as_object() else {
+            continue;
+        };
+        if !desc.get(js_key!("enumerable"), ctx)?.to_boolean() {
+            continue;
+        }
+        //   1. Let typedKey be key converted to an IDL value of type K.
+        let typed_key = key(&JsValue::from(&k), ctx)?;
+        //   2. Let value be ? Get(O, key).
+        let v = object.get(k, ctx)?;
+        //   3. Let typedValue be value converted to an IDL value of type V.
+        let typed_value = value(&v, ctx)?;
+        //   4. Set result[typedKey] to typedValue (own keys are unique: always a new entry).
+        result.push((typed_key, typed_value));
+    }
+    Ok(result)
+}
+
 /// [Create a sequence from an iterable](https://webidl.spec.whatwg.org/#create-sequence-from-iterable):
 /// each value converted by `convert` as it is produced.
 pub(crate) fn create_sequence_from_iterable<T>(

@@ -5,7 +5,6 @@ use std::cell::Cell;
 
 use boa_engine::{
     class::{Class, ClassBuilder},
-    js_string,
     object::builtins::JsArray,
     property::Attribute,
     Context, JsData, JsObject, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
@@ -319,27 +318,9 @@ pub(crate) fn to_headers_init(value: &JsValue, ctx: &mut Context) -> JsResult<Ve
             Ok((name, value))
         });
     }
-    // record<ByteString, ByteString>: own enumerable keys, in order (an enumerable Symbol key
-    // throws in its ByteString conversion).
-    let mut out = Vec::new();
-    for key in object.own_property_keys(ctx)? {
-        // [[GetOwnProperty]] through %Object.getOwnPropertyDescriptor%.
-        let desc = boa_engine::builtins::object::OrdinaryObject::get_own_property_descriptor(
-            &JsValue::undefined(),
-            &[object.clone().into(), JsValue::from(&key)],
-            ctx,
-        )?;
-        let Some(desc) = desc.as_object() else {
-            continue;
-        };
-        if !desc.get(js_string!("enumerable"), ctx)?.to_boolean() {
-            continue;
-        }
-        let name = to_byte_string(&JsValue::from(&key), ctx)?;
-        let v = object.get(key, ctx)?;
-        out.push((name, to_byte_string(&v, ctx)?));
-    }
-    Ok(out)
+    // record<ByteString, ByteString> (an enumerable Symbol key throws in its ByteString
+    // conversion).
+    webidl::create_record(&object, ctx, to_byte_string, to_byte_string)
 }
 
 fn this_headers(this: &JsValue) -> JsResult<JsObject<Headers>> {

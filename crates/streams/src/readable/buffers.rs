@@ -334,6 +334,18 @@ pub fn copy_data_block_bytes(
     if !can_copy_data_block_bytes(to_buffer, to_index, from_buffer, from_index, count) {
         return false;
     }
+    let Some(src) = from_buffer.data() else {
+        return false;
+    };
+    let Some(mut dst) = to_buffer.data_mut() else {
+        return false;
+    };
+    copy_bytes(&mut dst, to_index, &src, from_index, count)
+}
+
+/// Copy `count` bytes of `src` from `from_index` into `dst` at `to_index`; false, copying
+/// nothing, when either range lies outside its block.
+fn copy_bytes(dst: &mut [u8], to_index: u64, src: &[u8], from_index: u64, count: u64) -> bool {
     let (Ok(to), Ok(from), Ok(n)) = (
         usize::try_from(to_index),
         usize::try_from(from_index),
@@ -341,13 +353,10 @@ pub fn copy_data_block_bytes(
     ) else {
         return false;
     };
-    let Some(src) = from_buffer.data() else {
-        return false;
-    };
-    let Some(mut dst) = to_buffer.data_mut() else {
-        return false;
-    };
-    match (dst.get_mut(to..to + n), src.get(from..from + n)) {
+    match (
+        to.checked_add(n).and_then(|end| dst.get_mut(to..end)),
+        from.checked_add(n).and_then(|end| src.get(from..end)),
+    ) {
         (Some(d), Some(s)) => {
             d.copy_from_slice(s);
             true
@@ -577,26 +586,9 @@ pub fn copy_into_pull_into_buffer(
     {
         return false;
     }
-    let (Ok(to), Ok(from), Ok(n)) = (
-        usize::try_from(to_index),
-        usize::try_from(from_index),
-        usize::try_from(count),
-    ) else {
-        return false;
-    };
     let Some(src) = from_buffer.data() else {
         return false;
     };
-    to_buffer.with_bytes_mut(|dst| {
-        match (
-            dst.and_then(|d| d.get_mut(to..to + n)),
-            src.get(from..from + n),
-        ) {
-            (Some(d), Some(s)) => {
-                d.copy_from_slice(s);
-                true
-            }
-            _ => false,
-        }
-    })
+    to_buffer
+        .with_bytes_mut(|dst| dst.is_some_and(|d| copy_bytes(d, to_index, &src, from_index, count)))
 }
