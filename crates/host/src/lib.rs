@@ -346,6 +346,26 @@ impl Host {
     /// stretch). It is asked wherever the deadline is checked: after every 1024 microtasks
     /// and before each task; a loop waiting for a timer or a wake-up (spending no CPU) is
     /// bounded by `deadline` only.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions, LoopOutcome};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     // An endless microtask chain: only the budget stops it.
+    ///     host.eval_source("globalThis.n = 0; (function f() { n++; queueMicrotask(f); })();", "main.js")
+    ///         .unwrap();
+    ///     let mut checks = 0;
+    ///     let outcome = host.run_event_loop_with_budget(None, &mut || {
+    ///         checks += 1;
+    ///         checks > 3
+    ///     });
+    ///     assert!(matches!(outcome, LoopOutcome::DeadlineReached));
+    ///     let n = host.eval_source("n", "check.js").unwrap().as_number().unwrap();
+    ///     assert!(n >= 3.0 * 1024.0);
+    /// })
+    /// .unwrap();
+    /// ```
     pub fn run_event_loop_with_budget(
         &mut self,
         deadline: Option<std::time::Instant>,
