@@ -135,6 +135,21 @@
         sink.v = v;
       },
     },
+    // A transfer of an ArrayBuffer (the Streams Standard's TransferArrayBuffer): a new
+    // ArrayBuffer object takes the data block, the old one is detached (no copy). Node 20 has
+    // no ArrayBuffer.prototype.transfer; it transfers through structuredClone there.
+    transfer: {
+      n: 100000,
+      async run(n) {
+        let b = new ArrayBuffer(1024);
+        if (typeof b.transfer === "function") {
+          for (let i = 0; i < n; i++) b = b.transfer();
+        } else {
+          for (let i = 0; i < n; i++) b = structuredClone(b, { transfer: [b] });
+        }
+        sink.v = b;
+      },
+    },
     // TextDecoder.decode of 1 KiB of ASCII in streaming mode.
     decode1k: {
       n: 5000,
