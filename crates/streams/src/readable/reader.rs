@@ -7,7 +7,7 @@ use boa_engine::{
     builtins::object::OrdinaryObject,
     class::{Class, ClassBuilder},
     object::JsObject,
-    property::Attribute,
+    property::{Attribute, PropertyDescriptor},
     Context, JsData, JsResult, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
@@ -119,9 +119,18 @@ pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsVa
     // shape `JsObject::with_object_proto` would give.
     let proto = ctx.intrinsics().constructors().object().prototype();
     let o = JsObject::new(ctx.root_shape(), proto, OrdinaryObject).upcast();
-    // CreateDataProperty on a fresh ordinary object cannot fail.
-    let _ = o.create_data_property(webidl::js_key!("done"), done, ctx);
-    let _ = o.create_data_property(webidl::js_key!("value"), value, ctx);
+    // NOTE: CreateDataProperty on a fresh, extensible ordinary object that lacks the key adds
+    // a writable, enumerable, configurable data property: inserted directly (the same shape
+    // transitions, without [[DefineOwnProperty]]'s validation); no user code can run either way.
+    let data = |v: JsValue| {
+        PropertyDescriptor::builder()
+            .value(v)
+            .writable(true)
+            .enumerable(true)
+            .configurable(true)
+    };
+    o.insert_property(webidl::js_key!("done"), data(done.into()));
+    o.insert_property(webidl::js_key!("value"), data(value));
     o.into()
 }
 

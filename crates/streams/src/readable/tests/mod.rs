@@ -209,6 +209,32 @@ fn buffered_read_result_shape() {
 }
 
 #[test]
+fn read_results_are_extensible_objects_of_plain_data_properties() {
+    // Default and BYOB reads, settled at once and after a pending read: `done` then `value`,
+    // each writable, enumerable and configurable, on an extensible ordinary object.
+    let log = run_log(
+        r#"
+        const show = (r) => {
+          const d = Object.getOwnPropertyDescriptors(r);
+          r.extra = 1;
+          delete r.done;
+          return Object.keys(d).map(k => k + ':' + d[k].writable + d[k].enumerable
+            + d[k].configurable + ('get' in d[k])).join('/') + ' ' + Object.keys(r).join('|')
+            + ' ' + Object.isExtensible(r);
+        };
+        const rs = new ReadableStream({ start(c) { c.enqueue('a'); } });
+        rs.getReader().read().then(r => log.push(show(r)));
+        let ctrl;
+        const bs = new ReadableStream({ type: 'bytes', start(c) { ctrl = c; } });
+        bs.getReader({ mode: 'byob' }).read(new Uint8Array(4)).then(r => log.push(show(r)));
+        Promise.resolve().then(() => ctrl.enqueue(new Uint8Array([1, 2])));
+        "#,
+    );
+    let one = "done:truetruetruefalse/value:truetruetruefalse value|extra true";
+    assert_eq!(log, format!("{one},{one}"));
+}
+
+#[test]
 fn values_and_async_iterator_are_the_same_function() {
     let mut ctx = context();
     assert_eq!(
