@@ -51,7 +51,7 @@ pub const MAX_BUDGET: usize = 256 << 20;
 pub const BYTES_PER_NS: u64 = 1;
 
 /// The budget lets a collection cost at most 1/this of the time spent making the bytes.
-pub const BUDGET_PER_COLLECTION_NS: u64 = 8;
+pub const BUDGET_PER_COLLECTION_NS: u64 = 4;
 
 thread_local! {
     /// Counted bytes since the last collection.

@@ -87,7 +87,7 @@ fn any_collection_resets_the_counter() {
 #[test]
 fn the_budget_grows_with_the_collection_time_and_is_bounded() {
     assert_eq!(budget_after(Duration::ZERO), MIN_BUDGET);
-    assert_eq!(budget_after(Duration::from_millis(4)), 32_000_000);
+    assert_eq!(budget_after(Duration::from_millis(4)), 16_000_000);
     assert_eq!(budget_after(Duration::from_secs(60)), MAX_BUDGET);
 }
 
@@ -109,3 +109,4 @@ fn the_collection_time_is_smoothed_upwards_only() {
         Duration::from_nanos(500)
     );
 }
+
