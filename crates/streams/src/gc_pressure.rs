@@ -21,7 +21,8 @@
 //! The budget between forced collections is [`MIN_BUDGET`], raised for a large heap: a full
 //! collection costs time proportional to the live heap, so the budget after a forced collection
 //! is the bytes the library makes in about [`BUDGET_PER_COLLECTION_NS`] times that
-//! collection's duration at [`BYTES_PER_NS`] (bounded by [`MAX_BUDGET`]). With the small heaps
+//! collection's duration (this thread's CPU time, smoothed) at [`BYTES_PER_NS`] (bounded by
+//! [`MAX_BUDGET`]). With the small heaps
 //! of stream pipelines this is [`MIN_BUDGET`].
 //!
 //! NOTE: forcing a collection is unobservable to script in this host beyond timing (there is no
@@ -93,9 +94,7 @@ fn report(bytes: usize) {
     }
     since = since.saturating_add(bytes);
     if since > BUDGET.with(Cell::get) && boa_gc::finalizer_safe() {
-        let start = Instant::now();
-        boa_gc::force_collect();
-        let took = start.elapsed();
+        let took = timed(boa_gc::force_collect);
         FORCED.with(|f| f.set(f.get() + 1));
         BUDGET.with(|b| b.set(budget_after(smoothed(took))));
         COLLECTED.with(|c| c.set(false));
@@ -106,6 +105,41 @@ fn report(bytes: usize) {
     if !SENTINEL_ARMED.with(|a| a.replace(true)) {
         drop(Gc::new(Sentinel));
     }
+}
+
+/// The time `f` took: this thread's CPU time where the platform has it (time spent waiting for
+/// a core on a loaded machine is not the collection's cost), wall time otherwise.
+fn timed(f: impl FnOnce()) -> Duration {
+    let wall = Instant::now();
+    let cpu = thread_cpu_ns();
+    f();
+    match (cpu, thread_cpu_ns()) {
+        (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
+        _ => wall.elapsed(),
+    }
+}
+
+/// CPU time consumed by the calling thread, in ns (`CLOCK_THREAD_CPUTIME_ID`).
+#[cfg(unix)]
+fn thread_cpu_ns() -> Option<u64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    let secs = u64::try_from(ts.tv_sec).ok()?;
+    let nanos = u64::try_from(ts.tv_nsec).ok()?;
+    Some(secs.saturating_mul(1_000_000_000).saturating_add(nanos))
+}
+
+/// No thread CPU clock here: wall time is used.
+#[cfg(not(unix))]
+fn thread_cpu_ns() -> Option<u64> {
+    None
 }
 
 /// The collection time the budget follows: a faster collection lowers it at once, a slower

@@ -109,4 +109,3 @@ fn the_collection_time_is_smoothed_upwards_only() {
         Duration::from_nanos(500)
     );
 }
-
