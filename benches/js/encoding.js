@@ -11,3 +11,16 @@ scenario({ group: "encoding", name: "TextDecoderStream, 1 KiB chunks", n: 5000,
       .pipeTo(new WritableStream({ write(s) { chars += s.length; } }));
     return chars;
   } });
+// TextEncoderStream throughput: 1 KiB ASCII strings piped through it (each output chunk is a
+// new Uint8Array over a new ArrayBuffer: the buffers the collector does not count).
+const TEXT = "a".repeat(1024);
+scenario({ group: "encoding", name: "TextEncoderStream, 1 KiB strings", n: 5000,
+  bytesPerOp: 1024, check: (n, v) => v === n * 1024,
+  run: async (n) => {
+    let i = 0;
+    let bytes = 0;
+    await new ReadableStream({ pull(c) { if (i++ < n) c.enqueue(TEXT); else c.close(); } })
+      .pipeThrough(new TextEncoderStream())
+      .pipeTo(new WritableStream({ write(b) { bytes += b.byteLength; } }));
+    return bytes;
+  } });

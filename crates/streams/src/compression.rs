@@ -174,7 +174,7 @@ fn enqueue_pieces(
             continue;
         }
         let len = piece.len() as u64;
-        let array_buffer = JsArrayBuffer::from_byte_block(piece, ctx)?;
+        let array_buffer = crate::gc_pressure::new_array_buffer(piece, ctx)?;
         let array =
             ViewConstructor::Typed(boa_engine::builtins::typed_array::TypedArrayKind::Uint8)
                 .construct(&array_buffer, 0, len, ctx)?;

@@ -576,7 +576,7 @@ fn encoder_data<R>(
 
 /// A `Uint8Array` over a new ArrayBuffer holding `bytes`, in the current realm.
 fn create_uint8_array(bytes: &[u8], ctx: &mut Context) -> JsResult<JsValue> {
-    let buffer = JsArrayBuffer::from_byte_block(AlignedVec::from_slice(0, bytes), ctx)?;
+    let buffer = crate::gc_pressure::new_array_buffer(AlignedVec::from_slice(0, bytes), ctx)?;
     Ok(JsUint8Array::from_array_buffer(buffer, ctx)?.into())
 }
 

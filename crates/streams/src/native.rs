@@ -69,7 +69,7 @@
 use std::cell::RefCell;
 
 use boa_engine::{
-    object::builtins::{AlignedVec, JsArrayBuffer, JsUint8Array},
+    object::builtins::{AlignedVec, JsUint8Array},
     Context, JsObject, JsResult, JsValue,
 };
 use boa_gc::{Finalize, Gc, Trace};
@@ -167,7 +167,7 @@ pub fn readable_stream_is_disturbed(stream: &JsObject<ReadableStream>) -> bool {
 /// A new `Uint8Array` holding a copy of `chunk` in an engine-owned buffer. (Boa's array
 /// buffers own aligned blocks, so `Bytes` cannot be adopted without one copy.)
 pub fn bytes_to_uint8_array(chunk: &Bytes, ctx: &mut Context) -> JsResult<JsObject> {
-    let buffer = JsArrayBuffer::from_byte_block(AlignedVec::from_slice(64, chunk), ctx)?;
+    let buffer = crate::gc_pressure::new_array_buffer(AlignedVec::from_slice(64, chunk), ctx)?;
     Ok(JsUint8Array::from_array_buffer(buffer, ctx)?.into())
 }
 

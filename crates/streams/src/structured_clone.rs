@@ -683,8 +683,9 @@ pub fn structured_deserialize_with_transfer(
                 data,
                 max_byte_length,
             } => {
-                // 3.2. A new ArrayBuffer whose [[ArrayBufferData]] is the holder's (no copy).
-                let buffer = JsArrayBuffer::from_byte_block(data, ctx)?;
+                // 3.2. A new ArrayBuffer whose [[ArrayBufferData]] is the holder's (no copy;
+                // counted: the block may come from another thread's heap).
+                let buffer = crate::gc_pressure::new_array_buffer(data, ctx)?;
                 let buffer = match max_byte_length {
                     Some(max) => buffer.with_max_byte_length(max),
                     None => buffer,
@@ -776,7 +777,7 @@ impl Deserializer<'_> {
                 data,
                 max_byte_length,
             } => {
-                let buffer = JsArrayBuffer::from_byte_block(data, ctx)?;
+                let buffer = crate::gc_pressure::new_array_buffer(data, ctx)?;
                 match max_byte_length {
                     Some(max) => buffer.with_max_byte_length(max).into(),
                     None => buffer.into(),

@@ -42,7 +42,7 @@ pub(crate) fn context() -> Context {
         js_string!("gc"),
         0,
         NativeFunction::from_fn_ptr(|_, _, _| {
-            boa_gc::force_collect();
+            gc_now();
             Ok(JsValue::undefined())
         }),
     )

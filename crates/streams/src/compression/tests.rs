@@ -349,7 +349,7 @@ fn streams_are_collected_with_their_codec_state() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(
         string(&mut ctx, "refs.map(r => String(r.deref())).join()"),
         "undefined,undefined,undefined,undefined,undefined"

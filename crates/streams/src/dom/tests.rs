@@ -425,12 +425,12 @@ fn state_survives_garbage_collection() {
             globalThis.target = t;
         })();"#,
     );
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     eval(
         &mut ctx,
         "target.dispatchEvent(new Event('x')); keep.abort('r');",
     );
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     eval(&mut ctx, "target.dispatchEvent(new Event('x'));");
     check(&mut ctx, "log.join() === 'x,onabort,dep:true'");
 }
@@ -545,7 +545,7 @@ fn any_keeps_its_dependents_weakly_and_bounded() {
         entries_before < 10_000,
         "dead entries were not pruned: {entries_before}"
     );
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     let (entries, live) = abort::dependent_entry_counts(&source);
     assert!(live <= 1, "{live} dependents survived a collection");
     // One more dependent: at most one prune away from the floor.
@@ -576,7 +576,7 @@ fn any_chains_stay_flat() {
     // The 10,000th signal's sources are the root alone, not a 10,000-long chain.
     assert_eq!(abort::source_count(&chained), 1);
     // Only the last signal (it has a listener) is still a live dependent of the root.
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     let root = global_signal(&mut ctx, "root.signal");
     let (entries, live) = abort::dependent_entry_counts(&root);
     assert_eq!(live, 1);
@@ -616,7 +616,7 @@ fn a_dependent_with_abort_listeners_outlives_gc_while_its_source_can_abort() {
         "#,
     );
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     check(
         &mut ctx,
         r#"(() => {
@@ -648,7 +648,7 @@ fn a_dependent_is_released_when_its_source_is_collected() {
         "#,
     );
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     // Its source can no longer abort it: the listener does not keep it alive.
     check(&mut ctx, "ref.deref() === undefined");
 }
@@ -668,7 +668,7 @@ fn a_dependent_that_loses_its_listeners_is_released() {
     let source = global_signal(&mut ctx, "ac.signal");
     eval(&mut ctx, "dep.onabort = null; dep = undefined;");
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     check(&mut ctx, "ref.deref() === undefined");
     assert_eq!(abort::dependent_entry_counts(&source).1, 0);
 }

@@ -191,7 +191,7 @@ pub(crate) fn encode_utf8(input: &JsString) -> Vec<u8> {
 
 /// A `Uint8Array` over a new ArrayBuffer holding `bytes`, in the current realm.
 fn create_uint8_array(bytes: Vec<u8>, ctx: &mut Context) -> JsResult<JsValue> {
-    let buffer = JsArrayBuffer::from_byte_block(AlignedVec::from_iter(0, bytes), ctx)?;
+    let buffer = crate::gc_pressure::new_array_buffer(AlignedVec::from_iter(0, bytes), ctx)?;
     Ok(JsUint8Array::from_array_buffer(buffer, ctx)?.into())
 }
 

@@ -266,7 +266,7 @@ fn streams_are_collected_despite_the_algorithm_cycle() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     let v = eval(&mut ctx, "refs.map(r => String(r.deref())).join()");
     assert_eq!(
         v.to_string(&mut ctx).unwrap().to_std_string_escaped(),

@@ -134,7 +134,7 @@ pub fn array_buffer_from(seq: &ByteSeq, ctx: &mut Context) -> JsResult<JsArrayBu
     for part in seq.parts() {
         block.extend_from_slice(part);
     }
-    JsArrayBuffer::from_byte_block(block, ctx)
+    crate::gc_pressure::new_array_buffer(block, ctx)
 }
 
 /// A new `Uint8Array` over a copy of `seq`.

@@ -19,9 +19,8 @@
 use std::io;
 
 use boa_engine::{
-    builtins::typed_array::TypedArrayKind,
-    object::builtins::{AlignedVec, JsArrayBuffer},
-    Context, JsObject, JsResult, JsValue,
+    builtins::typed_array::TypedArrayKind, object::builtins::AlignedVec, Context, JsObject,
+    JsResult, JsValue,
 };
 use boa_gc::{Finalize, Gc, Trace};
 
@@ -555,7 +554,7 @@ impl ByteController {
     /// ReadableByteStreamControllerEnqueue with a `Uint8Array` over all of `block`.
     fn enqueue_block(&self, block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<()> {
         let length = block.len() as u64;
-        let buffer = JsArrayBuffer::from_byte_block(block, ctx)?;
+        let buffer = crate::gc_pressure::new_array_buffer(block, ctx)?;
         // NOTE: ReadableByteStreamControllerEnqueue reads only the view's buffer, byte offset
         // and byte length, so the record stands for the Uint8Array the spec creates (which
         // script never sees: the enqueue transfers its buffer).

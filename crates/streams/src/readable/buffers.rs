@@ -263,7 +263,7 @@ pub fn transfer_array_buffer(buffer: &JsArrayBuffer, ctx: &mut Context) -> JsRes
     // 5. Return a new ArrayBuffer object, created in the current Realm, whose
     //    [[ArrayBufferData]] internal slot value is arrayBufferData and whose
     //    [[ArrayBufferByteLength]] internal slot value is arrayBufferByteLength.
-    JsArrayBuffer::from_byte_block(block, ctx)
+    crate::gc_pressure::adopt_array_buffer(block, ctx)
 }
 
 /// [CloneArrayBuffer](https://tc39.es/ecma262/#sec-clonearraybuffer)`(srcBuffer, srcByteOffset,
@@ -278,7 +278,7 @@ pub fn clone_array_buffer(
         let data = src.data();
         clone_block(data.as_deref(), src_byte_offset, src_length)?
     };
-    JsArrayBuffer::from_byte_block(block, ctx)
+    crate::gc_pressure::new_array_buffer(block, ctx)
 }
 
 /// [CloneAsUint8Array](https://streams.spec.whatwg.org/#abstract-opdef-cloneasuint8array)
@@ -534,7 +534,7 @@ fn materialize(cell: &impl PullIntoBufferCell, ctx: &mut Context) -> JsResult<Js
         Err(object) => return Ok(object),
         Ok(t) => t,
     };
-    let object = JsArrayBuffer::from_byte_block(block, ctx)?;
+    let object = crate::gc_pressure::adopt_array_buffer(block, ctx)?;
     let inner: JsObject = object.clone().into();
     if !inner
         .prototype()

@@ -481,7 +481,7 @@ pub(crate) fn pull_steps(
         //   1. Let buffer be Construct(%ArrayBuffer%, « autoAllocateChunkSize »).
         let buffer = usize::try_from(size)
             .map_err(|_| range_error("autoAllocateChunkSize is too large"))
-            .and_then(|n| JsArrayBuffer::new(n, ctx));
+            .and_then(|n| crate::gc_pressure::zeroed_array_buffer(n, ctx));
         let buffer = match buffer {
             Ok(b) => b,
             //   2. If buffer is an abrupt completion,
@@ -904,7 +904,7 @@ fn readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
         .borrow()
         .buffer
         .with_bytes(|bytes| clone_block(bytes, byte_offset, byte_length));
-    match block.and_then(|b| JsArrayBuffer::from_byte_block(b, ctx)) {
+    match block.and_then(|b| crate::gc_pressure::new_array_buffer(b, ctx)) {
         // 2. If cloneResult is an abrupt completion,
         //   1. Perform ! ReadableByteStreamControllerError(controller, cloneResult.[[Value]]).
         //   2. Return cloneResult.

@@ -130,6 +130,6 @@ fn the_ports_of_a_transferred_stream_are_released_after_close_and_collected() {
     // close algorithm on the other): the context no longer holds them.
     assert_eq!(crate::message::registered_port_count(&mut ctx), 0);
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(string(&mut ctx, "String(weak[0].deref())"), "undefined");
 }

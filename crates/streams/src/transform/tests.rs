@@ -91,7 +91,7 @@ fn transform_stream_is_collected_with_its_controller_and_transformer() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(
         string(&mut ctx, "refs.map(r => String(r.deref())).join()"),
         "undefined,undefined,undefined,undefined,undefined"
@@ -115,7 +115,7 @@ fn cleared_algorithms_release_the_transformer() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     // The stream is alive, but its algorithms were cleared: the transformer is not.
     assert_eq!(
         string(&mut ctx, "typeof ts + ',' + String(ref.deref())"),

@@ -260,7 +260,7 @@ fn unreachable_stream_and_writer_are_collected() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(
         eval_string(&mut ctx, "refs.map(r => r.deref() === undefined).join()"),
         "true,true"
@@ -279,7 +279,7 @@ fn live_stream_survives_collection() {
     "#,
     );
     ctx.run_jobs().unwrap();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     eval(
         &mut ctx,
         "w.write('after-gc'); w.close().then(() => log.push('closed'));",

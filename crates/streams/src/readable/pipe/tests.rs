@@ -157,7 +157,7 @@ fn abandoned_pipe_is_collected() {
     ctx.run_jobs().unwrap();
     // Mid-way: the first chunk is stuck in the sink's write.
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(
         string(&mut ctx, "refs.map(r => String(r.deref())).join()"),
         "undefined,undefined,undefined,undefined"
@@ -182,7 +182,7 @@ fn pipe_with_a_live_signal_stays_alive_until_it_finishes() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     // The signal's abort algorithm can still act on the pipe: it is not collected.
     assert_eq!(string(&mut ctx, "typeof ref.deref()"), "object");
     eval(&mut ctx, "ac.abort();");

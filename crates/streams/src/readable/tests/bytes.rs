@@ -39,7 +39,7 @@ fn run_log(script: &str, sep: &str) -> String {
 #[test]
 fn transfer_array_buffer_detaches_and_keeps_the_data_block() {
     let mut ctx = context();
-    let original = JsArrayBuffer::new(16, &mut ctx).unwrap();
+    let original = crate::gc_pressure::zeroed_array_buffer(16, &mut ctx).unwrap();
     original.data_mut().unwrap()[3] = 42;
     let before = original.data().unwrap().as_ptr();
     let transferred = transfer_array_buffer(&original, &mut ctx).unwrap();
@@ -262,7 +262,7 @@ fn byte_stream_and_byob_reader_are_collected_once_unreachable() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(
         string(&mut ctx, "refs.map(r => String(r.deref())).join()"),
         "undefined,undefined,undefined,undefined"

@@ -37,7 +37,7 @@ fn stream_and_reader_are_collected_once_unreachable() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(
         string(
             &mut ctx,
@@ -64,7 +64,7 @@ fn pending_read_keeps_its_stream_alive() {
     );
     ctx.run_jobs().unwrap();
     ctx.clear_kept_objects();
-    boa_gc::force_collect();
+    crate::test_support::gc_now();
     assert_eq!(string(&mut ctx, "typeof ref.deref()"), "object");
     eval(&mut ctx, "controller.enqueue('chunk');");
     ctx.run_jobs().unwrap();
