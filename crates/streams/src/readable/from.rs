@@ -45,6 +45,32 @@ pub struct FromIterableSource {
     /// [`async_next_promise`]): the two native functions, made once per stream, and the
     /// nextPromise they settle (at most one is pending: the next pull waits for it).
     next_reaction: GcRefCell<Option<NextReaction>>,
+    /// The sync-iterator fast path's iterator result of the pending "get the next value"
+    /// (the one the wrapper's `unwrap` makes), kept as its parts until script could see the
+    /// object (see [`LazyIterResult`]).
+    sync_result: GcRefCell<Option<LazyIterResult>>,
+}
+
+/// The iterator result `CreateIterResultObject(value, done)` of the sync-iterator wrapper's
+/// `unwrap`, made only when a step could show it to script.
+///
+/// The promises that carry it ([`WrapperStep::wrapper`] and nextPromise) are settled with
+/// [`lazy_iter_result`], a symbol no script sees, and the steps that take it from them read
+/// it here.
+// NOTE: unobservable: until a step hands the object to script, the steps that touch it are
+// the two `then` lookups of the promise resolve functions (wrapper promise, nextPromise) and
+// "get the next value" step 4's `done` / `value` Gets. The object is an ordinary object with
+// own data properties `value` and `done` whose prototype is %Object.prototype%, so the
+// Gets of `done` and `value` find its parts without running code, and a `then` lookup walks
+// to %Object.prototype%'s chain: when that lookup runs no code and finds no callable `then`
+// ([`iter_result_then_is_silent`]) it is answered without the object. Otherwise the object is
+// made right then (a fresh object: its identity was never seen, and making it runs no code)
+// and the step goes on with it as the spec's.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum LazyIterResult {
+    Parts { value: JsValue, done: bool },
+    Object(JsValue),
 }
 
 /// See [`FromIterableSource::next_reaction`].
@@ -142,6 +168,7 @@ pub(crate) fn readable_stream_from_iterable(
         record,
         stream: GcRefCell::new(None),
         next_reaction: GcRefCell::new(None),
+        sync_result: GcRefCell::new(None),
     });
     // 3. Let startAlgorithm be an algorithm that returns undefined.
     // 4. Let pullAlgorithm be ... (FromIterableSource::pull_algorithm)
@@ -264,7 +291,11 @@ fn next_value_then_pull(
     settlement: Settlement,
     ctx: &mut Context,
 ) {
-    let settled = match next_value_steps(settlement, ctx) {
+    let next_value = match settlement {
+        Ok(v) if is_lazy_iter_result(&v) => captures.0.take_sync_next_value(ctx),
+        settlement => next_value_steps(settlement, ctx),
+    };
+    let settled = match next_value {
         Ok(NextValue::End) => Ok(NextValue::End.into_settled()),
         Err(e) => Err(e),
         Ok(NextValue::Value(v)) => match v.as_object() {
@@ -373,7 +404,7 @@ impl FromIterableSource {
     fn next_promise(this: &Gc<Self>, ctx: &mut Context) -> Completion {
         match &this.record {
             IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
-                from_sync_next_promise(iterator, next, ctx)
+                from_sync_next_promise(this, iterator, next, ctx)
             }
             IteratorRecord::Async { .. } if crate::fast_paths() => {
                 // 1-2. (as below)
@@ -483,6 +514,103 @@ thread_local! {
 
 fn end_of_iteration() -> JsValue {
     END_OF_ITERATION.with(|s| s.clone().map_or_else(JsValue::undefined, JsValue::from))
+}
+
+thread_local! {
+    /// The settled value of a promise of the sync-iterator fast path whose iterator result is
+    /// kept in [`FromIterableSource::sync_result`] (see [`LazyIterResult`]): a symbol script
+    /// never sees.
+    static LAZY_ITER_RESULT: Option<JsSymbol> =
+        JsSymbol::new(Some(boa_engine::JsString::from("iterator result")));
+}
+
+fn lazy_iter_result() -> JsValue {
+    LAZY_ITER_RESULT.with(|s| s.clone().map_or_else(JsValue::undefined, JsValue::from))
+}
+
+fn is_lazy_iter_result(v: &JsValue) -> bool {
+    match v.as_symbol() {
+        Some(a) => LAZY_ITER_RESULT.with(|b| b.as_ref().is_some_and(|b| a == *b)),
+        None => false,
+    }
+}
+
+/// Whether `Get(iterResult, "then")` on an iterator result made by CreateIterResultObject
+/// (an ordinary object with own data properties `value` and `done`, prototype
+/// %Object.prototype%) runs no code and finds nothing callable: the lookup walks
+/// %Object.prototype%'s chain.
+fn iter_result_then_is_silent(ctx: &Context) -> bool {
+    let object_prototype = ctx.intrinsics().constructors().object().prototype();
+    data_lookup(&object_prototype, &webidl::js_key!("then"))
+        .is_some_and(|then| then.is_none_or(|t| !t.is_callable()))
+}
+
+/// `Get(object, key)` when the lookup runs no code: `Some(None)` when nothing is found,
+/// `Some(Some(value))` for a data property found on the chain, `None` when the lookup could
+/// run code (an accessor, or an object other than an ordinary object or a promise on the
+/// chain), as [`webidl::lookup_runs_no_code`] decides.
+fn data_lookup(
+    object: &JsObject,
+    key: &boa_engine::property::PropertyKey,
+) -> Option<Option<JsValue>> {
+    let mut current = object.clone();
+    // The chain is finite; the bound only caps the work on very long chains.
+    for _ in 0..64 {
+        if !current.is_ordinary() && !current.is::<boa_engine::builtins::promise::Promise>() {
+            return None;
+        }
+        let (found, prototype) = {
+            let o = current.borrow();
+            (o.properties().get(key), o.prototype())
+        };
+        if let Some(descriptor) = found {
+            return if descriptor.is_data_descriptor() {
+                Some(Some(descriptor.value().cloned().unwrap_or_default()))
+            } else {
+                None
+            };
+        }
+        match prototype {
+            Some(p) => current = p,
+            None => return Some(None),
+        }
+    }
+    None
+}
+
+impl FromIterableSource {
+    /// The pending iterator result of the sync-iterator fast path as an object (made now if
+    /// it was kept as its parts).
+    fn sync_iter_result_object(&self, ctx: &mut Context) -> JsValue {
+        let lazy = self.sync_result.borrow_mut().take();
+        let object = match lazy {
+            Some(LazyIterResult::Parts { value, done }) => {
+                create_iter_result_object(value, done, ctx)
+            }
+            Some(LazyIterResult::Object(o)) => o,
+            None => JsValue::undefined(),
+        };
+        *self.sync_result.borrow_mut() = Some(LazyIterResult::Object(object.clone()));
+        object
+    }
+
+    /// "Get the next value" step 4's steps for the pending iterator result of the
+    /// sync-iterator fast path (taken: the next pull makes a new one).
+    fn take_sync_next_value(&self, ctx: &mut Context) -> Result<NextValue, JsValue> {
+        let lazy = self.sync_result.borrow_mut().take();
+        match lazy {
+            // 1. (an Object) 2. Let done be ? IteratorComplete(iterResult): the own data
+            // property `done`. 3. end of iteration if done. 4. ? IteratorValue(iterResult):
+            // the own data property `value`. No code runs.
+            Some(LazyIterResult::Parts { value, done }) => Ok(if done {
+                NextValue::End
+            } else {
+                NextValue::Value(value)
+            }),
+            Some(LazyIterResult::Object(o)) => next_value_steps(Ok(o), ctx),
+            None => next_value_steps(Ok(JsValue::undefined()), ctx),
+        }
+    }
 }
 
 impl NextValue {
@@ -713,6 +841,8 @@ fn resolves_to_itself_silently(value: &JsValue, ctx: &mut Context) -> bool {
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 struct WrapperStep {
+    /// The stream's source (its [`FromIterableSource::sync_result`]).
+    source: Gc<FromIterableSource>,
     /// The wrapper's `promiseCapability.[[Promise]]` while script cannot see it.
     wrapper: Gc<RustPromise>,
     /// The same promise as a JS promise, once a step that could show it to script came
@@ -741,7 +871,12 @@ struct WrapperStep {
 /// When the state checked at the pull no longer holds at a later step, the wrapper's promise
 /// becomes a real JS promise at that step (before anything can see it) and the remaining steps
 /// are the spec's own.
-fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context) -> Completion {
+fn from_sync_next_promise(
+    source: &Gc<FromIterableSource>,
+    iterator: &JsObject,
+    next: &JsValue,
+    ctx: &mut Context,
+) -> Completion {
     // %AsyncFromSyncIteratorPrototype%.next():
     // 5. Let result be Completion(IteratorNext(syncIteratorRecord)).
     // 6. IfAbruptRejectPromise(result, promiseCapability).
@@ -761,6 +896,7 @@ fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context
     // path's `then` calls): all must be the intrinsics, or the slow path runs.
     let fast = promise_steps_intrinsic(ctx, true);
     let step = Gc::new(WrapperStep {
+        source: source.clone(),
         wrapper: RustPromise::new(),
         wrapper_js: GcRefCell::new(None),
         next_promise: RustPromise::new(),
@@ -998,6 +1134,17 @@ fn call_then_with_resolving_functions(
 /// valueWrapper, and the resolve function of the wrapper's promise that the job calls with its
 /// result.
 fn wrapper_on_fulfilled(step: &WrapperStep, v: JsValue, done: bool, ctx: &mut Context) {
+    // NewPromiseResolveThenableJob (queued right after this job) reads
+    // SpeciesConstructor(wrapper promise): checked here (see below).
+    let intrinsic = promise_steps_intrinsic(ctx, false);
+    if intrinsic && iter_result_then_is_silent(ctx) {
+        // unwrap: Return CreateIterResultObject(v, done): kept as its parts (see
+        // `LazyIterResult`). The resolve function: `then` is looked up (no code runs, nothing
+        // callable found): fulfill the wrapper's promise with the iterator result.
+        *step.source.sync_result.borrow_mut() = Some(LazyIterResult::Parts { value: v, done });
+        step.wrapper.settle(Ok(lazy_iter_result()), ctx);
+        return;
+    }
     // unwrap: Return CreateIterResultObject(v, done).
     let iter_result = create_iter_result_object(v, done, ctx);
     let silent = iter_result
@@ -1007,7 +1154,7 @@ fn wrapper_on_fulfilled(step: &WrapperStep, v: JsValue, done: bool, ctx: &mut Co
     // SpeciesConstructor(wrapper promise): if that could run code or give another
     // constructor, or if the `then` lookup below can run code (which could change it), the
     // wrapper's promise is made a JS promise now, before script could see it.
-    if silent && promise_steps_intrinsic(ctx, false) {
+    if silent && intrinsic {
         // The resolve function: `then` is looked up (no code runs) and, if callable, called
         // in a NewPromiseResolveThenableJob.
         RustPromise::resolve_value(&step.wrapper, iter_result, ctx);
@@ -1044,9 +1191,19 @@ fn wrapper_thenable_job(step: &WrapperStep, rejected: Option<JsValue>, ctx: &mut
         // 5. Return PerformPromiseThen(promise, onFulfilled, onRejected, resultCapability).
         // NOTE: resultCapability is a %Promise% no one can reach; it is not made.
         Completion::Rust(step.wrapper.clone()).upon(
-            step.next_promise.clone(),
-            |next_promise, settlement, ctx| match settlement {
-                // nextPromise's resolve function, with its `then` lookup.
+            (step.source.clone(), step.next_promise.clone()),
+            |(source, next_promise), settlement, ctx| match settlement {
+                // nextPromise's resolve function, with its `then` lookup on the iterator
+                // result: answered without the object while that runs no code and finds
+                // nothing callable (see `LazyIterResult`).
+                Ok(v) if is_lazy_iter_result(&v) => {
+                    if iter_result_then_is_silent(ctx) {
+                        next_promise.settle(Ok(v), ctx);
+                    } else {
+                        let iter_result = source.sync_iter_result_object(ctx);
+                        RustPromise::resolve_value(next_promise, iter_result, ctx);
+                    }
+                }
                 Ok(v) => RustPromise::resolve_value(next_promise, v, ctx),
                 Err(e) => next_promise.settle(Err(e), ctx),
             },

@@ -199,3 +199,40 @@ fn species_replaced_after_a_throwing_next() {
     assert!(out.contains("MyPromise resolve undefined@"), "{out}");
     assert!(out.contains("read1 boom@"), "{out}");
 }
+
+#[test]
+fn iterator_result_made_where_a_then_lookup_first_finds_a_function() {
+    // The fast path keeps the wrapper's iterator result as its parts while the `then` lookups
+    // on it run no code and find nothing callable. A callable Object.prototype.then installed
+    // at each microtask offset of one pull must still receive the iterator result, at the tick
+    // the spec's lookup first finds it (then adopt it through that function).
+    let src = r#"
+        (async () => {
+        for (let offset = 0; offset < 6; offset++) {
+            const r = ReadableStream.from(['a' + offset, 'b' + offset]).getReader();
+            await null; await null; await null;
+            r.read().then((v) => log.push('read1 ' + offset + ' ' + v.value + '@' + tick));
+            let k = 0;
+            const step = () => {
+                if (k++ < offset) { Promise.resolve().then(step); return; }
+                Object.defineProperty(Object.prototype, 'then', {
+                    configurable: true,
+                    value: function (res) {
+                        log.push('then ' + offset + ' ' + Object.keys(this).sort() + ' ' + this.value + '@' + tick);
+                        delete Object.prototype.then;
+                        res(this);
+                    },
+                });
+            };
+            Promise.resolve().then(step);
+            r.read().then((v) => log.push('read2 ' + offset + ' ' + v.value + '@' + tick));
+            await new Promise((res) => { let n = 0; const w = () => (n++ < 40 ? Promise.resolve().then(w) : res()); w(); });
+            delete Object.prototype.then;
+        }
+        })();
+        "#;
+    let out = same_both_ways(src);
+    assert!(out.contains("then 0 done,value a0@"), "{out}");
+    assert!(out.contains("then 5 done,value b5@"), "{out}");
+    assert!(out.contains("read2 5 b5@"), "{out}");
+}
