@@ -236,3 +236,49 @@ fn iterator_result_made_where_a_then_lookup_first_finds_a_function() {
     assert!(out.contains("then 5 done,value b5@"), "{out}");
     assert!(out.contains("read2 5 b5@"), "{out}");
 }
+
+#[test]
+fn array_iterator_reached_by_script_is_not_counted() {
+    // The fast path counts the elements next() returned only while nothing but the stream can
+    // reach the ArrayIterator. A `next` getter on %ArrayIteratorPrototype% (it keeps the
+    // iterator and script advances it), a replaced next(), and a `return` getter reached at
+    // cancel (script drains the iterator) must all read as with fast paths off.
+    let src = r#"
+        (async () => {
+        const ArrayIteratorPrototype = Object.getPrototypeOf([][Symbol.iterator]());
+        const IteratorPrototype = Object.getPrototypeOf(ArrayIteratorPrototype);
+        const origNext = ArrayIteratorPrototype.next;
+        const show = (v) => log.push(v.done ? 'done@' + tick : v.value + '@' + tick);
+        let seen;
+        Object.defineProperty(ArrayIteratorPrototype, 'next', {
+            configurable: true,
+            get() { seen = this; return origNext; },
+        });
+        const r1 = ReadableStream.from([10, 11, 12]).getReader();
+        Object.defineProperty(ArrayIteratorPrototype, 'next', { configurable: true, writable: true, value: origNext });
+        log.push('script took ' + origNext.call(seen).value);
+        for (let i = 0; i < 3; i++) r1.read().then(show);
+        await null; await null; await null; await null; await null; await null; await null;
+        ArrayIteratorPrototype.next = function () { const v = origNext.call(this); log.push('my next ' + v.value); return v; };
+        const r2 = ReadableStream.from([20, 21]).getReader();
+        ArrayIteratorPrototype.next = origNext;
+        for (let i = 0; i < 3; i++) r2.read().then(show);
+        await null; await null; await null; await null; await null; await null; await null;
+        const r4 = ReadableStream.from([40, 41, 42, 43]).getReader();
+        show(await r4.read());
+        let taken;
+        Object.defineProperty(IteratorPrototype, 'return', { configurable: true, get() { taken = this; return undefined; } });
+        r4.cancel('stop').then(() => log.push('cancelled@' + tick));
+        delete IteratorPrototype.return;
+        log.push('taken ' + JSON.stringify(taken.next()) + ' ' + JSON.stringify(taken.next()));
+        r4.read().then(show);
+        })();
+        "#;
+    let out = same_both_ways(src);
+    assert!(out.contains("script took 10,11@"), "{out}");
+    assert!(out.contains("12@") && out.contains("my next 21"), "{out}");
+    assert!(
+        out.contains(r#"taken {"value":41,"done":false} {"value":42,"done":false}"#),
+        "{out}"
+    );
+}
