@@ -1059,6 +1059,10 @@ fn from_sync_next_promise(
                 .as_callable()
                 .ok_or_else(|| type_error("the iterator's next is not callable"))?;
             let r = next.call(&iterator.clone().into(), &[], ctx)?;
+            // The same Gets, read directly when they run no code (e.g. a generator's result).
+            if let Some(done_value) = own_done_value(&r) {
+                return Ok(done_value);
+            }
             let Some(r) = r.as_object() else {
                 return Err(type_error("the iterator result is not an object"));
             };
