@@ -45,6 +45,93 @@ pub struct FromIterableSource {
     /// [`async_next_promise`]): the two native functions, made once per stream, and the
     /// nextPromise they settle (at most one is pending: the next pull waits for it).
     next_reaction: GcRefCell<Option<NextReaction>>,
+    /// The sync-iterator fast path's iterator result of the pending "get the next value"
+    /// (the one the wrapper's `unwrap` makes), kept as its parts until script could see the
+    /// object (see [`LazyIterResult`]).
+    sync_result: GcRefCell<Option<LazyIterResult>>,
+    /// For an Array iterated by the intrinsic `Array.prototype.values` and
+    /// %ArrayIteratorPrototype%.next (see [`ArrayIteration`]).
+    array_iteration: Option<ArrayIteration>,
+}
+
+/// An Array iterated by an ArrayIterator that only the source can reach: the intrinsic
+/// `%Array.prototype.values%` made it, the `next` lookup on it ran no code and found the
+/// intrinsic %ArrayIteratorPrototype%.next. The source counts the elements that `next()` has
+/// returned, which is the iterator's [[ArrayLikeNextIndex]] (nothing else can call `next()` on
+/// it), so it can tell when `next()` runs no user code: its Get of `length` and of the element
+/// find own data properties, or the index is past the length.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+struct ArrayIteration {
+    array: JsObject,
+    /// The iterator's [[ArrayLikeNextIndex]].
+    #[unsafe_ignore_trace]
+    next_index: std::cell::Cell<u64>,
+    /// Set when the count may no longer be the iterator's (a `return` lookup on the iterator
+    /// at cancel could show it to script, `next()` threw, the fast paths were switched off):
+    /// from then on `next()` is always run as user code.
+    #[unsafe_ignore_trace]
+    untracked: std::cell::Cell<bool>,
+}
+
+impl ArrayIteration {
+    /// Whether %ArrayIteratorPrototype%.next on the iterator runs no user code now: the
+    /// array's `length` is an own data property (always, for an Array) and the element at the
+    /// iterator's index is an own data property, or the index is at or past the length (no
+    /// element Get).
+    fn next_runs_no_code(&self) -> bool {
+        if self.untracked.get() {
+            return false;
+        }
+        let array = self.array.borrow();
+        let properties = array.properties();
+        let length = properties
+            .get(&webidl::js_key!("length"))
+            .filter(boa_engine::property::PropertyDescriptor::is_data_descriptor)
+            .and_then(|d| d.value().and_then(JsValue::as_number));
+        let Some(length) = length else {
+            return false;
+        };
+        let index = self.next_index.get();
+        #[allow(clippy::cast_precision_loss)]
+        if index as f64 >= length {
+            return true;
+        }
+        properties
+            .get(&boa_engine::property::PropertyKey::from(index))
+            .is_some_and(|d| d.is_data_descriptor())
+    }
+
+    /// Record what `next()` returned: the index moves on with every result that is not done.
+    fn record(&self, result: &Result<(bool, JsValue), JsValue>) {
+        match result {
+            Ok((false, _)) => self.next_index.set(self.next_index.get() + 1),
+            Ok((true, _)) => {}
+            Err(_) => self.untracked.set(true),
+        }
+    }
+}
+
+/// The iterator result `CreateIterResultObject(value, done)` of the sync-iterator wrapper's
+/// `unwrap`, made only when a step could show it to script.
+///
+/// The promises that carry it ([`WrapperStep::wrapper`] and nextPromise) are settled with
+/// [`lazy_iter_result`], a symbol no script sees, and the steps that take it from them read
+/// it here.
+// NOTE: unobservable: until a step hands the object to script, the steps that touch it are
+// the two `then` lookups of the promise resolve functions (wrapper promise, nextPromise) and
+// "get the next value" step 4's `done` / `value` Gets. The object is an ordinary object with
+// own data properties `value` and `done` whose prototype is %Object.prototype%, so the
+// Gets of `done` and `value` find its parts without running code, and a `then` lookup walks
+// to %Object.prototype%'s chain: when that lookup runs no code and finds no callable `then`
+// ([`iter_result_then_is_silent`]) it is answered without the object. Otherwise the object is
+// made right then (a fresh object: its identity was never seen, and making it runs no code)
+// and the step goes on with it as the spec's.
+#[derive(Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+enum LazyIterResult {
+    Parts { value: JsValue, done: bool },
+    Object(JsValue),
 }
 
 /// See [`FromIterableSource::next_reaction`].
@@ -85,11 +172,17 @@ fn get_method_catching(
 }
 
 /// GetIteratorFromMethod(obj, method).
+///
+/// With `ordinary_fresh` (the caller knows the iterator is a new object with the ordinary
+/// internal methods and no own properties), also says whether the `next` lookup ran no code:
+/// it then walks the prototype chain only ([`data_lookup`]), so nothing could see the
+/// iterator.
 fn get_iterator_from_method(
     obj: &JsValue,
     method: &JsObject,
+    ordinary_fresh: bool,
     ctx: &mut Context,
-) -> JsResult<(JsObject, JsValue)> {
+) -> JsResult<(JsObject, JsValue, bool)> {
     // 1. Let iterator be ? Call(method, obj).
     let iterator = method.call(obj, &[], ctx)?;
     // 2. If iterator is not an Object, throw a TypeError exception.
@@ -97,9 +190,17 @@ fn get_iterator_from_method(
         return Err(type_error("the iterator method did not return an object"));
     };
     // 3. Let nextMethod be ? Get(iterator, "next").
-    let next = iterator.get(webidl::js_key!("next"), ctx)?;
+    let key = webidl::js_key!("next");
+    let silent = ordinary_fresh && {
+        let (own, prototype) = {
+            let o = iterator.borrow();
+            (o.properties().get(&key), o.prototype())
+        };
+        own.is_none() && prototype.is_some_and(|p| data_lookup(&p, &key).is_some())
+    };
+    let next = iterator.get(key, ctx)?;
     // 4-5. Return the Iterator Record { [[Iterator]]: iterator, [[NextMethod]]: nextMethod }.
-    Ok((iterator, next))
+    Ok((iterator, next, silent))
 }
 
 /// [ReadableStreamFromIterable](https://streams.spec.whatwg.org/#readable-stream-from-iterable)
@@ -132,7 +233,24 @@ pub(crate) fn readable_stream_from_iterable(
     // 2. Let iterator be the result of opening an async sequence asyncIterable:
     //    "sync": CreateAsyncFromSyncIterator(? GetIteratorFromMethod(object, method));
     //    "async": ? GetIteratorFromMethod(object, method).
-    let (iterator, next) = get_iterator_from_method(async_iterable, &method, ctx)?;
+    // An Array iterated by the intrinsic `values`: the iterator is a fresh ArrayIterator, an
+    // object with the ordinary internal methods and no own properties.
+    let array_values = sync
+        && obj.is_array()
+        && JsObject::equals(
+            &method,
+            &ctx.intrinsics().objects().array_prototype_values().into(),
+        );
+    let (iterator, next, next_found_silently) =
+        get_iterator_from_method(async_iterable, &method, array_values, ctx)?;
+    let array_iteration = (array_values
+        && next_found_silently
+        && is_array_iterator_next(&next, ctx))
+    .then(|| ArrayIteration {
+        array: obj.clone(),
+        next_index: std::cell::Cell::new(0),
+        untracked: std::cell::Cell::new(false),
+    });
     let record = if sync {
         IteratorRecord::FromSync { iterator, next }
     } else {
@@ -142,6 +260,8 @@ pub(crate) fn readable_stream_from_iterable(
         record,
         stream: GcRefCell::new(None),
         next_reaction: GcRefCell::new(None),
+        sync_result: GcRefCell::new(None),
+        array_iteration,
     });
     // 3. Let startAlgorithm be an algorithm that returns undefined.
     // 4. Let pullAlgorithm be ... (FromIterableSource::pull_algorithm)
@@ -205,6 +325,37 @@ fn iter_result_value_fast(result: &JsValue) -> Option<Option<JsValue>> {
     Some(Some(own_data(boa_engine::js_string!("value"))?))
 }
 
+/// `done` (as ToBoolean) and `value` of an iterator result whose Gets run no code: an ordinary
+/// object with own data properties `done` and `value` (one the engine made). `None`: take the
+/// general steps.
+fn own_done_value(result: &JsValue) -> Option<(bool, JsValue)> {
+    let o = result.as_object()?;
+    if !o.is_ordinary() {
+        return None;
+    }
+    let o = o.borrow();
+    let own_data = |key: &boa_engine::property::PropertyKey| {
+        o.properties()
+            .get(key)
+            .filter(boa_engine::property::PropertyDescriptor::is_data_descriptor)
+            .and_then(|d| d.value().cloned())
+    };
+    let done = own_data(&webidl::js_key!("done"))?.to_boolean();
+    Some((done, own_data(&webidl::js_key!("value"))?))
+}
+
+/// Whether `next` is the intrinsic %ArrayIteratorPrototype%.next (as registered, before any
+/// script ran).
+fn is_array_iterator_next(next: &JsValue, ctx: &Context) -> bool {
+    let host = ctx.realm().host_defined();
+    host.get::<PromiseIntrinsics>().is_some_and(|i| {
+        match (i.array_iterator_next.as_object(), next.as_object()) {
+            (Some(a), Some(b)) => JsObject::equals(&a, &b),
+            _ => false,
+        }
+    })
+}
+
 /// "Get the next value" step 4's fulfillment steps with the settlement of nextPromise: the
 /// value, end of iteration, or the exception (a rejection passes through).
 fn next_value_steps(settlement: Settlement, ctx: &mut Context) -> Result<NextValue, JsValue> {
@@ -264,7 +415,11 @@ fn next_value_then_pull(
     settlement: Settlement,
     ctx: &mut Context,
 ) {
-    let settled = match next_value_steps(settlement, ctx) {
+    let next_value = match settlement {
+        Ok(v) if is_lazy_iter_result(&v) => captures.0.take_sync_next_value(ctx),
+        settlement => next_value_steps(settlement, ctx),
+    };
+    let settled = match next_value {
         Ok(NextValue::End) => Ok(NextValue::End.into_settled()),
         Err(e) => Err(e),
         Ok(NextValue::Value(v)) => match v.as_object() {
@@ -327,6 +482,10 @@ impl FromIterableSource {
                 Ok(result)
             }),
             IteratorRecord::FromSync { iterator, next } => {
+                // (The fast paths are off: the index is no longer counted.)
+                if let Some(array) = &self.array_iteration {
+                    array.untracked.set(true);
+                }
                 // %AsyncFromSyncIteratorPrototype%.next():
                 // 3. Let promiseCapability be ! NewPromiseCapability(%Promise%).
                 // 5. Let result be Completion(IteratorNext(syncIteratorRecord)).
@@ -373,7 +532,7 @@ impl FromIterableSource {
     fn next_promise(this: &Gc<Self>, ctx: &mut Context) -> Completion {
         match &this.record {
             IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
-                from_sync_next_promise(iterator, next, ctx)
+                from_sync_next_promise(this, iterator, next, ctx)
             }
             IteratorRecord::Async { .. } if crate::fast_paths() => {
                 // 1-2. (as below)
@@ -451,6 +610,10 @@ impl FromIterableSource {
             // The wrapper's return method is %AsyncFromSyncIteratorPrototype%.return, always
             // present; it never throws (it returns a promise).
             IteratorRecord::FromSync { iterator, .. } => {
+                // The `return` lookup may show the iterator to script.
+                if let Some(array) = &self.array_iteration {
+                    array.untracked.set(true);
+                }
                 async_from_sync_iterator_return(iterator, reason, ctx).into()
             }
         };
@@ -483,6 +646,103 @@ thread_local! {
 
 fn end_of_iteration() -> JsValue {
     END_OF_ITERATION.with(|s| s.clone().map_or_else(JsValue::undefined, JsValue::from))
+}
+
+thread_local! {
+    /// The settled value of a promise of the sync-iterator fast path whose iterator result is
+    /// kept in [`FromIterableSource::sync_result`] (see [`LazyIterResult`]): a symbol script
+    /// never sees.
+    static LAZY_ITER_RESULT: Option<JsSymbol> =
+        JsSymbol::new(Some(boa_engine::JsString::from("iterator result")));
+}
+
+fn lazy_iter_result() -> JsValue {
+    LAZY_ITER_RESULT.with(|s| s.clone().map_or_else(JsValue::undefined, JsValue::from))
+}
+
+fn is_lazy_iter_result(v: &JsValue) -> bool {
+    match v.as_symbol() {
+        Some(a) => LAZY_ITER_RESULT.with(|b| b.as_ref().is_some_and(|b| a == *b)),
+        None => false,
+    }
+}
+
+/// Whether `Get(iterResult, "then")` on an iterator result made by CreateIterResultObject
+/// (an ordinary object with own data properties `value` and `done`, prototype
+/// %Object.prototype%) runs no code and finds nothing callable: the lookup walks
+/// %Object.prototype%'s chain.
+fn iter_result_then_is_silent(ctx: &Context) -> bool {
+    let object_prototype = ctx.intrinsics().constructors().object().prototype();
+    data_lookup(&object_prototype, &webidl::js_key!("then"))
+        .is_some_and(|then| then.is_none_or(|t| !t.is_callable()))
+}
+
+/// `Get(object, key)` when the lookup runs no code: `Some(None)` when nothing is found,
+/// `Some(Some(value))` for a data property found on the chain, `None` when the lookup could
+/// run code (an accessor, or an object other than an ordinary object or a promise on the
+/// chain), as [`webidl::lookup_runs_no_code`] decides.
+fn data_lookup(
+    object: &JsObject,
+    key: &boa_engine::property::PropertyKey,
+) -> Option<Option<JsValue>> {
+    let mut current = object.clone();
+    // The chain is finite; the bound only caps the work on very long chains.
+    for _ in 0..64 {
+        if !current.is_ordinary() && !current.is::<boa_engine::builtins::promise::Promise>() {
+            return None;
+        }
+        let (found, prototype) = {
+            let o = current.borrow();
+            (o.properties().get(key), o.prototype())
+        };
+        if let Some(descriptor) = found {
+            return if descriptor.is_data_descriptor() {
+                Some(Some(descriptor.value().cloned().unwrap_or_default()))
+            } else {
+                None
+            };
+        }
+        match prototype {
+            Some(p) => current = p,
+            None => return Some(None),
+        }
+    }
+    None
+}
+
+impl FromIterableSource {
+    /// The pending iterator result of the sync-iterator fast path as an object (made now if
+    /// it was kept as its parts).
+    fn sync_iter_result_object(&self, ctx: &mut Context) -> JsValue {
+        let lazy = self.sync_result.borrow_mut().take();
+        let object = match lazy {
+            Some(LazyIterResult::Parts { value, done }) => {
+                create_iter_result_object(value, done, ctx)
+            }
+            Some(LazyIterResult::Object(o)) => o,
+            None => JsValue::undefined(),
+        };
+        *self.sync_result.borrow_mut() = Some(LazyIterResult::Object(object.clone()));
+        object
+    }
+
+    /// "Get the next value" step 4's steps for the pending iterator result of the
+    /// sync-iterator fast path (taken: the next pull makes a new one).
+    fn take_sync_next_value(&self, ctx: &mut Context) -> Result<NextValue, JsValue> {
+        let lazy = self.sync_result.borrow_mut().take();
+        match lazy {
+            // 1. (an Object) 2. Let done be ? IteratorComplete(iterResult): the own data
+            // property `done`. 3. end of iteration if done. 4. ? IteratorValue(iterResult):
+            // the own data property `value`. No code runs.
+            Some(LazyIterResult::Parts { value, done }) => Ok(if done {
+                NextValue::End
+            } else {
+                NextValue::Value(value)
+            }),
+            Some(LazyIterResult::Object(o)) => next_value_steps(Ok(o), ctx),
+            None => next_value_steps(Ok(JsValue::undefined()), ctx),
+        }
+    }
 }
 
 impl NextValue {
@@ -614,6 +874,8 @@ fn continuation_tail(
 struct PromiseIntrinsics {
     then: JsValue,
     species_getter: JsValue,
+    /// %ArrayIteratorPrototype%.next (see [`ArrayIteration`]).
+    array_iterator_next: JsValue,
 }
 
 /// Record [`PromiseIntrinsics`] for the realm (at registration, before any script runs).
@@ -633,9 +895,20 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .get(&JsSymbol::species().into())
         .and_then(|d| d.get().cloned())
         .unwrap_or_default();
+    let array_iterator_next = ctx
+        .intrinsics()
+        .objects()
+        .iterator_prototypes()
+        .array()
+        .borrow()
+        .properties()
+        .get(&webidl::js_key!("next"))
+        .and_then(|d| d.value().cloned())
+        .unwrap_or_default();
     ctx.realm().host_defined_mut().insert(PromiseIntrinsics {
         then,
         species_getter,
+        array_iterator_next,
     });
     Ok(())
 }
@@ -661,26 +934,28 @@ fn promise_steps_intrinsic(ctx: &Context, then: bool) -> bool {
     };
     let promise = ctx.intrinsics().constructors().promise();
     let constructor = promise.constructor();
-    let same_data = |d: Option<boa_engine::property::PropertyDescriptor>, v: &JsValue| {
-        d.is_some_and(|d| {
-            d.is_data_descriptor() && d.value().is_some_and(|x| JsValue::same_value(x, v))
-        })
+    // Identity of objects, as SameValue decides it for two objects (without SameValue's type
+    // dispatch: these checks run twice per chunk).
+    let same_object =
+        |x: &JsValue, v: &JsObject| x.as_object().is_some_and(|x| JsObject::equals(&x, v));
+    let same_data = |d: Option<boa_engine::property::PropertyDescriptor>, v: &JsObject| {
+        d.is_some_and(|d| d.is_data_descriptor() && d.value().is_some_and(|x| same_object(x, v)))
     };
     {
         let proto = promise.prototype();
         let proto = proto.borrow();
         let properties = proto.properties();
         if then
-            && !same_data(
-                properties.get(&boa_engine::js_string!("then").into()),
-                &intrinsics.then,
-            )
+            && !intrinsics
+                .then
+                .as_object()
+                .is_some_and(|t| same_data(properties.get(&webidl::js_key!("then")), &t))
         {
             return false;
         }
         if !same_data(
-            properties.get(&boa_engine::js_string!("constructor").into()),
-            &constructor.clone().into(),
+            properties.get(&webidl::js_key!("constructor")),
+            &constructor,
         ) {
             return false;
         }
@@ -690,8 +965,12 @@ fn promise_steps_intrinsic(ctx: &Context, then: bool) -> bool {
         .properties()
         .get(&JsSymbol::species().into());
     species.is_some_and(|d| {
-        d.get()
-            .is_some_and(|g| JsValue::same_value(g, &intrinsics.species_getter))
+        d.get().is_some_and(|g| {
+            intrinsics
+                .species_getter
+                .as_object()
+                .is_some_and(|s| same_object(g, &s))
+        })
     })
 }
 
@@ -713,6 +992,8 @@ fn resolves_to_itself_silently(value: &JsValue, ctx: &mut Context) -> bool {
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
 struct WrapperStep {
+    /// The stream's source (its [`FromIterableSource::sync_result`]).
+    source: Gc<FromIterableSource>,
     /// The wrapper's `promiseCapability.[[Promise]]` while script cannot see it.
     wrapper: Gc<RustPromise>,
     /// The same promise as a JS promise, once a step that could show it to script came
@@ -741,26 +1022,63 @@ struct WrapperStep {
 /// When the state checked at the pull no longer holds at a later step, the wrapper's promise
 /// becomes a real JS promise at that step (before anything can see it) and the remaining steps
 /// are the spec's own.
-fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context) -> Completion {
+fn from_sync_next_promise(
+    source: &Gc<FromIterableSource>,
+    iterator: &JsObject,
+    next: &JsValue,
+    ctx: &mut Context,
+) -> Completion {
     // %AsyncFromSyncIteratorPrototype%.next():
     // 5. Let result be Completion(IteratorNext(syncIteratorRecord)).
     // 6. IfAbruptRejectPromise(result, promiseCapability).
     // 10. Return AsyncFromSyncIteratorContinuation(result, promiseCapability, ...): steps 2-5.
-    let result = webidl::catching(ctx, |ctx| {
-        let next = next
-            .as_callable()
-            .ok_or_else(|| type_error("the iterator's next is not callable"))?;
-        let r = next.call(&iterator.clone().into(), &[], ctx)?;
-        let Some(r) = r.as_object() else {
-            return Err(type_error("the iterator result is not an object"));
-        };
-        continuation_done_value(&r, ctx)
-    });
+    let array = source.array_iteration.as_ref();
+    let result = match (array.filter(|a| a.next_runs_no_code()), next.as_callable()) {
+        // NOTE: the same call without the `catching` trampoline, which exists only for an
+        // exception thrown by a nested JS frame (engine bug native-catch-stack): `next` is the
+        // engine's native %ArrayIteratorPrototype%.next and, on this array at this index, its
+        // steps run no JS code (see `ArrayIteration`); its result is the engine's iterator
+        // result, whose `done` and `value` are own data properties (Gets that run no code).
+        (Some(_), Some(next)) => match next.call(&iterator.clone().into(), &[], ctx) {
+            Ok(r) => own_done_value(&r).map_or_else(
+                || {
+                    webidl::catching(ctx, |ctx| {
+                        let Some(r) = r.as_object() else {
+                            return Err(type_error("the iterator result is not an object"));
+                        };
+                        continuation_done_value(&r, ctx)
+                    })
+                    .map_err(webidl::Caught::into_value)
+                },
+                Ok,
+            ),
+            Err(e) => Err(webidl::own_error_value(e, ctx)),
+        },
+        _ => webidl::catching(ctx, |ctx| {
+            let next = next
+                .as_callable()
+                .ok_or_else(|| type_error("the iterator's next is not callable"))?;
+            let r = next.call(&iterator.clone().into(), &[], ctx)?;
+            // The same Gets, read directly when they run no code (e.g. a generator's result).
+            if let Some(done_value) = own_done_value(&r) {
+                return Ok(done_value);
+            }
+            let Some(r) = r.as_object() else {
+                return Err(type_error("the iterator result is not an object"));
+            };
+            continuation_done_value(&r, ctx)
+        })
+        .map_err(webidl::Caught::into_value),
+    };
+    if let Some(array) = array {
+        array.record(&result);
+    }
     // The steps below, as the spec and the slow path take them, read `Promise.prototype.then`
     // (nextPromise's resolution) and `constructor` / `Promise[Symbol.species]` (the slow
     // path's `then` calls): all must be the intrinsics, or the slow path runs.
     let fast = promise_steps_intrinsic(ctx, true);
     let step = Gc::new(WrapperStep {
+        source: source.clone(),
         wrapper: RustPromise::new(),
         wrapper_js: GcRefCell::new(None),
         next_promise: RustPromise::new(),
@@ -769,8 +1087,7 @@ fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context
     // rejected with r.
     let rejected = match result {
         // 6. IfAbruptRejectPromise(result, promiseCapability): the promise is rejected now.
-        Err(e) if fast => {
-            let reason = e.into_value();
+        Err(reason) if fast => {
             step.wrapper.settle(Err(reason.clone()), ctx);
             Some(reason)
         }
@@ -792,8 +1109,8 @@ fn from_sync_next_promise(iterator: &JsObject, next: &JsValue, ctx: &mut Context
             None
         }
         // The JS promises, as with fast paths off.
-        Err(e) => {
-            let p = promise_rejected_with(e.into_value(), ctx);
+        Err(reason) => {
+            let p = promise_rejected_with(reason, ctx);
             return Completion::Js(promise_resolved_with(p.into(), ctx));
         }
         Ok((done, value)) => {
@@ -998,6 +1315,17 @@ fn call_then_with_resolving_functions(
 /// valueWrapper, and the resolve function of the wrapper's promise that the job calls with its
 /// result.
 fn wrapper_on_fulfilled(step: &WrapperStep, v: JsValue, done: bool, ctx: &mut Context) {
+    // NewPromiseResolveThenableJob (queued right after this job) reads
+    // SpeciesConstructor(wrapper promise): checked here (see below).
+    let intrinsic = promise_steps_intrinsic(ctx, false);
+    if intrinsic && iter_result_then_is_silent(ctx) {
+        // unwrap: Return CreateIterResultObject(v, done): kept as its parts (see
+        // `LazyIterResult`). The resolve function: `then` is looked up (no code runs, nothing
+        // callable found): fulfill the wrapper's promise with the iterator result.
+        *step.source.sync_result.borrow_mut() = Some(LazyIterResult::Parts { value: v, done });
+        step.wrapper.settle(Ok(lazy_iter_result()), ctx);
+        return;
+    }
     // unwrap: Return CreateIterResultObject(v, done).
     let iter_result = create_iter_result_object(v, done, ctx);
     let silent = iter_result
@@ -1007,7 +1335,7 @@ fn wrapper_on_fulfilled(step: &WrapperStep, v: JsValue, done: bool, ctx: &mut Co
     // SpeciesConstructor(wrapper promise): if that could run code or give another
     // constructor, or if the `then` lookup below can run code (which could change it), the
     // wrapper's promise is made a JS promise now, before script could see it.
-    if silent && promise_steps_intrinsic(ctx, false) {
+    if silent && intrinsic {
         // The resolve function: `then` is looked up (no code runs) and, if callable, called
         // in a NewPromiseResolveThenableJob.
         RustPromise::resolve_value(&step.wrapper, iter_result, ctx);
@@ -1044,9 +1372,19 @@ fn wrapper_thenable_job(step: &WrapperStep, rejected: Option<JsValue>, ctx: &mut
         // 5. Return PerformPromiseThen(promise, onFulfilled, onRejected, resultCapability).
         // NOTE: resultCapability is a %Promise% no one can reach; it is not made.
         Completion::Rust(step.wrapper.clone()).upon(
-            step.next_promise.clone(),
-            |next_promise, settlement, ctx| match settlement {
-                // nextPromise's resolve function, with its `then` lookup.
+            (step.source.clone(), step.next_promise.clone()),
+            |(source, next_promise), settlement, ctx| match settlement {
+                // nextPromise's resolve function, with its `then` lookup on the iterator
+                // result: answered without the object while that runs no code and finds
+                // nothing callable (see `LazyIterResult`).
+                Ok(v) if is_lazy_iter_result(&v) => {
+                    if iter_result_then_is_silent(ctx) {
+                        next_promise.settle(Ok(v), ctx);
+                    } else {
+                        let iter_result = source.sync_iter_result_object(ctx);
+                        RustPromise::resolve_value(next_promise, iter_result, ctx);
+                    }
+                }
                 Ok(v) => RustPromise::resolve_value(next_promise, v, ctx),
                 Err(e) => next_promise.settle(Err(e), ctx),
             },

@@ -199,3 +199,86 @@ fn species_replaced_after_a_throwing_next() {
     assert!(out.contains("MyPromise resolve undefined@"), "{out}");
     assert!(out.contains("read1 boom@"), "{out}");
 }
+
+#[test]
+fn iterator_result_made_where_a_then_lookup_first_finds_a_function() {
+    // The fast path keeps the wrapper's iterator result as its parts while the `then` lookups
+    // on it run no code and find nothing callable. A callable Object.prototype.then installed
+    // at each microtask offset of one pull must still receive the iterator result, at the tick
+    // the spec's lookup first finds it (then adopt it through that function).
+    let src = r#"
+        (async () => {
+        for (let offset = 0; offset < 6; offset++) {
+            const r = ReadableStream.from(['a' + offset, 'b' + offset]).getReader();
+            await null; await null; await null;
+            r.read().then((v) => log.push('read1 ' + offset + ' ' + v.value + '@' + tick));
+            let k = 0;
+            const step = () => {
+                if (k++ < offset) { Promise.resolve().then(step); return; }
+                Object.defineProperty(Object.prototype, 'then', {
+                    configurable: true,
+                    value: function (res) {
+                        log.push('then ' + offset + ' ' + Object.keys(this).sort() + ' ' + this.value + '@' + tick);
+                        delete Object.prototype.then;
+                        res(this);
+                    },
+                });
+            };
+            Promise.resolve().then(step);
+            r.read().then((v) => log.push('read2 ' + offset + ' ' + v.value + '@' + tick));
+            await new Promise((res) => { let n = 0; const w = () => (n++ < 40 ? Promise.resolve().then(w) : res()); w(); });
+            delete Object.prototype.then;
+        }
+        })();
+        "#;
+    let out = same_both_ways(src);
+    assert!(out.contains("then 0 done,value a0@"), "{out}");
+    assert!(out.contains("then 5 done,value b5@"), "{out}");
+    assert!(out.contains("read2 5 b5@"), "{out}");
+}
+
+#[test]
+fn array_iterator_reached_by_script_is_not_counted() {
+    // The fast path counts the elements next() returned only while nothing but the stream can
+    // reach the ArrayIterator. A `next` getter on %ArrayIteratorPrototype% (it keeps the
+    // iterator and script advances it), a replaced next(), and a `return` getter reached at
+    // cancel (script drains the iterator) must all read as with fast paths off.
+    let src = r#"
+        (async () => {
+        const ArrayIteratorPrototype = Object.getPrototypeOf([][Symbol.iterator]());
+        const IteratorPrototype = Object.getPrototypeOf(ArrayIteratorPrototype);
+        const origNext = ArrayIteratorPrototype.next;
+        const show = (v) => log.push(v.done ? 'done@' + tick : v.value + '@' + tick);
+        let seen;
+        Object.defineProperty(ArrayIteratorPrototype, 'next', {
+            configurable: true,
+            get() { seen = this; return origNext; },
+        });
+        const r1 = ReadableStream.from([10, 11, 12]).getReader();
+        Object.defineProperty(ArrayIteratorPrototype, 'next', { configurable: true, writable: true, value: origNext });
+        log.push('script took ' + origNext.call(seen).value);
+        for (let i = 0; i < 3; i++) r1.read().then(show);
+        await null; await null; await null; await null; await null; await null; await null;
+        ArrayIteratorPrototype.next = function () { const v = origNext.call(this); log.push('my next ' + v.value); return v; };
+        const r2 = ReadableStream.from([20, 21]).getReader();
+        ArrayIteratorPrototype.next = origNext;
+        for (let i = 0; i < 3; i++) r2.read().then(show);
+        await null; await null; await null; await null; await null; await null; await null;
+        const r4 = ReadableStream.from([40, 41, 42, 43]).getReader();
+        show(await r4.read());
+        let taken;
+        Object.defineProperty(IteratorPrototype, 'return', { configurable: true, get() { taken = this; return undefined; } });
+        r4.cancel('stop').then(() => log.push('cancelled@' + tick));
+        delete IteratorPrototype.return;
+        log.push('taken ' + JSON.stringify(taken.next()) + ' ' + JSON.stringify(taken.next()));
+        r4.read().then(show);
+        })();
+        "#;
+    let out = same_both_ways(src);
+    assert!(out.contains("script took 10,11@"), "{out}");
+    assert!(out.contains("12@") && out.contains("my next 21"), "{out}");
+    assert!(
+        out.contains(r#"taken {"value":41,"done":false} {"value":42,"done":false}"#),
+        "{out}"
+    );
+}
