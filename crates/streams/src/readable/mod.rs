@@ -525,15 +525,16 @@ fn readable_stream_constructor_steps(
     let (is_bytes, is_owning) = match dict.get(webidl::js_key!("type"), ctx)? {
         None => (false, false),
         Some(v) => {
-            let s = v.to_string(ctx)?.to_std_string_escaped();
-            match s.as_str() {
-                "bytes" => (true, false),
-                "owning" => (false, true),
-                _ => {
-                    return Err(type_error(format!(
-                        "'{s}' is not a valid ReadableStreamType"
-                    )))
-                }
+            let s = v.to_string(ctx)?;
+            if s == boa_engine::js_string!("bytes") {
+                (true, false)
+            } else if s == boa_engine::js_string!("owning") {
+                (false, true)
+            } else {
+                return Err(type_error(format!(
+                    "'{}' is not a valid ReadableStreamType",
+                    s.to_std_string_escaped()
+                )));
             }
         }
     };
