@@ -27,3 +27,9 @@ attempt('type toString adds start', () => {
 attempt('function source', () => { const f = function () {}; f.pull = () => log('fn pull'); return new ReadableStream(f); });
 attempt('bad type', () => new ReadableStream({ type: 'byte' }));
 attempt('strategy on chain', () => new ReadableStream({}, Object.create({ highWaterMark: 0, size() { return 1; } })));
+attempt('aacs NaN before pull', () => new ReadableStream({ autoAllocateChunkSize: NaN, pull: 1 }));
+attempt('aacs symbol', () => new ReadableStream({ autoAllocateChunkSize: Symbol('s'), type: 'bytes' }));
+attempt('aacs zero', () => new ReadableStream({ autoAllocateChunkSize: 0, type: 'bytes' }));
+attempt('type symbol', () => new ReadableStream({ type: Symbol('t') }));
+attempt('cancel not callable', () => new ReadableStream({ cancel: {}, start() { log('never'); } }));
+attempt('aacs string', () => new ReadableStream({ autoAllocateChunkSize: '16', type: 'bytes' }));
