@@ -1009,7 +1009,11 @@ mod tests {
         };
         let own = get(&mut ctx, "({ pull: 1 })", js_key!("pull"));
         assert_eq!(own, Some(JsValue::from(1)));
-        let inherited = get(&mut ctx, "Object.create(Object.create({ pull: 2 }))", js_key!("pull"));
+        let inherited = get(
+            &mut ctx,
+            "Object.create(Object.create({ pull: 2 }))",
+            js_key!("pull"),
+        );
         assert_eq!(inherited, Some(JsValue::from(2)));
         let absent = get(&mut ctx, "({ pull: 1 })", js_key!("start"));
         assert_eq!(absent, Some(JsValue::undefined()));
@@ -1023,7 +1027,11 @@ mod tests {
             js_key!("pull"),
         );
         assert_eq!(inherited_getter, None);
-        let proxy_on_chain = get(&mut ctx, "Object.create(new Proxy({}, {}))", js_key!("pull"));
+        let proxy_on_chain = get(
+            &mut ctx,
+            "Object.create(new Proxy({}, {}))",
+            js_key!("pull"),
+        );
         assert_eq!(proxy_on_chain, None);
         let function = get(&mut ctx, "(function () {})", js_key!("pull"));
         assert_eq!(function, None);
@@ -1031,7 +1039,10 @@ mod tests {
         // a getter.
         eval(&mut ctx, "Object.prototype.type = 'bytes';");
         let from_object_prototype = get(&mut ctx, "({})", js_key!("type"));
-        assert_eq!(from_object_prototype, Some(JsValue::from(boa_engine::js_string!("bytes"))));
+        assert_eq!(
+            from_object_prototype,
+            Some(JsValue::from(boa_engine::js_string!("bytes")))
+        );
         eval(
             &mut ctx,
             "Object.defineProperty(Object.prototype, 'type', { get() { return 'x'; } });",
@@ -1078,6 +1089,9 @@ mod tests {
         // Dictionary::get on undefined has no members.
         let mut ctx = context();
         let d = Dictionary::new(&JsValue::undefined(), "X").expect("undefined is a dictionary");
-        assert_eq!(d.get(js_key!("pull"), &mut ctx).expect("no user code"), None);
+        assert_eq!(
+            d.get(js_key!("pull"), &mut ctx).expect("no user code"),
+            None
+        );
     }
 }
