@@ -994,7 +994,7 @@ pub(crate) fn create_sequence_from_iterable<T>(
 
 #[cfg(test)]
 mod tests {
-    use super::{get_plain_data, js_key, Dictionary};
+    use super::{get_plain_data, Dictionary};
     use crate::test_support::{both_modes, context, eval, run_jobs, string};
     use boa_engine::JsValue;
 
