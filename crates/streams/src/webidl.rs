@@ -263,7 +263,17 @@ impl Dictionary {
     /// Can run user code (getters): hold no borrow across it.
     pub fn get(&self, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsValue>> {
         let Some(o) = &self.0 else { return Ok(None) };
-        let v = o.get(key, ctx)?;
+        // NOTE: when the lookup is plain data (see `get_plain_data`) it is read straight from
+        // the objects' property storage: the same value, and no user code could run.
+        let fast = if crate::fast_paths() {
+            get_plain_data(o, &key)
+        } else {
+            None
+        };
+        let v = match fast {
+            Some(v) => v,
+            None => o.get(key, ctx)?,
+        };
         Ok(if v.is_undefined() { None } else { Some(v) })
     }
 
@@ -294,6 +304,107 @@ impl Dictionary {
             None => Ok(None),
             Some(v) => Ok(Some(v.to_number(ctx)?)),
         }
+    }
+}
+
+/// `Get(object, key)` when the lookup is plain data, without entering the engine's internal
+/// methods: every object met on the prototype chain is an ordinary object (its
+/// `[[GetOwnProperty]]` and `[[GetPrototypeOf]]` are the ordinary ones, so no proxy trap or
+/// exotic lookup) and the property found, if any, is a data property (no getter). `None` when
+/// the lookup could run user code (a proxy, an exotic object, a getter): the caller does the
+/// full `Get`. An absent property is `Some(undefined)`, as `Get` returns.
+// NOTE: unobservable: OrdinaryGet on such a chain reads the same storage and calls nothing;
+// the walk itself runs no code, so falling back to the full `Get` after it changes nothing.
+pub(crate) fn get_plain_data(object: &JsObject, key: &PropertyKey) -> Option<JsValue> {
+    /// One object of the chain: the value found, or the next object (`None`: the end).
+    fn step(object: &JsObject, key: &PropertyKey) -> Option<Result<JsValue, Option<JsObject>>> {
+        // Ordinary objects (including %Object.prototype%, an immutable-prototype exotic
+        // object whose other internal methods are ordinary) look string keys up in their
+        // property storage; anything else (a proxy, a function, an exotic object) may not.
+        if !object.is_ordinary() {
+            return None;
+        }
+        let o = object.borrow();
+        match o.properties().get(key) {
+            Some(d) if d.is_data_descriptor() => Some(Ok(d.value().cloned().unwrap_or_default())),
+            Some(_) => None,
+            None => Some(Err(o.prototype())),
+        }
+    }
+    let mut next = match step(object, key)? {
+        Ok(v) => return Some(v),
+        Err(next) => next,
+    };
+    // The chain is finite; the bound only caps the work on very long chains.
+    for _ in 0..64 {
+        let Some(current) = next else {
+            return Some(JsValue::undefined());
+        };
+        next = match step(&current, key)? {
+            Ok(v) => return Some(v),
+            Err(next) => next,
+        };
+    }
+    None
+}
+
+/// [`get_plain_data`] for several members of one dictionary in one walk of the prototype
+/// chain: the values of `keys` (`undefined` when absent), or `None` when any of those lookups
+/// could run user code (the caller then does the full `Get`s in member order).
+// NOTE: unobservable, as for `get_plain_data`: each lookup reads what OrdinaryGet would and
+// runs no code. Reading all members before converting any is the same as reading them between
+// the conversions only when those conversions run no code either: the caller checks that.
+pub(crate) fn get_plain_data_members<const N: usize>(
+    object: &JsObject,
+    keys: &[PropertyKey; N],
+) -> Option<[JsValue; N]> {
+    let mut found: [Option<JsValue>; N] = [const { None }; N];
+    let mut missing = N;
+    let mut next = Some(object.clone());
+    // The chain is finite; the bound only caps the work on very long chains.
+    for _ in 0..64 {
+        let Some(current) = next else {
+            return Some(found.map(Option::unwrap_or_default));
+        };
+        if !current.is_ordinary() {
+            return None;
+        }
+        let o = current.borrow();
+        let properties = o.properties();
+        for (slot, key) in found.iter_mut().zip(keys) {
+            if slot.is_some() {
+                continue;
+            }
+            if let Some(d) = properties.get(key) {
+                if !d.is_data_descriptor() {
+                    return None;
+                }
+                *slot = Some(d.value().cloned().unwrap_or_default());
+                missing -= 1;
+            }
+        }
+        if missing == 0 {
+            return Some(found.map(Option::unwrap_or_default));
+        }
+        next = o.prototype();
+    }
+    None
+}
+
+/// A dictionary member's value: `undefined` is absent (`None`).
+pub(crate) fn defined(value: JsValue) -> Option<JsValue> {
+    (!value.is_undefined()).then_some(value)
+}
+
+/// A callback-function member's conversion (as [`Dictionary::get_callback`] after its `Get`):
+/// absent → `None`, callable → `Some`, else TypeError. Runs no user code.
+pub(crate) fn to_callback(value: Option<JsValue>, name: &str) -> JsResult<Option<JsObject>> {
+    match value {
+        None => Ok(None),
+        Some(v) => match v.as_callable() {
+            Some(f) => Ok(Some(f.clone())),
+            None => Err(type_error(format!("'{name}' must be a function"))),
+        },
     }
 }
 
@@ -878,5 +989,109 @@ pub(crate) fn create_sequence_from_iterable<T>(
         }
         let v = result.get(boa_engine::js_string!("value"), ctx)?;
         items.push(convert(v, ctx)?);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{get_plain_data, Dictionary};
+    use crate::test_support::{both_modes, context, eval, run_jobs, string};
+    use boa_engine::JsValue;
+
+    /// `get_plain_data` reads own, inherited and absent data members, and declines getters,
+    /// proxies and exotic objects on the chain (their lookups can run code).
+    #[test]
+    fn plain_data_lookup_and_what_it_declines() {
+        let mut ctx = context();
+        let get = |ctx: &mut boa_engine::Context, src: &str, key| {
+            let o = eval(ctx, src);
+            get_plain_data(&o.as_object().expect("an object"), &key)
+        };
+        let own = get(&mut ctx, "({ pull: 1 })", js_key!("pull"));
+        assert_eq!(own, Some(JsValue::from(1)));
+        let inherited = get(
+            &mut ctx,
+            "Object.create(Object.create({ pull: 2 }))",
+            js_key!("pull"),
+        );
+        assert_eq!(inherited, Some(JsValue::from(2)));
+        let absent = get(&mut ctx, "({ pull: 1 })", js_key!("start"));
+        assert_eq!(absent, Some(JsValue::undefined()));
+        let null_proto = get(&mut ctx, "Object.create(null)", js_key!("start"));
+        assert_eq!(null_proto, Some(JsValue::undefined()));
+        let getter = get(&mut ctx, "({ get pull() { return 1; } })", js_key!("pull"));
+        assert_eq!(getter, None);
+        let inherited_getter = get(
+            &mut ctx,
+            "Object.create({ get pull() { return 1; } })",
+            js_key!("pull"),
+        );
+        assert_eq!(inherited_getter, None);
+        let proxy_on_chain = get(
+            &mut ctx,
+            "Object.create(new Proxy({}, {}))",
+            js_key!("pull"),
+        );
+        assert_eq!(proxy_on_chain, None);
+        let function = get(&mut ctx, "(function () {})", js_key!("pull"));
+        assert_eq!(function, None);
+        // A member installed on Object.prototype is found, as a data property or declined as
+        // a getter.
+        eval(&mut ctx, "Object.prototype.type = 'bytes';");
+        let from_object_prototype = get(&mut ctx, "({})", js_key!("type"));
+        assert_eq!(
+            from_object_prototype,
+            Some(JsValue::from(boa_engine::js_string!("bytes")))
+        );
+        eval(
+            &mut ctx,
+            "Object.defineProperty(Object.prototype, 'type', { get() { return 'x'; } });",
+        );
+        assert_eq!(get(&mut ctx, "({})", js_key!("type")), None);
+    }
+
+    /// Dictionary members read the same way with the fast paths on and off: getters and proxy
+    /// traps run in member order, members on the prototype chain and on Object.prototype are
+    /// found, a conversion that adds a member is seen by the later reads.
+    #[test]
+    fn dictionary_members_same_in_both_modes() {
+        let log = both_modes(|_| {
+            let mut ctx = context();
+            eval(
+                &mut ctx,
+                r#"
+                globalThis.log = [];
+                class Src { pull(c) { log.push('class pull'); c.enqueue(1); } }
+                new ReadableStream(new Src()).getReader().read().then((r) => log.push('read ' + r.value));
+                const traps = new Proxy({}, { get(t, k, r) { log.push('get ' + String(k)); return Reflect.get(t, k, r); } });
+                new ReadableStream(Object.create(traps));
+                Object.prototype.start = function () { log.push('proto start'); };
+                new ReadableStream({});
+                delete Object.prototype.start;
+                const src = { autoAllocateChunkSize: { valueOf() { src.type = 'bytes'; return 8; } } };
+                log.push('bytes ' + (new ReadableStream(src).getReader({ mode: 'byob' }) !== null));
+                try { new ReadableStream({ type: 'byte' }); } catch (e) { log.push(e.name); }
+                // Conversion errors in member order: autoAllocateChunkSize's before pull's.
+                try { new ReadableStream({ autoAllocateChunkSize: NaN, pull: 1 }); }
+                catch (e) { log.push(e.message.includes('autoAllocateChunkSize')); }
+                try { new ReadableStream({ cancel: 1, pull: 1 }); }
+                catch (e) { log.push(e.message.includes('cancel')); }
+                "#,
+            );
+            run_jobs(&mut ctx);
+            string(&mut ctx, "log.join(',')")
+        });
+        assert_eq!(
+            log,
+            "get autoAllocateChunkSize,get cancel,get pull,get start,get type,proto start,\
+             bytes true,TypeError,true,true,class pull,read 1,class pull"
+        );
+        // Dictionary::get on undefined has no members.
+        let mut ctx = context();
+        let d = Dictionary::new(&JsValue::undefined(), "X").expect("undefined is a dictionary");
+        assert_eq!(
+            d.get(js_key!("pull"), &mut ctx).expect("no user code"),
+            None
+        );
     }
 }

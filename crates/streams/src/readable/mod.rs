@@ -507,33 +507,63 @@ fn readable_stream_constructor_steps(
     // 1. If underlyingSource is missing, set it to null.
     // 2. Let underlyingSourceDict be underlyingSource, converted to an IDL value of type
     //    UnderlyingSource (members in lexicographic order).
-    let dict = Dictionary::from_object(underlying_source.clone());
-    //    autoAllocateChunkSize: [EnforceRange] unsigned long long
-    let auto_allocate_chunk_size = match dict.get(webidl::js_key!("autoAllocateChunkSize"), ctx)? {
-        Some(v) => Some(webidl::to_enforce_range_u64(
-            &v,
-            "autoAllocateChunkSize",
-            ctx,
-        )?),
-        None => None,
-    };
-    let cancel = dict.get_callback(webidl::js_key!("cancel"), ctx)?;
-    let pull = dict.get_callback(webidl::js_key!("pull"), ctx)?;
-    let start = dict.get_callback(webidl::js_key!("start"), ctx)?;
+    let (auto_allocate_chunk_size, cancel, pull, start, type_member) =
+        match underlying_source_members(underlying_source.as_ref()) {
+            // NOTE: the members were read in one walk of the chain (plain data, no code ran);
+            // converting them afterwards is the same as between the reads: only
+            // autoAllocateChunkSize's ToNumber could run code, and only for an object, which
+            // `underlying_source_members` leaves to the path below. Conversions in member
+            // order, so the first error is the same.
+            Some([aacs, cancel, pull, start, type_member]) => (
+                match webidl::defined(aacs) {
+                    Some(v) => Some(webidl::to_enforce_range_u64(
+                        &v,
+                        "autoAllocateChunkSize",
+                        ctx,
+                    )?),
+                    None => None,
+                },
+                webidl::to_callback(webidl::defined(cancel), "cancel")?,
+                webidl::to_callback(webidl::defined(pull), "pull")?,
+                webidl::to_callback(webidl::defined(start), "start")?,
+                webidl::defined(type_member),
+            ),
+            // A missing underlying source (null) has no members.
+            None if underlying_source.is_none() => (None, None, None, None, None),
+            None => {
+                let dict = Dictionary::from_object(underlying_source.clone());
+                //    autoAllocateChunkSize: [EnforceRange] unsigned long long
+                let auto_allocate_chunk_size =
+                    match dict.get(webidl::js_key!("autoAllocateChunkSize"), ctx)? {
+                        Some(v) => Some(webidl::to_enforce_range_u64(
+                            &v,
+                            "autoAllocateChunkSize",
+                            ctx,
+                        )?),
+                        None => None,
+                    };
+                let cancel = dict.get_callback(webidl::js_key!("cancel"), ctx)?;
+                let pull = dict.get_callback(webidl::js_key!("pull"), ctx)?;
+                let start = dict.get_callback(webidl::js_key!("start"), ctx)?;
+                let type_member = dict.get(webidl::js_key!("type"), ctx)?;
+                (auto_allocate_chunk_size, cancel, pull, start, type_member)
+            }
+        };
     //    type: ReadableStreamType, the enum { "bytes" } and the experimental "owning"
     //    (whatwg/streams#1271, tentative).
-    let (is_bytes, is_owning) = match dict.get(webidl::js_key!("type"), ctx)? {
+    let (is_bytes, is_owning) = match type_member {
         None => (false, false),
         Some(v) => {
-            let s = v.to_string(ctx)?.to_std_string_escaped();
-            match s.as_str() {
-                "bytes" => (true, false),
-                "owning" => (false, true),
-                _ => {
-                    return Err(type_error(format!(
-                        "'{s}' is not a valid ReadableStreamType"
-                    )))
-                }
+            let s = v.to_string(ctx)?;
+            if s == boa_engine::js_string!("bytes") {
+                (true, false)
+            } else if s == boa_engine::js_string!("owning") {
+                (false, true)
+            } else {
+                return Err(type_error(format!(
+                    "'{}' is not a valid ReadableStreamType",
+                    s.to_std_string_escaped()
+                )));
             }
         }
     };
@@ -581,6 +611,28 @@ fn readable_stream_constructor_steps(
         is_owning,
         ctx,
     )
+}
+
+/// The UnderlyingSource members (autoAllocateChunkSize, cancel, pull, start, type) read in one
+/// walk when every lookup is plain data and autoAllocateChunkSize is not an object (its
+/// conversion would run code between the reads); `None`: read them one by one (fast paths
+/// off, no source, a getter, a proxy or exotic object on the chain).
+fn underlying_source_members(source: Option<&JsObject>) -> Option<[JsValue; 5]> {
+    if !crate::fast_paths() {
+        return None;
+    }
+    let members = webidl::get_plain_data_members(
+        source?,
+        &[
+            webidl::js_key!("autoAllocateChunkSize"),
+            webidl::js_key!("cancel"),
+            webidl::js_key!("pull"),
+            webidl::js_key!("start"),
+            webidl::js_key!("type"),
+        ],
+    )?;
+    let [aacs, ..] = &members;
+    (!aacs.is_object()).then_some(members)
 }
 
 // ---------------------------------------------------------------------------------------
