@@ -253,6 +253,19 @@ pub(crate) fn transform_stream_default_controller_perform_transform(
 ) -> Completion {
     // 1. Let transformPromise be the result of performing controller.[[transformAlgorithm]],
     //    passing chunk.
+    let transform_promise = perform_transform_algorithm(stream, chunk, ctx);
+    // 2. Return the result of reacting to transformPromise with the following rejection steps
+    //    given the argument r:
+    react_to_transform_promise(stream, transform_promise, ctx)
+}
+
+/// TransformStreamDefaultControllerPerformTransform step 1: performing
+/// controller.\[\[transformAlgorithm\]\], passing chunk (transformPromise).
+pub(crate) fn perform_transform_algorithm(
+    stream: &JsObject<TransformStream>,
+    chunk: Chunk,
+    ctx: &mut Context,
+) -> Completion {
     let algorithms = stream_algorithms(stream);
     // A transformer with a `transform` member or Rust algorithms has a controller object
     // (set_up_transform_stream_default_controller): the arms that pass it find it.
@@ -260,7 +273,7 @@ pub(crate) fn transform_stream_default_controller_perform_transform(
         Some(a) if a.transform.is_some() || a.rust.is_some() => controller_object(stream),
         _ => None,
     };
-    let transform_promise = match (algorithms, controller) {
+    match (algorithms, controller) {
         // A native transformer that takes bytes gets a bytes chunk as it is (no user code
         // runs: the bytes are not a JS object).
         (
@@ -338,9 +351,16 @@ pub(crate) fn transform_stream_default_controller_perform_transform(
         // it as a promise resolved with undefined, like the other cleared algorithms (the
         // difftest oracle patch spec-hole-transform-cleared-transform does the same).
         (None, _) => Completion::undefined(),
-    };
-    // 2. Return the result of reacting to transformPromise with the following rejection steps
-    //    given the argument r:
+    }
+}
+
+/// TransformStreamDefaultControllerPerformTransform step 2: the result of reacting to
+/// transformPromise with the rejection steps.
+pub(crate) fn react_to_transform_promise(
+    stream: &JsObject<TransformStream>,
+    transform_promise: Completion,
+    ctx: &mut Context,
+) -> Completion {
     react(
         transform_promise,
         stream.clone(),

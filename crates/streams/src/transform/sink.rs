@@ -1,8 +1,11 @@
 //! The writable side: [default sink](https://streams.spec.whatwg.org/#ts-default-sink-abstract-ops)
-//! abstract operations, and [`TransformSink`], the sink kind that calls them (writable/ knows
-//! only the [`NativeSink`] trait it implements).
+//! abstract operations, and [`TransformSink`], the sink kind that calls them (writable/ calls
+//! it through its [`NativeSink`] steps, and [`TransformSink::write_processed`] for the write
+//! processing's fast path).
 
 use super::*;
+use crate::chunk::Chunk;
+use crate::writable::SinkWrite;
 
 /// The writable side's start algorithm: "an algorithm that returns startPromise" (the
 /// writable controller then takes "a promise resolved with" it, which adopts it).
@@ -27,6 +30,53 @@ pub(crate) fn start_algorithm_for_writable(
 #[derive(Trace, Finalize)]
 pub struct TransformSink {
     pub(super) stream: JsObject<TransformStream>,
+}
+
+impl TransformSink {
+    /// The write algorithm for a chunk as the writable queued it (bytes as
+    /// [`NativeSink::write_bytes`] gets them).
+    pub(crate) fn write_chunk(&self, chunk: Chunk, ctx: &mut Context) -> Completion {
+        let chunk = match chunk {
+            Chunk::Bytes(bytes, _) => Chunk::bytes(bytes, ctx),
+            chunk => chunk,
+        };
+        transform_stream_default_sink_write_algorithm(&self.stream, chunk, ctx)
+    }
+
+    /// The write algorithm as the writable's write processing performs it: with fast paths
+    /// on, a transform that settles synchronously (fulfilled) without backpressure gives
+    /// [`SinkWrite::FulfilledNextTick`] instead of the promise
+    /// TransformStreamDefaultControllerPerformTransform returns ("the result of reacting to"
+    /// the fulfilled transformPromise: it fulfills one microtask later).
+    // NOTE: unobservable: that promise has one reaction, the write processing's, registered
+    // right after the write algorithm returns (no job is enqueued in between); the microtask
+    // that would fulfill it is enqueued at the same moment (when the write processing
+    // reacts), and it enqueues the write processing's reaction as the promise's fulfillment
+    // would. Its rejection steps (transformPromise rejected) keep the promise.
+    pub(crate) fn write_processed(&self, chunk: Chunk, ctx: &mut Context) -> SinkWrite {
+        let stream = &self.stream;
+        if !crate::fast_paths()
+            || !has_controller(stream)
+            || ts(stream, TransformStream::backpressure) == Some(true)
+        {
+            return SinkWrite::Promise(self.write_chunk(chunk, ctx));
+        }
+        let chunk = match chunk {
+            Chunk::Bytes(bytes, _) => Chunk::bytes(bytes, ctx),
+            chunk => chunk,
+        };
+        // TransformStreamDefaultSinkWriteAlgorithm step 4 (no backpressure):
+        // TransformStreamDefaultControllerPerformTransform(controller, chunk).
+        debug_assert!(
+            writable_of(stream).is_some_and(|w| w.state() == WritableStreamState::Writable)
+        );
+        match perform_transform_algorithm(stream, chunk, ctx) {
+            Completion::Fulfilled(_) => SinkWrite::FulfilledNextTick,
+            transform_promise => {
+                SinkWrite::Promise(react_to_transform_promise(stream, transform_promise, ctx))
+            }
+        }
+    }
 }
 
 impl NativeSink for TransformSink {

@@ -388,9 +388,9 @@ pub(crate) fn initialize_transform_stream(
         _ => None,
     };
     let writable = create_writable_stream_with_start(
-        SinkAlgorithms::native(TransformSink {
+        SinkAlgorithms::Transform(Gc::new(TransformSink {
             stream: stream.clone(),
-        }),
+        })),
         settled_start,
         writable_hwm,
         writable_size,

@@ -308,3 +308,59 @@ fn start_without_a_start_method_keeps_its_ticks_with_fast_paths() {
         assert_eq!(fast, slow, "{make}");
     }
 }
+
+/// Writes whose transform settles synchronously while the readable side has room (the write
+/// processing's `SinkWrite::FulfilledNextTick` fast path), a transform returning a promise and
+/// one that throws: every write settles on the same tick with fast paths on and off.
+fn run_sync_transform_write_ticks(fast: bool, transformer: &str) -> String {
+    let _fast_paths = fast_paths_scope(fast);
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        &format!(
+            r#"
+        var log = [];
+        let tick = 0;
+        const count = () => {{ tick++; if (tick < 60) Promise.resolve().then(count); }};
+        Promise.resolve().then(count);
+        const ts = new TransformStream({transformer}, {{ highWaterMark: 8 }}, {{ highWaterMark: 4 }});
+        const writer = ts.writable.getWriter();
+        for (const x of ['a', 'b', 'async', 'c', 'throw', 'd']) {{
+            writer.write(x).then(
+                () => log.push('written ' + x + '@' + tick),
+                e => log.push('failed ' + x + ' ' + e.message + '@' + tick));
+        }}
+        writer.closed.catch(e => log.push('closed ' + e.message + '@' + tick));
+        const reader = ts.readable.getReader();
+        const read = () => reader.read().then(r => {{
+            log.push('read ' + r.value + '@' + tick);
+            if (!r.done) read();
+        }}, e => log.push('read failed@' + tick));
+        read();
+        "#
+        ),
+    );
+    ctx.run_jobs().unwrap();
+    string(&mut ctx, "log.join()")
+}
+
+#[test]
+fn sync_transform_writes_settle_on_the_same_ticks_with_fast_paths_on_and_off() {
+    for (transformer, last) in [
+        (
+            r#"{ transform(x, c) {
+            if (x === 'throw') throw new Error('boom');
+            c.enqueue(x);
+            if (x === 'async') return Promise.resolve();
+        } }"#,
+            "failed throw boom@",
+        ),
+        ("{}", "read d@"),
+    ] {
+        let fast = run_sync_transform_write_ticks(true, transformer);
+        let slow = run_sync_transform_write_ticks(false, transformer);
+        assert!(fast.contains("written a@"), "{fast}");
+        assert!(fast.contains(last), "{fast}");
+        assert_eq!(fast, slow, "{transformer}");
+    }
+}

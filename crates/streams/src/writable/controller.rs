@@ -3,7 +3,7 @@
 //! (the controller's slots live in the stream's [`WritableStreamSlots`]).
 
 use super::*;
-use crate::promise::upon_resolved_with_settled;
+use crate::promise::{enqueue_microtask, upon_resolved_with_settled};
 
 /// The controller's `[[abortController]]`, created lazily: the `AbortSignal` object exists
 /// only once script reads `controller.signal`.
@@ -476,12 +476,26 @@ pub fn writable_stream_default_controller_process_write(
     let algorithms = stream.algorithms.borrow().clone();
     let controller = stream.controller_object.borrow().clone();
     let sink_write_promise = match (algorithms, controller) {
-        (Some(a), Some(c)) => a.write(chunk, &c, ctx),
-        _ => Completion::undefined(),
+        (Some(a), Some(c)) => a.write_processed(chunk, &c, ctx),
+        _ => SinkWrite::Promise(Completion::undefined()),
     };
+    match sink_write_promise {
+        SinkWrite::Promise(p) => upon_sink_write(p, stream.clone(), ctx),
+        // The microtask that fulfills sinkWritePromise (see `SinkWrite::FulfilledNextTick`).
+        SinkWrite::FulfilledNextTick => {
+            let stream = stream.clone();
+            enqueue_microtask(ctx, move |ctx| {
+                upon_sink_write(Completion::undefined(), stream, ctx);
+            });
+        }
+    }
+}
+
+/// WritableStreamDefaultControllerProcessWrite steps 4-5: the reactions to sinkWritePromise.
+fn upon_sink_write(sink_write_promise: Completion, stream: WritableStreamRef, ctx: &mut Context) {
     Completion::upon_either(
         sink_write_promise,
-        stream.clone(),
+        stream,
         // 4. Upon fulfillment of sinkWritePromise,
         |_, stream, ctx| {
             // 1. Perform ! WritableStreamFinishInFlightWrite(stream).

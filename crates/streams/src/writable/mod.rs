@@ -53,6 +53,7 @@ mod writer;
 
 pub use crate::strategies::SizeAlgorithm;
 pub use controller::*;
+pub(crate) use sink::SinkWrite;
 pub use sink::{JsSink, NativeSink, SinkAlgorithms};
 pub use stream::*;
 pub use writer::*;

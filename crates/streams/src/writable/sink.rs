@@ -71,6 +71,20 @@ pub enum SinkAlgorithms {
     Js(Gc<JsSink>),
     /// A sink implemented in Rust.
     Native(Gc<NativeSinkBox>),
+    /// A `TransformStream`'s writable side: its [`NativeSink`] steps, called directly, and a
+    /// write whose transform settled synchronously without the "result of reacting" promise
+    /// (see [`SinkWrite::FulfilledNextTick`]).
+    Transform(Gc<crate::transform::TransformSink>),
+}
+
+/// What the write algorithm gave WritableStreamDefaultControllerProcessWrite.
+pub(crate) enum SinkWrite {
+    /// sinkWritePromise.
+    Promise(Completion),
+    /// sinkWritePromise is a promise that fulfills in the next microtask: the result of
+    /// reacting to an already fulfilled promise, not made (its one reaction, the write
+    /// processing's, is enqueued from that microtask).
+    FulfilledNextTick,
 }
 
 impl std::fmt::Debug for SinkAlgorithms {
@@ -78,6 +92,7 @@ impl std::fmt::Debug for SinkAlgorithms {
         match self {
             Self::Js(_) => f.write_str("SinkAlgorithms::Js"),
             Self::Native(_) => f.write_str("SinkAlgorithms::Native"),
+            Self::Transform(_) => f.write_str("SinkAlgorithms::Transform"),
         }
     }
 }
@@ -100,6 +115,7 @@ impl SinkAlgorithms {
                 None => Ok(Completion::undefined()),
             },
             Self::Native(n) => n.0.start(controller, ctx),
+            Self::Transform(t) => t.start(controller, ctx),
         }
     }
 
@@ -123,10 +139,24 @@ impl SinkAlgorithms {
                 Chunk::Js(chunk) => n.0.write(chunk, controller, ctx),
                 Chunk::Bytes(bytes, _) => n.0.write_bytes(bytes, controller, ctx),
             },
+            Self::Transform(t) => t.write_chunk(chunk, ctx),
         }
     }
 
     /// `[[closeAlgorithm]]`.
+    /// The write algorithm as WritableStreamDefaultControllerProcessWrite performs it.
+    pub(crate) fn write_processed(
+        &self,
+        chunk: Chunk,
+        controller: &JsObject,
+        ctx: &mut Context,
+    ) -> SinkWrite {
+        match self {
+            Self::Transform(t) => t.write_processed(chunk, ctx),
+            _ => SinkWrite::Promise(self.write(chunk, controller, ctx)),
+        }
+    }
+
     pub(crate) fn close(&self, ctx: &mut Context) -> Completion {
         match self {
             Self::Js(s) => match &s.close {
@@ -134,6 +164,7 @@ impl SinkAlgorithms {
                 None => Completion::undefined(),
             },
             Self::Native(n) => n.0.close(ctx),
+            Self::Transform(t) => t.close(ctx),
         }
     }
 
@@ -145,6 +176,7 @@ impl SinkAlgorithms {
                 None => Completion::undefined(),
             },
             Self::Native(n) => n.0.abort(reason, ctx),
+            Self::Transform(t) => t.abort(reason, ctx),
         }
     }
 }
