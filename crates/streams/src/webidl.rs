@@ -261,8 +261,17 @@ impl Dictionary {
 
     /// `Get(dict, key)`; `None` when the member is absent (value `undefined`).
     /// Can run user code (getters): hold no borrow across it.
+    #[inline]
     pub fn get(&self, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsValue>> {
-        let Some(o) = &self.0 else { return Ok(None) };
+        // An absent dictionary (the common `new WritableStream()`) costs a branch per member.
+        match &self.0 {
+            None => Ok(None),
+            Some(o) => Self::get_member(o, key, ctx),
+        }
+    }
+
+    /// [`Dictionary::get`] on the dictionary's object.
+    fn get_member(o: &JsObject, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsValue>> {
         // NOTE: when the lookup is plain data (see `get_plain_data`) it is read straight from
         // the objects' property storage: the same value, and no user code could run.
         let fast = if crate::fast_paths() {
@@ -279,6 +288,9 @@ impl Dictionary {
 
     /// A callback-function member: absent → `None`, callable → `Some`, else TypeError.
     pub fn get_callback(&self, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsObject>> {
+        if self.0.is_none() {
+            return Ok(None);
+        }
         let name = key.clone();
         match self.get(key, ctx)? {
             None => Ok(None),
