@@ -25,8 +25,10 @@
 //! [`MAX_BUDGET`]). With the small heaps
 //! of stream pipelines this is [`MIN_BUDGET`].
 //!
-//! NOTE: forcing a collection is unobservable to script in this host beyond timing (there is no
-//! `FinalizationRegistry` callback the library waits for), and it happens only immediately
+//! NOTE: a forced collection is visible to script only through `WeakRef`/`FinalizationRegistry`
+//! (Boa 0.22 has both), whose timing ECMAScript leaves to the implementation; it is the same
+//! with the fast paths on and off (every mode makes the same buffers), no library step waits
+//! for one, and the difftest's programs use neither. It happens only immediately
 //! before the constructors' own GC allocation, where boa_gc's allocator may run a collection
 //! by itself: it adds no new point where a collection can happen, and callers already hold no
 //! `GcRefCell` borrow there. During a collection's sweep (`!boa_gc::finalizer_safe()`, where

@@ -175,7 +175,7 @@ fn get_method_catching(
 ///
 /// With `ordinary_fresh` (the caller knows the iterator is a new object with the ordinary
 /// internal methods and no own properties), also says whether the `next` lookup ran no code:
-/// it then walks the prototype chain only ([`data_lookup`]), so nothing could see the
+/// it then walks the prototype chain only ([`webidl::plain_data_lookup`]), so nothing could see the
 /// iterator.
 fn get_iterator_from_method(
     obj: &JsValue,
@@ -196,7 +196,7 @@ fn get_iterator_from_method(
             let o = iterator.borrow();
             (o.properties().get(&key), o.prototype())
         };
-        own.is_none() && prototype.is_some_and(|p| data_lookup(&p, &key).is_some())
+        own.is_none() && prototype.is_some_and(|p| webidl::plain_data_lookup(&p, &key).is_some())
     };
     let next = iterator.get(key, ctx)?;
     // 4-5. Return the Iterator Record { [[Iterator]]: iterator, [[NextMethod]]: nextMethod }.
@@ -673,41 +673,8 @@ fn is_lazy_iter_result(v: &JsValue) -> bool {
 /// %Object.prototype%'s chain.
 fn iter_result_then_is_silent(ctx: &Context) -> bool {
     let object_prototype = ctx.intrinsics().constructors().object().prototype();
-    data_lookup(&object_prototype, &webidl::js_key!("then"))
+    webidl::plain_data_lookup(&object_prototype, &webidl::js_key!("then"))
         .is_some_and(|then| then.is_none_or(|t| !t.is_callable()))
-}
-
-/// `Get(object, key)` when the lookup runs no code: `Some(None)` when nothing is found,
-/// `Some(Some(value))` for a data property found on the chain, `None` when the lookup could
-/// run code (an accessor, or an object other than an ordinary object or a promise on the
-/// chain), as [`webidl::lookup_runs_no_code`] decides.
-fn data_lookup(
-    object: &JsObject,
-    key: &boa_engine::property::PropertyKey,
-) -> Option<Option<JsValue>> {
-    let mut current = object.clone();
-    // The chain is finite; the bound only caps the work on very long chains.
-    for _ in 0..64 {
-        if !current.is_ordinary() && !current.is::<boa_engine::builtins::promise::Promise>() {
-            return None;
-        }
-        let (found, prototype) = {
-            let o = current.borrow();
-            (o.properties().get(key), o.prototype())
-        };
-        if let Some(descriptor) = found {
-            return if descriptor.is_data_descriptor() {
-                Some(Some(descriptor.value().cloned().unwrap_or_default()))
-            } else {
-                None
-            };
-        }
-        match prototype {
-            Some(p) => current = p,
-            None => return Some(None),
-        }
-    }
-    None
 }
 
 impl FromIterableSource {

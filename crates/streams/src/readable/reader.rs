@@ -129,8 +129,14 @@ pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsVa
             .enumerable(true)
             .configurable(true)
     };
-    o.insert_property(webidl::js_key!("done"), data(done.into()));
-    o.insert_property(webidl::js_key!("value"), data(value));
+    if crate::fast_paths() {
+        o.insert_property(webidl::js_key!("done"), data(done.into()));
+        o.insert_property(webidl::js_key!("value"), data(value));
+    } else {
+        // CreateDataProperty on a fresh ordinary object cannot fail.
+        let _ = o.create_data_property(webidl::js_key!("done"), done, ctx);
+        let _ = o.create_data_property(webidl::js_key!("value"), value, ctx);
+    }
     o.into()
 }
 

@@ -143,7 +143,6 @@ impl SinkAlgorithms {
         }
     }
 
-    /// `[[closeAlgorithm]]`.
     /// The write algorithm as WritableStreamDefaultControllerProcessWrite performs it.
     pub(crate) fn write_processed(
         &self,
@@ -157,6 +156,7 @@ impl SinkAlgorithms {
         }
     }
 
+    /// `[[closeAlgorithm]]`.
     pub(crate) fn close(&self, ctx: &mut Context) -> Completion {
         match self {
             Self::Js(s) => match &s.close {
