@@ -308,21 +308,22 @@ fn iter_result_value(result: &JsValue, ctx: &mut Context) -> JsResult<Option<JsV
 // code and cannot throw, and ToBoolean runs no code.
 fn iter_result_value_fast(result: &JsValue) -> Option<Option<JsValue>> {
     let o = result.as_object()?;
+    if !own_data(&o, &webidl::js_key!("done"))?.to_boolean() {
+        return Some(Some(own_data(&o, &webidl::js_key!("value"))?));
+    }
+    Some(None)
+}
+
+/// The value of an own data property of an ordinary object (its Get runs no code), else `None`.
+fn own_data(o: &JsObject, key: &boa_engine::property::PropertyKey) -> Option<JsValue> {
     if !o.is_ordinary() {
         return None;
     }
-    let o = o.borrow();
-    let own_data = |name: boa_engine::JsString| {
-        o.properties()
-            .get(&name.into())
-            .filter(boa_engine::property::PropertyDescriptor::is_data_descriptor)
-            .and_then(|d| d.value().cloned())
-    };
-    let done = own_data(boa_engine::js_string!("done"))?;
-    if done.to_boolean() {
-        return Some(None);
-    }
-    Some(Some(own_data(boa_engine::js_string!("value"))?))
+    o.borrow()
+        .properties()
+        .get(key)
+        .filter(boa_engine::property::PropertyDescriptor::is_data_descriptor)
+        .and_then(|d| d.value().cloned())
 }
 
 /// `done` (as ToBoolean) and `value` of an iterator result whose Gets run no code: an ordinary
@@ -330,18 +331,8 @@ fn iter_result_value_fast(result: &JsValue) -> Option<Option<JsValue>> {
 /// general steps.
 fn own_done_value(result: &JsValue) -> Option<(bool, JsValue)> {
     let o = result.as_object()?;
-    if !o.is_ordinary() {
-        return None;
-    }
-    let o = o.borrow();
-    let own_data = |key: &boa_engine::property::PropertyKey| {
-        o.properties()
-            .get(key)
-            .filter(boa_engine::property::PropertyDescriptor::is_data_descriptor)
-            .and_then(|d| d.value().cloned())
-    };
-    let done = own_data(&webidl::js_key!("done"))?.to_boolean();
-    Some((done, own_data(&webidl::js_key!("value"))?))
+    let done = own_data(&o, &webidl::js_key!("done"))?.to_boolean();
+    Some((done, own_data(&o, &webidl::js_key!("value"))?))
 }
 
 /// Whether `next` is the intrinsic %ArrayIteratorPrototype%.next (as registered, before any
@@ -927,17 +918,23 @@ fn promise_steps_intrinsic(ctx: &Context, then: bool) -> bool {
             return false;
         }
     }
+    species_is_intrinsic(&constructor, intrinsics)
+}
+
+/// Whether `%Promise%[%Symbol.species%]` is still the intrinsic getter (an own accessor of
+/// `constructor`, read from its property storage: no code runs), which returns its this value.
+fn species_is_intrinsic(constructor: &JsObject, intrinsics: &PromiseIntrinsics) -> bool {
     let species = constructor
         .borrow()
         .properties()
         .get(&JsSymbol::species().into());
     species.is_some_and(|d| {
-        d.get().is_some_and(|g| {
-            intrinsics
-                .species_getter
-                .as_object()
-                .is_some_and(|s| same_object(g, &s))
-        })
+        d.get().is_some_and(
+            |g| match (g.as_object(), intrinsics.species_getter.as_object()) {
+                (Some(g), Some(s)) => JsObject::equals(&g, &s),
+                _ => false,
+            },
+        )
     })
 }
 
@@ -1217,30 +1214,26 @@ impl FromIterableSource {
 /// `promise` is a native promise and SpeciesConstructor(promise, %Promise%) finds `%Promise%`
 /// (its `constructor` lookup runs no code and `%Promise%[@@species]` is the intrinsic getter).
 fn promise_then_runs_no_code(promise: &JsObject, ctx: &mut Context) -> bool {
-    if !promise.is::<boa_engine::builtins::promise::Promise>()
-        || !webidl::lookup_runs_no_code(promise, "constructor")
-    {
+    if !promise.is::<boa_engine::builtins::promise::Promise>() {
         return false;
     }
+    // `constructor` found as plain data (the lookup runs no code) and is %Promise%.
     let constructor = ctx.intrinsics().constructors().promise().constructor();
-    let Ok(c) = promise.get(webidl::js_key!("constructor"), ctx) else {
+    let found = webidl::plain_data_lookup(promise, &webidl::js_key!("constructor"));
+    let Some(Some(c)) = found else {
         return false;
     };
-    if !JsValue::same_value(&c, &constructor.clone().into()) {
+    if !c
+        .as_object()
+        .is_some_and(|c| JsObject::equals(&c, &constructor))
+    {
         return false;
     }
     let host = ctx.realm().host_defined();
     let Some(intrinsics) = host.get::<PromiseIntrinsics>() else {
         return false;
     };
-    let species = constructor
-        .borrow()
-        .properties()
-        .get(&JsSymbol::species().into());
-    species.is_some_and(|d| {
-        d.get()
-            .is_some_and(|g| JsValue::same_value(g, &intrinsics.species_getter))
-    })
+    species_is_intrinsic(&constructor, intrinsics)
 }
 
 /// NewPromiseResolveThenableJob steps 1-3 for a [`RustPromise`] `promise`: call `then` on

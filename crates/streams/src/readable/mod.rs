@@ -496,6 +496,14 @@ impl Class for ReadableStream {
 // Constructor steps
 // ---------------------------------------------------------------------------------------
 
+/// UnderlyingSource's `autoAllocateChunkSize: [EnforceRange] unsigned long long` member,
+/// converted (absent: `None`).
+fn auto_allocate_chunk_size(value: Option<JsValue>, ctx: &mut Context) -> JsResult<Option<u64>> {
+    value
+        .map(|v| webidl::to_enforce_range_u64(&v, "autoAllocateChunkSize", ctx))
+        .transpose()
+}
+
 /// The [ReadableStream constructor](https://streams.spec.whatwg.org/#rs-constructor) steps
 /// after the IDL layer converted `strategy`.
 fn readable_stream_constructor_steps(
@@ -515,14 +523,7 @@ fn readable_stream_constructor_steps(
             // `underlying_source_members` leaves to the path below. Conversions in member
             // order, so the first error is the same.
             Some([aacs, cancel, pull, start, type_member]) => (
-                match webidl::defined(aacs) {
-                    Some(v) => Some(webidl::to_enforce_range_u64(
-                        &v,
-                        "autoAllocateChunkSize",
-                        ctx,
-                    )?),
-                    None => None,
-                },
+                auto_allocate_chunk_size(webidl::defined(aacs), ctx)?,
                 webidl::to_callback(webidl::defined(cancel), "cancel")?,
                 webidl::to_callback(webidl::defined(pull), "pull")?,
                 webidl::to_callback(webidl::defined(start), "start")?,
@@ -533,20 +534,13 @@ fn readable_stream_constructor_steps(
             None => {
                 let dict = Dictionary::from_object(underlying_source.clone());
                 //    autoAllocateChunkSize: [EnforceRange] unsigned long long
-                let auto_allocate_chunk_size =
-                    match dict.get(webidl::js_key!("autoAllocateChunkSize"), ctx)? {
-                        Some(v) => Some(webidl::to_enforce_range_u64(
-                            &v,
-                            "autoAllocateChunkSize",
-                            ctx,
-                        )?),
-                        None => None,
-                    };
+                let aacs = dict.get(webidl::js_key!("autoAllocateChunkSize"), ctx)?;
+                let aacs = auto_allocate_chunk_size(aacs, ctx)?;
                 let cancel = dict.get_callback(webidl::js_key!("cancel"), ctx)?;
                 let pull = dict.get_callback(webidl::js_key!("pull"), ctx)?;
                 let start = dict.get_callback(webidl::js_key!("start"), ctx)?;
                 let type_member = dict.get(webidl::js_key!("type"), ctx)?;
-                (auto_allocate_chunk_size, cancel, pull, start, type_member)
+                (aacs, cancel, pull, start, type_member)
             }
         };
     //    type: ReadableStreamType, the enum { "bytes" } and the experimental "owning"
