@@ -45,7 +45,7 @@ impl Chunk {
             // undefined rather than a panic.
             Self::Bytes(b, realm) => {
                 let old = ctx.enter_realm(realm);
-                let array = crate::native::bytes_to_uint8_array(&b, ctx);
+                let array = boa_webidl::buffer_source::new_uint8_array(&b, ctx);
                 ctx.enter_realm(old);
                 array.map(JsValue::from).unwrap_or_default()
             }

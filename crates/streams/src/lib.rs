@@ -164,51 +164,43 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
-use std::cell::Cell;
-
 use boa_engine::{realm::Realm, Context, JsResult};
 
-pub(crate) mod body;
 pub(crate) mod chunk;
-pub(crate) mod compression;
-pub mod dom;
-pub(crate) mod encoding;
-pub mod file;
-pub(crate) mod gc_pressure;
-pub mod message;
 pub mod native;
-pub(crate) mod promise;
+mod owning;
 pub(crate) mod queue;
 pub(crate) mod readable;
+pub mod spec;
 pub(crate) mod strategies;
-pub mod structured_clone;
-pub(crate) mod transfer_streams;
 pub(crate) mod transform;
-pub mod url;
-pub(crate) mod webidl;
 pub(crate) mod writable;
 
 #[cfg(test)]
 mod test_support;
 
-/// Register every interface of this crate on the context's current realm.
+pub use boa_webidl::{fast_paths, set_fast_paths};
+pub use owning::{set_owning_hooks, OwningHooks};
+
+/// Register the Streams Standard's interfaces on the context's current realm: the streams,
+/// readers, writers, controllers and queuing strategies. What they need and is not registered
+/// yet is registered first: WebIDL's ([`boa_webidl::register`]: `DOMException`) and the DOM's
+/// ([`boa_dom::register`]: `AbortSignal` for pipes and `controller.signal`). Registering twice
+/// does nothing the second time.
 pub fn register(context: &mut Context) -> JsResult<()> {
-    webidl::install_call_trampoline(context)?;
-    dom::register(context)?;
-    strategies::register(context)?;
-    readable::register(context)?;
-    writable::register(context)?;
-    encoding::register(context)?;
-    transform::register(context)?;
-    compression::register(context)?;
-    file::register(context)?;
-    url::register(context)?;
-    body::register(context)?;
-    // Issue 13: structuredClone, MessageChannel/MessagePort, transferable streams.
-    structured_clone::register(context)?;
-    message::register(context)?;
+    if boa_webidl::first_registration::<Registered>(context) {
+        boa_dom::register(context)?;
+        strategies::register(context)?;
+        readable::register(context)?;
+        writable::register(context)?;
+        transform::register(context)?;
+    }
     Ok(())
 }
+
+/// The realm mark of [`register`].
+#[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct Registered;
 
 /// Register every interface on `realm` (the context's current realm is restored after).
 pub fn register_in_realm(realm: Realm, context: &mut Context) -> JsResult<()> {
@@ -229,33 +221,6 @@ impl boa_runtime::extensions::RuntimeExtension for StreamsExtension {
             None => register(context),
         }
     }
-}
-
-thread_local! {
-    static FAST_PATHS: Cell<bool> = Cell::new(default_fast_paths());
-}
-
-fn default_fast_paths() -> bool {
-    if !cfg!(feature = "fast-paths") {
-        return false;
-    }
-    !matches!(
-        std::env::var("BOA_STREAMS_FAST_PATHS").as_deref(),
-        Ok("0" | "off" | "false")
-    )
-}
-
-/// Whether the synchronous fast paths are on (cargo feature `fast-paths`, default on; the
-/// environment variable `BOA_STREAMS_FAST_PATHS=0` or [`set_fast_paths`] turn them off).
-/// When off, every step takes the spec's literal promise path.
-pub fn fast_paths() -> bool {
-    FAST_PATHS.with(Cell::get)
-}
-
-/// Turn the fast paths on or off for this thread (affects streams created afterwards and
-/// steps taken afterwards).
-pub fn set_fast_paths(on: bool) {
-    FAST_PATHS.with(|f| f.set(on && cfg!(feature = "fast-paths")));
 }
 
 #[cfg(test)]

@@ -20,13 +20,13 @@ use bytes::Bytes;
 
 use super::driver::{driver, Driver};
 use super::{bytes_to_uint8_array, ReadableStream};
-use crate::promise::{enqueue_microtask, Reaction, Settlement};
+use boa_webidl::promise::{enqueue_microtask, Reaction, Settlement};
 use crate::readable::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
     ReadRequestSteps, ReadableStreamDefaultReader, StreamReader as ReaderKind,
 };
-use crate::webidl::type_error;
+use boa_webidl::type_error;
 use crate::writable::{
     acquire_writable_stream_default_writer, writable_stream_default_writer_abort,
     writable_stream_default_writer_close, writable_stream_default_writer_get_desired_size,
@@ -183,7 +183,7 @@ impl ReadRequestSteps for CallbackRead {
 /// assert!(chunk_to_bytes(&JsValue::from(1), &mut context).is_err());
 /// ```
 pub fn chunk_to_bytes(chunk: &JsValue, ctx: &mut Context) -> JsResult<Bytes> {
-    crate::encoding::copy_bytes_of_allow_shared_buffer_source(chunk, ctx).map(Bytes::from)
+    boa_webidl::buffer_source::copy_bytes_of_allow_shared_buffer_source(chunk, ctx).map(Bytes::from)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ fn read_all_step(
                 enqueue_microtask(ctx, move |ctx| read_all_step(next, bytes, complete, ctx));
             }
             Err(e) => {
-                let reason = crate::webidl::own_error_value(e.clone(), ctx);
+                let reason = boa_webidl::own_error_value(e.clone(), ctx);
                 let _cancelled = next.cancel(reason, ctx);
                 complete(Err(e));
             }

@@ -26,9 +26,9 @@ use super::byte_source::{
 };
 use super::driver::{spawn, Task, TaskHandle};
 use super::NativeSink;
-use crate::promise::{Completion, RustPromise};
+use boa_webidl::promise::{Completion, RustPromise};
 use crate::readable::ReadableStream;
-use crate::webidl::{own_error_value, type_error, type_error_value};
+use boa_webidl::{own_error_value, type_error, type_error_value};
 use crate::writable::{writable_stream_controller_signal, WritableStreamDefaultController};
 
 type LocalByteStream = Pin<Box<dyn Stream<Item = Result<Bytes, String>>>>;
@@ -537,7 +537,7 @@ impl NativeSink for AsyncSinkAdapter {
                 if let Some((task, promise)) = in_flight {
                     task.cancel();
                     if promise.is_pending() {
-                        let reason = crate::dom::abort_reason(&captures.signal);
+                        let reason = boa_dom::abort_reason(&captures.signal);
                         promise.settle(Err(reason), ctx);
                     }
                 }
@@ -546,12 +546,12 @@ impl NativeSink for AsyncSinkAdapter {
             captures,
         )
         .to_js_function(ctx.realm());
-        let _id = crate::dom::add_abort_algorithm(&signal, algorithm);
+        let _id = boa_dom::add_abort_algorithm(&signal, algorithm);
         Ok(Completion::undefined())
     }
 
     fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
-        match crate::encoding::copy_bytes_of_allow_shared_buffer_source(&chunk, ctx) {
+        match boa_webidl::buffer_source::copy_bytes_of_allow_shared_buffer_source(&chunk, ctx) {
             Ok(bytes) => self.run(SinkStep::Send(Some(Bytes::from(bytes))), ctx),
             Err(e) => Completion::Rejected(own_error_value(e, ctx)),
         }

@@ -20,8 +20,8 @@ use super::byte_tee::ByteTeeBranch;
 use super::from::FromIterableSource;
 use super::tee::TeeBranch;
 use super::StreamController;
-use crate::promise::promise_resolved_with;
-use crate::promise::{completion_resolved_with, invoke_promise_callback, Completion};
+use boa_webidl::promise::promise_resolved_with;
+use boa_webidl::promise::{completion_resolved_with, invoke_promise_callback, Completion};
 
 /// An embedder's underlying source written in Rust, for either controller kind.
 pub trait NativeSource: Trace {
