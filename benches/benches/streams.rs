@@ -18,10 +18,10 @@ use std::rc::Rc;
 
 use boa_engine::{js_string, property::Attribute, Context};
 use boa_gc::{Finalize, Trace};
+use boa_streams_host::Host;
 use boa_web::boa_streams::native::{
     native_readable_byte_stream, ByteController, ByteSource, ByteStreamOptions, Completion,
 };
-use boa_streams_host::Host;
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

@@ -919,6 +919,12 @@ impl Class for DecompressionStream {
     }
 }
 
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the Compression Standard (see [`register`]).
+    CompressionExtension,
+    register
+);
+
 /// The realm mark of [`register`].
 #[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
 struct Registered;

@@ -555,3 +555,50 @@ fn a_chunk_with_a_bad_checksum_enqueues_none_of_its_output() {
     );
     assert_eq!(run(&mut ctx, &src), "rejected:TypeError,rejected:TypeError");
 }
+
+/// `register` alone installs this crate's interfaces and its dependencies', and nothing of
+/// the other crates.
+#[test]
+fn register_installs_only_this_crate_and_its_dependencies() {
+    let mut ctx = crate::test_support::context();
+    crate::test_support::assert_globals(
+        &mut ctx,
+        &[
+            "DOMException",
+            "Event",
+            "CustomEvent",
+            "ProgressEvent",
+            "EventTarget",
+            "AbortController",
+            "AbortSignal",
+            "ReadableStream",
+            "WritableStream",
+            "TransformStream",
+            "ReadableStreamDefaultReader",
+            "ReadableStreamBYOBReader",
+            "WritableStreamDefaultWriter",
+            "ByteLengthQueuingStrategy",
+            "CountQueuingStrategy",
+            "CompressionStream",
+            "DecompressionStream",
+        ],
+        &[
+            "TextEncoder",
+            "TextDecoder",
+            "TextEncoderStream",
+            "TextDecoderStream",
+            "Blob",
+            "File",
+            "FileList",
+            "FileReader",
+            "URLSearchParams",
+            "Headers",
+            "Request",
+            "Response",
+            "structuredClone",
+            "MessageChannel",
+            "MessagePort",
+            "MessageEvent",
+        ],
+    );
+}

@@ -175,10 +175,7 @@ fn state_of(signal: &JsObject) -> Option<Gc<AbortSignalState>> {
 }
 
 /// Run `f` on `signal`'s state (`f` must not run JS).
-pub fn with_state<R>(
-    signal: &JsObject,
-    f: impl FnOnce(&AbortSignalState) -> R,
-) -> Option<R> {
+pub fn with_state<R>(signal: &JsObject, f: impl FnOnce(&AbortSignalState) -> R) -> Option<R> {
     state_of(signal).map(|s| f(&s))
 }
 
@@ -286,11 +283,7 @@ pub fn create_signal(context: &mut Context) -> JsResult<JsObject> {
 }
 
 /// [signal abort](https://dom.spec.whatwg.org/#abortsignal-signal-abort)
-pub fn signal_abort(
-    signal: &JsObject,
-    reason: JsValue,
-    context: &mut Context,
-) -> JsResult<()> {
+pub fn signal_abort(signal: &JsObject, reason: JsValue, context: &mut Context) -> JsResult<()> {
     let Some(state) = state_of(signal) else {
         return Ok(());
     };

@@ -78,12 +78,7 @@ fn now_ms() -> f64 {
 impl EventData {
     /// A new, initialized event of `event_type` (the "create an event" steps, with the
     /// flags of the init dictionary).
-    pub fn new(
-        event_type: JsString,
-        bubbles: bool,
-        cancelable: bool,
-        composed: bool,
-    ) -> Self {
+    pub fn new(event_type: JsString, bubbles: bool, cancelable: bool, composed: bool) -> Self {
         Self {
             event_type: GcRefCell::new(event_type),
             target: GcRefCell::new(None),
@@ -112,28 +107,34 @@ impl EventData {
         self.ext.as_ref()
     }
 
+    /// The event's flags (stop propagation, canceled, dispatch, ...).
     pub fn flags(&self) -> EventFlags {
         self.flags.get()
     }
 
+    /// Change the event's flags with `f`.
     pub fn update(&self, f: impl FnOnce(&mut EventFlags)) {
         let mut flags = self.flags.get();
         f(&mut flags);
         self.flags.set(flags);
     }
 
+    /// The event's `type`.
     pub fn event_type(&self) -> JsString {
         self.event_type.borrow().clone()
     }
 
+    /// Set the event's target.
     pub fn set_target(&self, target: Option<JsObject>) {
         *self.target.borrow_mut() = target;
     }
 
+    /// Set the event's `currentTarget`.
     pub fn set_current_target(&self, target: Option<JsObject>) {
         *self.current_target.borrow_mut() = target;
     }
 
+    /// The event's `currentTarget`.
     pub fn current_target(&self) -> Option<JsObject> {
         self.current_target.borrow().clone()
     }
@@ -208,7 +209,6 @@ pub fn create_trusted_event(event_type: &str, context: &mut Context) -> JsResult
     data.update(|f| f.is_trusted = true);
     create_event_object(proto, data, context)
 }
-
 
 /// Convert the members of an `EventInit` dictionary (bubbles, cancelable, composed: in that
 /// order).
@@ -539,7 +539,8 @@ impl Class for CustomEventInterface {
             let detail = dict
                 .get(webidl::js_key!("detail"), context)?
                 .unwrap_or(JsValue::null());
-            let proto = boa_webidl::prototype_from_new_target::<CustomEventInterface>(new_target, context)?;
+            let proto =
+                boa_webidl::prototype_from_new_target::<CustomEventInterface>(new_target, context)?;
             let mut data = EventData::new(event_type, bubbles, cancelable, composed);
             data.custom = true;
             *data.detail.borrow_mut() = detail;

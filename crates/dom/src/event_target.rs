@@ -66,6 +66,12 @@ pub struct EventTargetData {
     ext: Option<JsObject>,
 }
 
+impl Default for EventTargetData {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl EventTargetData {
     /// A plain event target.
     pub fn new() -> Self {
@@ -154,7 +160,9 @@ pub fn has_listener_for(target: &JsObject, event_type: &str) -> bool {
 /// belongs to the engine).
 #[derive(Clone)]
 pub struct Target {
+    /// The object script sees.
     pub object: JsObject,
+    /// The object holding its listeners.
     pub data: JsObject<EventTargetData>,
 }
 
@@ -539,11 +547,7 @@ pub fn get_event_handler(target: &JsObject<EventTargetData>, event_type: &str) -
 }
 
 /// The setter of an event handler IDL attribute (`onabort`).
-pub fn set_event_handler(
-    target: &JsObject<EventTargetData>,
-    event_type: &str,
-    value: &JsValue,
-) {
+pub fn set_event_handler(target: &JsObject<EventTargetData>, event_type: &str, value: &JsValue) {
     enum Step {
         Activate,
         Deactivate(Gc<Listener>),

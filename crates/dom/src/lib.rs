@@ -52,14 +52,14 @@ mod event_target;
 mod progress_event;
 
 // For the event interfaces defined outside this module (FileReader, MessagePort, MessageEvent).
-pub use event::EventData;
 pub use boa_webidl::prototype_from_new_target;
+pub use boa_webidl::{create_dom_exception, DomException};
+pub use event::EventData;
 pub use event::{create_event_object, event_init};
 pub use event_target::EventTargetData;
 pub use event_target::{
     add_internal_listener, dispatch, get_event_handler, set_event_handler, Target,
 };
-pub use boa_webidl::{create_dom_exception, DomException};
 pub use progress_event::fire_progress_event;
 
 /// Per-realm DOM state (in the realm's `host_defined`).
@@ -258,6 +258,12 @@ pub fn fire_event(
     event_target::dispatch(&event, &event_target::Target::own(target.clone()), context)?;
     Ok(())
 }
+
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the DOM (see [`register`]).
+    DomExtension,
+    register
+);
 
 /// The realm mark of [`register`].
 #[derive(Debug, Default, Trace, Finalize, boa_engine::JsData)]

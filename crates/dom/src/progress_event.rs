@@ -9,8 +9,8 @@ use boa_engine::{
 use boa_gc::{Finalize, Trace};
 
 use super::event::{create_event_object, event_init, EventData};
-use boa_webidl::prototype_from_new_target;
 use super::event_target::{dispatch, EventTargetData, Target};
+use boa_webidl::prototype_from_new_target;
 use boa_webidl::{self as webidl, arg, Dictionary};
 
 /// A `ProgressEvent`'s members (the event's `ext` state).

@@ -707,3 +707,50 @@ fn progress_event_interface() {
          lengthComputable loaded total constructor Symbol(Symbol.toStringTag),true,1"
     );
 }
+
+/// `register` alone installs this crate's interfaces and its dependencies', and nothing of
+/// the other crates.
+#[test]
+fn register_installs_only_this_crate_and_its_dependencies() {
+    let mut ctx = crate::test_support::context();
+    crate::test_support::assert_globals(
+        &mut ctx,
+        &[
+            "DOMException",
+            "Event",
+            "CustomEvent",
+            "ProgressEvent",
+            "EventTarget",
+            "AbortController",
+            "AbortSignal",
+        ],
+        &[
+            "ReadableStream",
+            "WritableStream",
+            "TransformStream",
+            "ReadableStreamDefaultReader",
+            "ReadableStreamBYOBReader",
+            "WritableStreamDefaultWriter",
+            "ByteLengthQueuingStrategy",
+            "CountQueuingStrategy",
+            "TextEncoder",
+            "TextDecoder",
+            "TextEncoderStream",
+            "TextDecoderStream",
+            "CompressionStream",
+            "DecompressionStream",
+            "Blob",
+            "File",
+            "FileList",
+            "FileReader",
+            "URLSearchParams",
+            "Headers",
+            "Request",
+            "Response",
+            "structuredClone",
+            "MessageChannel",
+            "MessagePort",
+            "MessageEvent",
+        ],
+    );
+}

@@ -23,7 +23,9 @@ use boa_engine::{
 use boa_gc::{Finalize, Trace};
 
 use super::decoder::{construct_common, DecodeError, DecoderCommon};
-use boa_webidl::buffer_source::{check_allow_shared_buffer_source, copy_bytes_of_allow_shared_buffer_source};
+use boa_webidl::buffer_source::{
+    check_allow_shared_buffer_source, copy_bytes_of_allow_shared_buffer_source,
+};
 use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 // ---------------------------------------------------------------------------------------

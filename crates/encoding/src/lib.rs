@@ -19,11 +19,8 @@
 use std::cell::Cell;
 
 use boa_engine::{
-    builtins::{dataview::DataView, typed_array::TypedArray},
     class::{Class, ClassBuilder},
-    object::builtins::{
-        AlignedVec, JsArrayBuffer, JsDataView, JsSharedArrayBuffer, JsTypedArray, JsUint8Array,
-    },
+    object::builtins::{AlignedVec, JsUint8Array},
     property::Attribute,
     Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
@@ -147,7 +144,6 @@ fn enqueue(
     // 1. Perform ? TransformStreamDefaultControllerEnqueue(stream.[[controller]], chunk).
     transform_stream_default_controller_enqueue(controller, chunk, ctx)
 }
-
 
 // ---------------------------------------------------------------------------------------
 // TextDecoderStream
@@ -627,6 +623,12 @@ impl Class for TextEncoderStream {
         })())
     }
 }
+
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the Encoding Standard (see [`register`]).
+    EncodingExtension,
+    register
+);
 
 /// The realm mark of [`register`].
 #[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]

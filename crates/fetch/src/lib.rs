@@ -16,6 +16,12 @@
 pub mod headers;
 mod request;
 mod response;
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the Fetch Standard (see [`register`]).
+    FetchExtension,
+    register
+);
+
 /// The realm mark of [`register`].
 #[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
 struct Registered;
@@ -31,12 +37,12 @@ use boa_engine::{job::GenericJob, js_string, Context, JsObject, JsResult, JsStri
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use boa_fileapi::{array_buffer_from, blob_parts, blob_stream, buffer_source_copy, ByteSeq};
-use boa_webidl::promise::{self as promise, PromiseCapability};
 use boa_streams::spec::{
     acquire_readable_stream_default_reader, is_readable_stream_locked,
     readable_stream_default_reader_read, readable_stream_tee, ReadRequest, ReadRequestSteps,
     ReadableStream, ReadableStreamDefaultReader,
 };
+use boa_webidl::promise::{self as promise, PromiseCapability};
 use boa_webidl::{self as webidl, type_error};
 
 /// Register Headers, Request, Response on the context's current realm, after what they depend on (registered
@@ -392,7 +398,8 @@ impl ReadRequestSteps for ReadAllRequest {
         let bytes = chunk.as_object().and_then(|o| {
             o.is::<boa_engine::builtins::typed_array::TypedArray>()
                 .then(|| {
-                    let view = boa_streams::spec::to_array_buffer_view(&chunk, "chunk", ctx).ok()?;
+                    let view =
+                        boa_streams::spec::to_array_buffer_view(&chunk, "chunk", ctx).ok()?;
                     matches!(
                         view.constructor,
                         boa_streams::spec::ViewConstructor::Typed(

@@ -16,7 +16,9 @@ use super::{
     body_mixin_attributes, body_mixin_operations, clone_body, extract, is_unusable, Body,
     BodyHolder,
 };
-use boa_webidl::{self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES};
+use boa_webidl::{
+    self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+};
 
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     webidl::register_interface::<ResponseInterface>(context)

@@ -1,4 +1,4 @@
-use crate::test_support::{context, run_async_out};
+use crate::test_support::{context, eval, run_async_out, string};
 
 #[test]
 fn headers_validate_normalise_sort_and_combine() {
@@ -272,4 +272,74 @@ fn headers_init_conversion_order_and_symbol_keys() {
         "#,
     );
     assert_eq!(out, "outer 1 a 1 outer 2 b 2|a,1;b,2|TypeError|a,1|done");
+}
+
+#[test]
+fn bodies_from_url_search_params() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        "globalThis.out = []; (async () => { \
+           const p = new URLSearchParams([['a', 'b c'], ['d', '\\u00e9']]); \
+           const r = new Response(p); \
+           out.push(r.headers.get('content-type'), await r.text()); \
+           const q = new Request('http://example.com/', {method: 'POST', body: p}); \
+           out.push(q.headers.get('content-type'), await q.text()); \
+           const keep = new Response(p, {headers: {'content-type': 'text/x'}}); \
+           out.push(keep.headers.get('content-type')); \
+         })().then(() => out.push('done'), e => out.push('threw ' + e));",
+    );
+    ctx.run_jobs().unwrap();
+    assert_eq!(
+        string(&mut ctx, "out.join('|')"),
+        "application/x-www-form-urlencoded;charset=UTF-8|a=b+c&d=%C3%A9|\
+         application/x-www-form-urlencoded;charset=UTF-8|a=b+c&d=%C3%A9|text/x|done"
+    );
+}
+
+/// `register` alone installs this crate's interfaces and its dependencies', and nothing of
+/// the other crates.
+#[test]
+fn register_installs_only_this_crate_and_its_dependencies() {
+    let mut ctx = crate::test_support::context();
+    crate::test_support::assert_globals(
+        &mut ctx,
+        &[
+            "DOMException",
+            "Event",
+            "CustomEvent",
+            "ProgressEvent",
+            "EventTarget",
+            "AbortController",
+            "AbortSignal",
+            "ReadableStream",
+            "WritableStream",
+            "TransformStream",
+            "ReadableStreamDefaultReader",
+            "ReadableStreamBYOBReader",
+            "WritableStreamDefaultWriter",
+            "ByteLengthQueuingStrategy",
+            "CountQueuingStrategy",
+            "Blob",
+            "File",
+            "FileList",
+            "FileReader",
+            "URLSearchParams",
+            "Headers",
+            "Request",
+            "Response",
+        ],
+        &[
+            "TextEncoder",
+            "TextDecoder",
+            "TextEncoderStream",
+            "TextDecoderStream",
+            "CompressionStream",
+            "DecompressionStream",
+            "structuredClone",
+            "MessageChannel",
+            "MessagePort",
+            "MessageEvent",
+        ],
+    );
 }

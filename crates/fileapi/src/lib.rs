@@ -15,8 +15,8 @@
 //! use bytes::Bytes;
 //!
 //! let mut ctx = Context::default();
-//! boa_streams::register(&mut ctx).unwrap();
-//! let blob = boa_streams::file::create_blob(
+//! boa_fileapi::register(&mut ctx).unwrap();
+//! let blob = boa_fileapi::create_blob(
 //!     vec![Bytes::from_static(b"hello, "), Bytes::from_static(b"world")],
 //!     "Text/Plain",
 //!     &mut ctx,
@@ -28,7 +28,7 @@
 //! let sliced = ctx
 //!     .eval(Source::from_bytes("blob.slice(7, 12, 'text/x-word')"))
 //!     .unwrap();
-//! let bytes = boa_streams::file::blob_bytes(&sliced).unwrap();
+//! let bytes = boa_fileapi::blob_bytes(&sliced).unwrap();
 //! assert_eq!(&bytes.to_bytes()[..], b"world");
 //! let size = ctx.eval(Source::from_bytes("blob.size + ':' + blob.type")).unwrap();
 //! assert_eq!(size.to_string(&mut ctx).unwrap().to_std_string_escaped(), "12:text/plain");
@@ -42,6 +42,12 @@
 
 mod bytes;
 mod reader;
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the File API (see [`register`]).
+    FileApiExtension,
+    register
+);
+
 /// The realm mark of [`register`].
 #[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
 struct Registered;
@@ -67,9 +73,11 @@ pub use self::bytes::{
 };
 pub use reader::FileReaderState;
 
-use boa_streams::native::{native_readable_byte_stream, ByteController, ByteSource, ByteStreamOptions};
-use boa_webidl::promise::Completion;
+use boa_streams::native::{
+    native_readable_byte_stream, ByteController, ByteSource, ByteStreamOptions,
+};
 use boa_streams::spec::ReadableStream;
+use boa_webidl::promise::Completion;
 use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
 /// The size of the chunks `Blob.stream()` enqueues when no BYOB request asks for less.

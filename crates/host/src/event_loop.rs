@@ -853,7 +853,8 @@ impl EventLoop {
             // 2a. The native futures of boa_streams' async adapters that were woken (from
             //     any thread: their waker wakes this loop's waker), and the steps Rust
             //     consumers queued (a task).
-            let native = boa_web::boa_streams::native::poll_tasks(&mut context.borrow_mut(), &task_waker);
+            let native =
+                boa_web::boa_streams::native::poll_tasks(&mut context.borrow_mut(), &task_waker);
             if native.ran > 0 {
                 continue;
             }

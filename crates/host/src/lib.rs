@@ -404,7 +404,8 @@ impl Host {
     /// Is any microtask, timer, async job or native future pending (FinalizationRegistry
     /// cleanups aside)?
     pub fn has_pending_work(&self) -> bool {
-        self.event_loop.has_pending_work() || boa_web::boa_streams::native::pending_tasks(&self.context) > 0
+        self.event_loop.has_pending_work()
+            || boa_web::boa_streams::native::pending_tasks(&self.context) > 0
     }
 
     /// Run the event loop until `future` is ready (see [`Host::run_event_loop`]; `future` is

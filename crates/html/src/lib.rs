@@ -72,10 +72,19 @@ fn owning_transfer_or_clone(
 /// objects only `MessagePort` has any: the port is closed (disentangled), since nothing can
 /// reach a port the stream owned once the stream drops it. Other chunks have none.
 fn owning_dispose(chunk: &JsValue, ctx: &mut Context) {
-    if let Some(port) = chunk.as_object().filter(|_| message::is_message_port(chunk)) {
+    if let Some(port) = chunk
+        .as_object()
+        .filter(|_| message::is_message_port(chunk))
+    {
         message::message_port_close(&port, ctx);
     }
 }
+
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers HTML (see [`register`]).
+    HtmlExtension,
+    register
+);
 
 /// The realm mark of [`register`].
 #[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]

@@ -28,11 +28,11 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use boa_dom::{self as dom, EventData, EventTargetData, Target};
 use crate::structured_clone::{
-    data_clone_error, structured_deserialize_with_transfer,
-    structured_serialize_with_transfer, SerializedWithTransfer,
+    data_clone_error, structured_deserialize_with_transfer, structured_serialize_with_transfer,
+    SerializedWithTransfer,
 };
+use boa_dom::{self as dom, EventData, EventTargetData, Target};
 use boa_webidl::sequence::sequence_of_objects;
 use boa_webidl::{self as webidl, arg, Dictionary};
 

@@ -14,22 +14,22 @@ use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 use crate::message::{
     self, create_entangled_ports, message_port_post_message, message_port_start, PlatformHolder,
 };
-use boa_webidl::promise::{react, Completion, RustPromise};
+use crate::structured_clone::data_clone_error;
+use boa_streams::spec::SizeAlgorithm;
+use boa_streams::spec::TransformStream;
 use boa_streams::spec::{
     create_readable_stream, is_readable_stream_locked, readable_stream_default_controller_close,
     readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
     readable_stream_pipe_to, NativeSource, NativeSourceBox, ReadableStream,
     ReadableStreamDefaultController, SourceAlgorithms, StartAlgorithm, StreamController,
 };
-use boa_streams::spec::SizeAlgorithm;
-use crate::structured_clone::data_clone_error;
-use boa_streams::spec::TransformStream;
-use boa_webidl::{self as webidl, Caught};
 use boa_streams::spec::{
     create_writable_stream, is_writable_stream_locked,
     writable_stream_default_controller_error_if_needed, WritableStream, WritableStreamRef,
 };
 use boa_streams::spec::{NativeSink, SinkAlgorithms};
+use boa_webidl::promise::{react, Completion, RustPromise};
+use boa_webidl::{self as webidl, Caught};
 
 /// A stream in a transfer list.
 pub enum StreamTransferable {

@@ -1,11 +1,13 @@
 //! # boa_streams
 //!
 //! The [WHATWG Streams Standard](https://streams.spec.whatwg.org/) as native host objects for
-//! the [Boa](https://boajs.dev) JavaScript engine, plus the DOM pieces streams need
-//! (`DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`, `AbortSignal`),
-//! the Encoding Standard's `TextEncoder` / `TextDecoder` / `TextEncoderStream` /
-//! `TextDecoderStream` and the Compression
-//! Standard's `CompressionStream` / `DecompressionStream`.
+//! the [Boa](https://boajs.dev) JavaScript engine: `ReadableStream` (default and byte
+//! streams, BYOB readers, `tee()`, async iteration, `ReadableStream.from()`), `WritableStream`,
+//! `TransformStream`, pipes with an `AbortSignal`, the queuing strategies and the experimental
+//! owning type, plus the Rust API for embedders ([`native`]) and for the standards built on
+//! streams ([`spec`]). `DOMException` comes from `boa_webidl`, `AbortSignal` from `boa_dom`;
+//! the Encoding, Compression, File API, Fetch and HTML pieces are crates of their own, and
+//! `boa_web` registers them all.
 //!
 //! ```
 //! use boa_engine::{Context, Source};
@@ -28,9 +30,8 @@
 //!
 //! Or compose with boa_runtime's extensions:
 //! `boa_runtime::register_extensions((ConsoleExtension::default(), boa_streams::StreamsExtension), None, ctx)`.
-//! (Do not register boa_runtime's own `AbortControllerExtension` or `EncodingExtension`
-//! (`TextEncoder`/`TextDecoder`): ours replace them, and registering both would leave
-//! whichever comes last as the global.)
+//! (Do not register boa_runtime's own `AbortControllerExtension`: `boa_dom`'s replaces it,
+//! and registering both would leave whichever comes last as the global.)
 //!
 //! Streams need a job executor that runs microtasks in FIFO order and drains them before
 //! timers: the host crate (`boa_streams_host`) has one; `Context::run_jobs` with Boa's default
@@ -75,40 +76,32 @@
 //!   / [`ChunkStream`](native::ChunkStream) / [`StreamWriter`](native::StreamWriter), and the
 //!   driver of their futures ([`poll_tasks`](native::poll_tasks),
 //!   [`block_on`](native::block_on), [`run_until_idle`](native::run_until_idle)).
-//! - **The DOM hooks a host needs** ([`dom`]): [`set_exception_reporter`](dom::set_exception_reporter)
-//!   (where exceptions thrown by event listeners and abort algorithms are "reported"; the host
-//!   crate routes them into its error list), the abort signal API an embedder's own
-//!   cancellable operations use ([`create_abort_signal`](dom::create_abort_signal),
-//!   [`is_abort_signal`](dom::is_abort_signal), [`is_aborted`](dom::is_aborted),
-//!   [`abort_reason`](dom::abort_reason), [`signal_abort`](dom::signal_abort),
-//!   [`add_abort_algorithm`](dom::add_abort_algorithm) /
-//!   [`remove_abort_algorithm`](dom::remove_abort_algorithm)), and `DOMException`
-//!   ([`create_dom_exception`](dom::create_dom_exception), [`DomException`](dom::DomException),
-//!   whose `name` / `message` a host reads to print an uncaught one).
+//! - **Owning streams' hooks**: [`set_owning_hooks`] / [`OwningHooks`] (the owning type's
+//!   StructuredTransferOrClone and dispose steps, which `boa_html` installs).
+//! - **For other standards** ([`spec`]): the abstract operations and internal types the
+//!   Encoding, Compression, File API, Fetch and HTML crates call (the Streams Standard's
+//!   "other specifications" section), named as the spec names them.
 //!
-//! What the workspace's other crates use is exactly this API, nothing behind a back door: the
-//! host (`crates/host`) uses [`register`], [`dom::set_exception_reporter`] and
-//! [`dom::DomException`]; the WPT runner and the differential tester (`wpt/`) use
-//! [`set_fast_paths`] and [`dom::add_abort_algorithm`] / [`dom::remove_abort_algorithm`] (the
-//! reference implementation's pipe abort algorithm joins the host signal's abort algorithms);
-//! the benches use [`set_fast_paths`].
+//! The DOM hooks a host needs (the exception reporter, abort signals) are `boa_dom`'s, and
+//! `DOMException` is `boa_webidl`'s. The workspace's other crates use exactly this API,
+//! nothing behind a back door.
 //!
 //! # Module map
 //!
 //! | module | what |
 //! | --- | --- |
 //! | `readable` | `ReadableStream`, its readers (default, BYOB), controllers (default, byte), the async iterator, `tee()`, `ReadableStream.from()`, the BYOB request, buffer transfer; `readable::pipe` is `pipeTo()` / `pipeThrough()` as a Rust state machine |
-//! | `writable` | `WritableStream`, its writer and controller; the sink algorithms (JS, transform, native) |
+//! | `writable` | `WritableStream`, its writer and controller; the sink algorithms (a JS sink, or a Rust one through the `SinkSteps` trait: an embedder's `NativeSink` or a TransformStream's writable side) |
 //! | `transform` | `TransformStream` and its controller; the default sink and source algorithms of its two sides |
 //! | `strategies` | `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, the `QueuingStrategy` dictionary, ExtractHighWaterMark / ExtractSizeAlgorithm |
 //! | `queue` | the queue-with-sizes (`[[queue]]` + `[[queueTotalSize]]`) |
-//! | `promise` | the whole promise vocabulary (a table maps each spec phrase to one item): JS-visible promises, Rust-side promises script never sees, `Completion` ("a promise" an algorithm returns), `Reaction` (the one way to react with Rust steps, at a promise reaction's microtask position), `PromiseSlot` (`closed` / `ready` attributes) |
-//! | `webidl` | WebIDL glue: interface / operation / attribute installation with WebIDL shapes, brand checks, errors, conversions, promise-returning methods, `catching` (user code run inside a JS try/catch trampoline, `docs/engine-bugs/`) |
-//! | `dom` | `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`, `AbortSignal` |
-//! | `encoding` | `TextEncoder`, `TextDecoder`, `TextDecoderStream`, `TextEncoderStream` (one decoder on `encoding_rs`) |
-//! | `compression` | `CompressionStream`, `DecompressionStream` (deflate, deflate-raw, gzip on `flate2`) |
-//! | `gc_pressure` | the one way the library makes an `ArrayBuffer`: counts its data block (which Boa's collector does not see) and forces a collection every 4 MiB or more (more for a large heap) |
+//! | `chunk` | a queued chunk: a JS value, or native bytes not yet turned into a `Uint8Array` |
+//! | `owning` | the owning type's hooks ([`OwningHooks`]) |
 //! | [`native`] | the embedder API for Rust sources and sinks |
+//! | [`spec`] | the operations other standards call (re-exports) |
+//!
+//! The promise vocabulary, the WebIDL glue (`catching`) and the `ArrayBuffer` funnel
+//! (`gc_pressure`) are `boa_webidl`'s.
 //!
 //! Tests sit beside the code by one rule: module `m`'s unit tests are its child module
 //! `tests` (`#[cfg(test)] mod tests;`, file `m/tests.rs` or `m/tests/mod.rs`); crate-wide
@@ -139,24 +132,24 @@
 //!
 //! # Module import graph
 //!
-//! Edges are `use crate::…` in non-test code (`a → b`: `a` uses `b`). The spec layer is
-//! layered bottom-up; nothing in `readable` or `writable` imports `transform`, `encoding`,
-//! `compression` or `native` (a TransformStream's writable side is a `writable::NativeSink`
-//! implemented in `transform`, its readable side a `readable` Rust source).
+//! Edges are `use crate::…` in non-test code (`a → b`: `a` uses `b`); the graph reads
+//! top-down, and nothing imports a module above it:
 //!
 //! ```text
-//! compression ─┐
-//! encoding ────┴─→ transform ─→ readable ─→ writable ─→ strategies, queue
-//! native ──────────────────────→ readable, writable          │
-//!                                                            ↓
-//!   every spec module ─→ promise ⇄ webidl ─→ dom        (webidl, fast_paths)
+//! spec ─→ native, transform ─→ readable ─→ writable ─→ queue ─→ chunk
+//!                                  │            └────→ strategies
+//!                                  └─→ owning
 //! ```
 //!
+//! - `transform` → `readable`, `writable`: a TransformStream's readable side is a readable
+//!   Rust source, its writable side a Rust sink (`writable::SinkSteps`); `writable` names no
+//!   transform.
 //! - `readable` → `writable` is `readable::pipe` (pipeTo is a ReadableStream method that
-//!   writes to a WritableStream), plus `dom` for its `AbortSignal`.
-//! - `promise` ⇄ `webidl`: promise-returning methods (`webidl`) create their rejected promise
-//!   with `promise`; `promise` runs user code through `webidl::catching`.
-//! - `dom` uses only `webidl`.
+//!   writes to a WritableStream).
+//! - `native` → `readable`, `writable`: the embedder API is built on the spec layer, never the
+//!   other way round.
+//! - Outside the crate: `boa_webidl` (glue, promises, `catching`, `gc_pressure`, the
+//!   fast-path switch) and `boa_dom` (`AbortSignal` for pipes and `controller.signal`).
 
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -210,18 +203,12 @@ pub fn register_in_realm(realm: Realm, context: &mut Context) -> JsResult<()> {
     result
 }
 
-/// A boa_runtime extension that registers boa_streams (compose it with boa_runtime's others).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct StreamsExtension;
-
-impl boa_runtime::extensions::RuntimeExtension for StreamsExtension {
-    fn register(self, realm: Option<Realm>, context: &mut Context) -> JsResult<()> {
-        match realm {
-            Some(realm) => register_in_realm(realm, context),
-            None => register(context),
-        }
-    }
-}
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the Streams Standard (see
+    /// [`register`]): compose it with boa_runtime's others.
+    StreamsExtension,
+    register
+);
 
 #[cfg(test)]
 mod tests;

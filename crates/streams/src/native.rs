@@ -68,14 +68,10 @@
 
 use std::cell::RefCell;
 
-use boa_engine::{
-    object::builtins::{AlignedVec, JsUint8Array},
-    Context, JsObject, JsResult, JsValue,
-};
+use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 use bytes::Bytes;
 
-pub use boa_webidl::promise::{Completion, RustPromise, Settlement};
 pub use crate::readable::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
@@ -83,6 +79,7 @@ pub use crate::readable::{
     StreamController,
 };
 pub use crate::writable::NativeSink;
+pub use boa_webidl::promise::{Completion, RustPromise, Settlement};
 
 mod byte_source;
 

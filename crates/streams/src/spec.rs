@@ -6,9 +6,11 @@
 //!
 //! ```
 //! use boa_engine::{Context, JsValue};
+//! use boa_gc::Gc;
 //! use boa_streams::spec::{
 //!     create_readable_stream, is_readable_stream_locked, readable_stream_default_controller_close,
-//!     readable_stream_default_controller_enqueue, NativeSource, SourceAlgorithms, StreamController,
+//!     readable_stream_default_controller_enqueue, NativeSource, NativeSourceBox, SourceAlgorithms,
+//!     StartAlgorithm, StreamController,
 //! };
 //! use boa_webidl::promise::Completion;
 //!
@@ -25,11 +27,18 @@
 //!         }
 //!         Completion::undefined()
 //!     }
+//!
+//!     fn cancel(&self, _reason: JsValue, _ctx: &mut Context) -> Completion {
+//!         Completion::undefined()
+//!     }
 //! }
 //!
 //! let mut context = Context::default();
 //! boa_streams::register(&mut context).unwrap();
-//! let stream = create_readable_stream(SourceAlgorithms::native(Two), 1.0, None, &mut context).unwrap();
+//! let algorithms = SourceAlgorithms::Native(Gc::new(NativeSourceBox(Box::new(Two))));
+//! let stream =
+//!     create_readable_stream(StartAlgorithm::ReturnUndefined, algorithms, None, None, &mut context)
+//!         .unwrap();
 //! assert!(!is_readable_stream_locked(&stream));
 //! ```
 
@@ -40,18 +49,17 @@ pub use crate::readable::{
     readable_stream_default_controller_error, readable_stream_default_reader_read,
     readable_stream_pipe_to, readable_stream_tee, to_array_buffer_view, NativeSource,
     NativeSourceBox, ReadRequest, ReadRequestSteps, ReadableStream,
-    ReadableStreamDefaultController, ReadableStreamDefaultReader, SourceAlgorithms,
-    StartAlgorithm, StreamController, ViewConstructor,
+    ReadableStreamDefaultController, ReadableStreamDefaultReader, SourceAlgorithms, StartAlgorithm,
+    StreamController, ViewConstructor,
 };
 pub use crate::strategies::SizeAlgorithm;
 pub use crate::transform::{
     transferred_transform_stream, transform_stream_default_controller_enqueue,
     transform_stream_default_controller_enqueue_chunk, transform_stream_set_up, RustTransformer,
-    TransformBytesAlgorithm,
-    TransformStream, TransformStreamDefaultController,
+    TransformBytesAlgorithm, TransformStream, TransformStreamDefaultController,
 };
 pub use crate::writable::{
     create_writable_stream, is_writable_stream_locked,
-    writable_stream_default_controller_error_if_needed, NativeSink, SinkAlgorithms,
-    WritableStream, WritableStreamRef,
+    writable_stream_default_controller_error_if_needed, NativeSink, SinkAlgorithms, WritableStream,
+    WritableStreamRef,
 };

@@ -29,6 +29,12 @@ use boa_webidl::{
     self as webidl, arg, brand, pair_iterable::PairIterable, type_error, INTERFACE_ATTRIBUTES,
 };
 
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the URL Standard (see [`register`]).
+    UrlExtension,
+    register
+);
+
 /// The realm mark of [`register`].
 #[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
 struct Registered;

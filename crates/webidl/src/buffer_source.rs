@@ -4,7 +4,7 @@
 
 use boa_engine::builtins::{dataview::DataView, typed_array::TypedArray};
 use boa_engine::object::builtins::{JsArrayBuffer, JsDataView, JsSharedArrayBuffer, JsTypedArray};
-use boa_engine::{JsObject, JsResult, JsValue, Context};
+use boa_engine::{Context, JsObject, JsResult, JsValue};
 
 use crate::type_error;
 

@@ -176,10 +176,7 @@ fn budget_after(took: Duration) -> usize {
 /// A new `ArrayBuffer` owning `block`, whose bytes are new memory (a copy, codec output, a
 /// deserialized clone): counted.
 #[allow(clippy::disallowed_methods)] // the one place that may call it
-pub fn new_array_buffer(
-    block: AlignedVec<u8>,
-    ctx: &mut Context,
-) -> JsResult<JsArrayBuffer> {
+pub fn new_array_buffer(block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
     report(block.len());
     JsArrayBuffer::from_byte_block(block, ctx)
 }
@@ -194,17 +191,39 @@ pub fn zeroed_array_buffer(len: usize, ctx: &mut Context) -> JsResult<JsArrayBuf
 /// A new `ArrayBuffer` owning `block`, moved out of another buffer of this heap that is now
 /// detached (TransferArrayBuffer): no new memory, not counted.
 #[allow(clippy::disallowed_methods)] // the one place that may call it
-pub fn adopt_array_buffer(
-    block: AlignedVec<u8>,
-    ctx: &mut Context,
-) -> JsResult<JsArrayBuffer> {
+pub fn adopt_array_buffer(block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
     JsArrayBuffer::from_byte_block(block, ctx)
 }
 
 /// How many collections this thread's counter forced so far.
-#[cfg(test)]
+///
+/// ```
+/// let before = boa_webidl::gc_pressure::forced_collections();
+/// assert!(boa_webidl::gc_pressure::forced_collections() >= before);
+/// ```
 pub fn forced_collections() -> u64 {
     FORCED.with(Cell::get)
+}
+
+/// The bytes counted on this thread since the last collection (forced or the engine's own):
+/// what the next `ArrayBuffer` made through this module adds to.
+///
+/// ```
+/// use boa_engine::{object::builtins::AlignedVec, Context};
+/// use boa_webidl::gc_pressure::{counted_since_collection, new_array_buffer};
+///
+/// let mut context = Context::default();
+/// boa_gc::force_collect();
+/// let before = counted_since_collection();
+/// let _buffer = new_array_buffer(AlignedVec::from_slice(64, &[1, 2, 3]), &mut context).unwrap();
+/// assert_eq!(counted_since_collection(), before + 3);
+/// ```
+pub fn counted_since_collection() -> usize {
+    if COLLECTED.with(Cell::get) {
+        0
+    } else {
+        SINCE_COLLECTION.with(Cell::get)
+    }
 }
 
 #[cfg(test)]

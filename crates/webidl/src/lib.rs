@@ -494,12 +494,7 @@ pub fn to_dom_string(value: &JsValue, ctx: &mut Context) -> JsResult<JsString> {
 /// Call a promise's resolve function with `value` (see
 /// [`PromiseCapability::resolve`](crate::promise::PromiseCapability::resolve)): the only way
 /// the library resolves a JS promise it created.
-pub fn resolve_promise(
-    resolve: &JsObject,
-    reject: &JsObject,
-    value: JsValue,
-    ctx: &mut Context,
-) {
+pub fn resolve_promise(resolve: &JsObject, reject: &JsObject, value: JsValue, ctx: &mut Context) {
     let result = match value.as_object() {
         Some(o) if !lookup_runs_no_code(&o, "then") => catching(ctx, |ctx| {
             let region = raise_limits(ctx);
@@ -614,7 +609,6 @@ macro_rules! js_key {
         boa_engine::property::PropertyKey::String(boa_engine::js_string!($name))
     };
 }
-
 
 // ---------------------------------------------------------------------------------------
 // Running user code whose exception the library catches (engine bug native-catch-stack)
@@ -875,7 +869,7 @@ fn trampoline(ctx: &mut Context) -> JsResult<Trampoline> {
 /// Boa 0.22 leaves a frame's values on the operand stack when an exception thrown in a nested
 /// JS frame unwinds to a host-called frame (docs/engine-bugs/native-catch-stack.js); if the
 /// host then returns normally, the JS caller's pending operands are corrupted. `f` therefore
-/// runs inside a JS `try`/`catch` (the per-realm trampoline calling the native [`invoke`]),
+/// runs inside a JS `try`/`catch` (the per-realm trampoline calling the native `invoke`),
 /// whose normal return truncates the stack to its frame. An engine error (the recursion and
 /// stack limits, which Boa makes uncatchable by script) becomes a RangeError inside `invoke`,
 /// before it reaches the trampoline, so the same `catch` handles it and the caller gets a
@@ -1060,7 +1054,7 @@ struct Registered;
 /// ```
 /// use boa_engine::Context;
 ///
-/// #[derive(boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+/// #[derive(Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
 /// struct Mine;
 ///
 /// let mut context = Context::default();
@@ -1074,6 +1068,55 @@ pub fn first_registration<M: NativeObject + Default>(context: &mut Context) -> b
     }
     realm.host_defined_mut().insert(M::default());
     true
+}
+
+/// Run `register` on `realm` (the context's current realm is restored after), or on the
+/// current realm when `realm` is `None`: what a boa_runtime `RuntimeExtension` does with the
+/// realm it is given.
+///
+/// ```
+/// use boa_engine::Context;
+///
+/// let mut context = Context::default();
+/// let realm = context.create_realm().unwrap();
+/// boa_webidl::register_in(Some(realm.clone()), &mut context, boa_webidl::register).unwrap();
+/// assert!(realm.get_class::<boa_webidl::DomException>().is_some());
+/// assert!(context.realm().get_class::<boa_webidl::DomException>().is_none());
+/// ```
+pub fn register_in(
+    realm: Option<boa_engine::realm::Realm>,
+    context: &mut Context,
+    register: fn(&mut Context) -> JsResult<()>,
+) -> JsResult<()> {
+    let Some(realm) = realm else {
+        return register(context);
+    };
+    let old = context.enter_realm(realm);
+    let result = register(context);
+    context.enter_realm(old);
+    result
+}
+
+/// Define a boa_runtime `RuntimeExtension` named `$name` whose registration is `$register`
+/// (on the realm boa_runtime passes, see [`register_in`]). The crate using it depends on
+/// `boa_runtime`.
+#[macro_export]
+macro_rules! runtime_extension {
+    ($(#[$meta:meta])* $name:ident, $register:path) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct $name;
+
+        impl ::boa_runtime::extensions::RuntimeExtension for $name {
+            fn register(
+                self,
+                realm: ::core::option::Option<::boa_engine::realm::Realm>,
+                context: &mut ::boa_engine::Context,
+            ) -> ::boa_engine::JsResult<()> {
+                $crate::register_in(realm, context, $register)
+            }
+        }
+    };
 }
 
 thread_local! {
@@ -1145,8 +1188,8 @@ pub fn prototype_from_new_target<C: boa_engine::class::Class>(
 
 #[cfg(test)]
 mod tests {
-    use super::{get_plain_data, Dictionary};
-    use crate::test_support::{both_modes, context, eval, run_jobs, string};
+    use super::get_plain_data;
+    use crate::test_support::{context, eval};
     use boa_engine::JsValue;
 
     /// `get_plain_data` reads own, inherited and absent data members, and declines getters,
@@ -1201,48 +1244,48 @@ mod tests {
         assert_eq!(get(&mut ctx, "({})", js_key!("type")), None);
     }
 
-    /// Dictionary members read the same way with the fast paths on and off: getters and proxy
-    /// traps run in member order, members on the prototype chain and on Object.prototype are
-    /// found, a conversion that adds a member is seen by the later reads.
+    /// `register` alone installs this crate's interfaces and its dependencies', and nothing of
+    /// the other crates.
     #[test]
-    fn dictionary_members_same_in_both_modes() {
-        let log = both_modes(|_| {
-            let mut ctx = context();
-            eval(
-                &mut ctx,
-                r#"
-                globalThis.log = [];
-                class Src { pull(c) { log.push('class pull'); c.enqueue(1); } }
-                new ReadableStream(new Src()).getReader().read().then((r) => log.push('read ' + r.value));
-                const traps = new Proxy({}, { get(t, k, r) { log.push('get ' + String(k)); return Reflect.get(t, k, r); } });
-                new ReadableStream(Object.create(traps));
-                Object.prototype.start = function () { log.push('proto start'); };
-                new ReadableStream({});
-                delete Object.prototype.start;
-                const src = { autoAllocateChunkSize: { valueOf() { src.type = 'bytes'; return 8; } } };
-                log.push('bytes ' + (new ReadableStream(src).getReader({ mode: 'byob' }) !== null));
-                try { new ReadableStream({ type: 'byte' }); } catch (e) { log.push(e.name); }
-                // Conversion errors in member order: autoAllocateChunkSize's before pull's.
-                try { new ReadableStream({ autoAllocateChunkSize: NaN, pull: 1 }); }
-                catch (e) { log.push(e.message.includes('autoAllocateChunkSize')); }
-                try { new ReadableStream({ cancel: 1, pull: 1 }); }
-                catch (e) { log.push(e.message.includes('cancel')); }
-                "#,
-            );
-            run_jobs(&mut ctx);
-            string(&mut ctx, "log.join(',')")
-        });
-        assert_eq!(
-            log,
-            "get autoAllocateChunkSize,get cancel,get pull,get start,get type,proto start,\
-             bytes true,TypeError,true,true,class pull,read 1,class pull"
-        );
-        // Dictionary::get on undefined has no members.
-        let mut ctx = context();
-        let d = Dictionary::new(&JsValue::undefined(), "X").expect("undefined is a dictionary");
-        assert_eq!(
-            d.get(js_key!("pull"), &mut ctx).expect("no user code"),
-            None
+    fn register_installs_only_this_crate_and_its_dependencies() {
+        let mut ctx = crate::test_support::context();
+        crate::test_support::assert_globals(
+            &mut ctx,
+            &["DOMException"],
+            &[
+                "Event",
+                "CustomEvent",
+                "ProgressEvent",
+                "EventTarget",
+                "AbortController",
+                "AbortSignal",
+                "ReadableStream",
+                "WritableStream",
+                "TransformStream",
+                "ReadableStreamDefaultReader",
+                "ReadableStreamBYOBReader",
+                "WritableStreamDefaultWriter",
+                "ByteLengthQueuingStrategy",
+                "CountQueuingStrategy",
+                "TextEncoder",
+                "TextDecoder",
+                "TextEncoderStream",
+                "TextDecoderStream",
+                "CompressionStream",
+                "DecompressionStream",
+                "Blob",
+                "File",
+                "FileList",
+                "FileReader",
+                "URLSearchParams",
+                "Headers",
+                "Request",
+                "Response",
+                "structuredClone",
+                "MessageChannel",
+                "MessagePort",
+                "MessageEvent",
+            ],
         );
     }
 }

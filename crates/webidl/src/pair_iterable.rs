@@ -23,9 +23,6 @@ use boa_gc::{Finalize, Trace};
 
 use super::{arg, brand, function, operation, type_error};
 
-#[cfg(test)]
-mod tests;
-
 /// An interface with a [pair iterator](https://webidl.spec.whatwg.org/#dfn-pair-iterator).
 pub trait PairIterable: NativeObject + Sized {
     /// The interface's identifier (`"Headers"`): brand checks, and the iterator's class string
@@ -231,7 +228,7 @@ fn next<T: PairIterable>(this: &JsValue, ctx: &mut Context) -> JsResult<JsValue>
 
 /// Create `T`'s [iterator prototype
 /// object](https://webidl.spec.whatwg.org/#dfn-iterator-prototype-object) in the current realm:
-/// [[Prototype]] %Iterator.prototype%, `next` (an operation: writable, enumerable,
+/// \[\[Prototype\]\] %Iterator.prototype%, `next` (an operation: writable, enumerable,
 /// configurable) and `@@toStringTag` `"<Interface> Iterator"` (not writable, not enumerable,
 /// configurable); keep it in the realm's host data for the iteration methods.
 pub fn register_iterator_prototype<T: PairIterable>(ctx: &mut Context) -> JsResult<()> {

@@ -56,8 +56,11 @@ pub type Settlement = Result<JsValue, JsValue>;
 /// settle it later. Trace it when stored in GC state.
 #[derive(Debug, Clone, Trace, Finalize)]
 pub struct PromiseCapability {
+    /// The promise.
     pub promise: JsObject,
+    /// Its resolve function.
     pub resolve: JsObject,
+    /// Its reject function.
     pub reject: JsObject,
 }
 
@@ -693,15 +696,21 @@ pub fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion
 pub enum PromiseSlot {
     /// "A new promise", pending.
     Pending {
+        /// The JS promise, once script asked for it.
         promise: Option<PromiseCapability>,
         /// Rust reactions, settled after the JS promise.
         waiters: Vec<Reaction>,
     },
     /// Fulfilled with undefined.
-    Fulfilled { promise: Option<JsObject> },
+    Fulfilled {
+        /// The JS promise, once script asked for it.
+        promise: Option<JsObject>,
+    },
     /// Rejected with `reason`, \[\[PromiseIsHandled\]\] true.
     Rejected {
+        /// The rejection reason.
         reason: JsValue,
+        /// The JS promise, once script asked for it.
         promise: Option<JsObject>,
     },
 }
@@ -894,4 +903,3 @@ impl Completion {
         }
     }
 }
-

@@ -53,10 +53,7 @@ pub fn sequence_of_objects_from_method(
 }
 
 /// GetMethod(object, %Symbol.iterator%).
-pub fn get_iterator_method(
-    object: &JsObject,
-    ctx: &mut Context,
-) -> JsResult<Option<JsObject>> {
+pub fn get_iterator_method(object: &JsObject, ctx: &mut Context) -> JsResult<Option<JsObject>> {
     let method = object.get(boa_engine::JsSymbol::iterator(), ctx)?;
     if method.is_null_or_undefined() {
         return Ok(None);
@@ -66,4 +63,3 @@ pub fn get_iterator_method(
         None => Err(type_error("Symbol.iterator is not a function")),
     }
 }
-

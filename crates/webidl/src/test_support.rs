@@ -1,4 +1,9 @@
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing
+)]
 //! Helpers shared by every unit test of the crate (the one place they are defined):
 //!
 //! - [`context_with`]: a `Context` with a crate registered plus a global `gc()` that forces a
@@ -223,3 +228,23 @@ pub fn array_buffer_pointer(ctx: &mut Context, expr: &str) -> usize {
     data.as_ptr() as usize
 }
 
+/// Assert which globals a context has: each of `present` is a function (an interface object
+/// or operation), each of `absent` is undefined (what a crate registers alone, with only its
+/// dependencies).
+#[track_caller]
+pub fn assert_globals(ctx: &mut Context, present: &[&str], absent: &[&str]) {
+    for name in present {
+        assert_eq!(
+            string(ctx, &format!("typeof globalThis.{name}")),
+            "function",
+            "{name} should be registered"
+        );
+    }
+    for name in absent {
+        assert_eq!(
+            string(ctx, &format!("typeof globalThis.{name}")),
+            "undefined",
+            "{name} should not be registered"
+        );
+    }
+}

@@ -24,7 +24,6 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, Trace};
 
-use boa_webidl::promise::Completion;
 use crate::readable::{
     create_readable_byte_stream, readable_byte_stream_controller_close,
     readable_byte_stream_controller_enqueue, readable_byte_stream_controller_error,
@@ -32,6 +31,7 @@ use crate::readable::{
     with_stream, NativeSource, NativeSourceBox, ReadableByteStreamController, ReadableStream,
     SourceAlgorithms, StartAlgorithm, StreamController, StreamState, ViewConstructor, ViewRecord,
 };
+use boa_webidl::promise::Completion;
 use boa_webidl::{self as webidl, type_error};
 
 /// An underlying byte source written in Rust, behind a `type: "bytes"` stream made by

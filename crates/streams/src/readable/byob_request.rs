@@ -15,7 +15,8 @@ use super::byte_controller::{
     ReadableByteStreamController,
 };
 use boa_webidl::{
-    self as webidl, arg, brand, illegal_constructor, to_enforce_range_u64, type_error, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, brand, illegal_constructor, to_enforce_range_u64, type_error,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// A `ReadableStreamBYOBRequest`'s internal slots.

@@ -1435,8 +1435,7 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         //   2. If controller.[[closeRequested]] is true,
         if data(controller, |c| c.close_requested.get()) {
             //   1. Let e be a TypeError exception.
-            let e =
-                boa_webidl::type_error_value("The stream closed with a partial element", ctx);
+            let e = boa_webidl::type_error_value("The stream closed with a partial element", ctx);
             //   2. Perform ! ReadableByteStreamControllerError(controller, e).
             readable_byte_stream_controller_error(controller, e.clone(), ctx);
             //   3. Perform readIntoRequest's error steps, given e.

@@ -21,9 +21,9 @@ use super::{
 };
 use crate::chunk::Chunk;
 use crate::owning;
-use boa_webidl::promise::Completion;
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
+use boa_webidl::promise::Completion;
 use boa_webidl::sequence::sequence_of_objects;
 use boa_webidl::{
     self as webidl, arg, brand, illegal_constructor, type_error, Dictionary, INTERFACE_ATTRIBUTES,
@@ -325,7 +325,12 @@ pub(super) fn set_up_readable_stream_default_controller(
         // startPromise with fast paths on): startPromise, "a promise resolved with" it, is
         // not made; the steps run at its reaction's tick (upon_resolved_with_settled).
         StartAlgorithm::Return(Completion::Fulfilled(v)) if boa_webidl::fast_paths() => {
-            boa_webidl::promise::upon_resolved_with_settled(Ok(v), controller.clone(), upon_start, ctx);
+            boa_webidl::promise::upon_resolved_with_settled(
+                Ok(v),
+                controller.clone(),
+                upon_start,
+                ctx,
+            );
         }
         start => {
             let start_promise =

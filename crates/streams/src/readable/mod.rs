@@ -107,9 +107,9 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-pub use boa_webidl::promise::{Completion, RustPromise};
 use crate::strategies::QueuingStrategy;
 pub use crate::strategies::SizeAlgorithm;
+pub use boa_webidl::promise::{Completion, RustPromise};
 pub(crate) use buffers::ViewRecord;
 pub use buffers::{to_array_buffer_view, ViewConstructor};
 pub use byob_reader::{
@@ -139,9 +139,11 @@ pub use reader::{
 };
 pub use source::{NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm};
 
-use boa_webidl::promise::promise_rejected_with;
 use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
-use boa_webidl::{self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES};
+use boa_webidl::promise::promise_rejected_with;
+use boa_webidl::{
+    self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+};
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
 /// `ReadableStreamDefaultController`.

@@ -50,11 +50,6 @@ use super::{
     StreamState,
 };
 use crate::chunk::Chunk;
-use boa_dom::{self as dom, AbortAlgorithmId};
-use boa_webidl::promise::{
-    enqueue_microtask, react, Completion, PromiseCapability, Reaction, RustPromise, Settlement,
-};
-use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary};
 use crate::writable::{
     acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
     writable_stream_close_queued_or_in_flight,
@@ -64,6 +59,11 @@ use crate::writable::{
     writable_stream_default_writer_write_native, AbortWaiter, WritableStream, WritableStreamRef,
     WritableStreamState, WriterRef,
 };
+use boa_dom::{self as dom, AbortAlgorithmId};
+use boa_webidl::promise::{
+    enqueue_microtask, react, Completion, PromiseCapability, Reaction, RustPromise, Settlement,
+};
+use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary};
 
 // ---------------------------------------------------------------------------------------
 // The methods

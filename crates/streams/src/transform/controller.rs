@@ -177,7 +177,7 @@ pub fn transform_stream_default_controller_enqueue(
 }
 
 /// [TransformStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#transform-stream-default-controller-enqueue)
-/// of a chunk that may be Rust bytes (see [`crate::chunk`]): they stay bytes in the readable
+/// of a chunk that may be Rust bytes (see `chunk`): they stay bytes in the readable
 /// side's queue until they reach script.
 pub fn transform_stream_default_controller_enqueue_chunk(
     controller: &JsObject<TransformStreamDefaultController>,

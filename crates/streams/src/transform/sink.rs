@@ -91,7 +91,12 @@ impl SinkSteps for TransformSink {
         self.write_chunk(chunk, ctx)
     }
 
-    fn write_processed(&self, chunk: Chunk, _controller: &JsObject, ctx: &mut Context) -> SinkWrite {
+    fn write_processed(
+        &self,
+        chunk: Chunk,
+        _controller: &JsObject,
+        ctx: &mut Context,
+    ) -> SinkWrite {
         TransformSink::write_processed(self, chunk, ctx)
     }
 

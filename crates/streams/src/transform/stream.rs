@@ -32,7 +32,7 @@ pub struct RustTransformer {
         &JsObject<TransformStreamDefaultController>,
         &mut Context,
     ) -> JsResult<()>,
-    /// transformAlgorithm for a chunk that is still Rust bytes (see [`crate::chunk`]): the
+    /// transformAlgorithm for a chunk that is still Rust bytes (see `chunk`): the
     /// bytes a `Uint8Array` chunk would hold, without that JS object. `None`: the bytes
     /// become their `Uint8Array` and go to `transform`.
     pub transform_bytes: Option<TransformBytesAlgorithm>,
@@ -289,13 +289,13 @@ impl Class for TransformStream {
             // 13), before any reaction to it can run (the start algorithms only adopt it, in a
             // microtask): with fast paths on it is an already fulfilled Completion, which both
             // sides adopt with the same ticks (StartAlgorithm::Return) and no promise allocated.
-            let (start_promise, start_capability) = if init.start.is_some() || !boa_webidl::fast_paths()
-            {
-                let capability = PromiseCapability::new(ctx);
-                (Completion::Js(capability.promise.clone()), Some(capability))
-            } else {
-                (Completion::undefined(), None)
-            };
+            let (start_promise, start_capability) =
+                if init.start.is_some() || !boa_webidl::fast_paths() {
+                    let capability = PromiseCapability::new(ctx);
+                    (Completion::Js(capability.promise.clone()), Some(capability))
+                } else {
+                    (Completion::undefined(), None)
+                };
             // 10. Perform ! InitializeTransformStream(this, startPromise, writableHighWaterMark,
             //     writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
             initialize_transform_stream(

@@ -35,7 +35,7 @@ pub trait NativeSink: Trace + Finalize + 'static {
     /// The write algorithm.
     fn write(&self, chunk: JsValue, controller: &JsObject, ctx: &mut Context) -> Completion;
     /// The write algorithm for a chunk that a native source enqueued as bytes
-    /// ([`crate::native::enqueue_bytes`]) and that reached this sink without passing through
+    /// (`native::enqueue_bytes`) and that reached this sink without passing through
     /// script (a pipe, fast paths on). By default the bytes become the `Uint8Array` script
     /// would have seen and go to [`Self::write`]; a sink that consumes bytes overrides this
     /// to take them without that JS object.

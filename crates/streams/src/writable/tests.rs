@@ -2,9 +2,9 @@
 //! lazy promises, GC and reentrancy.
 
 use super::*;
-use boa_webidl::promise::{Completion, Reaction, Settlement};
 use boa_engine::js_string;
 use boa_gc::GcRefCell;
+use boa_webidl::promise::{Completion, Reaction, Settlement};
 
 use crate::test_support::{context, eval, fast_paths_scope, string as eval_string};
 

@@ -15,7 +15,6 @@ use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
 mod adversarial;
 mod bytes;
 
-
 /// Run `script`, drain the job queue, return `String(log)` where the script pushes to `log`.
 fn run_log(script: &str) -> String {
     crate::test_support::run_log(script, "log.join(',')")

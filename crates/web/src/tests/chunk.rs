@@ -1,4 +1,5 @@
-//! Native byte chunks (issue 11 item 4): a native source's bytes reach a native sink's
+//! Native byte chunks (issue 11 item 4; moved from `boa_streams`'s `chunk` module, since they
+//! pipe through the Encoding and Compression streams too): a native source's bytes reach a native sink's
 //! `write_bytes` through a pipe (fast paths on) and become one `Uint8Array` at every exit to
 //! script; what script observes is the same with the fast paths on and off.
 
@@ -9,12 +10,12 @@ use boa_engine::{Context, JsObject, JsValue};
 use boa_gc::{Finalize, Trace};
 use bytes::Bytes;
 
-use crate::native::{
+use crate::test_support::{both_modes, context, eval, set_global, string, with_fast_paths};
+use boa_streams::native::{
     enqueue_bytes, native_readable_stream, native_writable_stream,
     readable_stream_default_controller_close, Completion, NativeSink, NativeSource,
     StreamController,
 };
-use crate::test_support::{both_modes, context, eval, set_global, string, with_fast_paths};
 
 /// `n` chunks of `b"abc"` through `enqueue_bytes`, then close.
 #[derive(Trace, Finalize)]
@@ -175,33 +176,6 @@ fn every_exit_to_script_gets_one_uint8array() {
     );
 }
 
-/// A pipe through a native transform (TextDecoderStream) into a JS sink: the transform's
-/// writable side gets the Uint8Array, the result is the same on and off.
-#[test]
-fn native_bytes_through_a_native_transform() {
-    let out = both_modes(|_| {
-        let mut ctx = context();
-        let rs = native_readable_stream(BytesSource { left: Cell::new(3) }, 1.0, &mut ctx).unwrap();
-        set_global(&mut ctx, "rs", rs.upcast());
-        eval(
-            &mut ctx,
-            r#"
-            globalThis.out = [];
-            let tick = 0, running = true;
-            (function spin() { tick++; if (running && tick < 300) Promise.resolve().then(spin); })();
-            rs.pipeThrough(new TextDecoderStream()).pipeTo(new WritableStream({
-              write(s) { out.push(s + '@' + tick); },
-              close() { out.push('close@' + tick); },
-            })).then(() => { out.push('done@' + tick); running = false; });
-            "#,
-        );
-        ctx.run_jobs().unwrap();
-        string(&mut ctx, "out.join('; ')")
-    });
-    assert!(out.starts_with("abc@"), "{out}");
-    assert!(out.contains("done@"), "{out}");
-}
-
 /// Collects what a pipe writes: `bytes` chunks through `write_bytes`, `js:Type` through
 /// `write` (a `Uint8Array`'s bytes collected too).
 #[derive(Trace, Finalize)]
@@ -279,6 +253,33 @@ fn pipe_through_run(chunks: u32, through: &str) -> (String, String, Vec<u8>) {
     (string(&mut ctx, "log.join('; ')"), sink_log, bytes)
 }
 
+/// A pipe through a native transform (TextDecoderStream) into a JS sink: the transform's
+/// writable side gets the Uint8Array, the result is the same on and off.
+#[test]
+fn native_bytes_through_a_native_transform() {
+    let out = both_modes(|_| {
+        let mut ctx = context();
+        let rs = native_readable_stream(BytesSource { left: Cell::new(3) }, 1.0, &mut ctx).unwrap();
+        set_global(&mut ctx, "rs", rs.upcast());
+        eval(
+            &mut ctx,
+            r#"
+            globalThis.out = [];
+            let tick = 0, running = true;
+            (function spin() { tick++; if (running && tick < 300) Promise.resolve().then(spin); })();
+            rs.pipeThrough(new TextDecoderStream()).pipeTo(new WritableStream({
+              write(s) { out.push(s + '@' + tick); },
+              close() { out.push('close@' + tick); },
+            })).then(() => { out.push('done@' + tick); running = false; });
+            "#,
+        );
+        ctx.run_jobs().unwrap();
+        string(&mut ctx, "out.join('; ')")
+    });
+    assert!(out.starts_with("abc@"), "{out}");
+    assert!(out.contains("done@"), "{out}");
+}
+
 #[test]
 fn a_pipe_through_compression_streams_moves_bytes_and_script_sees_the_same_on_and_off() {
     for through in [
@@ -311,6 +312,27 @@ fn a_pipe_through_compression_streams_moves_bytes_and_script_sees_the_same_on_an
         )
     });
     assert_eq!(round, b"abc".repeat(40));
+}
+
+/// TextDecoderStream takes bytes (fast paths on) and gives the same strings; TextEncoderStream
+/// hands its output to the native sink as bytes (fast paths on) or Uint8Arrays (off); what
+/// script observes and the bytes written are the same on and off.
+#[test]
+fn a_pipe_through_text_decoder_and_encoder_streams_is_the_same_on_and_off() {
+    let through = "rs.pipeThrough(new TextDecoderStream()).pipeThrough(new TextEncoderStream())";
+    let on = with_fast_paths(true, || pipe_through_run(5, through));
+    let off = with_fast_paths(false, || pipe_through_run(5, through));
+    assert_eq!(on.0, off.0);
+    assert_eq!(on.2, off.2);
+    assert!(on.1.contains("bytes") && !on.1.contains("js"), "{}", on.1);
+    assert!(
+        off.1.contains("js") && !off.1.contains("bytes"),
+        "{}",
+        off.1
+    );
+    assert_eq!(on.1.matches(',').count(), off.1.matches(',').count());
+    assert_eq!(on.2, b"abc".repeat(5));
+    assert!(on.0.contains("pipe done @"), "{}", on.0);
 }
 
 /// A JS transformer between native ends gets Uint8Arrays (the bytes leave the Rust side
@@ -361,25 +383,4 @@ fn script_between_native_ends_gets_uint8arrays() {
             .all(|n| *n == "Uint8Array"),
         "{out}"
     );
-}
-
-/// TextDecoderStream takes bytes (fast paths on) and gives the same strings; TextEncoderStream
-/// hands its output to the native sink as bytes (fast paths on) or Uint8Arrays (off); what
-/// script observes and the bytes written are the same on and off.
-#[test]
-fn a_pipe_through_text_decoder_and_encoder_streams_is_the_same_on_and_off() {
-    let through = "rs.pipeThrough(new TextDecoderStream()).pipeThrough(new TextEncoderStream())";
-    let on = with_fast_paths(true, || pipe_through_run(5, through));
-    let off = with_fast_paths(false, || pipe_through_run(5, through));
-    assert_eq!(on.0, off.0);
-    assert_eq!(on.2, off.2);
-    assert!(on.1.contains("bytes") && !on.1.contains("js"), "{}", on.1);
-    assert!(
-        off.1.contains("js") && !off.1.contains("bytes"),
-        "{}",
-        off.1
-    );
-    assert_eq!(on.1.matches(',').count(), off.1.matches(',').count());
-    assert_eq!(on.2, b"abc".repeat(5));
-    assert!(on.0.contains("pipe done @"), "{}", on.0);
 }
