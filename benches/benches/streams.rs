@@ -1,5 +1,5 @@
 //! Criterion benches of the Rust-level paths, driven through the public API only
-//! (`boa_streams::native`, the registered globals): each group has a baseline so results
+//! (`boa_web::boa_streams::native`, the registered globals): each group has a baseline so results
 //! read as ratios.
 //!
 //! * `read-1000-chunks`: JS read loops against `await Promise.resolve()`.
@@ -18,10 +18,10 @@ use std::rc::Rc;
 
 use boa_engine::{js_string, property::Attribute, Context};
 use boa_gc::{Finalize, Trace};
-use boa_streams::native::{
+use boa_streams_host::Host;
+use boa_web::boa_streams::native::{
     native_readable_byte_stream, ByteController, ByteSource, ByteStreamOptions, Completion,
 };
-use boa_streams_host::Host;
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -70,7 +70,7 @@ fn check(host: &mut Host, condition: &str) {
 fn native_source(host: &mut Host, chunk: &Bytes, count: usize) {
     let chunks = std::iter::repeat_n(chunk.clone(), count);
     let ctx = host.context();
-    let stream = boa_streams::native::native_byte_stream(chunks, ctx)
+    let stream = boa_web::boa_streams::native::native_byte_stream(chunks, ctx)
         .unwrap_or_else(|e| panic!("native_byte_stream: {e}"));
     ctx.register_global_property(js_string!("src"), stream, Attribute::all())
         .unwrap_or_else(|e| panic!("global: {e}"));

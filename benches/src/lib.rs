@@ -134,7 +134,7 @@ pub fn live_bytes() -> i64 {
 /// fails, the script throws, or a rejection stays unhandled. Call on a thread from
 /// [`boa_streams_host::run_with_large_stack`].
 pub fn run_file(path: &Path, fast_paths: bool, config: &Config) -> Result<Value, String> {
-    boa_streams::set_fast_paths(fast_paths);
+    boa_web::set_fast_paths(fast_paths);
     let mut host = Host::new(HostOptions {
         expose_gc: true,
         ..HostOptions::default()

@@ -9,10 +9,10 @@
 //! `cargo run --example duplex -p boa_streams_host`
 
 use boa_engine::js_string;
-use boa_streams::native::tokio::{
+use boa_streams_host::{run_with_large_stack, Host, HostOptions, LoopOutcome};
+use boa_web::boa_streams::native::tokio::{
     readable_stream_from_async_read, writable_stream_from_async_write,
 };
-use boa_streams_host::{run_with_large_stack, Host, HostOptions, LoopOutcome};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const SCRIPT: &str = r#"

@@ -7,8 +7,8 @@
 //! `cargo run --example read_script_stream -p boa_streams_host`
 
 use boa_engine::js_string;
-use boa_streams::native::StreamReader;
 use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+use boa_web::boa_streams::native::StreamReader;
 use futures::StreamExt;
 
 const SCRIPT: &str = r#"

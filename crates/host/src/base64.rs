@@ -9,7 +9,7 @@ use boa_engine::{Context, JsError, JsNativeError, JsResult, JsString, JsValue};
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 fn invalid_character(message: &str, context: &mut Context) -> JsError {
-    match boa_streams::dom::create_dom_exception(message, "InvalidCharacterError", context) {
+    match boa_web::boa_dom::create_dom_exception(message, "InvalidCharacterError", context) {
         Ok(value) => JsError::from_opaque(value),
         Err(e) => e,
     }

@@ -24,7 +24,7 @@ use boa_engine::object::builtins::{JsPromise, JsWeakMap};
 use boa_engine::object::JsObject;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::{js_string, Context, JsError, JsResult, JsString, JsSymbol, JsValue};
-use boa_streams::dom::DomException;
+use boa_web::boa_dom::DomException;
 
 use crate::clock::VirtualClock;
 use crate::{HostError, LoopOutcome};
@@ -853,7 +853,8 @@ impl EventLoop {
             // 2a. The native futures of boa_streams' async adapters that were woken (from
             //     any thread: their waker wakes this loop's waker), and the steps Rust
             //     consumers queued (a task).
-            let native = boa_streams::native::poll_tasks(&mut context.borrow_mut(), &task_waker);
+            let native =
+                boa_web::boa_streams::native::poll_tasks(&mut context.borrow_mut(), &task_waker);
             if native.ran > 0 {
                 continue;
             }
@@ -868,7 +869,7 @@ impl EventLoop {
             // 2b. A message from another thread for one of this context's ports (a task).
             let external = self.group.borrow().as_ref().and_then(|g| g.take());
             if let Some(port) = external {
-                boa_streams::message::deliver_message(port, &mut context.borrow_mut());
+                boa_web::boa_html::message::deliver_message(port, &mut context.borrow_mut());
                 continue;
             }
 

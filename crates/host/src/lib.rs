@@ -20,11 +20,11 @@
 //!   pending `NativeAsyncJob` keeps the loop alive, a pending cleanup does not. (Boa ties a
 //!   started future to the context borrow of that call, so one still pending when
 //!   `run_event_loop` returns is dropped; not-yet-started ones stay queued.)
-//! * **Native futures** of boa_streams' async adapters (`boa_streams::native`: a Rust
+//! * **Native futures** of boa_streams' async adapters (`boa_web::boa_streams::native`: a Rust
 //!   `futures::Stream` / `AsyncRead` behind a `ReadableStream`, a `Sink` / `AsyncWrite`
 //!   behind a `WritableStream`, the reads a `ChunkStream` asks for) are `'static` and live in
 //!   the context, not in this call: each turn the loop polls the woken ones
-//!   (`boa_streams::native::poll_tasks`, a task) and, while any is pending, waits for its
+//!   (`boa_web::boa_streams::native::poll_tasks`, a task) and, while any is pending, waits for its
 //!   waker (which may fire on another thread, e.g. tokio I/O) instead of returning. A deadline
 //!   that passes first returns `DeadlineReached`; nothing is dropped, and the next
 //!   `run_event_loop` goes on with them. Embedders of native async I/O should prefer these
@@ -84,7 +84,7 @@
 //! `performance.timeOrigin`, `scriptArgs` (an array of strings, empty unless
 //! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], `Worker` (see
 //! the `worker` module: a script in its own `Host` on its own thread), everything
-//! `boa_streams::register` installs (its `structuredClone` replaces boa_runtime's; its
+//! `boa_web::register` installs (its `structuredClone` replaces boa_runtime's; its
 //! `URLSearchParams` is also `URL.prototype.searchParams`), `URL.createObjectURL` /
 //! `URL.revokeObjectURL` (a blob URL store), and `ErrorEvent` and `PromiseRejectionEvent`
 //! (HTML).
@@ -233,7 +233,7 @@ pub struct Host {
 impl Host {
     /// Build a context with the host event loop and rejection tracker, boa_runtime's
     /// console, timers, queueMicrotask, structuredClone and URL, plus `self`, `atob`/`btoa`,
-    /// `performance.now()`, `gc()` (if asked), `boa_streams::register` (which brings
+    /// `performance.now()`, `gc()` (if asked), `boa_web::register` (which brings
     /// TextEncoder/TextDecoder) and `ErrorEvent`.
     ///
     /// On a thread started by [`run_with_large_stack`] it also raises Boa's recursion and
@@ -272,12 +272,12 @@ impl Host {
         event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
         base64::register(&mut context)?;
-        boa_streams::register(&mut context)?;
+        boa_web::register(&mut context)?;
         url::register(&mut context)?;
         worker::register(&mut context, &options)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
-        boa_streams::dom::set_exception_reporter(report_listener_exception);
+        boa_web::boa_dom::set_exception_reporter(report_listener_exception);
         // `ErrorEvent` and `PromiseRejectionEvent`, and the functions firing the `error`,
         // `unhandledrejection` and `rejectionhandled` events at the global.
         let dispatchers = context.eval(Source::from_bytes(ERROR_EVENT_JS))?;
@@ -404,16 +404,17 @@ impl Host {
     /// Is any microtask, timer, async job or native future pending (FinalizationRegistry
     /// cleanups aside)?
     pub fn has_pending_work(&self) -> bool {
-        self.event_loop.has_pending_work() || boa_streams::native::pending_tasks(&self.context) > 0
+        self.event_loop.has_pending_work()
+            || boa_web::boa_streams::native::pending_tasks(&self.context) > 0
     }
 
     /// Run the event loop until `future` is ready (see [`Host::run_event_loop`]; `future` is
     /// polled once per turn and when its waker fires, which may be on another thread), e.g.
-    /// to await a `boa_streams::native::StreamReader` read. A pending `future` keeps the loop
+    /// to await a `boa_web::boa_streams::native::StreamReader` read. A pending `future` keeps the loop
     /// alive; returns `None` if `deadline` passed first (or on a re-entrant call).
     ///
     /// ```
-    /// use boa_streams::native::StreamReader;
+    /// use boa_web::boa_streams::native::StreamReader;
     /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
     ///
     /// run_with_large_stack(|| {

@@ -1,4 +1,4 @@
-//! Files as streams, on the embedder API of `boa_streams::native`: a file exposed to script as
+//! Files as streams, on the embedder API of `boa_web::boa_streams::native`: a file exposed to script as
 //! a `ReadableStream` of `Uint8Array`s ([`file_readable_stream`], a [`NativeSource`]) and a
 //! `WritableStream` that writes every chunk to a file ([`file_writable_stream`], a
 //! [`NativeSink`]). The benches and the `gzip_file` example use them.
@@ -20,7 +20,7 @@ use std::path::Path;
 use boa_engine::object::builtins::{JsArrayBuffer, JsTypedArray};
 use boa_engine::{js_string, Context, JsNativeError, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Trace};
-use boa_streams::native::{
+use boa_web::boa_streams::native::{
     enqueue_bytes, native_readable_stream, native_writable_stream,
     readable_stream_default_controller_close, readable_stream_default_controller_error, Completion,
     NativeSink, NativeSource, ReadableStream, StreamController,

@@ -93,7 +93,7 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
                 if existing.is_object() {
                     return Ok(existing);
                 }
-                let params = boa_streams::url::new_linked(
+                let params = boa_web::boa_url::new_linked(
                     url.clone(),
                     url_query(&url).as_deref(),
                     update_url_query,
@@ -138,7 +138,7 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
                     if let Some(url) = this.as_object().filter(|o| o.is::<Url>()) {
                         if let Ok(map) = JsWeakMap::from_object(map.clone()) {
                             if let Some(params) = map.get(&url, ctx)?.as_object() {
-                                boa_streams::url::set_list_from_query(
+                                boa_web::boa_url::set_list_from_query(
                                     &params,
                                     url_query(&url).as_deref(),
                                 );
@@ -226,7 +226,7 @@ fn create_object_url(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResu
     let Some(blob) = args
         .first()
         .and_then(JsValue::as_object)
-        .filter(|o| o.is::<boa_streams::file::Blob>())
+        .filter(|o| o.is::<boa_web::boa_fileapi::Blob>())
     else {
         return Err(type_error(
             "Failed to execute 'createObjectURL' on 'URL': parameter 1 is not of type 'Blob'",

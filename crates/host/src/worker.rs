@@ -33,7 +33,7 @@ use std::thread::{Thread, ThreadId};
 use std::time::Instant;
 
 use boa_engine::{js_string, Context, JsNativeError, JsResult, JsValue, NativeFunction};
-use boa_streams::message;
+use boa_web::boa_html::message;
 
 use crate::{Host, HostOptions};
 

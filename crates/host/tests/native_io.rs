@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use boa_engine::js_string;
-use boa_streams::native::{readable_stream_from_stream, StreamReader};
 use boa_streams_host::{run_with_large_stack, Host, HostOptions, LoopOutcome};
+use boa_web::boa_streams::native::{readable_stream_from_stream, StreamReader};
 use bytes::Bytes;
 
 #[path = "../examples/duplex.rs"]

@@ -13,7 +13,7 @@ const SCRIPT: &str = include_str!("fuzz/reentrancy.js");
 
 fn run_seed(seed: u32, fast_paths: bool) -> Result<(), String> {
     run_with_large_stack(move || {
-        boa_streams::set_fast_paths(fast_paths);
+        boa_web::set_fast_paths(fast_paths);
         let mut host = Host::new(HostOptions {
             expose_gc: true,
             virtual_time: true,

@@ -2,13 +2,13 @@
 //! of a native byte chunk not yet turned into a `Uint8Array` (issue 11 item 4, native-to-native
 //! pipes).
 //!
-//! An embedder's source enqueues [`bytes::Bytes`] through [`crate::native::enqueue_bytes`];
+//! An embedder's source enqueues [`bytes::Bytes`] through `native::enqueue_bytes`;
 //! with the fast paths on they stay Rust bytes in the queue. Every way a chunk reaches script
 //! goes through [`Chunk::into_js`] (one `Uint8Array` per chunk, made once, when the chunk
 //! leaves the Rust side): a read request's chunk steps (reader `read()`, async iterator, tee,
 //! an embedder's read request), a JS size algorithm, a JS sink's `write()`, a JS
 //! transformer's `transform()`, a native sink or native transformer that does not take bytes.
-//! Only pipeTo's read request, a native sink's [`crate::native::NativeSink::write_bytes`], a
+//! Only pipeTo's read request, a native sink's `native::NativeSink::write_bytes`, a
 //! TransformStream's writable side, the identity transform and the native transformers that
 //! take bytes (`CompressionStream`, `DecompressionStream`: `RustTransformer::transform_bytes`,
 //! and their output is enqueued as bytes) take the bytes as they are, so a native source piped
@@ -45,7 +45,7 @@ impl Chunk {
             // undefined rather than a panic.
             Self::Bytes(b, realm) => {
                 let old = ctx.enter_realm(realm);
-                let array = crate::native::bytes_to_uint8_array(&b, ctx);
+                let array = boa_webidl::buffer_source::new_uint8_array(&b, ctx);
                 ctx.enter_realm(old);
                 array.map(JsValue::from).unwrap_or_default()
             }
@@ -63,6 +63,3 @@ impl From<JsValue> for Chunk {
         Self::Js(value)
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,11 +1,13 @@
 //! # boa_streams
 //!
 //! The [WHATWG Streams Standard](https://streams.spec.whatwg.org/) as native host objects for
-//! the [Boa](https://boajs.dev) JavaScript engine, plus the DOM pieces streams need
-//! (`DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`, `AbortSignal`),
-//! the Encoding Standard's `TextEncoder` / `TextDecoder` / `TextEncoderStream` /
-//! `TextDecoderStream` and the Compression
-//! Standard's `CompressionStream` / `DecompressionStream`.
+//! the [Boa](https://boajs.dev) JavaScript engine: `ReadableStream` (default and byte
+//! streams, BYOB readers, `tee()`, async iteration, `ReadableStream.from()`), `WritableStream`,
+//! `TransformStream`, pipes with an `AbortSignal`, the queuing strategies and the experimental
+//! owning type, plus the Rust API for embedders ([`native`]) and for the standards built on
+//! streams ([`spec`]). `DOMException` comes from `boa_webidl`, `AbortSignal` from `boa_dom`;
+//! the Encoding, Compression, File API, Fetch and HTML pieces are crates of their own, and
+//! `boa_web` registers them all.
 //!
 //! ```
 //! use boa_engine::{Context, Source};
@@ -28,9 +30,8 @@
 //!
 //! Or compose with boa_runtime's extensions:
 //! `boa_runtime::register_extensions((ConsoleExtension::default(), boa_streams::StreamsExtension), None, ctx)`.
-//! (Do not register boa_runtime's own `AbortControllerExtension` or `EncodingExtension`
-//! (`TextEncoder`/`TextDecoder`): ours replace them, and registering both would leave
-//! whichever comes last as the global.)
+//! (Do not register boa_runtime's own `AbortControllerExtension`: `boa_dom`'s replaces it,
+//! and registering both would leave whichever comes last as the global.)
 //!
 //! Streams need a job executor that runs microtasks in FIFO order and drains them before
 //! timers: the host crate (`boa_streams_host`) has one; `Context::run_jobs` with Boa's default
@@ -75,40 +76,32 @@
 //!   / [`ChunkStream`](native::ChunkStream) / [`StreamWriter`](native::StreamWriter), and the
 //!   driver of their futures ([`poll_tasks`](native::poll_tasks),
 //!   [`block_on`](native::block_on), [`run_until_idle`](native::run_until_idle)).
-//! - **The DOM hooks a host needs** ([`dom`]): [`set_exception_reporter`](dom::set_exception_reporter)
-//!   (where exceptions thrown by event listeners and abort algorithms are "reported"; the host
-//!   crate routes them into its error list), the abort signal API an embedder's own
-//!   cancellable operations use ([`create_abort_signal`](dom::create_abort_signal),
-//!   [`is_abort_signal`](dom::is_abort_signal), [`is_aborted`](dom::is_aborted),
-//!   [`abort_reason`](dom::abort_reason), [`signal_abort`](dom::signal_abort),
-//!   [`add_abort_algorithm`](dom::add_abort_algorithm) /
-//!   [`remove_abort_algorithm`](dom::remove_abort_algorithm)), and `DOMException`
-//!   ([`create_dom_exception`](dom::create_dom_exception), [`DomException`](dom::DomException),
-//!   whose `name` / `message` a host reads to print an uncaught one).
+//! - **Owning streams' hooks**: [`set_owning_hooks`] / [`OwningHooks`] (the owning type's
+//!   StructuredTransferOrClone and dispose steps, which `boa_html` installs).
+//! - **For other standards** ([`spec`]): the abstract operations and internal types the
+//!   Encoding, Compression, File API, Fetch and HTML crates call (the Streams Standard's
+//!   "other specifications" section), named as the spec names them.
 //!
-//! What the workspace's other crates use is exactly this API, nothing behind a back door: the
-//! host (`crates/host`) uses [`register`], [`dom::set_exception_reporter`] and
-//! [`dom::DomException`]; the WPT runner and the differential tester (`wpt/`) use
-//! [`set_fast_paths`] and [`dom::add_abort_algorithm`] / [`dom::remove_abort_algorithm`] (the
-//! reference implementation's pipe abort algorithm joins the host signal's abort algorithms);
-//! the benches use [`set_fast_paths`].
+//! The DOM hooks a host needs (the exception reporter, abort signals) are `boa_dom`'s, and
+//! `DOMException` is `boa_webidl`'s. The workspace's other crates use exactly this API,
+//! nothing behind a back door.
 //!
 //! # Module map
 //!
 //! | module | what |
 //! | --- | --- |
 //! | `readable` | `ReadableStream`, its readers (default, BYOB), controllers (default, byte), the async iterator, `tee()`, `ReadableStream.from()`, the BYOB request, buffer transfer; `readable::pipe` is `pipeTo()` / `pipeThrough()` as a Rust state machine |
-//! | `writable` | `WritableStream`, its writer and controller; the sink algorithms (JS, transform, native) |
+//! | `writable` | `WritableStream`, its writer and controller; the sink algorithms (a JS sink, or a Rust one through the `SinkSteps` trait: an embedder's `NativeSink` or a TransformStream's writable side) |
 //! | `transform` | `TransformStream` and its controller; the default sink and source algorithms of its two sides |
 //! | `strategies` | `ByteLengthQueuingStrategy`, `CountQueuingStrategy`, the `QueuingStrategy` dictionary, ExtractHighWaterMark / ExtractSizeAlgorithm |
 //! | `queue` | the queue-with-sizes (`[[queue]]` + `[[queueTotalSize]]`) |
-//! | `promise` | the whole promise vocabulary (a table maps each spec phrase to one item): JS-visible promises, Rust-side promises script never sees, `Completion` ("a promise" an algorithm returns), `Reaction` (the one way to react with Rust steps, at a promise reaction's microtask position), `PromiseSlot` (`closed` / `ready` attributes) |
-//! | `webidl` | WebIDL glue: interface / operation / attribute installation with WebIDL shapes, brand checks, errors, conversions, promise-returning methods, `catching` (user code run inside a JS try/catch trampoline, `docs/engine-bugs/`) |
-//! | `dom` | `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`, `AbortSignal` |
-//! | `encoding` | `TextEncoder`, `TextDecoder`, `TextDecoderStream`, `TextEncoderStream` (one decoder on `encoding_rs`) |
-//! | `compression` | `CompressionStream`, `DecompressionStream` (deflate, deflate-raw, gzip on `flate2`) |
-//! | `gc_pressure` | the one way the library makes an `ArrayBuffer`: counts its data block (which Boa's collector does not see) and forces a collection every 4 MiB or more (more for a large heap) |
+//! | `chunk` | a queued chunk: a JS value, or native bytes not yet turned into a `Uint8Array` |
+//! | `owning` | the owning type's hooks ([`OwningHooks`]) |
 //! | [`native`] | the embedder API for Rust sources and sinks |
+//! | [`spec`] | the operations other standards call (re-exports) |
+//!
+//! The promise vocabulary, the WebIDL glue (`catching`) and the `ArrayBuffer` funnel
+//! (`gc_pressure`) are `boa_webidl`'s.
 //!
 //! Tests sit beside the code by one rule: module `m`'s unit tests are its child module
 //! `tests` (`#[cfg(test)] mod tests;`, file `m/tests.rs` or `m/tests/mod.rs`); crate-wide
@@ -139,24 +132,24 @@
 //!
 //! # Module import graph
 //!
-//! Edges are `use crate::…` in non-test code (`a → b`: `a` uses `b`). The spec layer is
-//! layered bottom-up; nothing in `readable` or `writable` imports `transform`, `encoding`,
-//! `compression` or `native` (a TransformStream's writable side is a `writable::NativeSink`
-//! implemented in `transform`, its readable side a `readable` Rust source).
+//! Edges are `use crate::…` in non-test code (`a → b`: `a` uses `b`); the graph reads
+//! top-down, and nothing imports a module above it:
 //!
 //! ```text
-//! compression ─┐
-//! encoding ────┴─→ transform ─→ readable ─→ writable ─→ strategies, queue
-//! native ──────────────────────→ readable, writable          │
-//!                                                            ↓
-//!   every spec module ─→ promise ⇄ webidl ─→ dom        (webidl, fast_paths)
+//! spec ─→ native, transform ─→ readable ─→ writable ─→ queue ─→ chunk
+//!                                  │            └────→ strategies
+//!                                  └─→ owning
 //! ```
 //!
+//! - `transform` → `readable`, `writable`: a TransformStream's readable side is a readable
+//!   Rust source, its writable side a Rust sink (`writable::SinkSteps`); `writable` names no
+//!   transform.
 //! - `readable` → `writable` is `readable::pipe` (pipeTo is a ReadableStream method that
-//!   writes to a WritableStream), plus `dom` for its `AbortSignal`.
-//! - `promise` ⇄ `webidl`: promise-returning methods (`webidl`) create their rejected promise
-//!   with `promise`; `promise` runs user code through `webidl::catching`.
-//! - `dom` uses only `webidl`.
+//!   writes to a WritableStream).
+//! - `native` → `readable`, `writable`: the embedder API is built on the spec layer, never the
+//!   other way round.
+//! - Outside the crate: `boa_webidl` (glue, promises, `catching`, `gc_pressure`, the
+//!   fast-path switch) and `boa_dom` (`AbortSignal` for pipes and `controller.signal`).
 
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -164,51 +157,43 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
-use std::cell::Cell;
-
 use boa_engine::{realm::Realm, Context, JsResult};
 
-pub(crate) mod body;
 pub(crate) mod chunk;
-pub(crate) mod compression;
-pub mod dom;
-pub(crate) mod encoding;
-pub mod file;
-pub(crate) mod gc_pressure;
-pub mod message;
 pub mod native;
-pub(crate) mod promise;
+mod owning;
 pub(crate) mod queue;
 pub(crate) mod readable;
+pub mod spec;
 pub(crate) mod strategies;
-pub mod structured_clone;
-pub(crate) mod transfer_streams;
 pub(crate) mod transform;
-pub mod url;
-pub(crate) mod webidl;
 pub(crate) mod writable;
 
 #[cfg(test)]
 mod test_support;
 
-/// Register every interface of this crate on the context's current realm.
+pub use boa_webidl::{fast_paths, set_fast_paths};
+pub use owning::{set_owning_hooks, OwningHooks};
+
+/// Register the Streams Standard's interfaces on the context's current realm: the streams,
+/// readers, writers, controllers and queuing strategies. What they need and is not registered
+/// yet is registered first: WebIDL's ([`boa_webidl::register`]: `DOMException`) and the DOM's
+/// ([`boa_dom::register`]: `AbortSignal` for pipes and `controller.signal`). Registering twice
+/// does nothing the second time.
 pub fn register(context: &mut Context) -> JsResult<()> {
-    webidl::install_call_trampoline(context)?;
-    dom::register(context)?;
-    strategies::register(context)?;
-    readable::register(context)?;
-    writable::register(context)?;
-    encoding::register(context)?;
-    transform::register(context)?;
-    compression::register(context)?;
-    file::register(context)?;
-    url::register(context)?;
-    body::register(context)?;
-    // Issue 13: structuredClone, MessageChannel/MessagePort, transferable streams.
-    structured_clone::register(context)?;
-    message::register(context)?;
+    if boa_webidl::first_registration::<Registered>(context) {
+        boa_dom::register(context)?;
+        strategies::register(context)?;
+        readable::register(context)?;
+        writable::register(context)?;
+        transform::register(context)?;
+    }
     Ok(())
 }
+
+/// The realm mark of [`register`].
+#[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct Registered;
 
 /// Register every interface on `realm` (the context's current realm is restored after).
 pub fn register_in_realm(realm: Realm, context: &mut Context) -> JsResult<()> {
@@ -218,45 +203,12 @@ pub fn register_in_realm(realm: Realm, context: &mut Context) -> JsResult<()> {
     result
 }
 
-/// A boa_runtime extension that registers boa_streams (compose it with boa_runtime's others).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct StreamsExtension;
-
-impl boa_runtime::extensions::RuntimeExtension for StreamsExtension {
-    fn register(self, realm: Option<Realm>, context: &mut Context) -> JsResult<()> {
-        match realm {
-            Some(realm) => register_in_realm(realm, context),
-            None => register(context),
-        }
-    }
-}
-
-thread_local! {
-    static FAST_PATHS: Cell<bool> = Cell::new(default_fast_paths());
-}
-
-fn default_fast_paths() -> bool {
-    if !cfg!(feature = "fast-paths") {
-        return false;
-    }
-    !matches!(
-        std::env::var("BOA_STREAMS_FAST_PATHS").as_deref(),
-        Ok("0" | "off" | "false")
-    )
-}
-
-/// Whether the synchronous fast paths are on (cargo feature `fast-paths`, default on; the
-/// environment variable `BOA_STREAMS_FAST_PATHS=0` or [`set_fast_paths`] turn them off).
-/// When off, every step takes the spec's literal promise path.
-pub fn fast_paths() -> bool {
-    FAST_PATHS.with(Cell::get)
-}
-
-/// Turn the fast paths on or off for this thread (affects streams created afterwards and
-/// steps taken afterwards).
-pub fn set_fast_paths(on: bool) {
-    FAST_PATHS.with(|f| f.set(on && cfg!(feature = "fast-paths")));
-}
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the Streams Standard (see
+    /// [`register`]): compose it with boa_runtime's others.
+    StreamsExtension,
+    register
+);
 
 #[cfg(test)]
 mod tests;

@@ -68,14 +68,10 @@
 
 use std::cell::RefCell;
 
-use boa_engine::{
-    object::builtins::{AlignedVec, JsUint8Array},
-    Context, JsObject, JsResult, JsValue,
-};
+use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 use bytes::Bytes;
 
-pub use crate::promise::{Completion, RustPromise, Settlement};
 pub use crate::readable::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, readable_stream_default_controller_get_desired_size,
@@ -83,6 +79,7 @@ pub use crate::readable::{
     StreamController,
 };
 pub use crate::writable::NativeSink;
+pub use boa_webidl::promise::{Completion, RustPromise, Settlement};
 
 mod byte_source;
 
@@ -167,8 +164,7 @@ pub fn readable_stream_is_disturbed(stream: &JsObject<ReadableStream>) -> bool {
 /// A new `Uint8Array` holding a copy of `chunk` in an engine-owned buffer. (Boa's array
 /// buffers own aligned blocks, so `Bytes` cannot be adopted without one copy.)
 pub fn bytes_to_uint8_array(chunk: &Bytes, ctx: &mut Context) -> JsResult<JsObject> {
-    let buffer = crate::gc_pressure::new_array_buffer(AlignedVec::from_slice(64, chunk), ctx)?;
-    Ok(JsUint8Array::from_array_buffer(buffer, ctx)?.into())
+    boa_webidl::buffer_source::new_uint8_array(chunk, ctx)
 }
 
 /// Enqueue `chunk` as a `Uint8Array` on a default controller
@@ -183,7 +179,7 @@ pub fn enqueue_bytes(
     chunk: &Bytes,
     ctx: &mut Context,
 ) -> JsResult<()> {
-    if crate::fast_paths() {
+    if boa_webidl::fast_paths() {
         return crate::readable::readable_stream_default_controller_enqueue_native(
             controller,
             crate::chunk::Chunk::bytes(chunk.clone(), ctx),

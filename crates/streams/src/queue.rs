@@ -10,7 +10,7 @@ use boa_engine::JsResult;
 use boa_gc::{Finalize, Trace};
 
 use crate::chunk::Chunk;
-use crate::webidl::range_error;
+use boa_webidl::range_error;
 
 /// A value with its size, the queue's element.
 #[derive(Debug, Clone, Trace, Finalize)]

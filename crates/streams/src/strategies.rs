@@ -15,7 +15,7 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Trace};
 
-use crate::webidl::{self, arg, Dictionary};
+use boa_webidl::{self as webidl, arg, Dictionary};
 
 /// A [`QueuingStrategy`](https://streams.spec.whatwg.org/#dictdef-queuingstrategy) dictionary,
 /// converted (members read in order: `highWaterMark`, then `size`).
@@ -94,7 +94,7 @@ pub fn extract_size_algorithm(strategy: &QueuingStrategy, context: &Context) -> 
     };
     // NOTE: the current realm's count queuing strategy size function always returns 1
     // without side effects; not calling it is unobservable.
-    if crate::fast_paths() {
+    if boa_webidl::fast_paths() {
         let is_count = context
             .realm()
             .host_defined()

@@ -1,223 +1,27 @@
-//! Helpers shared by every unit test of the crate (the one place they are defined):
-//!
-//! - [`context`]: a `Context` with every interface registered plus a global `gc()` that forces
-//!   a collection.
-//! - [`eval`], [`string`]: evaluate a script (panicking with the script's exception), and
-//!   convert its result with `ToString`; [`set_global`] puts a Rust-made value on the global.
-//! - [`run_jobs`], [`run_jobs_past_errors`]: run the microtask queue until it is empty.
-//! - [`run_log`]: a fresh context, a `globalThis.log = []`, a script, the jobs, and the result
-//!   of one expression.
-//! - [`fast_paths_scope`], [`with_fast_paths`], [`both_modes`]: run code with the fast paths
-//!   on or off (restored afterwards, even on a panic), and run it both ways asserting the
-//!   results agree.
-//! - [`check`]: assert that an expression is `true`.
-//! - [`joined_out`], [`run_out`], [`run_async_out`]: the `globalThis.out` array idiom (push
-//!   results, join them).
-//! - [`Log`], [`new_log`], [`display`]: a log Rust test doubles (sources, sinks) write to, and
-//!   a value's `ToString` for it.
-//! - [`gc_now`], [`DropFlag`], [`array_buffer_pointer`]: collection, drop and zero-copy
-//!   checks.
-//! - [`poll_once`]: run the jobs and one round of the native futures (a future that stays
-//!   pending does not hang the test).
-//!
-//! The test layout (one rule): the unit tests of module `m` are its child module `tests`,
-//! declared in `m` as `#[cfg(test)] mod tests;`, in the file `m/tests.rs` (for `m.rs` and
-//! `m/mod.rs` alike), or `m/tests/mod.rs` plus topic files when they are many. No inline test
-//! modules, no `*_tests.rs` siblings. Crate-wide tests (every interface's shape, the
-//! hostile-input injection table, engine-bug regressions) are lib.rs's `tests` module
-//! (`src/tests/`).
+//! The shared test helpers (`boa_webidl::test_support`) with [`context`] registering this
+//! crate (and, through its `register`, only what it depends on).
 
-use std::cell::{Cell, RefCell};
-use std::fmt::Debug;
-use std::rc::Rc;
+#![allow(unused_imports, dead_code)]
 
-use boa_engine::object::builtins::JsArrayBuffer;
-use boa_engine::{js_string, Context, JsString, JsValue, NativeFunction, Source};
+pub(crate) use boa_webidl::test_support::*;
 
-/// A context with boa_streams registered and a global `gc()`.
+use boa_engine::Context;
+
+/// A context with this crate registered and a global `gc()`.
 pub(crate) fn context() -> Context {
-    let mut ctx = Context::default();
-    crate::register(&mut ctx).unwrap();
-    ctx.register_global_builtin_callable(
-        js_string!("gc"),
-        0,
-        NativeFunction::from_fn_ptr(|_, _, _| {
-            gc_now();
-            Ok(JsValue::undefined())
-        }),
-    )
-    .unwrap();
-    ctx
+    context_with(crate::register)
 }
 
-/// Evaluate `src`; panic with the exception if it throws.
-#[track_caller]
-pub(crate) fn eval(ctx: &mut Context, src: &str) -> JsValue {
-    match ctx.eval(Source::from_bytes(src)) {
-        Ok(v) => v,
-        Err(e) => panic!("script failed: {e}\n{src}"),
-    }
-}
-
-/// Evaluate `src` and convert the result with `ToString`.
-#[track_caller]
-pub(crate) fn string(ctx: &mut Context, src: &str) -> String {
-    let v = eval(ctx, src);
-    v.to_string(ctx).unwrap().to_std_string_escaped()
-}
-
-/// Assert that `src` evaluates to `true`.
-#[track_caller]
-pub(crate) fn check(ctx: &mut Context, src: &str) {
-    let v = eval(ctx, src);
-    assert_eq!(v, JsValue::from(true), "expected true: {src}");
-}
-
-/// Define the global `name` as `value` (a value made in Rust, for a script to use).
-pub(crate) fn set_global(ctx: &mut Context, name: &str, value: impl Into<JsValue>) {
-    ctx.global_object()
-        .set(JsString::from(name), value.into(), false, ctx)
-        .unwrap();
-}
-
-/// Run the job queue until it is empty; panic if a job throws.
-#[track_caller]
-pub(crate) fn run_jobs(ctx: &mut Context) {
-    if let Err(e) = ctx.run_jobs() {
-        panic!("a job failed: {e}");
-    }
-}
-
-/// Run the job queue until it is empty, going on after jobs that throw (script errors inside
-/// reactions of hostile tests); gives up after 100 failing rounds.
-pub(crate) fn run_jobs_past_errors(ctx: &mut Context) {
-    for _ in 0..100 {
-        if ctx.run_jobs().is_ok() {
-            break;
-        }
-    }
-}
-
-/// In a fresh [`context`]: set `globalThis.log = []`, evaluate `script`, run the jobs, and
-/// return `result` (an expression, e.g. `"log.join(',')"`) as a string.
+/// [`run_log_in`] in a fresh [`context`].
 #[track_caller]
 pub(crate) fn run_log(script: &str, result: &str) -> String {
-    let mut ctx = context();
-    eval(&mut ctx, "globalThis.log = [];");
-    eval(&mut ctx, script);
-    run_jobs(&mut ctx);
-    string(&mut ctx, result)
+    run_log_in(context(), script, result)
 }
 
-/// Switch this thread's fast paths on or off until the returned guard drops; the previous
-/// setting comes back then, also when the test panics. (Each test runs on its own thread.)
-#[must_use = "the fast paths are restored when the guard drops"]
-pub(crate) fn fast_paths_scope(fast: bool) -> FastPathsScope {
-    let scope = FastPathsScope(crate::fast_paths());
-    crate::set_fast_paths(fast);
-    scope
-}
-
-/// The guard of [`fast_paths_scope`].
-pub(crate) struct FastPathsScope(bool);
-
-impl Drop for FastPathsScope {
-    fn drop(&mut self) {
-        crate::set_fast_paths(self.0);
-    }
-}
-
-/// Run `f` with the fast paths on or off (see [`fast_paths_scope`]).
-pub(crate) fn with_fast_paths<R>(fast: bool, f: impl FnOnce() -> R) -> R {
-    let _scope = fast_paths_scope(fast);
-    f()
-}
-
-/// Run `f(fast)` with the fast paths on, then off; assert both give the same result and return
-/// it.
-#[track_caller]
-pub(crate) fn both_modes<R: PartialEq + Debug>(mut f: impl FnMut(bool) -> R) -> R {
-    let fast = with_fast_paths(true, || f(true));
-    let slow = with_fast_paths(false, || f(false));
-    assert_eq!(fast, slow, "fast paths on vs off");
-    fast
-}
-
-/// `globalThis.out.join()` (the results a script pushed to `out`).
-#[track_caller]
-pub(crate) fn joined_out(ctx: &mut Context) -> String {
-    string(ctx, "out.join()")
-}
-
-/// In a fresh [`context`]: evaluate `src` (which sets `globalThis.out = []` and pushes to it),
-/// run the jobs, and return [`joined_out`].
+/// [`run_out_in`] in a fresh [`context`].
 #[track_caller]
 pub(crate) fn run_out(src: &str) -> String {
-    let mut ctx = context();
-    eval(&mut ctx, src);
-    run_jobs(&mut ctx);
-    joined_out(&mut ctx)
-}
-
-/// Run `body` as an async function with `globalThis.out = []`; it pushes `"done"` when it
-/// returns, `"threw <e>"` when it throws. Run the jobs and return `out.join('|')`.
-#[track_caller]
-pub(crate) fn run_async_out(ctx: &mut Context, body: &str) -> String {
-    eval(
-        ctx,
-        &format!(
-            "globalThis.out = []; (async () => {{ {body} }})().then(() => out.push('done'), (e) => out.push('threw ' + e));"
-        ),
-    );
-    run_jobs(ctx);
-    string(ctx, "out.join('|')")
-}
-
-/// A log Rust test doubles write to.
-pub(crate) type Log = Rc<RefCell<Vec<String>>>;
-
-/// An empty [`Log`].
-pub(crate) fn new_log() -> Log {
-    Rc::new(RefCell::new(Vec::new()))
-}
-
-/// `ToString(value)` for a log, `"?"` if it throws.
-pub(crate) fn display(value: &JsValue, ctx: &mut Context) -> String {
-    value
-        .to_string(ctx)
-        .map_or_else(|_| "?".to_owned(), |s| s.to_std_string_escaped())
-}
-
-/// Force a garbage collection.
-pub(crate) fn gc_now() {
-    boa_gc::force_collect();
-}
-
-/// Sets its flag when dropped (to see that a Rust value was dropped).
-pub(crate) struct DropFlag(Rc<Cell<bool>>);
-
-impl DropFlag {
-    /// A flag and the cell it sets.
-    pub(crate) fn new() -> (Self, Rc<Cell<bool>>) {
-        let dropped = Rc::new(Cell::new(false));
-        (Self(dropped.clone()), dropped)
-    }
-}
-
-impl Drop for DropFlag {
-    fn drop(&mut self) {
-        self.0.set(true);
-    }
-}
-
-/// The address of the data block of the `ArrayBuffer` that `expr` evaluates to.
-#[track_caller]
-pub(crate) fn array_buffer_pointer(ctx: &mut Context, expr: &str) -> usize {
-    let v = eval(ctx, expr);
-    let object = v.as_object().expect("an ArrayBuffer").clone();
-    let buffer = JsArrayBuffer::from_object(object).expect("an ArrayBuffer");
-    let data = buffer.data().expect("not detached");
-    data.as_ptr() as usize
+    run_out_in(context(), src)
 }
 
 /// Run the jobs, one round of the native futures that are woken, and the jobs again (for a

@@ -2,7 +2,7 @@
 //! `nativeSink(name, hwm)`.
 //!
 //! In the `ours` modes they are Rust ends built with the embedder API
-//! (`boa_streams::native`): the source enqueues through `enqueue_bytes` (with fast paths on,
+//! (`boa_web::boa_streams::native`): the source enqueues through `enqueue_bytes` (with fast paths on,
 //! the chunks stay Rust bytes in the queues) and the sink takes bytes through
 //! `NativeSink::write_bytes`, so a pipe between them is the native-to-native path. In the
 //! `ref` mode the same names are JS ends with the same algorithms (a pull that enqueues the
@@ -19,7 +19,7 @@ use std::cell::{Cell, RefCell};
 use boa_engine::object::builtins::{JsArray, JsUint8Array};
 use boa_engine::{js_string, Context, JsNativeError, JsObject, JsResult, JsValue, NativeFunction};
 use boa_gc::{Finalize, Trace};
-use boa_streams::native::{
+use boa_web::boa_streams::native::{
     enqueue_bytes, native_readable_stream, native_writable_stream,
     readable_stream_default_controller_close, Completion, NativeSink, NativeSource,
     StreamController,

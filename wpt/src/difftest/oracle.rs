@@ -90,7 +90,7 @@
 //! algorithms and adds `abortAlgorithm` as an `abort` event listener instead, so a listener a
 //! program added earlier runs before the pipe's shutdown (seed 34677). The patch adds it
 //! through two host hooks the tool installs for the reference run only
-//! (`boa_streams::dom::add_abort_algorithm` / `remove_abort_algorithm`); the bundle's wrapper
+//! (`boa_web::boa_dom::add_abort_algorithm` / `remove_abort_algorithm`); the bundle's wrapper
 //! captures them and deletes the global that carried them before any program runs.
 //!
 //! `load` fails if a text to patch is not found exactly once.

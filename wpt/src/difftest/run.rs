@@ -69,7 +69,7 @@ impl Runner {
     }
 
     fn set_fast_paths(&self) {
-        boa_streams::set_fast_paths(self.mode != Mode::OursSlow);
+        boa_web::set_fast_paths(self.mode != Mode::OursSlow);
     }
 
     fn make_host(&self) -> Result<Host, String> {
@@ -266,7 +266,7 @@ fn install_abort_hooks(host: &mut Host) -> Result<(), String> {
     use boa_engine::object::ObjectInitializer;
     use boa_engine::property::Attribute;
     use boa_engine::{JsNativeError, NativeFunction};
-    use boa_streams::dom::{add_abort_algorithm, remove_abort_algorithm, AbortAlgorithmId};
+    use boa_web::boa_dom::{add_abort_algorithm, remove_abort_algorithm, AbortAlgorithmId};
 
     fn add(
         _: &JsValue,

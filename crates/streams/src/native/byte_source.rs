@@ -24,7 +24,6 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, Trace};
 
-use crate::promise::Completion;
 use crate::readable::{
     create_readable_byte_stream, readable_byte_stream_controller_close,
     readable_byte_stream_controller_enqueue, readable_byte_stream_controller_error,
@@ -32,7 +31,8 @@ use crate::readable::{
     with_stream, NativeSource, NativeSourceBox, ReadableByteStreamController, ReadableStream,
     SourceAlgorithms, StartAlgorithm, StreamController, StreamState, ViewConstructor, ViewRecord,
 };
-use crate::webidl::{self, type_error};
+use boa_webidl::promise::Completion;
+use boa_webidl::{self as webidl, type_error};
 
 /// An underlying byte source written in Rust, behind a `type: "bytes"` stream made by
 /// [`native_readable_byte_stream`].
@@ -554,7 +554,7 @@ impl ByteController {
     /// ReadableByteStreamControllerEnqueue with a `Uint8Array` over all of `block`.
     fn enqueue_block(&self, block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<()> {
         let length = block.len() as u64;
-        let buffer = crate::gc_pressure::new_array_buffer(block, ctx)?;
+        let buffer = boa_webidl::gc_pressure::new_array_buffer(block, ctx)?;
         // NOTE: ReadableByteStreamControllerEnqueue reads only the view's buffer, byte offset
         // and byte length, so the record stands for the Uint8Array the spec creates (which
         // script never sees: the enqueue transfers its buffer).
@@ -646,44 +646,6 @@ fn write_into(
 /// ```
 pub fn io_error(e: &io::Error, ctx: &mut Context) -> JsValue {
     webidl::type_error_value(e.to_string(), ctx)
-}
-
-impl Completion {
-    /// A rejected completion with `error` as a JS value (a native error becomes its JS error
-    /// object): what a [`ByteSource`]'s `pull` returns to error the stream with `error`.
-    ///
-    /// ```
-    /// use boa_engine::{Context, JsNativeError};
-    /// use boa_streams::native::Completion;
-    ///
-    /// let mut context = Context::default();
-    /// let error = JsNativeError::typ().with_message("no more").into();
-    /// let Completion::Rejected(value) = Completion::from_error(error, &mut context) else {
-    ///     panic!("not rejected");
-    /// };
-    /// assert!(value.is_object());
-    /// ```
-    pub fn from_error(error: boa_engine::JsError, ctx: &mut Context) -> Self {
-        Self::Rejected(webidl::own_error_value(error, ctx))
-    }
-
-    /// [`Completion::undefined`] for `Ok(())`, [`Completion::from_error`] for an `Err`: a
-    /// `pull` that ends with a fallible controller call returns this.
-    ///
-    /// ```
-    /// use boa_engine::Context;
-    /// use boa_streams::native::Completion;
-    ///
-    /// let mut context = Context::default();
-    /// let done = Completion::from_result(Ok(()), &mut context);
-    /// assert!(matches!(done, Completion::Fulfilled(v) if v.is_undefined()));
-    /// ```
-    pub fn from_result(result: JsResult<()>, ctx: &mut Context) -> Self {
-        match result {
-            Ok(()) => Self::undefined(),
-            Err(e) => Self::from_error(e, ctx),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -20,19 +20,19 @@ use bytes::Bytes;
 
 use super::driver::{driver, Driver};
 use super::{bytes_to_uint8_array, ReadableStream};
-use crate::promise::{enqueue_microtask, Reaction, Settlement};
 use crate::readable::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, readable_stream_reader_generic_cancel, ReadRequest,
     ReadRequestSteps, ReadableStreamDefaultReader, StreamReader as ReaderKind,
 };
-use crate::webidl::type_error;
 use crate::writable::{
     acquire_writable_stream_default_writer, writable_stream_default_writer_abort,
     writable_stream_default_writer_close, writable_stream_default_writer_get_desired_size,
     writable_stream_default_writer_release, writable_stream_default_writer_upon_ready,
     writable_stream_default_writer_write, AbortWaiter, WritableStream, WriterRef,
 };
+use boa_webidl::promise::{enqueue_microtask, Reaction, Settlement};
+use boa_webidl::type_error;
 
 // ---------------------------------------------------------------------------------------
 // Futures
@@ -183,7 +183,7 @@ impl ReadRequestSteps for CallbackRead {
 /// assert!(chunk_to_bytes(&JsValue::from(1), &mut context).is_err());
 /// ```
 pub fn chunk_to_bytes(chunk: &JsValue, ctx: &mut Context) -> JsResult<Bytes> {
-    crate::encoding::copy_bytes_of_allow_shared_buffer_source(chunk, ctx).map(Bytes::from)
+    boa_webidl::buffer_source::copy_bytes_of_allow_shared_buffer_source(chunk, ctx).map(Bytes::from)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ fn read_all_step(
                 enqueue_microtask(ctx, move |ctx| read_all_step(next, bytes, complete, ctx));
             }
             Err(e) => {
-                let reason = crate::webidl::own_error_value(e.clone(), ctx);
+                let reason = boa_webidl::own_error_value(e.clone(), ctx);
                 let _cancelled = next.cancel(reason, ctx);
                 complete(Err(e));
             }
@@ -377,13 +377,16 @@ struct ChunkState {
 /// let mut context = Context::default();
 /// boa_streams::register(&mut context).unwrap();
 /// let stream = context
-///     .eval(Source::from_bytes("new Blob(['one', 'two']).stream()"))
+///     .eval(Source::from_bytes(
+///         "new ReadableStream({ start(c) { c.enqueue(new Uint8Array([111, 110])); \
+///          c.enqueue(new Uint8Array([101])); c.close(); } })",
+///     ))
 ///     .unwrap();
 /// let reader = StreamReader::from_value(&stream, &mut context).unwrap();
 /// let chunks = reader.into_stream(&mut context);
 /// let all: Vec<_> = block_on(&mut context, chunks.collect()).unwrap();
 /// let bytes: Vec<u8> = all.into_iter().flat_map(|c| c.unwrap().to_vec()).collect();
-/// assert_eq!(bytes, b"onetwo");
+/// assert_eq!(bytes, b"one");
 /// ```
 pub struct ChunkStream {
     reader: StreamReader,

@@ -306,7 +306,9 @@ impl Wake for ThreadWaker {
 /// let mut context = Context::default();
 /// boa_streams::register(&mut context).unwrap();
 /// let stream = context
-///     .eval(Source::from_bytes("new Response('hi').body"))
+///     .eval(Source::from_bytes(
+///         "new ReadableStream({ type: 'bytes', start(c) { c.enqueue(new Uint8Array([104, 105])); c.close(); } })",
+///     ))
 ///     .unwrap();
 /// let reader = StreamReader::from_value(&stream, &mut context).unwrap();
 /// let all = reader.read_all(&mut context);

@@ -26,10 +26,10 @@ use super::byte_source::{
 };
 use super::driver::{spawn, Task, TaskHandle};
 use super::NativeSink;
-use crate::promise::{Completion, RustPromise};
 use crate::readable::ReadableStream;
-use crate::webidl::{own_error_value, type_error, type_error_value};
 use crate::writable::{writable_stream_controller_signal, WritableStreamDefaultController};
+use boa_webidl::promise::{Completion, RustPromise};
+use boa_webidl::{own_error_value, type_error, type_error_value};
 
 type LocalByteStream = Pin<Box<dyn Stream<Item = Result<Bytes, String>>>>;
 type LocalRead = Pin<Box<dyn AsyncRead>>;
@@ -421,8 +421,8 @@ impl PullTask {
 /// context
 ///     .eval(Source::from_bytes(
 ///         "const w = output.getWriter();
-///          w.write(new TextEncoder().encode('to '));
-///          w.write(new TextEncoder().encode('rust'));
+///          w.write(new Uint8Array([116, 111, 32]));
+///          w.write(new Uint8Array([114, 117, 115, 116]));
 ///          w.close();",
 ///     ))
 ///     .unwrap();
@@ -467,7 +467,8 @@ where
 /// context
 ///     .eval(Source::from_bytes(
 ///         "globalThis.done = false;
-///          new Blob(['from a ', 'blob']).stream().pipeTo(output).then(() => { done = true; });",
+///          new ReadableStream({ start(c) { c.enqueue(new Uint8Array([1, 2])); c.close(); } })
+///              .pipeTo(output).then(() => { done = true; });",
 ///     ))
 ///     .unwrap();
 /// run_until_idle(&mut context).unwrap();
@@ -537,7 +538,7 @@ impl NativeSink for AsyncSinkAdapter {
                 if let Some((task, promise)) = in_flight {
                     task.cancel();
                     if promise.is_pending() {
-                        let reason = crate::dom::abort_reason(&captures.signal);
+                        let reason = boa_dom::abort_reason(&captures.signal);
                         promise.settle(Err(reason), ctx);
                     }
                 }
@@ -546,12 +547,12 @@ impl NativeSink for AsyncSinkAdapter {
             captures,
         )
         .to_js_function(ctx.realm());
-        let _id = crate::dom::add_abort_algorithm(&signal, algorithm);
+        let _id = boa_dom::add_abort_algorithm(&signal, algorithm);
         Ok(Completion::undefined())
     }
 
     fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
-        match crate::encoding::copy_bytes_of_allow_shared_buffer_source(&chunk, ctx) {
+        match boa_webidl::buffer_source::copy_bytes_of_allow_shared_buffer_source(&chunk, ctx) {
             Ok(bytes) => self.run(SinkStep::Send(Some(Bytes::from(bytes))), ctx),
             Err(e) => Completion::Rejected(own_error_value(e, ctx)),
         }

@@ -15,7 +15,7 @@ pub use boa_engine::builtins::typed_array::TypedArrayKind;
 
 use boa_gc::{Finalize, Trace};
 
-use crate::webidl::type_error;
+use boa_webidl::type_error;
 
 /// A [pull-into descriptor](https://streams.spec.whatwg.org/#pull-into-descriptor)'s view
 /// constructor: a typed array constructor from
@@ -45,7 +45,7 @@ impl ViewConstructor {
 
     /// The intrinsic constructor object of the current realm (also structured clone's
     /// deserialization of views).
-    pub(crate) fn constructor(self, ctx: &mut Context) -> JsObject {
+    pub fn constructor(self, ctx: &mut Context) -> JsObject {
         let c = ctx.intrinsics().constructors();
         let standard = match self {
             Self::DataView => c.data_view(),
@@ -106,7 +106,7 @@ impl ViewConstructor {
     /// the fast paths are on.
     fn covers(self, buffer: &JsArrayBuffer, byte_offset: u64, length: u64) -> bool {
         matches!(self, Self::Typed(_))
-            && crate::fast_paths()
+            && boa_webidl::fast_paths()
             && byte_offset == 0
             && length.checked_mul(self.element_size()) == Some(array_buffer_byte_length(buffer))
     }
@@ -263,7 +263,7 @@ pub fn transfer_array_buffer(buffer: &JsArrayBuffer, ctx: &mut Context) -> JsRes
     // 5. Return a new ArrayBuffer object, created in the current Realm, whose
     //    [[ArrayBufferData]] internal slot value is arrayBufferData and whose
     //    [[ArrayBufferByteLength]] internal slot value is arrayBufferByteLength.
-    crate::gc_pressure::adopt_array_buffer(block, ctx)
+    boa_webidl::gc_pressure::adopt_array_buffer(block, ctx)
 }
 
 /// [CloneArrayBuffer](https://tc39.es/ecma262/#sec-clonearraybuffer)`(srcBuffer, srcByteOffset,
@@ -278,7 +278,7 @@ pub fn clone_array_buffer(
         let data = src.data();
         clone_block(data.as_deref(), src_byte_offset, src_length)?
     };
-    crate::gc_pressure::new_array_buffer(block, ctx)
+    boa_webidl::gc_pressure::new_array_buffer(block, ctx)
 }
 
 /// [CloneAsUint8Array](https://streams.spec.whatwg.org/#abstract-opdef-cloneasuint8array)
@@ -407,7 +407,7 @@ impl PullIntoBuffer {
     /// `read(view)` view's, a `respondWithNewView` view's): a block with the fast paths on,
     /// the literal new object otherwise.
     pub fn transferred_from(buffer: &JsArrayBuffer, ctx: &mut Context) -> JsResult<Self> {
-        if crate::fast_paths() {
+        if boa_webidl::fast_paths() {
             // TransferArrayBuffer steps 1-4: the data block, the source detached.
             let block = buffer.detach(&JsValue::undefined())?;
             // Step 5's object is made lazily (see the type's NOTE).
@@ -534,7 +534,7 @@ fn materialize(cell: &impl PullIntoBufferCell, ctx: &mut Context) -> JsResult<Js
         Err(object) => return Ok(object),
         Ok(t) => t,
     };
-    let object = crate::gc_pressure::adopt_array_buffer(block, ctx)?;
+    let object = boa_webidl::gc_pressure::adopt_array_buffer(block, ctx)?;
     let inner: JsObject = object.clone().into();
     if !inner
         .prototype()

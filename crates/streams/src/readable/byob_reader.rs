@@ -23,9 +23,9 @@ use super::reader::read_result;
 use super::{
     is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamReader, StreamState,
 };
-use crate::promise::PromiseCapability;
-use crate::webidl::{
-    self, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary,
+use boa_webidl::promise::PromiseCapability;
+use boa_webidl::{
+    self as webidl, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary,
     INTERFACE_ATTRIBUTES,
 };
 
@@ -171,7 +171,7 @@ impl Class for ReadableStreamBYOBReader {
                 // the engine's data and `min` is its default. The steps' callbacks (`pull`)
                 // are run and caught inside, so every `Err` is the library's own TypeError or
                 // RangeError: no trampoline is needed (fast paths; same results).
-                if crate::fast_paths() && arg(args, 1).is_null_or_undefined() {
+                if boa_webidl::fast_paths() && arg(args, 1).is_null_or_undefined() {
                     let result = byob_reader_read_method(&r, args, ctx);
                     return Ok(webidl::promise_from_own_result(result, ctx));
                 }
@@ -365,7 +365,7 @@ pub(crate) fn readable_stream_byob_reader_read(
         "ReadableStreamBYOBReaderRead: released reader"
     );
     let Some(stream) = stream else {
-        let e = crate::webidl::type_error_value("The reader has been released", ctx);
+        let e = boa_webidl::type_error_value("The reader has been released", ctx);
         read_into_request.error_steps(e, ctx);
         return;
     };
@@ -398,7 +398,7 @@ pub fn readable_stream_byob_reader_release(
     // 1. Perform ! ReadableStreamReaderGenericRelease(reader).
     readable_stream_reader_generic_release(&StreamReader::Byob(reader.clone()), ctx);
     // 2. Let e be a new TypeError exception.
-    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
+    let e = boa_webidl::type_error_value("The reader's lock was released", ctx);
     // 3. Perform ! ReadableStreamBYOBReaderErrorReadIntoRequests(reader, e).
     readable_stream_byob_reader_error_read_into_requests(reader, e, ctx);
 }

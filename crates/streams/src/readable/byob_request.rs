@@ -14,8 +14,9 @@ use super::byte_controller::{
     readable_byte_stream_controller_respond, readable_byte_stream_controller_respond_with_new_view,
     ReadableByteStreamController,
 };
-use crate::webidl::{
-    self, arg, brand, illegal_constructor, to_enforce_range_u64, type_error, INTERFACE_ATTRIBUTES,
+use boa_webidl::{
+    self as webidl, arg, brand, illegal_constructor, to_enforce_range_u64, type_error,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// A `ReadableStreamBYOBRequest`'s internal slots.

@@ -34,9 +34,9 @@ use super::{
     readable_stream_has_default_reader, with_stream, ReadableStream, StreamController,
     StreamReader, StreamState,
 };
-use crate::promise::Completion;
-use crate::webidl::{
-    self, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
+use boa_webidl::promise::Completion;
+use boa_webidl::{
+    self as webidl, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -481,7 +481,7 @@ pub(crate) fn pull_steps(
         //   1. Let buffer be Construct(%ArrayBuffer%, « autoAllocateChunkSize »).
         let buffer = usize::try_from(size)
             .map_err(|_| range_error("autoAllocateChunkSize is too large"))
-            .and_then(|n| crate::gc_pressure::zeroed_array_buffer(n, ctx));
+            .and_then(|n| boa_webidl::gc_pressure::zeroed_array_buffer(n, ctx));
         let buffer = match buffer {
             Ok(b) => b,
             //   2. If buffer is an abrupt completion,
@@ -661,7 +661,7 @@ pub fn readable_byte_stream_controller_close(
         };
         if misaligned {
             //   1. Let e be a new TypeError exception.
-            let e = crate::webidl::type_error_value(
+            let e = boa_webidl::type_error_value(
                 "Cannot close a stream with a partially filled element",
                 ctx,
             );
@@ -904,7 +904,7 @@ fn readable_byte_stream_controller_enqueue_cloned_chunk_to_queue(
         .borrow()
         .buffer
         .with_bytes(|bytes| clone_block(bytes, byte_offset, byte_length));
-    match block.and_then(|b| crate::gc_pressure::new_array_buffer(b, ctx)) {
+    match block.and_then(|b| boa_webidl::gc_pressure::new_array_buffer(b, ctx)) {
         // 2. If cloneResult is an abrupt completion,
         //   1. Perform ! ReadableByteStreamControllerError(controller, cloneResult.[[Value]]).
         //   2. Return cloneResult.
@@ -1069,7 +1069,7 @@ fn readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
             queue_byte_offset,
             bytes_to_copy,
         ) {
-            let e = crate::webidl::type_error_value("Invalid byte stream buffer state", ctx);
+            let e = boa_webidl::type_error_value("Invalid byte stream buffer state", ctx);
             readable_byte_stream_controller_error(controller, e, ctx);
             return false;
         }
@@ -1435,8 +1435,7 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         //   2. If controller.[[closeRequested]] is true,
         if data(controller, |c| c.close_requested.get()) {
             //   1. Let e be a TypeError exception.
-            let e =
-                crate::webidl::type_error_value("The stream closed with a partial element", ctx);
+            let e = boa_webidl::type_error_value("The stream closed with a partial element", ctx);
             //   2. Perform ! ReadableByteStreamControllerError(controller, e).
             readable_byte_stream_controller_error(controller, e.clone(), ctx);
             //   3. Perform readIntoRequest's error steps, given e.

@@ -24,8 +24,8 @@ use super::reader::{
 };
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{create_readable_byte_stream, readable_stream_cancel, ReadableStream, StreamReader};
-use crate::promise::{enqueue_microtask, Reaction};
-use crate::promise::{Completion, RustPromise};
+use boa_webidl::promise::{enqueue_microtask, Reaction};
+use boa_webidl::promise::{Completion, RustPromise};
 
 /// The variables ReadableByteStreamTee's closures share.
 #[derive(Trace, Finalize)]
@@ -279,7 +279,7 @@ fn pull_with_byob_reader(
     let view = match to_array_buffer_view(&view, "view", ctx) {
         Ok(v) => v,
         Err(e) => {
-            let e = crate::webidl::own_error_value(e, ctx);
+            let e = boa_webidl::own_error_value(e, ctx);
             request.error_steps(e, ctx);
             return;
         }
@@ -393,7 +393,7 @@ impl ReadRequestSteps for ByteTeeReadRequest {
                     //   2. If cloneResult is an abrupt completion, error both branches, resolve
                     //      cancelPromise with ! ReadableStreamCancel(stream, e) and return.
                     Err(e) => {
-                        let e = crate::webidl::own_error_value(e, ctx);
+                        let e = boa_webidl::own_error_value(e, ctx);
                         ByteTeeState::clone_failed(&state, false, e, ctx);
                         return;
                     }
@@ -489,7 +489,7 @@ impl ReadIntoRequestSteps for ByteTeeReadIntoRequest {
                     //   2. If cloneResult is an abrupt completion, error both branches, resolve
                     //      cancelPromise with ! ReadableStreamCancel(stream, e) and return.
                     Err(e) => {
-                        let e = crate::webidl::own_error_value(e, ctx);
+                        let e = boa_webidl::own_error_value(e, ctx);
                         ByteTeeState::clone_failed(&state, for_branch2, e, ctx);
                         return;
                     }

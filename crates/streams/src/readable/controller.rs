@@ -20,13 +20,13 @@ use super::{
     StreamState,
 };
 use crate::chunk::Chunk;
-use crate::message::{is_message_port, message_port_close};
-use crate::promise::Completion;
+use crate::owning;
 use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
-use crate::structured_clone::{sequence_of_objects, structured_transfer_or_clone};
-use crate::webidl::{
-    self, arg, brand, illegal_constructor, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+use boa_webidl::promise::Completion;
+use boa_webidl::sequence::sequence_of_objects;
+use boa_webidl::{
+    self as webidl, arg, brand, illegal_constructor, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -305,7 +305,7 @@ pub(super) fn set_up_readable_stream_default_controller(
     //   1. Perform ! ReadableStreamDefaultControllerError(controller, r).
     fn upon_start(
         controller: &JsObject<ReadableStreamDefaultController>,
-        settlement: crate::promise::Settlement,
+        settlement: boa_webidl::promise::Settlement,
         ctx: &mut Context,
     ) {
         match settlement {
@@ -324,8 +324,13 @@ pub(super) fn set_up_readable_stream_default_controller(
         // NOTE: a start algorithm that returns an already settled promise (a TransformStream's
         // startPromise with fast paths on): startPromise, "a promise resolved with" it, is
         // not made; the steps run at its reaction's tick (upon_resolved_with_settled).
-        StartAlgorithm::Return(Completion::Fulfilled(v)) if crate::fast_paths() => {
-            crate::promise::upon_resolved_with_settled(Ok(v), controller.clone(), upon_start, ctx);
+        StartAlgorithm::Return(Completion::Fulfilled(v)) if boa_webidl::fast_paths() => {
+            boa_webidl::promise::upon_resolved_with_settled(
+                Ok(v),
+                controller.clone(),
+                upon_start,
+                ctx,
+            );
         }
         start => {
             let start_promise =
@@ -655,7 +660,7 @@ fn owning_chunk(
     // NOTE: serialization can run user code (getters of a plain object chunk); it runs
     // inside `webidl::catching` because the error is also used as the stream's error.
     match webidl::catching(ctx, |ctx| {
-        structured_transfer_or_clone(chunk, transfer_list, ctx)
+        owning::structured_transfer_or_clone(chunk, transfer_list, ctx)
     }) {
         Ok(v) => Ok(v),
         Err(e) => {
@@ -694,9 +699,7 @@ fn reset_queue(controller: &JsObject<ReadableStreamDefaultController>, ctx: &mut
 /// (disentangled), since nothing can reach a port the stream owned once the stream drops
 /// it. Other chunks have none.
 pub(crate) fn dispose_chunk(chunk: &JsValue, ctx: &mut Context) {
-    if let Some(port) = chunk.as_object().filter(|_| is_message_port(chunk)) {
-        message_port_close(&port, ctx);
-    }
+    owning::dispose(chunk, ctx);
 }
 
 /// [ReadableStreamDefaultControllerError](https://streams.spec.whatwg.org/#readable-stream-default-controller-error)

@@ -20,11 +20,11 @@ use super::controller::{
 use super::create_readable_stream;
 use super::source::{SourceAlgorithms, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
-use crate::promise::{
+use boa_webidl::promise::{
     enqueue_microtask, react, Completion, PromiseCapability, RustPromise, Settlement,
 };
-use crate::promise::{promise_rejected_with, promise_resolved_with};
-use crate::webidl::{self, type_error};
+use boa_webidl::promise::{promise_rejected_with, promise_resolved_with};
+use boa_webidl::{self as webidl, type_error};
 
 /// An iterator record: `[[Iterator]]` and `[[NextMethod]]`; `FromSync` is the record of a
 /// CreateAsyncFromSyncIterator wrapper around a sync iterator record.
@@ -504,7 +504,7 @@ impl FromIterableSource {
     /// The pull algorithm.
     pub(crate) fn pull_algorithm(this: &Gc<Self>, ctx: &mut Context) -> Completion {
         let out = RustPromise::new();
-        if crate::fast_paths() {
+        if boa_webidl::fast_paths() {
             // 1. Let nextPromise be the result of getting the next value of iterator: steps
             //    1-3 here, step 4's reaction in `next_value_then_pull`.
             // 2. Return the result of reacting to nextPromise: `pull_reaction`.
@@ -522,10 +522,10 @@ impl FromIterableSource {
     /// WebIDL "get the next value" of an async iterator, steps 1-3: nextPromise.
     fn next_promise(this: &Gc<Self>, ctx: &mut Context) -> Completion {
         match &this.record {
-            IteratorRecord::FromSync { iterator, next } if crate::fast_paths() => {
+            IteratorRecord::FromSync { iterator, next } if boa_webidl::fast_paths() => {
                 from_sync_next_promise(this, iterator, next, ctx)
             }
-            IteratorRecord::Async { .. } if crate::fast_paths() => {
+            IteratorRecord::Async { .. } if boa_webidl::fast_paths() => {
                 // 1-2. (as below)
                 let next_result = match this.call_next(ctx) {
                     Ok(r) => r,
@@ -617,7 +617,7 @@ impl FromIterableSource {
             (),
             |(), settlement, ctx| match settlement {
                 Ok(v) if v.is_object() => Completion::undefined(),
-                Ok(_) => Completion::Rejected(crate::webidl::type_error_value(
+                Ok(_) => Completion::Rejected(boa_webidl::type_error_value(
                     "the iterator's return() result is not an object",
                     ctx,
                 )),
@@ -1390,7 +1390,7 @@ fn async_from_sync_iterator_return(
     // 12. If result is not an Object, then reject promiseCapability with a TypeError.
     if !result.is_object() {
         let e =
-            crate::webidl::type_error_value("the iterator's return() result is not an object", ctx);
+            boa_webidl::type_error_value("the iterator's return() result is not an object", ctx);
         return promise_rejected_with(e, ctx);
     }
     // 13. Return AsyncFromSyncIteratorContinuation(result, promiseCapability,

@@ -19,8 +19,8 @@ use super::{
     byte_controller, controller, readable_stream_cancel, rejected, with_stream, Completion,
     ReadableStream, StreamController, StreamReader, StreamState,
 };
-use crate::promise::{PromiseSlot, Reaction};
-use crate::webidl::{self, arg, brand, type_error};
+use boa_webidl::promise::{PromiseSlot, Reaction};
+use boa_webidl::{self as webidl, arg, brand, type_error};
 
 /// The slots of the `ReadableStreamGenericReader` mixin, embedded in both readers.
 #[derive(Trace, Finalize)]

@@ -17,10 +17,10 @@ use super::reader::{
     readable_stream_default_reader_release, ReadRequest, ReadableStreamDefaultReader,
 };
 use super::{Completion, ReadableStream, StreamReader};
-use crate::promise::{
+use boa_webidl::promise::{
     completion_resolved_with, promise_rejected_with, promise_resolved_with, PromiseCapability,
 };
-use crate::webidl::{self, arg, brand, type_error, Dictionary};
+use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary};
 
 /// `%ReadableStreamAsyncIteratorPrototype%` of a realm (kept in the realm's host-defined
 /// data).
@@ -115,7 +115,7 @@ fn this_iterator(this: &JsValue) -> Option<JsObject<ReadableStreamAsyncIterator>
 }
 
 fn rejected_type_error(msg: &str, ctx: &mut Context) -> JsValue {
-    let e = crate::webidl::type_error_value(msg, ctx);
+    let e = boa_webidl::type_error_value(msg, ctx);
     promise_rejected_with(e, ctx).into()
 }
 
@@ -206,7 +206,7 @@ fn next_steps(object: &JsObject<ReadableStreamAsyncIterator>, ctx: &mut Context)
     // 1. Let reader be iterator's reader.
     // 2. Assert: reader.[[stream]] is not undefined.
     if reader.borrow().data().stream().is_none() {
-        let e = crate::webidl::type_error_value("The iterator's reader was released", ctx);
+        let e = boa_webidl::type_error_value("The iterator's reader was released", ctx);
         capability.reject(e, ctx);
         return promise;
     }
@@ -324,7 +324,7 @@ impl IteratorReadRequest {
         let reader = self.iterator.borrow().data().reader.clone();
         readable_stream_default_reader_release(&reader, ctx);
         // 2. Resolve promise with end of iteration.
-        let next_promise = if crate::fast_paths() {
+        let next_promise = if boa_webidl::fast_paths() {
             Completion::undefined()
         } else {
             Completion::Js(promise_resolved_with(JsValue::undefined(), ctx))
@@ -337,7 +337,7 @@ impl IteratorReadRequest {
         let reader = self.iterator.borrow().data().reader.clone();
         readable_stream_default_reader_release(&reader, ctx);
         // 2. Reject promise with e.
-        let next_promise = if crate::fast_paths() {
+        let next_promise = if boa_webidl::fast_paths() {
             Completion::Rejected(e)
         } else {
             Completion::Js(promise_rejected_with(e, ctx))

@@ -107,9 +107,9 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-pub use crate::promise::{Completion, RustPromise};
 use crate::strategies::QueuingStrategy;
 pub use crate::strategies::SizeAlgorithm;
+pub use boa_webidl::promise::{Completion, RustPromise};
 pub(crate) use buffers::ViewRecord;
 pub use buffers::{to_array_buffer_view, ViewConstructor};
 pub use byob_reader::{
@@ -131,7 +131,7 @@ pub use controller::{
     readable_stream_default_controller_has_backpressure, ReadableStreamDefaultController,
 };
 pub(crate) use generic_reader::readable_stream_reader_generic_cancel;
-pub(crate) use pipe::readable_stream_pipe_to;
+pub use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
@@ -139,9 +139,11 @@ pub use reader::{
 };
 pub use source::{NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm};
 
-use crate::promise::promise_rejected_with;
 use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
-use crate::webidl::{self, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES};
+use boa_webidl::promise::promise_rejected_with;
+use boa_webidl::{
+    self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+};
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
 /// `ReadableStreamDefaultController`.
@@ -270,7 +272,7 @@ impl ReadableStream {
     }
 
     /// `[[disturbed]]`.
-    pub(crate) fn disturbed(&self) -> bool {
+    pub fn disturbed(&self) -> bool {
         self.disturbed.get()
     }
 
@@ -280,7 +282,7 @@ impl ReadableStream {
     }
 
     /// `[[controller]]`.
-    pub(crate) fn controller(&self) -> Option<StreamController> {
+    pub fn controller(&self) -> Option<StreamController> {
         self.controller.borrow().clone()
     }
 
@@ -454,7 +456,7 @@ impl Class for ReadableStream {
         ctx: &mut Context,
     ) -> JsResult<Self> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
-        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+        boa_webidl::limits_catchable((|| -> JsResult<Self> {
             // IDL layer: `optional object underlyingSource`.
             let source = arg(args, 0);
             let underlying_source = if source.is_undefined() {
@@ -482,7 +484,7 @@ impl Class for ReadableStream {
         ctx: &mut Context,
     ) -> JsResult<()> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
-        crate::webidl::limits_catchable((|| -> JsResult<()> {
+        boa_webidl::limits_catchable((|| -> JsResult<()> {
             let init = instance.borrow().data().pending_init.borrow_mut().take();
             let Some(init) = init else {
                 return Ok(());
@@ -612,7 +614,7 @@ fn readable_stream_constructor_steps(
 /// conversion would run code between the reads); `None`: read them one by one (fast paths
 /// off, no source, a getter, a proxy or exotic object on the chain).
 fn underlying_source_members(source: Option<&JsObject>) -> Option<[JsValue; 5]> {
-    if !crate::fast_paths() {
+    if !boa_webidl::fast_paths() {
         return None;
     }
     let members = webidl::get_plain_data_members(

@@ -50,11 +50,6 @@ use super::{
     StreamState,
 };
 use crate::chunk::Chunk;
-use crate::dom::{self, AbortAlgorithmId};
-use crate::promise::{
-    enqueue_microtask, react, Completion, PromiseCapability, Reaction, RustPromise, Settlement,
-};
-use crate::webidl::{self, arg, brand, type_error, Dictionary};
 use crate::writable::{
     acquire_writable_stream_default_writer, is_writable_stream_locked, writable_stream_abort,
     writable_stream_close_queued_or_in_flight,
@@ -64,6 +59,11 @@ use crate::writable::{
     writable_stream_default_writer_write_native, AbortWaiter, WritableStream, WritableStreamRef,
     WritableStreamState, WriterRef,
 };
+use boa_dom::{self as dom, AbortAlgorithmId};
+use boa_webidl::promise::{
+    enqueue_microtask, react, Completion, PromiseCapability, Reaction, RustPromise, Settlement,
+};
+use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary};
 
 // ---------------------------------------------------------------------------------------
 // The methods
@@ -355,7 +355,7 @@ fn pipe_to_with(
             shutting_down: Cell::new(false),
             finalized: Cell::new(false),
             current_write: GcRefCell::new(None),
-            inline: crate::fast_paths(),
+            inline: boa_webidl::fast_paths(),
             read: GcRefCell::new(InlineRead::Idle),
             writes: GcRefCell::new(InlineWrites::default()),
             original_error: GcRefCell::new(None),
@@ -453,7 +453,7 @@ fn start(p: &PipeRef, ctx: &mut Context) {
     {
         //   1. Assert: no chunks have been read or written.
         //   2. Let destClosed be a new TypeError.
-        let dest_closed = crate::webidl::type_error_value(
+        let dest_closed = boa_webidl::type_error_value(
             "The destination WritableStream closed before all data was piped",
             ctx,
         );

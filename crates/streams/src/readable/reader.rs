@@ -23,8 +23,8 @@ use super::{
     is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamController,
     StreamReader, StreamState,
 };
-use crate::promise::PromiseCapability;
-use crate::webidl::{self, arg, brand, type_error, INTERFACE_ATTRIBUTES};
+use boa_webidl::promise::PromiseCapability;
+use boa_webidl::{self as webidl, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
 pub trait ReadRequestSteps: Trace {
@@ -129,7 +129,7 @@ pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsVa
             .enumerable(true)
             .configurable(true)
     };
-    if crate::fast_paths() {
+    if boa_webidl::fast_paths() {
         o.insert_property(webidl::js_key!("done"), data(done.into()));
         o.insert_property(webidl::js_key!("value"), data(value));
     } else {
@@ -345,7 +345,7 @@ pub fn readable_stream_default_reader_read(
         "ReadableStreamDefaultReaderRead: released reader"
     );
     let Some(stream) = stream else {
-        let e = crate::webidl::type_error_value("The reader has been released", ctx);
+        let e = boa_webidl::type_error_value("The reader has been released", ctx);
         read_request.error_steps(e, ctx);
         return;
     };
@@ -384,7 +384,7 @@ pub fn readable_stream_default_reader_release(
     // 1. Perform ! ReadableStreamReaderGenericRelease(reader).
     readable_stream_reader_generic_release(&StreamReader::Default(reader.clone()), ctx);
     // 2. Let e be a new TypeError exception.
-    let e = crate::webidl::type_error_value("The reader's lock was released", ctx);
+    let e = boa_webidl::type_error_value("The reader's lock was released", ctx);
     // 3. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).
     readable_stream_default_reader_error_read_requests(reader, e, ctx);
 }

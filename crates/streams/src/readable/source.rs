@@ -10,8 +10,8 @@
 //! [`NativeSource`] trait object, which can sit behind either controller kind: its `pull`
 //! gets the [`StreamController`]. Byte sources written in Rust (the embedder's and the
 //! crate's own async adapters in `native::io`) do not implement it directly: they implement
-//! [`crate::native::ByteSource`], whose adapter over this trait hands them a
-//! [`crate::native::ByteController`] that fills the pending read in place.
+//! `native::ByteSource`, whose adapter over this trait hands them a
+//! `native::ByteController` that fills the pending read in place.
 
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
@@ -20,15 +20,15 @@ use super::byte_tee::ByteTeeBranch;
 use super::from::FromIterableSource;
 use super::tee::TeeBranch;
 use super::StreamController;
-use crate::promise::promise_resolved_with;
-use crate::promise::{completion_resolved_with, invoke_promise_callback, Completion};
+use boa_webidl::promise::promise_resolved_with;
+use boa_webidl::promise::{completion_resolved_with, invoke_promise_callback, Completion};
 
 /// An embedder's underlying source written in Rust, for either controller kind.
 pub trait NativeSource: Trace {
     /// The pull algorithm: called when the stream wants more data. Enqueue through the
     /// controller ([`super::readable_stream_default_controller_enqueue`]); behind a byte
-    /// controller, the [`crate::native::ByteSource`] adapter answers through its
-    /// [`crate::native::ByteController`].
+    /// controller, the `native::ByteSource` adapter answers through its
+    /// `native::ByteController`.
     fn pull(&self, controller: &StreamController, ctx: &mut Context) -> Completion;
     /// The cancel algorithm.
     fn cancel(&self, reason: JsValue, ctx: &mut Context) -> Completion;

@@ -19,10 +19,10 @@ use super::{
     create_readable_stream, readable_stream_cancel, with_stream, ReadableStream, StreamController,
     StreamReader,
 };
-use crate::promise::{enqueue_microtask, Reaction};
-use crate::promise::{Completion, RustPromise};
-use crate::structured_clone::structured_transfer_or_clone;
-use crate::webidl;
+use crate::owning::structured_transfer_or_clone;
+use boa_webidl as webidl;
+use boa_webidl::promise::{enqueue_microtask, Reaction};
+use boa_webidl::promise::{Completion, RustPromise};
 
 /// The variables ReadableStreamDefaultTee's closures share.
 #[derive(Trace, Finalize)]

@@ -85,7 +85,7 @@ fn count_strategy_size_needs_no_call() {
     let strategy = QueuingStrategy::from_value(&value, &mut ctx).unwrap();
     assert_eq!(extract_high_water_mark(&strategy, 1.0).unwrap(), 2.0);
     let size = extract_size_algorithm(&strategy, &ctx);
-    if crate::fast_paths() {
+    if boa_webidl::fast_paths() {
         assert!(matches!(size, SizeAlgorithm::ReturnOne));
     }
     assert_eq!(size.call(&JsValue::undefined(), &mut ctx).unwrap(), 1.0);

@@ -1,7 +1,53 @@
-//! Crate-wide tests: what spans every interface rather than one module (the WebIDL shape of
-//! every interface, the generated hostile-input injection table, the engine-bug regressions of
-//! `webidl::catching`).
+//! Crate-wide tests: the engine-bug regressions of `webidl::catching` as the streams' callbacks
+//! meet them. (The WebIDL shape of every interface and the hostile-input injection table span
+//! every crate: they are the facade crate's, `boa_web`.)
 
-mod injection;
+mod dictionary;
 mod native_catch;
-mod webidl_shapes;
+
+/// `register` alone installs this crate's interfaces and its dependencies', and nothing of
+/// the other crates.
+#[test]
+fn register_installs_only_this_crate_and_its_dependencies() {
+    let mut ctx = crate::test_support::context();
+    crate::test_support::assert_globals(
+        &mut ctx,
+        &[
+            "DOMException",
+            "Event",
+            "CustomEvent",
+            "ProgressEvent",
+            "EventTarget",
+            "AbortController",
+            "AbortSignal",
+            "ReadableStream",
+            "WritableStream",
+            "TransformStream",
+            "ReadableStreamDefaultReader",
+            "ReadableStreamBYOBReader",
+            "WritableStreamDefaultWriter",
+            "ByteLengthQueuingStrategy",
+            "CountQueuingStrategy",
+        ],
+        &[
+            "TextEncoder",
+            "TextDecoder",
+            "TextEncoderStream",
+            "TextDecoderStream",
+            "CompressionStream",
+            "DecompressionStream",
+            "Blob",
+            "File",
+            "FileList",
+            "FileReader",
+            "URLSearchParams",
+            "Headers",
+            "Request",
+            "Response",
+            "structuredClone",
+            "MessageChannel",
+            "MessagePort",
+            "MessageEvent",
+        ],
+    );
+}

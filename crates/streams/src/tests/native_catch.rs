@@ -131,7 +131,7 @@ fn call_catching_keeps_this_arguments_and_the_exception() {
     let this = JsValue::from(boa_engine::js_string!("t"));
     for n in 0..4 {
         let args: Vec<JsValue> = (0..n).map(JsValue::from).collect();
-        let r = crate::webidl::call_catching(&f, &this, &args, &mut ctx).unwrap();
+        let r = boa_webidl::call_catching(&f, &this, &args, &mut ctx).unwrap();
         assert_eq!(r, JsValue::from(7));
     }
     let seen = eval(&mut ctx, "JSON.stringify(seen)");
@@ -140,7 +140,7 @@ fn call_catching_keeps_this_arguments_and_the_exception() {
         r#"[["t",0],["t",1,0],["t",2,0,1],["t",3,0,1,2]]"#
     );
     let thrower = eval(&mut ctx, "thrower").as_object().unwrap();
-    let err = crate::webidl::call_catching(&thrower, &this, &[], &mut ctx).unwrap_err();
+    let err = boa_webidl::call_catching(&thrower, &this, &[], &mut ctx).unwrap_err();
     let v = err.into_value();
     let name = v
         .as_object()
@@ -191,16 +191,16 @@ fn catching_cost() {
         f.call(&this, &args, ctx).unwrap();
     });
     let caught = measure("call_catching", &mut ctx, &mut |ctx| {
-        crate::webidl::call_catching(&f, &this, &args, ctx).unwrap();
+        boa_webidl::call_catching(&f, &this, &args, ctx).unwrap();
     });
     let closure = measure("catching(closure: call + ToNumber)", &mut ctx, &mut |ctx| {
-        crate::webidl::catching(ctx, |ctx| f.call(&this, &args, ctx)?.to_number(ctx)).unwrap();
+        boa_webidl::catching(ctx, |ctx| f.call(&this, &args, ctx)?.to_number(ctx)).unwrap();
     });
     let throws = measure(
         "call_catching, callee throws from a nested frame",
         &mut ctx,
         &mut |ctx| {
-            crate::webidl::call_catching(&thrower, &this, &[], ctx).unwrap_err();
+            boa_webidl::call_catching(&thrower, &this, &[], ctx).unwrap_err();
         },
     );
     println!(
@@ -219,8 +219,8 @@ fn catching_turns_the_recursion_limit_into_a_range_error_and_restores_the_limits
     let rec = eval(&mut ctx, "rec").as_object().unwrap();
     // Nested: the inner catching runs under the host's limits and reports the RangeError;
     // the outer one completes normally.
-    let outer = crate::webidl::catching(&mut ctx, |ctx| {
-        let inner = crate::webidl::call_catching(&rec, &JsValue::undefined(), &[], ctx);
+    let outer = boa_webidl::catching(&mut ctx, |ctx| {
+        let inner = boa_webidl::call_catching(&rec, &JsValue::undefined(), &[], ctx);
         Ok(inner.unwrap_err().into_value())
     })
     .unwrap();

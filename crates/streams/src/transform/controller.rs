@@ -177,9 +177,9 @@ pub fn transform_stream_default_controller_enqueue(
 }
 
 /// [TransformStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#transform-stream-default-controller-enqueue)
-/// of a chunk that may be Rust bytes (see [`crate::chunk`]): they stay bytes in the readable
+/// of a chunk that may be Rust bytes (see `chunk`): they stay bytes in the readable
 /// side's queue until they reach script.
-pub(crate) fn transform_stream_default_controller_enqueue_chunk(
+pub fn transform_stream_default_controller_enqueue_chunk(
     controller: &JsObject<TransformStreamDefaultController>,
     chunk: Chunk,
     ctx: &mut Context,
@@ -390,7 +390,7 @@ pub fn transform_stream_default_controller_terminate(
         readable_stream_default_controller_close(&rc, ctx);
     }
     // 4. Let error be a TypeError exception indicating that the stream has been terminated.
-    let error = crate::webidl::type_error_value("The TransformStream has been terminated", ctx);
+    let error = boa_webidl::type_error_value("The TransformStream has been terminated", ctx);
     // 5. Perform ! TransformStreamErrorWritableAndUnblockWrite(stream, error).
     transform_stream_error_writable_and_unblock_write(&stream, error, ctx);
 }

@@ -35,7 +35,6 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::promise::{invoke_promise_callback, promise_resolved_with, react, PromiseCapability};
 use crate::readable::{
     create_readable_stream, readable_stream_default_controller_can_close_or_enqueue,
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue_native,
@@ -47,13 +46,16 @@ use crate::readable::{
 use crate::strategies::{
     extract_high_water_mark, extract_size_algorithm, QueuingStrategy, SizeAlgorithm,
 };
-use crate::webidl::{
-    self, arg, brand, illegal_constructor, range_error, type_error, Dictionary,
-    INTERFACE_ATTRIBUTES,
-};
 use crate::writable::{
     create_writable_stream_with_start, writable_stream_default_controller_error_if_needed,
-    NativeSink, SinkAlgorithms, WritableStreamRef, WritableStreamState,
+    SinkAlgorithms, WritableStreamRef, WritableStreamState,
+};
+use boa_webidl::promise::{
+    invoke_promise_callback, promise_resolved_with, react, PromiseCapability,
+};
+use boa_webidl::{
+    self as webidl, arg, brand, illegal_constructor, range_error, type_error, Dictionary,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// Register `TransformStream` and `TransformStreamDefaultController`.

@@ -1,11 +1,11 @@
 //! The writable side: [default sink](https://streams.spec.whatwg.org/#ts-default-sink-abstract-ops)
-//! abstract operations, and [`TransformSink`], the sink kind that calls them (writable/ calls
-//! it through its [`NativeSink`] steps, and [`TransformSink::write_processed`] for the write
-//! processing's fast path).
+//! abstract operations, and [`TransformSink`], the sink that calls them (writable/ calls it
+//! through the `SinkSteps` trait every Rust sink implements, including
+//! [`TransformSink::write_processed`] for the write processing's fast path).
 
 use super::*;
 use crate::chunk::Chunk;
-use crate::writable::SinkWrite;
+use crate::writable::{SinkSteps, SinkWrite};
 
 /// The writable side's start algorithm: "an algorithm that returns startPromise" (the
 /// writable controller then takes "a promise resolved with" it, which adopts it).
@@ -55,7 +55,7 @@ impl TransformSink {
     // would. Its rejection steps (transformPromise rejected) keep the promise.
     pub(crate) fn write_processed(&self, chunk: Chunk, ctx: &mut Context) -> SinkWrite {
         let stream = &self.stream;
-        if !crate::fast_paths()
+        if !boa_webidl::fast_paths()
             || !has_controller(stream)
             || ts(stream, TransformStream::backpressure) == Some(true)
         {
@@ -79,7 +79,7 @@ impl TransformSink {
     }
 }
 
-impl NativeSink for TransformSink {
+impl SinkSteps for TransformSink {
     /// 1. Let startAlgorithm be an algorithm that returns startPromise.
     fn start(&self, _controller: &JsObject, ctx: &mut Context) -> JsResult<Completion> {
         Ok(start_algorithm_for_writable(&self.stream, ctx))
@@ -87,21 +87,17 @@ impl NativeSink for TransformSink {
 
     /// 2. Let writeAlgorithm be the following steps, taking a chunk argument:
     ///   1. Return ! TransformStreamDefaultSinkWriteAlgorithm(stream, chunk).
-    fn write(&self, chunk: JsValue, _controller: &JsObject, ctx: &mut Context) -> Completion {
-        transform_stream_default_sink_write_algorithm(&self.stream, chunk.into(), ctx)
+    fn write(&self, chunk: Chunk, _controller: &JsObject, ctx: &mut Context) -> Completion {
+        self.write_chunk(chunk, ctx)
     }
 
-    /// The write algorithm for bytes a pipe moved without a JS object (see
-    /// [`crate::chunk`]): the transform algorithm gets them as they are (a native
-    /// transformer that takes bytes) or as their `Uint8Array`.
-    fn write_bytes(
+    fn write_processed(
         &self,
-        chunk: bytes::Bytes,
+        chunk: Chunk,
         _controller: &JsObject,
         ctx: &mut Context,
-    ) -> Completion {
-        let chunk = crate::chunk::Chunk::bytes(chunk, ctx);
-        transform_stream_default_sink_write_algorithm(&self.stream, chunk, ctx)
+    ) -> SinkWrite {
+        TransformSink::write_processed(self, chunk, ctx)
     }
 
     /// 4. Let closeAlgorithm be the following steps:

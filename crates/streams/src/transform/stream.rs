@@ -24,25 +24,25 @@ pub struct TransformerAlgorithms {
 /// rejected promise (the wrappers' "if this throws an exception e, return a promise rejected
 /// with e"). The cancelAlgorithm is the default (a promise resolved with undefined).
 #[derive(Clone, Copy)]
-pub(crate) struct RustTransformer {
+pub struct RustTransformer {
     /// transformAlgorithm, given the state, the chunk and the controller.
-    pub(crate) transform: fn(
+    pub transform: fn(
         &JsValue,
         JsValue,
         &JsObject<TransformStreamDefaultController>,
         &mut Context,
     ) -> JsResult<()>,
-    /// transformAlgorithm for a chunk that is still Rust bytes (see [`crate::chunk`]): the
+    /// transformAlgorithm for a chunk that is still Rust bytes (see `chunk`): the
     /// bytes a `Uint8Array` chunk would hold, without that JS object. `None`: the bytes
     /// become their `Uint8Array` and go to `transform`.
-    pub(crate) transform_bytes: Option<TransformBytesAlgorithm>,
+    pub transform_bytes: Option<TransformBytesAlgorithm>,
     /// flushAlgorithm, given the state and the controller.
-    pub(crate) flush:
+    pub flush:
         fn(&JsValue, &JsObject<TransformStreamDefaultController>, &mut Context) -> JsResult<()>,
 }
 
 /// [`RustTransformer::transform_bytes`]: given the state, the chunk's bytes and the controller.
-pub(crate) type TransformBytesAlgorithm = fn(
+pub type TransformBytesAlgorithm = fn(
     &JsValue,
     bytes::Bytes,
     &JsObject<TransformStreamDefaultController>,
@@ -51,7 +51,7 @@ pub(crate) type TransformBytesAlgorithm = fn(
 
 /// [Set up](https://streams.spec.whatwg.org/#transformstream-set-up) a new `TransformStream`
 /// with Rust-side algorithms (writable high water mark 1, readable 0, sizes returning 1).
-pub(crate) fn transform_stream_set_up(
+pub fn transform_stream_set_up(
     state: JsValue,
     algorithms: RustTransformer,
     ctx: &mut Context,
@@ -70,7 +70,7 @@ pub(crate) fn transform_stream_set_up(
     // 8. Let startPromise be a promise resolved with undefined.
     // NOTE: with fast paths on, an already fulfilled Completion (no promise allocated): both
     // sides adopt it with the same ticks as a settled Rust promise (StartAlgorithm::Return).
-    let start_promise = if crate::fast_paths() {
+    let start_promise = if boa_webidl::fast_paths() {
         Completion::undefined()
     } else {
         let p = RustPromise::new();
@@ -211,7 +211,7 @@ impl Class for TransformStream {
         ctx: &mut Context,
     ) -> JsResult<Self> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
-        crate::webidl::limits_catchable((|| -> JsResult<Self> {
+        boa_webidl::limits_catchable((|| -> JsResult<Self> {
             // IDL layer: `optional object transformer`.
             let transformer = arg(args, 0);
             let transformer_object = if transformer.is_undefined() {
@@ -278,7 +278,7 @@ impl Class for TransformStream {
         ctx: &mut Context,
     ) -> JsResult<()> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
-        crate::webidl::limits_catchable((|| -> JsResult<()> {
+        boa_webidl::limits_catchable((|| -> JsResult<()> {
             let init = ts(instance, |s| s.pending_init.borrow_mut().take());
             let Some(init) = init else {
                 return Ok(());
@@ -289,13 +289,13 @@ impl Class for TransformStream {
             // 13), before any reaction to it can run (the start algorithms only adopt it, in a
             // microtask): with fast paths on it is an already fulfilled Completion, which both
             // sides adopt with the same ticks (StartAlgorithm::Return) and no promise allocated.
-            let (start_promise, start_capability) = if init.start.is_some() || !crate::fast_paths()
-            {
-                let capability = PromiseCapability::new(ctx);
-                (Completion::Js(capability.promise.clone()), Some(capability))
-            } else {
-                (Completion::undefined(), None)
-            };
+            let (start_promise, start_capability) =
+                if init.start.is_some() || !boa_webidl::fast_paths() {
+                    let capability = PromiseCapability::new(ctx);
+                    (Completion::Js(capability.promise.clone()), Some(capability))
+                } else {
+                    (Completion::undefined(), None)
+                };
             // 10. Perform ! InitializeTransformStream(this, startPromise, writableHighWaterMark,
             //     writableSizeAlgorithm, readableHighWaterMark, readableSizeAlgorithm).
             initialize_transform_stream(
@@ -384,13 +384,13 @@ pub(crate) fn initialize_transform_stream(
     // promise the writable controller would make of it (see
     // `set_up_writable_stream_default_controller_with_start`): same ticks.
     let settled_start = match &start_promise {
-        Completion::Fulfilled(v) if crate::fast_paths() => Some(Ok(v.clone())),
+        Completion::Fulfilled(v) if boa_webidl::fast_paths() => Some(Ok(v.clone())),
         _ => None,
     };
     let writable = create_writable_stream_with_start(
-        SinkAlgorithms::Transform(Gc::new(TransformSink {
+        SinkAlgorithms::rust(TransformSink {
             stream: stream.clone(),
-        })),
+        }),
         settled_start,
         writable_hwm,
         writable_size,
@@ -491,7 +491,7 @@ pub fn transform_stream_set_backpressure(
     // NOTE: with fast paths on, the new promise is made only when something reacts to it
     // (`backpressure_change_promise`): a pending promise no one holds is resolved unobserved,
     // so creating it later is the same promise as far as any reaction can tell.
-    let fresh = if crate::fast_paths() {
+    let fresh = if boa_webidl::fast_paths() {
         None
     } else {
         Some(RustPromise::new())
@@ -530,7 +530,7 @@ pub fn transform_stream_unblock_write(stream: &JsObject<TransformStream>, ctx: &
 /// [transfer-receiving steps](https://streams.spec.whatwg.org/#ts-transfer): `[[readable]]`
 /// and `[[writable]]` are the received streams; `[[backpressure]]`,
 /// `[[backpressureChangePromise]]` and `[[controller]]` are undefined (unused).
-pub(crate) fn transferred_transform_stream(
+pub fn transferred_transform_stream(
     readable: JsObject<ReadableStream>,
     writable: (JsObject, WritableStreamRef),
     ctx: &mut Context,

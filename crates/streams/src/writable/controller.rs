@@ -3,7 +3,7 @@
 //! (the controller's slots live in the stream's [`WritableStreamSlots`]).
 
 use super::*;
-use crate::promise::{enqueue_microtask, upon_resolved_with_settled};
+use boa_webidl::promise::{enqueue_microtask, upon_resolved_with_settled};
 
 /// The controller's `[[abortController]]`, created lazily: the `AbortSignal` object exists
 /// only once script reads `controller.signal`.
@@ -100,7 +100,7 @@ pub(crate) fn signal_abort_controller(
         return;
     };
     // NOTE: exceptions from abort listeners are reported by the event dispatch, not rethrown.
-    let _ = crate::dom::signal_abort(&signal, reason, ctx);
+    let _ = boa_dom::signal_abort(&signal, reason, ctx);
 }
 
 /// The controller's `signal`: the `[[abortController]]`'s signal (created on first use).
@@ -117,11 +117,11 @@ pub fn writable_stream_controller_signal(
     if let Some(s) = existing {
         return Ok(s);
     }
-    let signal = crate::dom::create_abort_signal(ctx)?;
+    let signal = boa_dom::create_abort_signal(ctx)?;
     stream.cold_mut(|c| c.abort_controller.signal = Some(signal.clone()));
     if let Some(reason) = aborted {
         // No listener can exist yet: this runs no user code.
-        crate::dom::signal_abort(&signal, reason, ctx)?;
+        boa_dom::signal_abort(&signal, reason, ctx)?;
     }
     Ok(signal)
 }
@@ -554,7 +554,7 @@ pub fn writable_stream_default_controller_write(
         // 1. Perform ! WritableStreamDefaultControllerErrorIfNeeded(controller,
         //    enqueueResult.[[Value]]).
         // 2. Return.
-        let e = crate::webidl::own_error_value(e, ctx);
+        let e = boa_webidl::own_error_value(e, ctx);
         writable_stream_default_controller_error_if_needed(stream, e, ctx);
         return;
     }

@@ -1,7 +1,7 @@
 //! Writable streams ([spec §5](https://streams.spec.whatwg.org/#ws)): `WritableStream`,
 //! `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.
 //!
-//! # Internal API (for pipeTo and TransformStream; embedders use [`crate::native`])
+//! # Internal API (for pipeTo and TransformStream; embedders use `native`)
 //!
 //! State lives in GC boxes, not in the JS objects: a stream and its controller share one
 //! [`WritableStreamSlots`] box ([`WritableStreamRef`]); a writer is a [`WriterSlots`] box
@@ -53,8 +53,8 @@ mod writer;
 
 pub use crate::strategies::SizeAlgorithm;
 pub use controller::*;
-pub(crate) use sink::SinkWrite;
 pub use sink::{JsSink, NativeSink, SinkAlgorithms};
+pub(crate) use sink::{SinkSteps, SinkWrite};
 pub use stream::*;
 pub use writer::*;
 
@@ -68,12 +68,12 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use crate::chunk::Chunk;
-use crate::promise::{
+use crate::queue::QueueWithSizes;
+use boa_webidl::promise::{
     promise_rejected_with, promise_resolved_with, Completion, PromiseCapability, PromiseSlot,
     Reaction, Settlement,
 };
-use crate::queue::QueueWithSizes;
-use crate::webidl::{
+use boa_webidl::{
     self as webidl, arg, attribute, illegal_constructor, operation, promise_from_own_result,
     to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
@@ -87,10 +87,10 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 }
 
 fn rejected_type_error(message: &str, ctx: &mut Context) -> JsValue {
-    let e = crate::webidl::type_error_value(message, ctx);
+    let e = boa_webidl::type_error_value(message, ctx);
     promise_rejected_with(e, ctx).into()
 }
 
 fn type_error_value(message: &str, ctx: &mut Context) -> JsValue {
-    crate::webidl::type_error_value(message, ctx)
+    boa_webidl::type_error_value(message, ctx)
 }

@@ -8,7 +8,7 @@ use boa_engine::{Context, JsObject, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::chunk::Chunk;
-use crate::promise::{completion_resolved_with, invoke_promise_callback, Completion};
+use boa_webidl::promise::{completion_resolved_with, invoke_promise_callback, Completion};
 
 // ---------------------------------------------------------------------------------------
 // Sink algorithms
@@ -35,7 +35,7 @@ pub trait NativeSink: Trace + Finalize + 'static {
     /// The write algorithm.
     fn write(&self, chunk: JsValue, controller: &JsObject, ctx: &mut Context) -> Completion;
     /// The write algorithm for a chunk that a native source enqueued as bytes
-    /// ([`crate::native::enqueue_bytes`]) and that reached this sink without passing through
+    /// (`native::enqueue_bytes`) and that reached this sink without passing through
     /// script (a pipe, fast paths on). By default the bytes become the `Uint8Array` script
     /// would have seen and go to [`Self::write`]; a sink that consumes bytes overrides this
     /// to take them without that JS object.
@@ -60,21 +60,61 @@ pub trait NativeSink: Trace + Finalize + 'static {
     }
 }
 
-/// A boxed native sink in a GC box (cheap to clone out before calling it).
+/// A sink implemented in Rust, as the controller's algorithms call it: an embedder's
+/// [`NativeSink`] (through [`Native`]) or another module's steps (a TransformStream's writable
+/// side implements this trait in `transform`; this module names no sink of its own).
+pub(crate) trait SinkSteps: Trace + Finalize + 'static {
+    /// The start algorithm (may throw).
+    fn start(&self, controller: &JsObject, ctx: &mut Context) -> JsResult<Completion>;
+    /// `[[writeAlgorithm]]`.
+    fn write(&self, chunk: Chunk, controller: &JsObject, ctx: &mut Context) -> Completion;
+    /// The write algorithm as WritableStreamDefaultControllerProcessWrite performs it (a sink
+    /// may answer that its write promise fulfills in the next microtask, see
+    /// [`SinkWrite::FulfilledNextTick`]).
+    fn write_processed(&self, chunk: Chunk, controller: &JsObject, ctx: &mut Context) -> SinkWrite {
+        SinkWrite::Promise(self.write(chunk, controller, ctx))
+    }
+    /// `[[closeAlgorithm]]`.
+    fn close(&self, ctx: &mut Context) -> Completion;
+    /// `[[abortAlgorithm]]`.
+    fn abort(&self, reason: JsValue, ctx: &mut Context) -> Completion;
+}
+
+/// An embedder's [`NativeSink`] as [`SinkSteps`]: a JS chunk goes to `write`, Rust bytes to
+/// `write_bytes`.
 #[derive(Trace, Finalize)]
-pub struct NativeSinkBox(pub Box<dyn NativeSink>);
+pub(crate) struct Native<S: NativeSink>(pub(crate) S);
+
+impl<S: NativeSink> SinkSteps for Native<S> {
+    fn start(&self, controller: &JsObject, ctx: &mut Context) -> JsResult<Completion> {
+        self.0.start(controller, ctx)
+    }
+    fn write(&self, chunk: Chunk, controller: &JsObject, ctx: &mut Context) -> Completion {
+        match chunk {
+            Chunk::Js(chunk) => self.0.write(chunk, controller, ctx),
+            Chunk::Bytes(bytes, _) => self.0.write_bytes(bytes, controller, ctx),
+        }
+    }
+    fn close(&self, ctx: &mut Context) -> Completion {
+        self.0.close(ctx)
+    }
+    fn abort(&self, reason: JsValue, ctx: &mut Context) -> Completion {
+        self.0.abort(reason, ctx)
+    }
+}
+
+/// A Rust sink in a GC box (cheap to clone out before calling it).
+#[derive(Trace, Finalize)]
+pub struct RustSink(Box<dyn SinkSteps>);
 
 /// The controller's sink algorithms.
 #[derive(Clone, Trace, Finalize)]
 pub enum SinkAlgorithms {
     /// [SetUpWritableStreamDefaultControllerFromUnderlyingSink](https://streams.spec.whatwg.org/#set-up-writable-stream-default-controller-from-underlying-sink)
     Js(Gc<JsSink>),
-    /// A sink implemented in Rust.
-    Native(Gc<NativeSinkBox>),
-    /// A `TransformStream`'s writable side: its [`NativeSink`] steps, called directly, and a
-    /// write whose transform settled synchronously without the "result of reacting" promise
-    /// (see [`SinkWrite::FulfilledNextTick`]).
-    Transform(Gc<crate::transform::TransformSink>),
+    /// A sink implemented in Rust: an embedder's [`NativeSink`] or a TransformStream's
+    /// writable side.
+    Rust(Gc<RustSink>),
 }
 
 /// What the write algorithm gave WritableStreamDefaultControllerProcessWrite.
@@ -91,8 +131,7 @@ impl std::fmt::Debug for SinkAlgorithms {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Js(_) => f.write_str("SinkAlgorithms::Js"),
-            Self::Native(_) => f.write_str("SinkAlgorithms::Native"),
-            Self::Transform(_) => f.write_str("SinkAlgorithms::Transform"),
+            Self::Rust(_) => f.write_str("SinkAlgorithms::Rust"),
         }
     }
 }
@@ -100,7 +139,12 @@ impl std::fmt::Debug for SinkAlgorithms {
 impl SinkAlgorithms {
     /// A native sink.
     pub fn native(sink: impl NativeSink) -> Self {
-        Self::Native(Gc::new(NativeSinkBox(Box::new(sink))))
+        Self::rust(Native(sink))
+    }
+
+    /// A sink whose steps are Rust (see [`SinkSteps`]).
+    pub(crate) fn rust(steps: impl SinkSteps) -> Self {
+        Self::Rust(Gc::new(RustSink(Box::new(steps))))
     }
 
     /// The start algorithm ("may throw"); its result is "a promise resolved with" the result.
@@ -114,8 +158,7 @@ impl SinkAlgorithms {
                 }
                 None => Ok(Completion::undefined()),
             },
-            Self::Native(n) => n.0.start(controller, ctx),
-            Self::Transform(t) => t.start(controller, ctx),
+            Self::Rust(r) => r.0.start(controller, ctx),
         }
     }
 
@@ -135,11 +178,7 @@ impl SinkAlgorithms {
                 }
                 None => Completion::undefined(),
             },
-            Self::Native(n) => match chunk {
-                Chunk::Js(chunk) => n.0.write(chunk, controller, ctx),
-                Chunk::Bytes(bytes, _) => n.0.write_bytes(bytes, controller, ctx),
-            },
-            Self::Transform(t) => t.write_chunk(chunk, ctx),
+            Self::Rust(r) => r.0.write(chunk, controller, ctx),
         }
     }
 
@@ -151,8 +190,8 @@ impl SinkAlgorithms {
         ctx: &mut Context,
     ) -> SinkWrite {
         match self {
-            Self::Transform(t) => t.write_processed(chunk, ctx),
-            _ => SinkWrite::Promise(self.write(chunk, controller, ctx)),
+            Self::Rust(r) => r.0.write_processed(chunk, controller, ctx),
+            Self::Js(_) => SinkWrite::Promise(self.write(chunk, controller, ctx)),
         }
     }
 
@@ -163,8 +202,7 @@ impl SinkAlgorithms {
                 Some(f) => invoke_promise_callback(f, &s.sink, &[], ctx),
                 None => Completion::undefined(),
             },
-            Self::Native(n) => n.0.close(ctx),
-            Self::Transform(t) => t.close(ctx),
+            Self::Rust(r) => r.0.close(ctx),
         }
     }
 
@@ -175,8 +213,7 @@ impl SinkAlgorithms {
                 Some(f) => invoke_promise_callback(f, &s.sink, &[reason], ctx),
                 None => Completion::undefined(),
             },
-            Self::Native(n) => n.0.abort(reason, ctx),
-            Self::Transform(t) => t.abort(reason, ctx),
+            Self::Rust(r) => r.0.abort(reason, ctx),
         }
     }
 }

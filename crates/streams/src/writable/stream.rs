@@ -316,8 +316,8 @@ impl Class for WritableStream {
     /// [new WritableStream(underlyingSink, strategy)](https://streams.spec.whatwg.org/#ws-constructor)
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
-        crate::webidl::limits_catchable((|| -> JsResult<JsObject> {
-            crate::webidl::require_new(new_target, "WritableStream")?;
+        boa_webidl::limits_catchable((|| -> JsResult<JsObject> {
+            boa_webidl::require_new(new_target, "WritableStream")?;
             // WebIDL argument conversion: `optional object underlyingSink`,
             // `optional QueuingStrategy strategy = {}`.
             let underlying_sink = arg(args, 0);
@@ -330,7 +330,7 @@ impl Class for WritableStream {
                 }
             };
             let strategy = crate::strategies::QueuingStrategy::from_value(&arg(args, 1), ctx)?;
-            let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
+            let proto = boa_dom::prototype_from_new_target::<Self>(new_target, ctx)?;
             let slots = initialize_writable_stream();
             let this = JsObject::new(
                 ctx.root_shape(),

@@ -2,9 +2,9 @@
 //! lazy promises, GC and reentrancy.
 
 use super::*;
-use crate::promise::{Completion, Reaction, Settlement};
 use boa_engine::js_string;
 use boa_gc::GcRefCell;
+use boa_webidl::promise::{Completion, Reaction, Settlement};
 
 use crate::test_support::{context, eval, fast_paths_scope, string as eval_string};
 
@@ -510,12 +510,12 @@ fn reentrant_user_code_from_promise_species_lookup_does_not_panic() {
 /// A Rust sink whose writes complete when the test settles the returned Rust promise.
 #[derive(Trace, Finalize)]
 struct DeferredSink {
-    pending: Gc<GcRefCell<Vec<Gc<crate::promise::RustPromise>>>>,
+    pending: Gc<GcRefCell<Vec<Gc<boa_webidl::promise::RustPromise>>>>,
 }
 
 impl NativeSink for DeferredSink {
     fn write(&self, _: JsValue, _: &JsObject, _: &mut Context) -> Completion {
-        let p = crate::promise::RustPromise::new();
+        let p = boa_webidl::promise::RustPromise::new();
         self.pending.borrow_mut().push(p.clone());
         Completion::Rust(p)
     }

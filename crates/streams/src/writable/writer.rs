@@ -197,14 +197,14 @@ impl Class for WritableStreamDefaultWriter {
 
     /// [new WritableStreamDefaultWriter(stream)](https://streams.spec.whatwg.org/#default-writer-constructor)
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
-        crate::webidl::require_new(new_target, "WritableStreamDefaultWriter")?;
+        boa_webidl::require_new(new_target, "WritableStreamDefaultWriter")?;
         // WebIDL argument conversion: `WritableStream stream`.
         let Some(stream) = WritableStream::slots_of(&arg(args, 0)) else {
             return Err(type_error(
                 "WritableStreamDefaultWriter constructor requires a WritableStream",
             ));
         };
-        let proto = crate::dom::prototype_from_new_target::<Self>(new_target, ctx)?;
+        let proto = boa_dom::prototype_from_new_target::<Self>(new_target, ctx)?;
         // 1. Perform ? SetUpWritableStreamDefaultWriter(this, stream).
         let writer = set_up_writable_stream_default_writer(&stream, ctx)?;
         Ok(JsObject::new(

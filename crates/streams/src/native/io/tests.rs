@@ -348,7 +348,7 @@ fn a_sink_gets_the_writes_and_the_close_and_errors_come_back() {
         r#"
         globalThis.out = [];
         const w = ws.getWriter();
-        w.write(new TextEncoder().encode('a'));
+        w.write(Uint8Array.from('a', (ch) => ch.charCodeAt(0)));
         w.write(new Uint8Array([98]).buffer);
         w.write('not bytes').catch((e) => out.push(e.name));
         "#,
@@ -364,8 +364,8 @@ fn a_sink_gets_the_writes_and_the_close_and_errors_come_back() {
         &mut ctx,
         r#"
         const w2 = ws2.getWriter();
-        w2.write(new TextEncoder().encode('ok'));
-        w2.write(new TextEncoder().encode('bad')).catch((e) => out.push(e.name + ': ' + e.message));
+        w2.write(Uint8Array.from('ok', (ch) => ch.charCodeAt(0)));
+        w2.write(Uint8Array.from('bad', (ch) => ch.charCodeAt(0))).catch((e) => out.push(e.name + ': ' + e.message));
         w2.close().catch(() => out.push('close rejected'));
         "#,
     );
@@ -400,7 +400,7 @@ fn a_write_completes_when_the_sink_is_ready_and_abort_drops_it() {
         r#"
         globalThis.out = [];
         globalThis.w = ws.getWriter();
-        w.write(new TextEncoder().encode('1')).then(() => out.push('w1'));
+        w.write(Uint8Array.from('1', (ch) => ch.charCodeAt(0))).then(() => out.push('w1'));
         "#,
     );
     poll_once(&mut ctx);
@@ -415,7 +415,7 @@ fn a_write_completes_when_the_sink_is_ready_and_abort_drops_it() {
     gate.set(false);
     eval(
         &mut ctx,
-        "w.write(new TextEncoder().encode('2')).catch((e) => out.push('w2 ' + e));
+        "w.write(Uint8Array.from('2', (ch) => ch.charCodeAt(0))).catch((e) => out.push('w2 ' + e));
          w.abort('enough').then(() => out.push('aborted'));",
     );
     run_until_idle(&mut ctx).unwrap();

@@ -7,7 +7,7 @@ use crate::test_support::{context, eval, fast_paths_scope, string};
 
 fn signal_algorithms(ctx: &mut Context) -> usize {
     let signal = eval(ctx, "signal");
-    crate::dom::abort_algorithm_count(&signal.as_object().unwrap())
+    boa_dom::abort_algorithm_count(&signal.as_object().unwrap())
 }
 
 #[test]

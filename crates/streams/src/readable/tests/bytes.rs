@@ -39,7 +39,7 @@ fn run_log(script: &str, sep: &str) -> String {
 #[test]
 fn transfer_array_buffer_detaches_and_keeps_the_data_block() {
     let mut ctx = context();
-    let original = crate::gc_pressure::zeroed_array_buffer(16, &mut ctx).unwrap();
+    let original = boa_webidl::gc_pressure::zeroed_array_buffer(16, &mut ctx).unwrap();
     original.data_mut().unwrap()[3] = 42;
     let before = original.data().unwrap().as_ptr();
     let transferred = transfer_array_buffer(&original, &mut ctx).unwrap();

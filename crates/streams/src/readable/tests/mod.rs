@@ -14,7 +14,6 @@ use crate::test_support::{context, eval, run_jobs, string, with_fast_paths};
 
 mod adversarial;
 mod bytes;
-mod owning;
 
 /// Run `script`, drain the job queue, return `String(log)` where the script pushes to `log`.
 fn run_log(script: &str) -> String {
@@ -403,7 +402,7 @@ fn rust_promise_resolve_with_takes_the_thenable_ticks() {
         "#,
     );
     let out = RustPromise::new();
-    let inner = crate::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let inner = boa_webidl::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
     RustPromise::resolve_with(&out, Completion::Js(inner), &mut ctx);
     #[derive(Trace, Finalize, Clone)]
     struct G(JsObject);
@@ -466,7 +465,7 @@ fn start_algorithm_returning_a_promise_takes_the_adoption_ticks() {
         for (let i = 1; i <= 5; i++) p = p.then(() => log.push('tick' + i));
         "#,
     );
-    let started = crate::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
+    let started = boa_webidl::promise::promise_resolved_with(JsValue::undefined(), &mut ctx);
     let pull = eval(&mut ctx, "rustPull");
     create_readable_stream(
         StartAlgorithm::Return(Completion::Js(started)),
@@ -670,7 +669,7 @@ impl NativeSource for ByteFiller {
 #[test]
 fn native_source_behind_a_byte_controller_fills_byob_requests() {
     for fast in [true, false] {
-        crate::set_fast_paths(fast);
+        boa_webidl::set_fast_paths(fast);
         let mut ctx = context();
         let stream = create_readable_byte_stream(
             StartAlgorithm::ReturnUndefined,
@@ -714,5 +713,5 @@ fn native_source_behind_a_byte_controller_fills_byob_requests() {
             "fast paths {fast}"
         );
     }
-    crate::set_fast_paths(true);
+    boa_webidl::set_fast_paths(true);
 }

@@ -1,0 +1,500 @@
+//! # boa_fetch
+//!
+//! The Fetch Standard's bodies, without the network: [`Headers`](headers::Headers),
+//! `Response` and `Request` with the [`Body`](https://fetch.spec.whatwg.org/#body-mixin)
+//! mixin (`body`, `bodyUsed`, `arrayBuffer()`, `blob()`, `bytes()`, `json()`, `text()`), and
+//! `clone()` by teeing. `fetch()` is not provided.
+//!
+//! `new Response(stream).text()` collects any `ReadableStream` of `Uint8Array`s.
+
+#![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
+pub mod headers;
+mod request;
+mod response;
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers the Fetch Standard (see [`register`]).
+    FetchExtension,
+    register
+);
+
+/// The realm mark of [`register`].
+#[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct Registered;
+
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests;
+
+use std::cell::{Cell, RefCell};
+
+use boa_engine::{job::GenericJob, js_string, Context, JsObject, JsResult, JsString, JsValue};
+use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+
+use boa_fileapi::{array_buffer_from, blob_parts, blob_stream, buffer_source_copy, ByteSeq};
+use boa_streams::spec::{
+    acquire_readable_stream_default_reader, is_readable_stream_locked,
+    readable_stream_default_reader_read, readable_stream_tee, ReadRequest, ReadRequestSteps,
+    ReadableStream, ReadableStreamDefaultReader,
+};
+use boa_webidl::promise::{self as promise, PromiseCapability};
+use boa_webidl::{self as webidl, type_error};
+
+/// Register Headers, Request, Response on the context's current realm, after what they depend on (registered
+/// first if it is not there yet). Registering twice does nothing the second time.
+pub fn register(context: &mut Context) -> JsResult<()> {
+    if !boa_webidl::first_registration::<Registered>(context) {
+        return Ok(());
+    }
+    boa_fileapi::register(context)?;
+    boa_url::register(context)?;
+    headers::register(context)?;
+    response::register(context)?;
+    request::register(context)?;
+    Ok(())
+}
+
+/// A [body](https://fetch.spec.whatwg.org/#concept-body): its stream, and its source when
+/// it was made from bytes (kept for `clone()` and re-extraction).
+#[derive(Clone, Trace, Finalize)]
+pub struct Body {
+    stream: JsObject<ReadableStream>,
+    #[unsafe_ignore_trace]
+    source: Option<ByteSeq>,
+}
+
+/// The state of a `Request` or `Response` the Body mixin works on.
+#[derive(Trace, Finalize)]
+pub struct BodyHolder {
+    body: GcRefCell<Option<Body>>,
+    /// The MIME type to use for `blob()`: the `Content-Type` header value.
+    headers: JsObject<headers::Headers>,
+}
+
+impl BodyHolder {
+    fn new(body: Option<Body>, headers: JsObject<headers::Headers>) -> Self {
+        Self {
+            body: GcRefCell::new(body),
+            headers,
+        }
+    }
+
+    fn body(&self) -> Option<Body> {
+        self.body.borrow().clone()
+    }
+}
+
+/// Whether `stream` is [disturbed](https://streams.spec.whatwg.org/#is-readable-stream-disturbed).
+fn is_disturbed(stream: &JsObject<ReadableStream>) -> bool {
+    stream.borrow().data().disturbed()
+}
+
+/// [Extract](https://fetch.spec.whatwg.org/#concept-bodyinit-extract) a body from a
+/// `BodyInit` `object`: the body and its Content-Type, or a TypeError.
+pub(crate) fn extract(
+    object: &JsValue,
+    keepalive: bool,
+    ctx: &mut Context,
+) -> JsResult<(Body, Option<Vec<u8>>)> {
+    let _ = keepalive;
+    // 1-2. A ReadableStream is the stream itself.
+    if let Some(stream) = object
+        .as_object()
+        .and_then(|o| o.clone().downcast::<ReadableStream>().ok())
+    {
+        // If object is disturbed or locked, then throw a TypeError.
+        if is_disturbed(&stream) || is_readable_stream_locked(&stream) {
+            return Err(type_error("The body stream is disturbed or locked"));
+        }
+        return Ok((
+            Body {
+                stream,
+                source: None,
+            },
+            None,
+        ));
+    }
+    // 3-5. Otherwise stream is a new byte ReadableStream over the bytes of object (set up
+    // with byte reading support), and the type depends on object's type.
+    let (bytes, content_type): (ByteSeq, Option<Vec<u8>>) =
+        if let Some((seq, blob_type)) = blob_parts(object) {
+            // Blob: source is object; if its type is not empty, Content-Type is it.
+            let t = (!blob_type.is_empty()).then(|| blob_type.into_bytes());
+            (seq, t)
+        } else if let Some(bytes) = buffer_source_copy(object, ctx) {
+            // BufferSource: a copy of the bytes.
+            (ByteSeq::from_bytes(bytes), None)
+        } else if let Some(text) = boa_url::serialization_of(object) {
+            // URLSearchParams: the application/x-www-form-urlencoded serialization.
+            (
+                ByteSeq::from_bytes(bytes::Bytes::from(text.into_bytes())),
+                Some(b"application/x-www-form-urlencoded;charset=UTF-8".to_vec()),
+            )
+        } else {
+            // scalar value string: its UTF-8 encoding.
+            let s = object.to_string(ctx)?.to_std_string_lossy();
+            (
+                ByteSeq::from_bytes(bytes::Bytes::from(s.into_bytes())),
+                Some(b"text/plain;charset=UTF-8".to_vec()),
+            )
+        };
+    let stream = blob_stream(bytes.clone(), ctx)?;
+    Ok((
+        Body {
+            stream,
+            source: Some(bytes),
+        },
+        content_type,
+    ))
+}
+
+/// Whether `value` is one of `BodyInit`'s object types (ReadableStream, Blob, BufferSource,
+/// URLSearchParams); anything else converts to a string.
+pub(crate) fn is_body_init_object(value: &JsValue, ctx: &mut Context) -> JsResult<bool> {
+    let Some(o) = value.as_object() else {
+        return Ok(false);
+    };
+    if o.is::<ReadableStream>() || blob_parts(value).is_some() {
+        return Ok(true);
+    }
+    if boa_fileapi::is_buffer_source(value, ctx) {
+        return Ok(true);
+    }
+    Ok(o.is::<boa_url::UrlSearchParams>())
+}
+
+/// Whether the holder is [unusable](https://fetch.spec.whatwg.org/#body-unusable): its body
+/// is non-null and its stream disturbed or locked.
+fn is_unusable(holder: &BodyHolder) -> bool {
+    holder
+        .body()
+        .is_some_and(|b| is_disturbed(&b.stream) || is_readable_stream_locked(&b.stream))
+}
+
+/// `bodyUsed`: body non-null and its stream disturbed.
+fn body_used(holder: &BodyHolder) -> bool {
+    holder.body().is_some_and(|b| is_disturbed(&b.stream))
+}
+
+/// [Clone](https://fetch.spec.whatwg.org/#concept-body-clone) the holder's body: tee its
+/// stream, keep the first branch, return the second.
+fn clone_body(holder: &BodyHolder, ctx: &mut Context) -> JsResult<Option<Body>> {
+    let Some(body) = holder.body() else {
+        return Ok(None);
+    };
+    // 1. Let « out1, out2 » be the result of teeing body's stream.
+    let (out1, out2) = readable_stream_tee(&body.stream, true, ctx)?;
+    // 2. Set body's stream to out1.
+    *holder.body.borrow_mut() = Some(Body {
+        stream: out1,
+        source: body.source.clone(),
+    });
+    // 3. Return a body whose stream is out2 and other members are copied from body.
+    Ok(Some(Body {
+        stream: out2,
+        source: body.source.clone(),
+    }))
+}
+
+/// What a body-consuming method returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Consume {
+    ArrayBuffer,
+    Blob,
+    Bytes,
+    /// `formData()`: no `FormData` in this host, so it rejects with a TypeError.
+    FormData,
+    Json,
+    Text,
+}
+
+/// [Consume body](https://fetch.spec.whatwg.org/#concept-body-consume-body) of `holder`,
+/// converting with `kind`: the promise.
+pub(crate) fn consume_body(holder: &BodyHolder, kind: Consume, ctx: &mut Context) -> JsValue {
+    // NOTE: no FormData interface here: formData() rejects (after the brand check).
+    if kind == Consume::FormData {
+        let e = webidl::type_error_value("FormData is not supported by this host", ctx);
+        return promise::promise_rejected_with(e, ctx).into();
+    }
+    // 1. If object is unusable, then return a promise rejected with a TypeError.
+    if is_unusable(holder) {
+        let e = webidl::type_error_value("The body has already been consumed or is locked", ctx);
+        return promise::promise_rejected_with(e, ctx).into();
+    }
+    // 2. Let promise be a new promise.
+    let promise = PromiseCapability::new(ctx);
+    let mime = holder.headers.borrow().data().get(b"content-type");
+    let state = Gc::new(ConsumeState {
+        promise: promise.clone(),
+        kind,
+        mime,
+    });
+    match holder.body() {
+        // 5. If object's body is null, then run successSteps with an empty byte sequence.
+        None => state.success(ByteSeq::new(), ctx),
+        // 6. Otherwise, fully read object's body given successSteps, errorSteps, and
+        //    object's relevant global object.
+        Some(body) => fully_read(&body.stream, state, ctx),
+    }
+    // 7. Return promise.
+    promise.value()
+}
+
+/// A pending consume body: its promise and how to package the bytes.
+#[derive(Trace, Finalize)]
+struct ConsumeState {
+    promise: PromiseCapability,
+    #[unsafe_ignore_trace]
+    kind: Consume,
+    #[unsafe_ignore_trace]
+    mime: Option<Vec<u8>>,
+}
+
+impl ConsumeState {
+    /// successSteps given a byte sequence data: resolve promise with the result of running
+    /// convertBytesToJSValue with data; if that threw, reject promise with the exception.
+    fn success(&self, data: ByteSeq, ctx: &mut Context) {
+        match self.convert(data, ctx) {
+            Ok(v) => self.promise.resolve(v, ctx),
+            Err(e) => self.promise.reject(e, ctx),
+        }
+    }
+
+    fn convert(&self, data: ByteSeq, ctx: &mut Context) -> Result<JsValue, JsValue> {
+        let own = |e: boa_engine::JsError, ctx: &mut Context| webidl::own_error_value(e, ctx);
+        match self.kind {
+            Consume::ArrayBuffer => array_buffer_from(&data, ctx)
+                .map(JsValue::from)
+                .map_err(|e| own(e, ctx)),
+            Consume::Bytes => boa_fileapi::uint8_array_from(&data, ctx)
+                .map(Into::into)
+                .map_err(|e| own(e, ctx)),
+            Consume::Text => Ok(boa_fileapi::utf8_decode(&data.to_vec()).into()),
+            Consume::Blob => {
+                // A Blob whose bytes are data and type is the MIME type (or "").
+                let mime = self
+                    .mime
+                    .as_deref()
+                    .map(|m| String::from_utf8_lossy(m).into_owned())
+                    .unwrap_or_default();
+                boa_fileapi::create_blob(data.parts().iter().cloned(), &mime, ctx)
+                    .map_err(|e| own(e, ctx))
+            }
+            Consume::FormData => Err(webidl::type_error_value("FormData is not supported", ctx)),
+            Consume::Json => {
+                // Parse JSON from bytes: UTF-8 decode, then %JSON.parse%.
+                let text = boa_fileapi::utf8_decode(&data.to_vec());
+                json_parse(text, ctx)
+            }
+        }
+    }
+}
+
+/// `%JSON.parse%(text)`, its SyntaxError as the error value.
+fn json_parse(text: JsString, ctx: &mut Context) -> Result<JsValue, JsValue> {
+    let json = ctx.intrinsics().objects().json();
+    let parse = json
+        .get(js_string!("parse"), ctx)
+        .map_err(|e| webidl::own_error_value(e, ctx))?;
+    let Some(parse) = parse.as_callable() else {
+        return Err(webidl::type_error_value("JSON.parse is not callable", ctx));
+    };
+    webidl::call_catching(&parse, &json.clone().into(), &[text.into()], ctx)
+        .map_err(webidl::Caught::into_value)
+}
+
+/// [Fully read](https://fetch.spec.whatwg.org/#body-fully-read) `stream`: read all bytes
+/// with a default reader, then queue a task to settle `state`.
+fn fully_read(stream: &JsObject<ReadableStream>, state: Gc<ConsumeState>, ctx: &mut Context) {
+    // 4. Let reader be the result of getting a reader for body's stream. If that threw an
+    //    exception, then run errorSteps with that exception and return.
+    let reader = match acquire_readable_stream_default_reader(stream, ctx) {
+        Ok(r) => r,
+        Err(e) => {
+            let e = webidl::own_error_value(e, ctx);
+            queue_settle(state, Err(e), ctx);
+            return;
+        }
+    };
+    // 5. Read all bytes from reader, given successSteps and errorSteps.
+    let loop_state = Gc::new(ReadAllState {
+        reader,
+        bytes: RefCell::new(ByteSeq::new()),
+        reading: Cell::new(false),
+        again: Cell::new(false),
+        consume: state,
+    });
+    read_loop(&loop_state, ctx);
+}
+
+/// The successSteps / errorSteps of fully read: queue a task (on the relevant global's event
+/// loop) that settles the consume body promise.
+fn queue_settle(state: Gc<ConsumeState>, result: Result<ByteSeq, JsValue>, ctx: &mut Context) {
+    let job = GenericJob::new(
+        move |ctx| {
+            match result {
+                Ok(bytes) => state.success(bytes, ctx),
+                Err(e) => state.promise.reject(e, ctx),
+            }
+            Ok(JsValue::undefined())
+        },
+        ctx.realm().clone(),
+    );
+    ctx.enqueue_job(job.into());
+}
+
+/// [Read all bytes](https://streams.spec.whatwg.org/#readablestreamdefaultreader-read-all-bytes)'
+/// state.
+#[derive(Trace, Finalize)]
+struct ReadAllState {
+    reader: JsObject<ReadableStreamDefaultReader>,
+    #[unsafe_ignore_trace]
+    bytes: RefCell<ByteSeq>,
+    /// Set while a read is being requested: a chunk delivered synchronously asks the loop
+    /// to go on instead of recursing.
+    #[unsafe_ignore_trace]
+    reading: Cell<bool>,
+    #[unsafe_ignore_trace]
+    again: Cell<bool>,
+    consume: Gc<ConsumeState>,
+}
+
+/// [Read-loop](https://streams.spec.whatwg.org/#read-loop)
+// NOTE: the non-recursive variant the spec's note allows: a chunk delivered while the read
+// request is being made continues this loop instead of recursing (same reads, same order).
+fn read_loop(state: &Gc<ReadAllState>, ctx: &mut Context) {
+    loop {
+        state.again.set(false);
+        state.reading.set(true);
+        // 1. Let readRequest be a new read request with the steps below.
+        // 2. Perform ! ReadableStreamDefaultReaderRead(reader, readRequest).
+        let request = ReadRequest::Native(Box::new(ReadAllRequest {
+            state: state.clone(),
+        }));
+        let reader = state.reader.clone();
+        readable_stream_default_reader_read(&reader, request, ctx);
+        state.reading.set(false);
+        if !state.again.get() {
+            return;
+        }
+    }
+}
+
+/// The read request of [`read_loop`].
+#[derive(Trace, Finalize)]
+struct ReadAllRequest {
+    state: Gc<ReadAllState>,
+}
+
+impl ReadRequestSteps for ReadAllRequest {
+    fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context) {
+        // 1. If chunk is not a Uint8Array object, call failureSteps with a TypeError and
+        //    abort these steps.
+        let bytes = chunk.as_object().and_then(|o| {
+            o.is::<boa_engine::builtins::typed_array::TypedArray>()
+                .then(|| {
+                    let view =
+                        boa_streams::spec::to_array_buffer_view(&chunk, "chunk", ctx).ok()?;
+                    matches!(
+                        view.constructor,
+                        boa_streams::spec::ViewConstructor::Typed(
+                            boa_engine::builtins::typed_array::TypedArrayKind::Uint8
+                        )
+                    )
+                    .then(|| buffer_source_copy(&chunk, ctx))
+                    .flatten()
+                })
+                .flatten()
+        });
+        let Some(bytes) = bytes else {
+            let e = webidl::type_error_value("The body's chunks must be Uint8Arrays", ctx);
+            queue_settle(self.state.consume.clone(), Err(e), ctx);
+            return;
+        };
+        // 2. Append the bytes represented by chunk to bytes.
+        self.state.bytes.borrow_mut().push(bytes);
+        // 3. Read-loop given reader, bytes, successSteps, and failureSteps.
+        if self.state.reading.get() {
+            self.state.again.set(true);
+        } else {
+            read_loop(&self.state, ctx);
+        }
+    }
+
+    fn close_steps(self: Box<Self>, ctx: &mut Context) {
+        // 1. Call successSteps with bytes.
+        let bytes = std::mem::take(&mut *self.state.bytes.borrow_mut());
+        queue_settle(self.state.consume.clone(), Ok(bytes), ctx);
+    }
+
+    fn error_steps(self: Box<Self>, e: JsValue, ctx: &mut Context) {
+        // 1. Call failureSteps with e.
+        queue_settle(self.state.consume.clone(), Err(e), ctx);
+    }
+}
+
+/// The Body mixin's attributes (`body`, `bodyUsed`), installed on a `Request` or `Response`
+/// prototype after the interface's own attributes. `holder` gets the `this` object's
+/// [`BodyHolder`] (a brand check).
+macro_rules! body_mixin_attributes {
+    ($class:expr, $holder:expr) => {{
+        use boa_engine::NativeFunction;
+        use $crate::{body_attribute, body_used_attribute};
+        ::boa_webidl::attribute(
+            $class,
+            "body",
+            NativeFunction::from_fn_ptr(|this, _, _| $holder(this, |h| body_attribute(h))),
+            None,
+        );
+        ::boa_webidl::attribute(
+            $class,
+            "bodyUsed",
+            NativeFunction::from_fn_ptr(|this, _, _| $holder(this, |h| body_used_attribute(h))),
+            None,
+        );
+    }};
+}
+pub(crate) use body_mixin_attributes;
+
+/// The Body mixin's operations, installed after the interface's own operations.
+macro_rules! body_mixin_operations {
+    ($class:expr, $holder:expr) => {{
+        use boa_engine::NativeFunction;
+        use $crate::{consume_body, Consume};
+        for (name, kind) in [
+            ("arrayBuffer", Consume::ArrayBuffer),
+            ("blob", Consume::Blob),
+            ("bytes", Consume::Bytes),
+            ("formData", Consume::FormData),
+            ("json", Consume::Json),
+            ("text", Consume::Text),
+        ] {
+            let f = NativeFunction::from_copy_closure(move |this, _, ctx| {
+                let holder = $holder(this, |h| Ok(h.clone()));
+                match holder {
+                    Ok(h) => Ok(consume_body(&h, kind, ctx)),
+                    Err(e) => Ok(::boa_webidl::promise_from_own_result(Err(e), ctx)),
+                }
+            });
+            ::boa_webidl::operation($class, name, 0, f);
+        }
+    }};
+}
+pub(crate) use body_mixin_operations;
+
+/// The `body` getter: null or the body's stream.
+pub(crate) fn body_attribute(holder: &Gc<BodyHolder>) -> JsResult<JsValue> {
+    Ok(holder
+        .body()
+        .map_or(JsValue::null(), |b| b.stream.clone().upcast().into()))
+}
+
+/// The `bodyUsed` getter.
+pub(crate) fn body_used_attribute(holder: &Gc<BodyHolder>) -> JsResult<JsValue> {
+    Ok(body_used(holder).into())
+}

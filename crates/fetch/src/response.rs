@@ -1,0 +1,452 @@
+//! [`Response`](https://fetch.spec.whatwg.org/#response-class) as far as bodies go: the
+//! constructor, `Response.error()`, `Response.json()`, `status`/`statusText`/`ok`/`type`/
+//! `url`/`redirected`/`headers`, the Body mixin and `clone()`.
+
+use std::cell::Cell;
+
+use boa_engine::{
+    class::{Class, ClassBuilder},
+    property::Attribute,
+    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, Gc, Trace};
+
+use super::headers::{self, byte_string_value, Guard};
+use super::{
+    body_mixin_attributes, body_mixin_operations, clone_body, extract, is_unusable, Body,
+    BodyHolder,
+};
+use boa_webidl::{
+    self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+};
+
+pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+    webidl::register_interface::<ResponseInterface>(context)
+}
+
+/// A response's [type](https://fetch.spec.whatwg.org/#concept-response-type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ResponseType {
+    Default,
+    Error,
+}
+
+/// The native data of a `Response`.
+#[derive(Trace, Finalize, JsData)]
+pub struct ResponseInterface {
+    holder: Gc<BodyHolder>,
+    #[unsafe_ignore_trace]
+    type_: Cell<ResponseType>,
+    #[unsafe_ignore_trace]
+    status: Cell<u16>,
+    #[unsafe_ignore_trace]
+    status_text: Vec<u8>,
+}
+
+impl std::fmt::Debug for ResponseInterface {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Response")
+            .field("status", &self.status.get())
+            .finish_non_exhaustive()
+    }
+}
+
+fn this_response(this: &JsValue) -> JsResult<JsObject<ResponseInterface>> {
+    brand::<ResponseInterface>(this, "Response")
+}
+
+fn with_holder<R>(this: &JsValue, f: impl FnOnce(&Gc<BodyHolder>) -> JsResult<R>) -> JsResult<R> {
+    let r = this_response(this)?;
+    let holder = r.borrow().data().holder.clone();
+    f(&holder)
+}
+
+/// A null body status: 101, 103, 204, 205 or 304.
+fn is_null_body_status(status: u16) -> bool {
+    matches!(status, 101 | 103 | 204 | 205 | 304)
+}
+
+/// Whether `text` matches the reason-phrase token production: HTAB, SP, VCHAR, obs-text.
+fn is_reason_phrase(text: &[u8]) -> bool {
+    text.iter()
+        .all(|&b| b == b'\t' || b == b' ' || (0x21..=0x7e).contains(&b) || b >= 0x80)
+}
+
+/// A `ResponseInit` after conversion (members in lexicographic order: headers, status,
+/// statusText).
+struct ResponseInit {
+    headers: Option<Vec<headers::Header>>,
+    status: u16,
+    status_text: Vec<u8>,
+}
+
+fn convert_response_init(value: &JsValue, ctx: &mut Context) -> JsResult<ResponseInit> {
+    let dict = Dictionary::new(value, "init")?;
+    let headers = match dict.get(webidl::js_key!("headers"), ctx)? {
+        None => None,
+        Some(v) => Some(headers::to_headers_init(&v, ctx)?),
+    };
+    // unsigned short status = 200.
+    let status = match dict.get(webidl::js_key!("status"), ctx)? {
+        None => 200,
+        Some(v) => {
+            let n = v.to_number(ctx)?;
+            if n.is_finite() {
+                (n.trunc().rem_euclid(65536.0)) as u16
+            } else {
+                0
+            }
+        }
+    };
+    let status_text = match dict.get(webidl::js_key!("statusText"), ctx)? {
+        None => Vec::new(),
+        Some(v) => headers::to_byte_string(&v, ctx)?,
+    };
+    Ok(ResponseInit {
+        headers,
+        status,
+        status_text,
+    })
+}
+
+/// [Initialize a response](https://fetch.spec.whatwg.org/#initialize-a-response) and make
+/// the object.
+fn initialize_response(
+    proto: JsObject,
+    init: ResponseInit,
+    body: Option<(Body, Option<Vec<u8>>)>,
+    ctx: &mut Context,
+) -> JsResult<JsObject> {
+    // 1. If init["status"] is not in the range 200 to 599, inclusive, throw a RangeError.
+    if !(200..=599).contains(&init.status) {
+        return Err(range_error(format!(
+            "The status provided ({}) is outside the range [200, 599]",
+            init.status
+        )));
+    }
+    // 2. If init["statusText"] does not match the reason-phrase token production, throw a
+    //    TypeError.
+    if !is_reason_phrase(&init.status_text) {
+        return Err(type_error("Invalid statusText"));
+    }
+    // 3-4. Set response's status and status message.
+    // 5. If init["headers"] exists, then fill response's headers with init["headers"].
+    let headers_obj = headers::new_headers(Guard::Response, Vec::new(), ctx)?;
+    if let Some(h) = init.headers {
+        headers::fill(headers_obj.borrow().data(), h)?;
+    }
+    // 6. If body was given:
+    let body = match body {
+        None => None,
+        Some((body, content_type)) => {
+            // 1. If response's status is a null body status, then throw a TypeError.
+            if is_null_body_status(init.status) {
+                return Err(type_error(
+                    "Response with null body status cannot have body",
+                ));
+            }
+            // 2. Set response's body to body's body.
+            // 3. If body's type is non-null and response's header list does not contain
+            //    `Content-Type`, then append (`Content-Type`, body's type).
+            if let Some(t) = content_type {
+                let h = headers_obj.borrow();
+                if !h.data().contains(b"content-type") {
+                    h.data().list_append(b"Content-Type", &t);
+                }
+            }
+            Some(body)
+        }
+    };
+    Ok(JsObject::from_proto_and_data(
+        Some(proto),
+        ResponseInterface {
+            holder: Gc::new(BodyHolder::new(body, headers_obj)),
+            type_: Cell::new(ResponseType::Default),
+            status: Cell::new(init.status),
+            status_text: init.status_text,
+        },
+    ))
+}
+
+fn response_proto(ctx: &mut Context) -> JsResult<JsObject> {
+    Ok(ctx
+        .get_global_class::<ResponseInterface>()
+        .ok_or_else(|| type_error("Response is not registered"))?
+        .prototype())
+}
+
+impl Class for ResponseInterface {
+    const NAME: &'static str = "Response";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        webidl::attribute(
+            class,
+            "type",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let r = this_response(this)?;
+                let t = match r.borrow().data().type_.get() {
+                    ResponseType::Default => "default",
+                    ResponseType::Error => "error",
+                };
+                Ok(JsString::from(t).into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "url",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                this_response(this)?;
+                // No URL list: the empty string.
+                Ok(JsString::default().into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "redirected",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                this_response(this)?;
+                Ok(false.into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "status",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let r = this_response(this)?;
+                let status = r.borrow().data().status.get();
+                Ok(JsValue::from(status))
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "ok",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let r = this_response(this)?;
+                // True if status is an ok status (200 to 299).
+                let status = r.borrow().data().status.get();
+                Ok((200..=299).contains(&status).into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "statusText",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let r = this_response(this)?;
+                let text = r.borrow().data().status_text.clone();
+                Ok(byte_string_value(&text))
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "headers",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                with_holder(this, |h| Ok(h.headers.clone().upcast().into()))
+            }),
+            None,
+        );
+        body_mixin_attributes!(class, with_holder);
+        webidl::operation(
+            class,
+            "clone",
+            0,
+            NativeFunction::from_fn_ptr(|this, _, ctx| {
+                let r = this_response(this)?;
+                let (holder, type_, status, status_text) = {
+                    let b = r.borrow();
+                    let d = b.data();
+                    (
+                        d.holder.clone(),
+                        d.type_.get(),
+                        d.status.get(),
+                        d.status_text.clone(),
+                    )
+                };
+                // 1. If this is unusable, then throw a TypeError.
+                if is_unusable(&holder) {
+                    return Err(type_error("The response body is already used"));
+                }
+                // 2. Let clonedResponse be the result of cloning this's response.
+                let body = clone_body(&holder, ctx)?;
+                let (list, guard) = {
+                    let h = holder.headers.borrow();
+                    (h.data().list(), h.data().guard())
+                };
+                let headers_obj = headers::new_headers(guard, list, ctx)?;
+                // 3. Return the result of creating a Response object, given clonedResponse,
+                //    this's headers's guard, and this's relevant realm.
+                let proto = response_proto(ctx)?;
+                Ok(JsObject::from_proto_and_data(
+                    Some(proto),
+                    ResponseInterface {
+                        holder: Gc::new(BodyHolder::new(body, headers_obj)),
+                        type_: Cell::new(type_),
+                        status: Cell::new(status),
+                        status_text,
+                    },
+                )
+                .into())
+            }),
+        );
+        body_mixin_operations!(class, with_holder);
+        webidl::static_operation(
+            class,
+            "error",
+            0,
+            NativeFunction::from_fn_ptr(|_, _, ctx| {
+                // Return the result of creating a Response object, given a new network
+                // error, "immutable", and the current realm.
+                let headers_obj = headers::new_headers(Guard::Immutable, Vec::new(), ctx)?;
+                let proto = response_proto(ctx)?;
+                Ok(JsObject::from_proto_and_data(
+                    Some(proto),
+                    ResponseInterface {
+                        holder: Gc::new(BodyHolder::new(None, headers_obj)),
+                        type_: Cell::new(ResponseType::Error),
+                        status: Cell::new(0),
+                        status_text: Vec::new(),
+                    },
+                )
+                .into())
+            }),
+        );
+        webidl::static_operation(
+            class,
+            "redirect",
+            1,
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                if args.is_empty() {
+                    return Err(type_error(
+                        "Failed to execute 'redirect' on 'Response': 1 argument required, but only 0 present.",
+                    ));
+                }
+                // IDL: USVString url, optional unsigned short status = 302.
+                let url = arg(args, 0).to_string(ctx)?;
+                let url = JsString::from(url.to_std_string_lossy().as_str());
+                let status = match arg(args, 1) {
+                    v if v.is_undefined() => 302,
+                    v => {
+                        let n = v.to_number(ctx)?;
+                        if n.is_finite() {
+                            n.trunc().rem_euclid(65536.0) as u16
+                        } else {
+                            0
+                        }
+                    }
+                };
+                // 1-2. Let parsedURL be the result of parsing url; failure → TypeError.
+                let parsed = super::request::parse_url(&url, ctx)?;
+                // 3. If status is not a redirect status, then throw a RangeError.
+                if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+                    return Err(range_error(format!("Invalid status code {status}")));
+                }
+                // 4. Let responseObject be the result of creating a Response object, given a
+                //    new response, "immutable", and the current realm.
+                // 5. Set responseObject's response's status to status.
+                // 6-7. Append (`Location`, parsedURL serialized and isomorphic encoded).
+                let location: Vec<u8> = parsed
+                    .iter()
+                    .map(|u| u8::try_from(u).unwrap_or(b'?'))
+                    .collect();
+                let headers_obj = headers::new_headers(
+                    Guard::Immutable,
+                    vec![(b"Location".to_vec(), location)],
+                    ctx,
+                )?;
+                let proto = response_proto(ctx)?;
+                Ok(JsObject::from_proto_and_data(
+                    Some(proto),
+                    ResponseInterface {
+                        holder: Gc::new(BodyHolder::new(None, headers_obj)),
+                        type_: Cell::new(ResponseType::Default),
+                        status: Cell::new(status),
+                        status_text: Vec::new(),
+                    },
+                )
+                .into())
+            }),
+        );
+        webidl::static_operation(
+            class,
+            "json",
+            1,
+            NativeFunction::from_fn_ptr(|_, args, ctx| {
+                if args.is_empty() {
+                    return Err(type_error(
+                        "Failed to execute 'json' on 'Response': 1 argument required, but only 0 present.",
+                    ));
+                }
+                let data = arg(args, 0);
+                let init = convert_response_init(&arg(args, 1), ctx)?;
+                // 1. Let bytes the result of running serialize a JavaScript value to JSON
+                //    bytes on data.
+                let json = ctx.intrinsics().objects().json();
+                let stringify = json.get(webidl::js_key!("stringify"), ctx)?;
+                let Some(stringify) = stringify.as_callable() else {
+                    return Err(type_error("JSON.stringify is not callable"));
+                };
+                let s = stringify.call(&json.clone().into(), &[data], ctx)?;
+                if s.is_undefined() {
+                    return Err(type_error("The data is not JSON-serializable"));
+                }
+                let s = s.to_string(ctx)?;
+                // 2. Let body be the result of extracting bytes.
+                let (body, _) = extract(&s.into(), false, ctx)?;
+                // 3. Let responseObject be a new Response, initialized with init and
+                //    (body, "application/json").
+                let proto = response_proto(ctx)?;
+                Ok(initialize_response(
+                    proto,
+                    init,
+                    Some((body, Some(b"application/json".to_vec()))),
+                    ctx,
+                )?
+                .into())
+            }),
+        );
+        webidl::to_string_tag(class, "Response");
+        Ok(())
+    }
+
+    fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
+        Err(webidl::illegal_constructor())
+    }
+
+    fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
+        webidl::require_new(new_target, "Response")?;
+        // IDL: optional BodyInit? body = null, optional ResponseInit init = {}.
+        let body = arg(args, 0);
+        // The BodyInit union is converted first; extraction below (it creates the stream).
+        let body_init = if body.is_null_or_undefined() {
+            None
+        } else {
+            Some(body)
+        };
+        // The union conversion turns anything but its object types into a string, before
+        // init is converted.
+        let body_init = match body_init {
+            Some(v) if !super::is_body_init_object(&v, ctx)? => {
+                Some(JsValue::from(v.to_string(ctx)?))
+            }
+            other => other,
+        };
+        let init = convert_response_init(&arg(args, 1), ctx)?;
+        let proto = boa_dom::prototype_from_new_target::<Self>(new_target, ctx)?;
+        // 1-3. Set this's response and headers (guard "response").
+        // 4. Let bodyWithType be null.
+        // 5. If body is non-null, set bodyWithType to the result of extracting body.
+        let body = match body_init {
+            None => None,
+            Some(v) => Some(extract(&v, false, ctx)?),
+        };
+        // 6. Perform initialize a response given this, init, and bodyWithType.
+        initialize_response(proto, init, body, ctx)
+    }
+}

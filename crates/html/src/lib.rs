@@ -1,0 +1,96 @@
+//! # boa_html
+//!
+//! The pieces of the [HTML Standard](https://html.spec.whatwg.org/) the web APIs of this
+//! workspace need, as native host objects for Boa: structured serialization and
+//! `structuredClone(value, { transfer })` ([`structured_clone`]), channel messaging
+//! (`MessageChannel`, `MessagePort`, `MessageEvent`: [`message`]), and the transfer steps of
+//! `ReadableStream`, `WritableStream` and `TransformStream` with the Streams Standard's
+//! cross-realm transforms (`transfer_streams`).
+//!
+//! ```
+//! use boa_engine::{Context, Source};
+//!
+//! let mut context = Context::default();
+//! boa_html::register(&mut context).unwrap();
+//! let copy = context
+//!     .eval(Source::from_bytes(
+//!         "const m = structuredClone(new Map([[1, { a: [2n] }]])); typeof m.get(1).a[0]",
+//!     ))
+//!     .unwrap();
+//! assert_eq!(copy.as_string().unwrap().to_std_string_escaped(), "bigint");
+//! ```
+//!
+//! Registering HTML also installs the Streams crate's [`boa_streams::OwningHooks`], so an
+//! owning `ReadableStream` (experimental) clones and transfers its chunks with structured
+//! serialization and closes a `MessagePort` it drops unread.
+
+#![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
+use boa_engine::{Context, JsObject, JsResult, JsValue};
+
+pub mod message;
+pub mod structured_clone;
+mod transfer_streams;
+
+/// Register `structuredClone` (replacing boa_runtime's), `MessageChannel`, `MessagePort`
+/// and `MessageEvent` on the context's current realm, after what they depend on (registered
+/// first if it is not there yet), and install the owning streams' hooks. Registering twice
+/// does nothing the second time.
+pub fn register(context: &mut Context) -> JsResult<()> {
+    if !boa_webidl::first_registration::<Registered>(context) {
+        return Ok(());
+    }
+    boa_fileapi::register(context)?;
+    structured_clone::register(context)?;
+    message::register(context)?;
+    boa_streams::set_owning_hooks(
+        context,
+        boa_streams::OwningHooks {
+            structured_transfer_or_clone: owning_transfer_or_clone,
+            dispose: owning_dispose,
+        },
+    );
+    Ok(())
+}
+
+/// [StructuredTransferOrClone](https://streams.spec.whatwg.org/#abstract-opdef-structuredtransferorclone)
+/// for owning streams.
+fn owning_transfer_or_clone(
+    value: &JsValue,
+    transfer_list: &[JsObject],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    structured_clone::structured_transfer_or_clone(value, transfer_list, ctx)
+}
+
+/// The dispose steps of a chunk an owning stream drops unread. The proposal leaves dispose
+/// steps to the chunk's own interface (VideoFrame's are its `close()`). Of this crate's
+/// objects only `MessagePort` has any: the port is closed (disentangled), since nothing can
+/// reach a port the stream owned once the stream drops it. Other chunks have none.
+fn owning_dispose(chunk: &JsValue, ctx: &mut Context) {
+    if let Some(port) = chunk
+        .as_object()
+        .filter(|_| message::is_message_port(chunk))
+    {
+        message::message_port_close(&port, ctx);
+    }
+}
+
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers HTML (see [`register`]).
+    HtmlExtension,
+    register
+);
+
+/// The realm mark of [`register`].
+#[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct Registered;
+
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests;

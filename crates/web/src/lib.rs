@@ -1,0 +1,148 @@
+//! # boa_web
+//!
+//! Every web API of the boa_streams workspace on a [Boa](https://boajs.dev) context in one
+//! call: the one line an embedder writes.
+//!
+//! ```
+//! use boa_engine::{Context, Source};
+//!
+//! let mut context = Context::default();
+//! boa_web::register(&mut context).unwrap();
+//! context
+//!     .eval(Source::from_bytes(
+//!         "globalThis.got = '';
+//!          new Blob(['hello ', 'streams']).stream()
+//!              .pipeThrough(new TextDecoderStream())
+//!              .pipeTo(new WritableStream({ write(s) { got += s; } }));",
+//!     ))
+//!     .unwrap();
+//! context.run_jobs().unwrap();
+//! let got = context.eval(Source::from_bytes("got")).unwrap();
+//! assert_eq!(got.as_string().unwrap().to_std_string_escaped(), "hello streams");
+//! ```
+//!
+//! Streams need a job executor that runs microtasks in FIFO order and drains them before
+//! timers: the host crate (`boa_streams_host`) has one; `Context::run_jobs` with Boa's default
+//! executor is enough for scripts without timers (as above).
+//!
+//! # The crates
+//!
+//! One crate per standard; each has its own `register` (which registers what it depends on
+//! first, so it works alone) and is re-exported here behind a cargo feature of the same name
+//! (all on by default). The graph reads top-down: a crate depends only on crates above it.
+//!
+//! | crate | standard | depends on | globals |
+//! | --- | --- | --- | --- |
+//! | [`boa_webidl`] | WebIDL | – | `DOMException` |
+//! | [`boa_dom`] | DOM | webidl | `Event`, `CustomEvent`, `ProgressEvent`, `EventTarget`, `AbortController`, `AbortSignal` |
+//! | [`boa_streams`] | Streams | webidl, dom | `ReadableStream`, `WritableStream`, `TransformStream`, readers, writers, controllers, strategies |
+//! | [`boa_encoding`] | Encoding | webidl, streams | `TextEncoder`, `TextDecoder`, `TextEncoderStream`, `TextDecoderStream` |
+//! | [`boa_compression`] | Compression | webidl, streams | `CompressionStream`, `DecompressionStream` |
+//! | [`boa_fileapi`] | File API | webidl, dom, streams | `Blob`, `File`, `FileList`, `FileReader` |
+//! | [`boa_url`] | URL | webidl | `URLSearchParams` |
+//! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
+//! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
+//! | `boa_web` (this) | – | all of the above | – |
+//!
+//! Where a lower crate needs a higher one at run time, the lower one defines a hook and the
+//! higher one installs it when registered: [`boa_streams::OwningHooks`] (the owning type's
+//! StructuredTransferOrClone and dispose steps, installed by `boa_html`).
+
+#![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
+use boa_engine::{realm::Realm, Context, JsResult};
+
+#[cfg(feature = "compression")]
+pub use boa_compression;
+#[cfg(feature = "dom")]
+pub use boa_dom;
+#[cfg(feature = "encoding")]
+pub use boa_encoding;
+#[cfg(feature = "fetch")]
+pub use boa_fetch;
+#[cfg(feature = "fileapi")]
+pub use boa_fileapi;
+#[cfg(feature = "html")]
+pub use boa_html;
+#[cfg(feature = "streams")]
+pub use boa_streams;
+#[cfg(feature = "url")]
+pub use boa_url;
+pub use boa_webidl;
+pub use boa_webidl::{fast_paths, set_fast_paths};
+
+/// Register every enabled crate's interfaces on the context's current realm, in dependency
+/// order.
+pub fn register(context: &mut Context) -> JsResult<()> {
+    boa_webidl::register(context)?;
+    #[cfg(feature = "dom")]
+    boa_dom::register(context)?;
+    #[cfg(feature = "streams")]
+    boa_streams::register(context)?;
+    #[cfg(feature = "encoding")]
+    boa_encoding::register(context)?;
+    #[cfg(feature = "compression")]
+    boa_compression::register(context)?;
+    #[cfg(feature = "fileapi")]
+    boa_fileapi::register(context)?;
+    #[cfg(feature = "url")]
+    boa_url::register(context)?;
+    #[cfg(feature = "fetch")]
+    boa_fetch::register(context)?;
+    #[cfg(feature = "html")]
+    boa_html::register(context)?;
+    Ok(())
+}
+
+/// Register everything on `realm` (the context's current realm is restored after).
+///
+/// ```
+/// use boa_engine::Context;
+///
+/// let mut context = Context::default();
+/// let realm = context.create_realm().unwrap();
+/// boa_web::register_in_realm(realm.clone(), &mut context).unwrap();
+/// assert!(realm.get_class::<boa_web::boa_streams::native::ReadableStream>().is_some());
+/// ```
+pub fn register_in_realm(realm: Realm, context: &mut Context) -> JsResult<()> {
+    let old = context.enter_realm(realm);
+    let result = register(context);
+    context.enter_realm(old);
+    result
+}
+
+/// A boa_runtime extension that registers everything (compose it with boa_runtime's
+/// `ConsoleExtension`, `TimeoutExtension`, `MicrotaskExtension`; leave out its
+/// `AbortControllerExtension` and `EncodingExtension`, which these crates replace).
+///
+/// ```
+/// use boa_engine::Context;
+///
+/// let mut context = Context::default();
+/// boa_runtime::register_extensions(
+///     (boa_runtime::extensions::ConsoleExtension::default(), boa_web::WebExtension),
+///     None,
+///     &mut context,
+/// )
+/// .unwrap();
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WebExtension;
+
+impl boa_runtime::extensions::RuntimeExtension for WebExtension {
+    fn register(self, realm: Option<Realm>, context: &mut Context) -> JsResult<()> {
+        match realm {
+            Some(realm) => register_in_realm(realm, context),
+            None => register(context),
+        }
+    }
+}
+
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,280 @@
+//! [`DOMException`](https://webidl.spec.whatwg.org/#idl-DOMException).
+
+use boa_engine::{
+    class::{Class, ClassBuilder},
+    js_string,
+    property::PropertyDescriptor,
+    Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
+};
+use boa_gc::{Finalize, Trace};
+
+use crate as webidl;
+
+/// The [error names table](https://webidl.spec.whatwg.org/#dfn-error-names-table): the names
+/// that have a legacy code.
+const LEGACY_CODES: &[(&str, u16)] = &[
+    ("IndexSizeError", 1),
+    ("HierarchyRequestError", 3),
+    ("WrongDocumentError", 4),
+    ("InvalidCharacterError", 5),
+    ("NoModificationAllowedError", 7),
+    ("NotFoundError", 8),
+    ("NotSupportedError", 9),
+    ("InUseAttributeError", 10),
+    ("InvalidStateError", 11),
+    ("SyntaxError", 12),
+    ("InvalidModificationError", 13),
+    ("NamespaceError", 14),
+    ("InvalidAccessError", 15),
+    ("TypeMismatchError", 17),
+    ("SecurityError", 18),
+    ("NetworkError", 19),
+    ("AbortError", 20),
+    ("URLMismatchError", 21),
+    ("QuotaExceededError", 22),
+    ("TimeoutError", 23),
+    ("InvalidNodeTypeError", 24),
+    ("DataCloneError", 25),
+];
+
+/// The 25 legacy code constants, in value order (1 … 25).
+const CONSTANTS: [&str; 25] = [
+    "INDEX_SIZE_ERR",
+    "DOMSTRING_SIZE_ERR",
+    "HIERARCHY_REQUEST_ERR",
+    "WRONG_DOCUMENT_ERR",
+    "INVALID_CHARACTER_ERR",
+    "NO_DATA_ALLOWED_ERR",
+    "NO_MODIFICATION_ALLOWED_ERR",
+    "NOT_FOUND_ERR",
+    "NOT_SUPPORTED_ERR",
+    "INUSE_ATTRIBUTE_ERR",
+    "INVALID_STATE_ERR",
+    "SYNTAX_ERR",
+    "INVALID_MODIFICATION_ERR",
+    "NAMESPACE_ERR",
+    "INVALID_ACCESS_ERR",
+    "VALIDATION_ERR",
+    "TYPE_MISMATCH_ERR",
+    "SECURITY_ERR",
+    "NETWORK_ERR",
+    "ABORT_ERR",
+    "URL_MISMATCH_ERR",
+    "QUOTA_EXCEEDED_ERR",
+    "TIMEOUT_ERR",
+    "INVALID_NODE_TYPE_ERR",
+    "DATA_CLONE_ERR",
+];
+
+/// The legacy code of an error name (0 when it has none).
+pub fn legacy_code(name: &JsString) -> u16 {
+    let name = name.to_std_string_escaped();
+    LEGACY_CODES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(0, |(_, code)| *code)
+}
+
+/// A `DOMException` object's internal slots: name and message (immutable after creation).
+#[derive(Debug, Trace, Finalize, JsData)]
+pub struct DomException {
+    name: JsString,
+    message: JsString,
+}
+
+impl DomException {
+    /// The exception's name.
+    pub fn name(&self) -> &JsString {
+        &self.name
+    }
+
+    /// The exception's message.
+    pub fn message(&self) -> &JsString {
+        &self.message
+    }
+}
+
+impl Class for DomException {
+    const NAME: &'static str = "DOMException";
+    const LENGTH: usize = 0;
+    const ATTRIBUTES: boa_engine::property::Attribute = webidl::INTERFACE_ATTRIBUTES;
+
+    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+        webidl::attribute(
+            class,
+            "name",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let name = e.borrow().data().name.clone();
+                Ok(name.into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "message",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let message = e.borrow().data().message.clone();
+                Ok(message.into())
+            }),
+            None,
+        );
+        webidl::attribute(
+            class,
+            "code",
+            NativeFunction::from_fn_ptr(|this, _, _| {
+                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let code = legacy_code(&e.borrow().data().name);
+                Ok(JsValue::from(code))
+            }),
+            None,
+        );
+        for (i, name) in CONSTANTS.iter().enumerate() {
+            webidl::constant(class, name, JsValue::from(i as u32 + 1));
+        }
+        webidl::to_string_tag(class, "DOMException");
+        Ok(())
+    }
+
+    /// `new DOMException(message = "", name = "Error")`.
+    fn data_constructor(
+        _new_target: &JsValue,
+        args: &[JsValue],
+        context: &mut Context,
+    ) -> JsResult<Self> {
+        // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
+        crate::limits_catchable((|| -> JsResult<Self> {
+            let message = match args.first() {
+                None => js_string!(),
+                Some(v) if v.is_undefined() => js_string!(),
+                Some(v) => webidl::to_dom_string(v, context)?,
+            };
+            let name = match args.get(1) {
+                None => js_string!("Error"),
+                Some(v) if v.is_undefined() => js_string!("Error"),
+                Some(v) => webidl::to_dom_string(v, context)?,
+            };
+            Ok(Self { name, message })
+        })())
+    }
+
+    fn object_constructor(
+        instance: &JsObject<Self>,
+        _args: &[JsValue],
+        context: &mut Context,
+    ) -> JsResult<()> {
+        define_stack(&instance.clone().upcast(), context)
+    }
+}
+
+/// Give `object` an own `stack` data property like the ones native errors carry (a
+/// `DOMException` is not an ECMAScript error object, so `Error.prototype.stack` returns
+/// `undefined` for it).
+// NOTE: the stack is taken from a throwaway `Error` created by the engine at this point; its
+// text is implementation-defined, like every `stack`. It is read with the engine's own
+// `Error.prototype.stack` getter saved at registration (see `ExceptionRealm`), never through a
+// property lookup: creating a DOMException runs no script (it is created inside algorithms
+// such as "signal abort", where script running would re-enter them).
+fn define_stack(object: &JsObject, context: &mut Context) -> JsResult<()> {
+    let Some(getter) = error_stack_getter(context) else {
+        return Ok(());
+    };
+    let error_ctor = context.intrinsics().constructors().error().constructor();
+    let error = error_ctor.construct(&[], None, context)?;
+    let stack = getter.call(&error.into(), &[], context)?;
+    if stack.is_string() {
+        object.define_property_or_throw(
+            js_string!("stack"),
+            PropertyDescriptor::builder()
+                .value(stack)
+                .writable(true)
+                .enumerable(false)
+                .configurable(true),
+            context,
+        )?;
+    }
+    Ok(())
+}
+
+/// Per-realm state of `DOMException` (in the realm's `host_defined`).
+#[derive(Trace, Finalize, boa_engine::JsData)]
+struct ExceptionRealm {
+    /// `%Error.prototype%`'s own `stack` getter as it was when WebIDL was registered (the
+    /// engine's native getter), so a DOMException's `stack` is read without running script
+    /// that patched `Error.prototype.stack` later.
+    error_stack_getter: Option<JsObject>,
+}
+
+/// The engine's own `%Error.prototype%.stack` getter of the current realm, as saved when
+/// [`register`](crate::register) ran (`None` if it was not a native getter then, or WebIDL is
+/// not registered): calling it runs no script.
+pub fn error_stack_getter(context: &Context) -> Option<JsObject> {
+    context
+        .realm()
+        .host_defined()
+        .get::<ExceptionRealm>()
+        .and_then(|r| r.error_stack_getter.clone())
+}
+
+/// The current `%Error.prototype%.stack` getter, if it is the engine's native one (checked
+/// when WebIDL is registered, before script can have replaced it).
+fn intrinsic_stack_getter(context: &mut Context) -> Option<JsObject> {
+    let error_proto = context.intrinsics().constructors().error().prototype();
+    // A direct read of the ordinary object's property storage: no script runs.
+    let desc = error_proto
+        .borrow()
+        .properties()
+        .get(&js_string!("stack").into())?;
+    desc.get()
+        .and_then(JsValue::as_object)
+        .filter(|f| f.is::<boa_engine::native_function::NativeFunctionObject>())
+}
+
+/// Register `DOMException`, its prototype chained to `%Error.prototype%`.
+pub fn register(context: &mut Context) -> JsResult<()> {
+    let error_stack_getter = intrinsic_stack_getter(context);
+    context
+        .realm()
+        .host_defined_mut()
+        .insert(ExceptionRealm { error_stack_getter });
+    webidl::register_interface::<DomException>(context)?;
+    let class = context
+        .get_global_class::<DomException>()
+        .ok_or_else(|| JsNativeError::typ().with_message("DOMException is not registered"))?;
+    let error_proto = context.intrinsics().constructors().error().prototype();
+    class.prototype().set_prototype(Some(error_proto));
+    Ok(())
+}
+
+/// Create a `DOMException` object with `message` and `name` (e.g. "AbortError") in the
+/// current realm.
+///
+/// ```
+/// use boa_engine::Context;
+///
+/// let mut context = Context::default();
+/// boa_webidl::register(&mut context).unwrap();
+/// let e = boa_webidl::create_dom_exception("gone", "AbortError", &mut context).unwrap();
+/// let e = e.as_object().unwrap().downcast_ref::<boa_webidl::DomException>().map(|d| d.name().clone());
+/// assert_eq!(e.unwrap().to_std_string_escaped(), "AbortError");
+/// ```
+pub fn create_dom_exception(message: &str, name: &str, context: &mut Context) -> JsResult<JsValue> {
+    Ok(create(message, name, context)?.into())
+}
+
+/// Create a `DOMException` with `message` and `name` in the current realm.
+pub fn create(message: &str, name: &str, context: &mut Context) -> JsResult<JsObject> {
+    let class = context
+        .get_global_class::<DomException>()
+        .ok_or_else(|| JsNativeError::typ().with_message("DOMException is not registered"))?;
+    let object = JsObject::from_proto_and_data(
+        Some(class.prototype()),
+        DomException {
+            name: JsString::from(name),
+            message: JsString::from(message),
+        },
+    );
+    define_stack(&object, context)?;
+    Ok(object)
+}
