@@ -130,6 +130,7 @@ pub fn copy_bytes_of_allow_shared_buffer_source(
 /// let array = boa_webidl::buffer_source::new_uint8_array(b"hi", &mut context).unwrap();
 /// assert_eq!(array.get(0, &mut context).unwrap(), JsValue::from(104));
 /// ```
+#[inline]
 pub fn new_uint8_array(bytes: &[u8], ctx: &mut Context) -> JsResult<JsObject> {
     let buffer = crate::gc_pressure::new_array_buffer(
         boa_engine::object::builtins::AlignedVec::from_slice(64, bytes),

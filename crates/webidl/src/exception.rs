@@ -67,6 +67,7 @@ const CONSTANTS: [&str; 25] = [
 ];
 
 /// The legacy code of an error name (0 when it has none).
+#[inline]
 pub fn legacy_code(name: &JsString) -> u16 {
     let name = name.to_std_string_escaped();
     LEGACY_CODES
@@ -84,11 +85,13 @@ pub struct DomException {
 
 impl DomException {
     /// The exception's name.
+    #[inline]
     pub fn name(&self) -> &JsString {
         &self.name
     }
 
     /// The exception's message.
+    #[inline]
     pub fn message(&self) -> &JsString {
         &self.message
     }

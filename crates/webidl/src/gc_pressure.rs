@@ -176,6 +176,7 @@ fn budget_after(took: Duration) -> usize {
 /// A new `ArrayBuffer` owning `block`, whose bytes are new memory (a copy, codec output, a
 /// deserialized clone): counted.
 #[allow(clippy::disallowed_methods)] // the one place that may call it
+#[inline]
 pub fn new_array_buffer(block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
     report(block.len());
     JsArrayBuffer::from_byte_block(block, ctx)
@@ -183,6 +184,7 @@ pub fn new_array_buffer(block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<Js
 
 /// `Construct(%ArrayBuffer%, « len »)`: a new zero-filled `ArrayBuffer`: counted.
 #[allow(clippy::disallowed_methods)] // the one place that may call it
+#[inline]
 pub fn zeroed_array_buffer(len: usize, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
     report(len);
     JsArrayBuffer::new(len, ctx)
@@ -191,6 +193,7 @@ pub fn zeroed_array_buffer(len: usize, ctx: &mut Context) -> JsResult<JsArrayBuf
 /// A new `ArrayBuffer` owning `block`, moved out of another buffer of this heap that is now
 /// detached (TransferArrayBuffer): no new memory, not counted.
 #[allow(clippy::disallowed_methods)] // the one place that may call it
+#[inline]
 pub fn adopt_array_buffer(block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
     JsArrayBuffer::from_byte_block(block, ctx)
 }

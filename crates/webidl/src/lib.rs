@@ -140,6 +140,7 @@ pub fn attribute(
 ///
 /// On the interface object it is installed configurable first, so that [`register_interface`]
 /// can move it after `length`, `name` and `prototype`; it makes it non-configurable then.
+#[inline]
 pub fn constant(class: &mut ClassBuilder<'_>, name: &str, value: JsValue) {
     class.static_property(
         JsString::from(name),
@@ -207,6 +208,7 @@ pub fn register_interface<T: boa_engine::class::Class>(context: &mut Context) ->
 }
 
 /// Install `Symbol.toStringTag` = `name` on the prototype.
+#[inline]
 pub fn to_string_tag(class: &mut ClassBuilder<'_>, name: &str) {
     class.property(
         JsSymbol::to_string_tag(),
@@ -228,6 +230,7 @@ pub fn brand<T: NativeObject>(this: &JsValue, interface: &str) -> JsResult<JsObj
 }
 
 /// An interface constructor called without `new` throws TypeError.
+#[inline]
 pub fn require_new(new_target: &JsValue, interface: &str) -> JsResult<()> {
     if new_target.is_undefined() {
         return Err(type_error(format!(
@@ -252,6 +255,7 @@ pub fn construct_converted<T: boa_engine::class::Class>(
 }
 
 /// The TypeError a non-constructible interface throws when called or constructed.
+#[inline]
 pub fn illegal_constructor() -> JsError {
     JsNativeError::typ()
         .with_message("Illegal constructor")
@@ -271,6 +275,7 @@ pub fn range_error(message: impl Into<String>) -> JsError {
 }
 
 /// The argument at `index`, or `undefined`.
+#[inline]
 pub fn arg(args: &[JsValue], index: usize) -> JsValue {
     args.get(index).cloned().unwrap_or_default()
 }
@@ -296,6 +301,7 @@ impl Dictionary {
     }
 
     /// Wrap an object already known to be one (e.g. an underlying source given as `object`).
+    #[inline]
     pub fn from_object(object: Option<JsObject>) -> Self {
         Self(object)
     }
@@ -328,6 +334,7 @@ impl Dictionary {
     }
 
     /// A callback-function member: absent → `None`, callable → `Some`, else TypeError.
+    #[inline]
     pub fn get_callback(&self, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsObject>> {
         if self.0.is_none() {
             return Ok(None);
@@ -337,6 +344,7 @@ impl Dictionary {
     }
 
     /// A `boolean` member with a default.
+    #[inline]
     pub fn get_bool(&self, key: PropertyKey, default: bool, ctx: &mut Context) -> JsResult<bool> {
         Ok(self.get(key, ctx)?.map_or(default, |v| v.to_boolean()))
     }
@@ -391,6 +399,7 @@ pub fn plain_data_lookup(object: &JsObject, key: &PropertyKey) -> Option<Option<
 }
 
 /// [`plain_data_lookup`] with `Get`'s result: an absent property is `Some(undefined)`.
+#[inline]
 pub fn get_plain_data(object: &JsObject, key: &PropertyKey) -> Option<JsValue> {
     plain_data_lookup(object, key).map(Option::unwrap_or_default)
 }
@@ -449,6 +458,7 @@ fn looks_up_plainly(object: &JsObject) -> bool {
 }
 
 /// A dictionary member's value: `undefined` is absent (`None`).
+#[inline]
 pub fn defined(value: JsValue) -> Option<JsValue> {
     (!value.is_undefined()).then_some(value)
 }
@@ -483,6 +493,7 @@ pub fn to_enforce_range_u64(value: &JsValue, what: &str, ctx: &mut Context) -> J
 }
 
 /// WebIDL `DOMString` conversion.
+#[inline]
 pub fn to_dom_string(value: &JsValue, ctx: &mut Context) -> JsResult<JsString> {
     value.to_string(ctx)
 }
@@ -514,6 +525,7 @@ pub fn resolve_promise(resolve: &JsObject, reject: &JsObject, value: JsValue, ct
 
 /// Call a promise's reject function with `reason` (runs no user code): the only way the
 /// library rejects a JS promise it created.
+#[inline]
 pub fn reject_promise(reject: &JsObject, reason: JsValue, ctx: &mut Context) {
     if let Err(caught) = settle(reject, reason, ctx) {
         // Only a failure to enter the function at all (with the margin granted, not
@@ -535,6 +547,7 @@ fn settle(function: &JsObject, value: JsValue, ctx: &mut Context) -> Result<JsVa
 /// Whether `Get(object, "then")` runs no user code: every object on the lookup path is an
 /// ordinary object (no proxy traps or exotic lookups) and the property found, if any, is a
 /// data property.
+#[inline]
 pub fn lookup_runs_no_code(object: &JsObject, name: &'static str) -> bool {
     let key = PropertyKey::from(match name {
         "then" => boa_engine::js_string!("then"),
@@ -546,6 +559,7 @@ pub fn lookup_runs_no_code(object: &JsObject, name: &'static str) -> bool {
 
 /// `Get(object, "then")` for a caller that catches the exception (the resolve function's
 /// steps mirrored in Rust): through [`catching`] unless the lookup runs no user code.
+#[inline]
 pub fn get_then(object: &JsObject, ctx: &mut Context) -> Result<JsValue, Caught> {
     if lookup_runs_no_code(object, "then") {
         return catching_free_get(object, "then", ctx);
@@ -562,6 +576,7 @@ fn catching_free_get(object: &JsObject, name: &str, ctx: &mut Context) -> Result
 
 /// Turn a `JsResult` of a promise-returning method into the promise: an exception becomes a
 /// rejected promise (promise-returning methods never throw).
+#[inline]
 pub fn promise_from_result(result: Result<JsValue, Caught>, ctx: &mut Context) -> JsValue {
     match result {
         Ok(v) => v,
@@ -584,6 +599,7 @@ pub fn promise_from_own_result(result: JsResult<JsValue>, ctx: &mut Context) -> 
 
 /// The steps of a promise-returning method, run by [`catching`]: an exception (from a
 /// conversion's user code or the steps themselves) becomes a rejected promise.
+#[inline]
 pub fn promise_method(
     ctx: &mut Context,
     steps: impl FnOnce(&mut Context) -> JsResult<JsValue>,
@@ -595,6 +611,7 @@ pub fn promise_method(
 /// A property key for a name known only at run time. For a literal, use [`js_key!`]: this
 /// one pays `JsString::from(&str)` (a static-string table lookup, an allocation when the
 /// name is not in it) on every call.
+#[inline]
 pub fn key(name: &str) -> PropertyKey {
     PropertyKey::from(JsString::from(name))
 }
@@ -626,11 +643,13 @@ pub struct Caught(JsValue);
 
 impl Caught {
     /// The thrown value.
+    #[inline]
     pub fn value(&self) -> &JsValue {
         &self.0
     }
 
     /// The thrown value, by value (a rejection reason, a stream's stored error).
+    #[inline]
     pub fn into_value(self) -> JsValue {
         self.0
     }
@@ -644,6 +663,7 @@ impl From<Caught> for JsError {
 }
 
 /// The JS value of an error the library creates itself (no user code involved).
+#[inline]
 pub fn new_error(error: JsNativeError, ctx: &mut Context) -> JsValue {
     error.into_opaque(ctx).into()
 }
@@ -669,6 +689,7 @@ pub fn limits_catchable<T>(result: JsResult<T>) -> JsResult<T> {
 /// exception already caught by [`catching`] and propagated as its value. No nested JS frame
 /// can have thrown it uncaught, so it needs no trampoline. Anything that can run user code (a
 /// getter, `valueOf`/`toString`, a callback) goes through [`catching`] instead.
+#[inline]
 pub fn own_error_value(error: JsError, ctx: &mut Context) -> JsValue {
     caught_from_error(error, ctx).into_value()
 }
@@ -938,6 +959,7 @@ pub fn catching<T>(
 }
 
 /// `Call(f, this, args)` for a caller that catches the exception (see [`catching`]).
+#[inline]
 pub fn call_catching(
     f: &JsObject,
     this: &JsValue,
@@ -949,6 +971,7 @@ pub fn call_catching(
 
 /// `Get(object, key)` for a caller that catches the exception (see [`catching`]), e.g.
 /// `pipeTo()` converting its options.
+#[inline]
 pub fn get_catching(object: &JsObject, name: &str, ctx: &mut Context) -> Result<JsValue, Caught> {
     catching(ctx, |ctx| object.get(key(name), ctx))
 }
@@ -1142,6 +1165,7 @@ fn default_fast_paths() -> bool {
 /// boa_webidl::set_fast_paths(false);
 /// assert!(!boa_webidl::fast_paths());
 /// ```
+#[inline]
 pub fn fast_paths() -> bool {
     FAST_PATHS.with(Cell::get)
 }
@@ -1153,6 +1177,7 @@ pub fn fast_paths() -> bool {
 /// boa_webidl::set_fast_paths(true);
 /// assert_eq!(boa_webidl::fast_paths(), cfg!(feature = "fast-paths"));
 /// ```
+#[inline]
 pub fn set_fast_paths(on: bool) {
     FAST_PATHS.with(|f| f.set(on && cfg!(feature = "fast-paths")));
 }

@@ -66,6 +66,7 @@ pub struct PromiseCapability {
 
 impl PromiseCapability {
     /// "A new promise".
+    #[inline]
     pub fn new(ctx: &mut Context) -> Self {
         let (promise, funcs) = JsPromise::new_pending(ctx);
         Self {
@@ -86,16 +87,19 @@ impl PromiseCapability {
     // consumed the resolving functions when the engine error comes back from the getter and
     // returns that error without rejecting, and Boa offers no other way to settle the promise;
     // see docs/engine-bugs/README.md (native-catch-stack).
+    #[inline]
     pub fn resolve(&self, value: JsValue, ctx: &mut Context) {
         webidl::resolve_promise(&self.resolve, &self.reject, value, ctx);
     }
 
     /// "Reject p with r". Runs no user code.
+    #[inline]
     pub fn reject(&self, reason: JsValue, ctx: &mut Context) {
         webidl::reject_promise(&self.reject, reason, ctx);
     }
 
     /// Settle with `settlement` ("resolve p with v" / "reject p with r").
+    #[inline]
     pub fn settle(&self, settlement: Settlement, ctx: &mut Context) {
         match settlement {
             Ok(v) => self.resolve(v, ctx),
@@ -104,12 +108,14 @@ impl PromiseCapability {
     }
 
     /// The promise as a value.
+    #[inline]
     pub fn value(&self) -> JsValue {
         self.promise.clone().into()
     }
 }
 
 /// "A promise resolved with `value`": always a new promise (never `value` itself).
+#[inline]
 pub fn promise_resolved_with(value: JsValue, ctx: &mut Context) -> JsObject {
     let p = PromiseCapability::new(ctx);
     p.resolve(value, ctx);
@@ -117,6 +123,7 @@ pub fn promise_resolved_with(value: JsValue, ctx: &mut Context) -> JsObject {
 }
 
 /// "A promise rejected with `reason`".
+#[inline]
 pub fn promise_rejected_with(reason: JsValue, ctx: &mut Context) -> JsObject {
     let p = PromiseCapability::new(ctx);
     p.reject(reason, ctx);
@@ -251,6 +258,7 @@ impl Reaction {
 
     /// The promise it reacts to settled: enqueue the steps as a microtask, or settle the JS
     /// promise now.
+    #[inline]
     pub fn settle(self, settlement: Settlement, ctx: &mut Context) {
         match self {
             Self::Steps(_) => enqueue_microtask(ctx, move |ctx| self.run(settlement, ctx)),
@@ -336,6 +344,7 @@ enum RustPromiseState {
 
 impl RustPromise {
     /// "A new promise".
+    #[inline]
     pub fn new() -> Gc<Self> {
         Gc::new(Self {
             state: GcRefCell::new(RustPromiseState::Pending(Vec::new())),
@@ -344,12 +353,14 @@ impl RustPromise {
     }
 
     /// Whether it is still pending.
+    #[inline]
     pub fn is_pending(&self) -> bool {
         matches!(*self.state.borrow(), RustPromiseState::Pending(_))
     }
 
     /// Resolve (`Ok`) or reject (`Err`) with a non-thenable value (no-op if already resolved):
     /// queue one microtask per reaction.
+    #[inline]
     pub fn settle(&self, settlement: Settlement, ctx: &mut Context) {
         if self.already_resolved.replace(true) {
             return;
@@ -373,6 +384,7 @@ impl RustPromise {
     }
 
     /// "Resolve p with undefined".
+    #[inline]
     pub fn resolve_undefined(&self, ctx: &mut Context) {
         self.settle(Ok(JsValue::undefined()), ctx);
     }
@@ -395,6 +407,7 @@ impl RustPromise {
     /// with `resolution`: a non-object fulfills; an object's `then` is read once (a throwing
     /// getter rejects); a callable `then` is called in a NewPromiseResolveThenableJob with new
     /// resolving functions for this promise; otherwise the object fulfills.
+    #[inline]
     pub fn resolve_value(this: &Gc<Self>, resolution: JsValue, ctx: &mut Context) {
         // 7. If alreadyResolved.[[Value]] is true, return undefined.
         // 8. Set alreadyResolved.[[Value]] to true.
@@ -505,6 +518,7 @@ impl std::fmt::Debug for Completion {
 
 impl Completion {
     /// "A promise resolved with undefined".
+    #[inline]
     pub fn undefined() -> Self {
         Self::Fulfilled(JsValue::undefined())
     }
@@ -717,6 +731,7 @@ pub enum PromiseSlot {
 
 impl PromiseSlot {
     /// "A new promise".
+    #[inline]
     pub fn pending() -> Self {
         Self::Pending {
             promise: None,
@@ -725,11 +740,13 @@ impl PromiseSlot {
     }
 
     /// "A promise resolved with undefined".
+    #[inline]
     pub fn fulfilled() -> Self {
         Self::Fulfilled { promise: None }
     }
 
     /// "A promise rejected with reason", marked as handled.
+    #[inline]
     pub fn rejected(reason: JsValue) -> Self {
         Self::Rejected {
             reason,
@@ -738,11 +755,13 @@ impl PromiseSlot {
     }
 
     /// Whether `\[\[PromiseState\]\]` is "pending".
+    #[inline]
     pub fn is_pending(&self) -> bool {
         matches!(self, Self::Pending { .. })
     }
 
     /// The settlement as seen from Rust (`None` while pending).
+    #[inline]
     pub fn settlement(&self) -> Option<Settlement> {
         match self {
             Self::Pending { .. } => None,
@@ -825,6 +844,7 @@ impl PromiseSlot {
     }
 
     /// "Resolve p with undefined" for the slot in `cell` (see [`PromiseSlot::settle_in`]).
+    #[inline]
     pub fn resolve_in(cell: &GcRefCell<Self>, ctx: &mut Context) {
         Self::settle_in(cell, Ok(JsValue::undefined()), ctx);
     }
@@ -832,6 +852,7 @@ impl PromiseSlot {
     /// "Reject p with reason" and set \[\[PromiseIsHandled\]\] for the slot in `cell` if it is
     /// pending, otherwise "set p to a promise rejected with reason" (marked as handled): the
     /// shape of every "ensure … promise rejected" step.
+    #[inline]
     pub fn ensure_rejected_in(cell: &GcRefCell<Self>, reason: JsValue, ctx: &mut Context) {
         let pending = cell.borrow().is_pending();
         if pending {
@@ -842,6 +863,7 @@ impl PromiseSlot {
     }
 
     /// Replace the slot by a new one; Rust waiters of a pending slot move to a new pending one.
+    #[inline]
     pub fn replace(&mut self, new: Self) {
         let old = std::mem::replace(self, new);
         if let (Self::Pending { waiters: old_w, .. }, Self::Pending { waiters, .. }) = (old, self) {
@@ -881,6 +903,7 @@ impl Completion {
     /// };
     /// assert!(value.is_object());
     /// ```
+    #[inline]
     pub fn from_error(error: boa_engine::JsError, ctx: &mut Context) -> Self {
         Self::Rejected(crate::own_error_value(error, ctx))
     }
@@ -896,6 +919,7 @@ impl Completion {
     /// let done = Completion::from_result(Ok(()), &mut context);
     /// assert!(matches!(done, Completion::Fulfilled(v) if v.is_undefined()));
     /// ```
+    #[inline]
     pub fn from_result(result: boa_engine::JsResult<()>, ctx: &mut Context) -> Self {
         match result {
             Ok(()) => Self::undefined(),
