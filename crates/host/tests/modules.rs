@@ -463,7 +463,7 @@ fn eval_and_stdin_programs() {
         &dir,
         &[
             "-e",
-            "import { v } from './lib.mjs'; console.log(v, scriptArgs)",
+            "import { v } from './lib.mjs'; console.log(v, scriptArgs[0])",
             "a",
         ],
     );
