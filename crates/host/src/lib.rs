@@ -329,7 +329,7 @@ impl Host {
     /// Run `source` as an ES module (the entry of a module graph) whose file is `path`:
     /// relative imports, `import.meta.url`/`filename`/`dirname` and `import.meta.resolve()`
     /// use `path`, which need not exist (a relative `path` is taken from the current
-    /// directory). Imports are resolved as the `modules` docs of the README say (relative
+    /// directory). Imports are resolved as the README's "Modules" section says (relative
     /// and absolute paths, `file:` URLs, `node_modules` packages with `exports`, `#imports`,
     /// JSON with `with { type: "json" }`); each file is evaluated once per host.
     ///
