@@ -69,6 +69,11 @@
 //! std::process::exit(boa_streams_host::exit_code::for_errors(&errors));
 //! ```
 //!
+//! ES modules: [`Host::eval_module_file`] / [`Host::eval_module_source`] run an entry module
+//! (its imports, `import.meta` and top-level `await` are handled by the host's module loader;
+//! dynamic `import()` works from classic scripts too), and [`Host::is_module_program`] is the
+//! CLI's module-or-script rule. The README's "Modules" section gives the resolution order.
+//!
 //! `eval_source`/`eval_file` never run jobs: call [`Host::run_microtasks`] for a checkpoint
 //! or [`Host::run_event_loop`] for everything. `Context::run_jobs` on [`Host::context`] runs
 //! the same loop (no deadline). Build and use the host on one thread; prefer

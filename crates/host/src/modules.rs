@@ -748,7 +748,23 @@ pub(crate) fn eval_entry(source: &str, path: &Path, context: &mut Context) -> Js
     if let Some(loader) = context.downcast_module_loader::<HostLoader>() {
         loader.insert(path.to_owned(), Kind::JavaScript, module.clone());
     }
-    let promise = module.load_link_evaluate(context);
+    // Load, link and evaluate (as `Module::load_link_evaluate`, with the entry's path added
+    // to a link error, which Boa words without one: "could not find export `x`").
+    let link = NativeFunction::from_copy_closure_with_captures(
+        |_, _, (module, path): &(Module, JsString), context| {
+            module.link(context).map_err(|e| {
+                let message = error_text(&e, context);
+                JsError::from(JsNativeError::syntax().with_message(format!(
+                    "{message} (linking the imports of {})",
+                    path.to_std_string_escaped()
+                )))
+            })?;
+            Ok(module.evaluate(context)?.into())
+        },
+        (module.clone(), JsString::from(display_path(path).as_str())),
+    )
+    .to_js_function(context.realm());
+    let promise = module.load(context).then(Some(link), None, context)?;
     let report = NativeFunction::from_fn_ptr(|_, args, context| {
         let error = args.first().cloned().unwrap_or_default();
         crate::report_listener_exception(error, context);

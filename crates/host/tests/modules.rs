@@ -274,6 +274,21 @@ fn syntax_errors_name_file_line_and_column() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("bad.mjs:2:5"), "{stderr}");
 
+    // A missing export is a link error naming the entry whose imports were linked.
+    write(&dir, "ok.mjs", "export const here = 1;\n");
+    write(&dir, "named.mjs", "import { missing } from './ok.mjs';\n");
+    let out = run_in(&dir, &["named.mjs"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code::UNCAUGHT_ERROR),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("SyntaxError"), "{stderr}");
+    assert!(stderr.contains("missing"), "{stderr}");
+    assert!(stderr.contains("named.mjs"), "{stderr}");
+
     // A JSON module that does not parse.
     expect_error(
         "import c from './data/broken.json' with { type: 'json' };",
