@@ -439,10 +439,13 @@ impl Host {
     ///     assert!(!host.is_module_program(None, "syntax error ("));
     ///     assert!(host.is_module_program(Some(std::path::Path::new("x.mjs")), "1"));
     ///     assert!(!host.is_module_program(Some(std::path::Path::new("x.cjs")), "export {};"));
+    ///     // Detection leaves no trace: the program then runs once as a script.
+    ///     assert!(!host.is_module_program(None, "let x = 1;"));
+    ///     host.eval_source("let x = 1;", "main.js").unwrap();
     /// })
     /// .unwrap();
     /// ```
-    pub fn is_module_program(&mut self, path: Option<&Path>, source: &str) -> bool {
+    pub fn is_module_program(&self, path: Option<&Path>, source: &str) -> bool {
         if let Some(path) = path {
             match path.extension().and_then(|e| e.to_str()) {
                 Some("mjs") => return true,
@@ -455,7 +458,7 @@ impl Host {
                 _ => {}
             }
         }
-        modules::has_module_syntax(source, &mut self.context)
+        modules::has_module_syntax(source)
     }
 
     /// Perform a microtask checkpoint only (drain the microtask queue, report rejections).

@@ -733,9 +733,16 @@ pub(crate) fn package_type(file: &Path) -> Option<String> {
 }
 
 /// Does `source` fail to parse as a script but parse as a module (Node's detection)?
-pub(crate) fn has_module_syntax(source: &str, context: &mut Context) -> bool {
-    let script = boa_engine::Script::parse(Source::from_bytes(source), None, context);
-    script.is_err() && Module::parse(Source::from_bytes(source), None, context).is_ok()
+///
+/// The trial parses use a context of their own: Boa's `Script::parse` declares the
+/// script's top-level lexical names in the realm's global scope, so parsing the program
+/// once more in the host's context would make it a "duplicate lexical declaration".
+pub(crate) fn has_module_syntax(source: &str) -> bool {
+    let Ok(mut scratch) = Context::builder().build() else {
+        return false;
+    };
+    let script = boa_engine::Script::parse(Source::from_bytes(source), None, &mut scratch);
+    script.is_err() && Module::parse(Source::from_bytes(source), None, &mut scratch).is_ok()
 }
 
 /// Parse `source` as the module at `path` (which need not exist), cache it under that path,

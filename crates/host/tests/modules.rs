@@ -430,9 +430,10 @@ fn detection_rules() {
         "import './plain.mjs'; console.log('module', this);",
     );
     write(
+        // Top-level lexical declarations: the detection parse must not declare them.
         &dir,
         "detect-script.js",
-        "console.log('script', this === globalThis);",
+        "let s = 'script'; class C {} console.log(s, this === globalThis);",
     );
     write(&dir, "tla.js", "console.log(await Promise.resolve('tla'));");
     // A syntax error that is not about module syntax stays a script error.
