@@ -429,8 +429,8 @@ fn detection_rules() {
         "detect-module.js",
         "import './plain.mjs'; console.log('module', this);",
     );
+    // Top-level lexical declarations: the detection parse must not declare them.
     write(
-        // Top-level lexical declarations: the detection parse must not declare them.
         &dir,
         "detect-script.js",
         "let s = 'script'; class C {} console.log(s, this === globalThis);",
