@@ -204,6 +204,14 @@ fn group_of(context: &mut Context) -> Option<Arc<Group>> {
 pub(crate) struct ScriptBase(pub(crate) PathBuf);
 
 fn resolve(url: &str, context: &Context) -> PathBuf {
+    if url.starts_with("file:") {
+        if let Ok(path) = url::Url::parse(url).and_then(|u| {
+            u.to_file_path()
+                .map_err(|()| url::ParseError::RelativeUrlWithoutBase)
+        }) {
+            return path;
+        }
+    }
     let path = Path::new(url.strip_prefix("file://").unwrap_or(url));
     if path.is_absolute() {
         return path.to_owned();
