@@ -796,6 +796,64 @@ mod tests {
         assert!(split_package(".a").is_err());
     }
 
+    fn fixture_referrer() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/modules/app/main.js")
+    }
+
+    fn resolve_with(conditions: &[&'static str], specifier: &str) -> Result<String, ResolveError> {
+        let resolver = Resolver {
+            conditions: conditions.to_vec(),
+        };
+        resolver
+            .resolve(specifier, Some(&fixture_referrer()))
+            .map(|p| display_path(&p))
+    }
+
+    #[test]
+    fn conditions_follow_the_package_key_order() {
+        let main = ["boa-streams", "import", "module", "default"];
+        let worker = ["boa-streams", "worker", "import", "module", "default"];
+        assert!(resolve_with(&main, "cond-pkg/feature")
+            .unwrap()
+            .ends_with("/feature.js"));
+        assert!(resolve_with(&worker, "cond-pkg/feature")
+            .unwrap()
+            .ends_with("/feature-worker.js"));
+        // "node" comes first in the package but is not active; "boa-streams" is next.
+        assert!(resolve_with(&main, "cond-pkg")
+            .unwrap()
+            .ends_with("/boa.js"));
+        assert!(resolve_with(&["default"], "cond-pkg")
+            .unwrap()
+            .ends_with("/default.js"));
+        assert!(matches!(
+            resolve_with(&["node"], "cond-pkg/feature"),
+            Err(ResolveError::NotExported(_))
+        ));
+    }
+
+    #[test]
+    fn patterns_pick_the_longest_prefix() {
+        let main = ["import", "default"];
+        assert!(resolve_with(&main, "cond-pkg/utils/strings")
+            .unwrap()
+            .ends_with("/lib/utils/strings.js"));
+        // "./utils/private/*" (null) is longer than "./utils/*".
+        assert!(matches!(
+            resolve_with(&main, "cond-pkg/utils/private/secret"),
+            Err(ResolveError::NotExported(_))
+        ));
+        // The file exists, but the package does not export it.
+        assert!(matches!(
+            resolve_with(&main, "cond-pkg/lib/utils/strings.js"),
+            Err(ResolveError::NotExported(_))
+        ));
+        // An array of fallbacks skips an invalid target.
+        assert!(resolve_with(&main, "cond-pkg/fallback")
+            .unwrap()
+            .ends_with("/default.js"));
+    }
+
     #[test]
     fn parses_boa_positions() {
         assert_eq!(
