@@ -164,19 +164,23 @@ impl Parser {
                     Some('t') => out.push('\t'),
                     Some('u') => {
                         let unit = self.hex4()?;
-                        let c = if (0xD800..0xDC00).contains(&unit)
+                        let mut c = char::from_u32(unit);
+                        // A high surrogate pairs with a following `\uDC00`-`\uDFFF` escape.
+                        if (0xD800..0xDC00).contains(&unit)
                             && self.peek() == Some('\\')
                             && self.chars.get(self.pos + 1) == Some(&'u')
                         {
+                            let save = self.pos;
                             self.pos += 2;
                             let low = self.hex4()?;
-                            let code = 0x10000
-                                + ((unit - 0xD800) << 10)
-                                + (low.wrapping_sub(0xDC00) & 0x3FF);
-                            char::from_u32(code)
-                        } else {
-                            char::from_u32(unit)
-                        };
+                            if (0xDC00..0xE000).contains(&low) {
+                                c = char::from_u32(
+                                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00),
+                                );
+                            } else {
+                                self.pos = save;
+                            }
+                        }
                         out.push(c.unwrap_or('\u{fffd}'));
                     }
                     _ => return Err(self.error("bad escape")),
@@ -269,6 +273,10 @@ mod tests {
             "unexpected character at 2:8"
         );
         assert!(Json::parse("[1, 2").is_err());
+        assert_eq!(
+            Json::parse(r#""\ud83d\ude00 \ud800\u0041""#).unwrap(),
+            Json::String("\u{1f600} \u{fffd}A".into())
+        );
         assert!(Json::parse(&"[".repeat(10_000)).is_err());
     }
 }
