@@ -69,6 +69,11 @@
 //! std::process::exit(boa_streams_host::exit_code::for_errors(&errors));
 //! ```
 //!
+//! ES modules: [`Host::eval_module_file`] / [`Host::eval_module_source`] run an entry module
+//! (its imports, `import.meta` and top-level `await` are handled by the host's module loader;
+//! dynamic `import()` works from classic scripts too), and [`Host::is_module_program`] is the
+//! CLI's module-or-script rule. The README's "Modules" section gives the resolution order.
+//!
 //! `eval_source`/`eval_file` never run jobs: call [`Host::run_microtasks`] for a checkpoint
 //! or [`Host::run_event_loop`] for everything. `Context::run_jobs` on [`Host::context`] runs
 //! the same loop (no deadline). Build and use the host on one thread; prefer
@@ -108,7 +113,7 @@ use std::rc::Rc;
 
 pub use boa_engine;
 use boa_engine::context::time::JsInstant;
-use boa_engine::object::builtins::JsArray;
+use boa_engine::object::builtins::{JsArray, JsPromise};
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
 use boa_engine::{
@@ -121,6 +126,8 @@ use boa_runtime::extensions::{
 mod base64;
 mod clock;
 mod event_loop;
+mod json;
+mod modules;
 pub mod native_file;
 mod url;
 mod worker;
@@ -246,7 +253,8 @@ impl Host {
             .job_executor(event_loop.clone())
             .host_hooks(Rc::new(Hooks {
                 shared: shared.clone(),
-            }));
+            }))
+            .module_loader(Rc::new(modules::HostLoader::default()));
         if let Some(clock) = virtual_clock {
             builder = builder.clock(clock);
         }
@@ -321,6 +329,136 @@ impl Host {
         }
         let name = path.to_string_lossy();
         self.eval_source(&text, &name)
+    }
+
+    /// Run `source` as an ES module (the entry of a module graph) whose file is `path`:
+    /// relative imports, `import.meta.url`/`filename`/`dirname` and `import.meta.resolve()`
+    /// use `path`, which need not exist (a relative `path` is taken from the current
+    /// directory). Imports are resolved as the README's "Modules" section says (relative
+    /// and absolute paths, `file:` URLs, `node_modules` packages with `exports`, `#imports`,
+    /// JSON with `with { type: "json" }`); each file is evaluated once per host.
+    ///
+    /// Returns the module's evaluation promise. Like `eval_source`, this runs no job: the
+    /// imports load, and the module evaluates, as [`Host::run_event_loop`] (or
+    /// [`Host::run_microtasks`]) runs; the loop keeps running timers and tasks while a
+    /// top-level `await` waits. A failure after parsing (an import that does not resolve, a
+    /// missing export, an exception, a rejected top-level `await`) is reported like an
+    /// uncaught exception (the `error` event first) when it happens, so the returned promise
+    /// never counts as an unhandled rejection. `Err` is a `SyntaxError` in `source` itself
+    /// (one line ending in `(file:line:col)`), not recorded.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    /// use boa_streams_host::boa_engine::builtins::promise::PromiseState;
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     let promise = host
+    ///         .eval_module_source(
+    ///             "await new Promise((resolve) => setTimeout(resolve, 5));
+    ///              globalThis.url = import.meta.url;",
+    ///             std::path::Path::new("/tmp/entry.mjs"),
+    ///         )
+    ///         .unwrap();
+    ///     host.run_event_loop(None);
+    ///     assert!(matches!(promise.state(), PromiseState::Fulfilled(_)));
+    ///     let url = host.eval_source("url", "check.js").unwrap();
+    ///     assert_eq!(url.as_string().unwrap().to_std_string_escaped(), "file:///tmp/entry.mjs");
+    ///     assert!(host.take_errors().is_empty());
+    ///
+    ///     // A syntax error is returned, with its position.
+    ///     let error = host.eval_module_source("let let;", std::path::Path::new("/tmp/bad.mjs"));
+    ///     assert!(error.unwrap_err().to_string().contains("/tmp/bad.mjs:1:"));
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn eval_module_source(&mut self, source: &str, path: &Path) -> JsResult<JsPromise> {
+        let path = if path.is_absolute() {
+            path.to_owned()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(path)
+        };
+        if let Some(dir) = path.parent() {
+            self.context.insert_data(worker::ScriptBase(dir.to_owned()));
+        }
+        modules::eval_entry(source, &path, &mut self.context)
+    }
+
+    /// Read the file at `path` and run it as an ES module (see
+    /// [`eval_module_source`](Self::eval_module_source)); the path is canonicalized first,
+    /// so a module that imports the entry back gets the same module record.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let dir = std::env::temp_dir().join(format!("boa-streams-doc-{}", std::process::id()));
+    ///     std::fs::create_dir_all(&dir).unwrap();
+    ///     std::fs::write(dir.join("lib.mjs"), "export const twice = (x) => 2 * x;").unwrap();
+    ///     std::fs::write(
+    ///         dir.join("main.mjs"),
+    ///         "import { twice } from './lib.mjs'; globalThis.result = twice(21);",
+    ///     )
+    ///     .unwrap();
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     host.eval_module_file(&dir.join("main.mjs")).unwrap();
+    ///     host.run_event_loop(None);
+    ///     assert_eq!(host.eval_source("result", "check.js").unwrap().as_number(), Some(42.0));
+    ///     std::fs::remove_dir_all(&dir).unwrap();
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn eval_module_file(&mut self, path: &Path) -> JsResult<JsPromise> {
+        let canonical = std::fs::canonicalize(path).map_err(|e| {
+            JsError::from(
+                JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
+            )
+        })?;
+        let text = std::fs::read_to_string(&canonical).map_err(|e| {
+            JsError::from(
+                JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
+            )
+        })?;
+        self.eval_module_source(&text, &canonical)
+    }
+
+    /// Does the program `source` (from the file `path`, if any) run as a module? The rule of
+    /// `boa-streams FILE`: a `.mjs` file is a module and a `.cjs` file a script; for another
+    /// file, the nearest `package.json`'s `"type"` decides (`"module"` or `"commonjs"`);
+    /// otherwise (as for a program without a file) it is a module if it fails to parse as a
+    /// script but parses as a module (it uses `import`/`export` or top-level `await`).
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     assert!(host.is_module_program(None, "await 1;"));
+    ///     assert!(host.is_module_program(None, "export {};"));
+    ///     assert!(!host.is_module_program(None, "var await = 1;"));
+    ///     assert!(!host.is_module_program(None, "syntax error ("));
+    ///     assert!(host.is_module_program(Some(std::path::Path::new("x.mjs")), "1"));
+    ///     assert!(!host.is_module_program(Some(std::path::Path::new("x.cjs")), "export {};"));
+    ///     // Detection leaves no trace: the program then runs once as a script.
+    ///     assert!(!host.is_module_program(None, "let x = 1;"));
+    ///     host.eval_source("let x = 1;", "main.js").unwrap();
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn is_module_program(&self, path: Option<&Path>, source: &str) -> bool {
+        if let Some(path) = path {
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("mjs") => return true,
+                Some("cjs") => return false,
+                _ => {}
+            }
+            match modules::package_type(path).as_deref() {
+                Some("module") => return true,
+                Some("commonjs") => return false,
+                _ => {}
+            }
+        }
+        modules::has_module_syntax(source)
     }
 
     /// Perform a microtask checkpoint only (drain the microtask queue, report rejections).
@@ -450,6 +588,9 @@ impl Drop for Host {
         self.event_loop.clear();
         self.shared.clear();
         url::clear(&self.context);
+        if let Some(loader) = self.context.downcast_module_loader::<modules::HostLoader>() {
+            loader.clear();
+        }
     }
 }
 
@@ -512,7 +653,7 @@ fn register_host_globals(context: &mut Context, options: &HostOptions) -> JsResu
 }
 
 /// The DOM's "report the exception" hook: record it on the host that owns `context`.
-fn report_listener_exception(error: JsValue, context: &mut Context) {
+pub(crate) fn report_listener_exception(error: JsValue, context: &mut Context) {
     if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
         event_loop
             .shared

@@ -25,6 +25,10 @@
 //! `message`, `filename` the worker's script) is fired at the `Worker` object in the creator,
 //! and if that is not canceled either, the exception is reported in the creator (recorded
 //! there as uncaught). A worker script that cannot be read throws from `new Worker()`.
+//!
+//! `new Worker(url, { type: "module" })` runs the file as an ES module (its imports resolve
+//! from its own path, with the `worker` condition active); `type` is `"classic"` by default
+//! and any other value is a TypeError.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -200,6 +204,14 @@ fn group_of(context: &mut Context) -> Option<Arc<Group>> {
 pub(crate) struct ScriptBase(pub(crate) PathBuf);
 
 fn resolve(url: &str, context: &Context) -> PathBuf {
+    if url.starts_with("file:") {
+        if let Ok(path) = url::Url::parse(url).and_then(|u| {
+            u.to_file_path()
+                .map_err(|()| url::ParseError::RelativeUrlWithoutBase)
+        }) {
+            return path;
+        }
+    }
     let path = Path::new(url.strip_prefix("file://").unwrap_or(url));
     if path.is_absolute() {
         return path.to_owned();
@@ -249,7 +261,9 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
         .unwrap_or_default()
         .to_string(context)?
         .to_std_string_escaped();
+    let module = args.get(1).is_some_and(JsValue::to_boolean);
     let path = resolve(&url, context);
+    let path = std::fs::canonicalize(&path).unwrap_or(path);
     let source = std::fs::read_to_string(&path).map_err(|e| {
         JsNativeError::error().with_message(format!("Worker: cannot read {}: {e}", path.display()))
     })?;
@@ -282,6 +296,7 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
                     port: handle,
                     errors: error_handle,
                     filename,
+                    module,
                 };
                 run_worker(&group_for_thread, options, ports, &source, &name, base)
             }));
@@ -318,6 +333,8 @@ struct WorkerPorts {
     errors: message::PortHandle,
     /// The script URL as given to `new Worker()` (the `filename` of its error events).
     filename: String,
+    /// `{ type: "module" }`: the script is an ES module.
+    module: bool,
 }
 
 /// The body of a worker thread.
@@ -369,7 +386,18 @@ fn run_worker(
         host.report_exception(e);
         return;
     }
-    if let Err(e) = host.eval_source(source, name) {
+    if let Some(loader) = host
+        .context
+        .downcast_module_loader::<crate::modules::HostLoader>()
+    {
+        loader.set_worker(true);
+    }
+    let evaluated = if ports.module {
+        host.eval_module_source(source, Path::new(name)).map(drop)
+    } else {
+        host.eval_source(source, name).map(drop)
+    };
+    if let Err(e) = evaluated {
         host.report_exception(e);
     }
     host.run_event_loop(None);
@@ -400,7 +428,11 @@ const MAIN_PRELUDE: &str = r#"(function () {
     constructor(url, options) {
       super();
       if (arguments.length < 1) throw new TypeError("Worker: 1 argument required");
-      const [port, id, errors] = spawn(String(url));
+      const type = options == null || options.type === undefined ? "classic" : String(options.type);
+      if (type !== "classic" && type !== "module") {
+        throw new TypeError(`Worker: options.type must be "classic" or "module", not "${type}"`);
+      }
+      const [port, id, errors] = spawn(String(url), type === "module");
       this.#port = port;
       this.#id = id;
       this.#errors = errors;

@@ -1,35 +1,63 @@
-//! `boa-streams FILE.js [args]`: run a script in the boa_streams host (see `--help`).
+//! `boa-streams FILE [args]`: run a module or script in the boa_streams host (see `--help`).
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use boa_streams_host::boa_engine::builtins::promise::PromiseState;
 use boa_streams_host::{exit_code, run_with_large_stack, Host, HostOptions};
 
 const HELP: &str = "\
 boa-streams: run a JavaScript file in Boa with the WHATWG Streams globals
 
 USAGE:
-    boa-streams [OPTIONS] FILE.js [ARGS...]
+    boa-streams [OPTIONS] FILE [ARGS...]
+    boa-streams [OPTIONS] -e CODE [ARGS...]
+    boa-streams [OPTIONS] - [ARGS...]          (the program is read from stdin)
 
-The script runs as a classic script, then the event loop runs until no microtask, timer or
-async job is left. Everything after FILE.js is passed to the script as the global array
-`scriptArgs` (strings).
+The program runs as an ES module or as a classic script, then the event loop runs until no
+microtask, timer or async job is left (while a module's top-level await waits, timers and
+tasks go on). Everything after the program is passed to it as the global array `scriptArgs`
+(strings).
+
+MODULE OR SCRIPT:
+    --module / --script decide. Otherwise FILE runs as a module if it ends in .mjs, as a
+    script if it ends in .cjs; for another file the \"type\" of the nearest package.json
+    decides (\"module\" or \"commonjs\"). Failing all that (and for -e and -), the program is
+    a module if it fails to parse as a script but parses as a module (it uses import/export
+    or top-level await), else a script.
+
+MODULES:
+    Imports resolve as: relative and absolute paths and file: URLs (no extension is added);
+    #name from the \"imports\" of the nearest package.json; other names are packages found in
+    node_modules walking up from the importing file, through package.json \"exports\"
+    (subpath patterns with *; null hides a subpath) and else \"module\", \"main\", index.js.
+    Conditions, matched in the package's key order: boa-streams, worker (in a worker),
+    import, module, default. JSON modules need `with { type: \"json\" }`. import.meta has
+    url, filename, dirname and resolve(). Each file is evaluated once. Not supported: node:
+    built-ins, CommonJS (require, .cjs), URLs other than file:.
 
 Globals: console, setTimeout/setInterval/clearTimeout/clearInterval, queueMicrotask,
 structuredClone, atob/btoa, URL, self, performance.now(), performance.timeOrigin,
 scriptArgs, ErrorEvent, the streams, encoding (TextEncoder/TextDecoder) and DOM interfaces of
-boa_streams (with structuredClone, MessageChannel), Worker (a script on its own thread; URLs
-resolve against the main script's directory), and gc() with --expose-gc. An uncaught exception
-fires an `error` event at the global first (a listener that calls preventDefault() handles it).
+boa_streams (with structuredClone, MessageChannel), Worker (a script on its own thread, or a
+module with { type: \"module\" }; URLs resolve against the main program's directory), and
+gc() with --expose-gc. An uncaught exception fires an `error` event at the global first (a
+listener that calls preventDefault() handles it).
 
 OPTIONS:
+    --module          run the program as an ES module
+    --script          run the program as a classic script
+    -e CODE           run CODE (the current directory is its base for imports)
+    -                 read the program from stdin
     --expose-gc       define a global gc() that runs a full garbage collection
     --virtual-time    timers fire without waiting (the clock jumps to the next timer)
     -h, --help        print this help
 
 EXIT CODES:
-    0    the script and the event loop finished with no error
-    1    an uncaught exception (in the script or in a job)
+    0    the program and the event loop finished with no error
+    1    an uncaught exception (in the program, a module it imports, or a job), a module
+         that cannot be found or parsed, or a top-level await that never settled
     2    usage error (bad arguments, unreadable file)
     3    an unhandled promise rejection (and no uncaught exception)
     70   the engine panicked
@@ -38,9 +66,18 @@ Errors are printed to stderr as they are reported; the event loop goes on after 
 (as in a browser), the exit code says what happened.
 ";
 
+/// Where the program comes from.
+enum Program {
+    File(PathBuf),
+    Eval(String),
+    Stdin,
+}
+
 struct Args {
     options: HostOptions,
-    file: PathBuf,
+    program: Program,
+    /// `Some(true)` for `--module`, `Some(false)` for `--script`.
+    module: Option<bool>,
     script_args: Vec<String>,
 }
 
@@ -52,37 +89,57 @@ enum Parsed {
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     let mut options = HostOptions::default();
-    let file = loop {
+    let mut module = None;
+    let program = loop {
         let Some(arg) = args.next() else {
-            return Parsed::Usage("missing FILE.js".into());
+            return Parsed::Usage("missing FILE".into());
         };
         match arg.as_str() {
             "-h" | "--help" => return Parsed::Help,
             "--expose-gc" | "--expose_gc" => options.expose_gc = true,
             "--virtual-time" => options.virtual_time = true,
-            "--" => match args.next() {
-                Some(file) => break file,
-                None => return Parsed::Usage("missing FILE.js after --".into()),
+            "--module" => module = Some(true),
+            "--script" => module = Some(false),
+            "-e" | "--eval" => match args.next() {
+                Some(code) => break Program::Eval(code),
+                None => return Parsed::Usage(format!("missing CODE after {arg}")),
             },
-            flag if flag.starts_with('-') && flag != "-" => {
+            "-" => break Program::Stdin,
+            "--" => match args.next() {
+                Some(file) => break Program::File(PathBuf::from(file)),
+                None => return Parsed::Usage("missing FILE after --".into()),
+            },
+            flag if flag.starts_with('-') => {
                 return Parsed::Usage(format!("unknown option {flag}"))
             }
-            _ => break arg,
+            _ => break Program::File(PathBuf::from(arg)),
         }
     };
     Parsed::Run(Args {
         options,
-        file: PathBuf::from(file),
+        program,
+        module,
         script_args: args.collect(),
     })
 }
 
 fn run(args: Args) -> i32 {
-    let source = match std::fs::read_to_string(&args.file) {
-        Ok(source) => source,
-        Err(e) => {
-            eprintln!("boa-streams: cannot read {}: {e}", args.file.display());
-            return exit_code::USAGE;
+    let (source, file) = match &args.program {
+        Program::File(path) => match std::fs::read_to_string(path) {
+            Ok(source) => (source, Some(path.clone())),
+            Err(e) => {
+                eprintln!("boa-streams: cannot read {}: {e}", path.display());
+                return exit_code::USAGE;
+            }
+        },
+        Program::Eval(code) => (code.clone(), None),
+        Program::Stdin => {
+            let mut source = String::new();
+            if let Err(e) = std::io::stdin().read_to_string(&mut source) {
+                eprintln!("boa-streams: cannot read stdin: {e}");
+                return exit_code::USAGE;
+            }
+            (source, None)
         }
     };
     let mut host = match Host::new(args.options) {
@@ -96,11 +153,42 @@ fn run(args: Args) -> i32 {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;
     }
-    if let Some(dir) = args.file.parent() {
+    let is_module = args
+        .module
+        .unwrap_or_else(|| host.is_module_program(file.as_deref(), &source));
+    // The name of a program without a file (its imports resolve from the current directory).
+    let name = match (&args.program, &file) {
+        (_, Some(file)) => file.clone(),
+        (Program::Stdin, None) => PathBuf::from("[stdin]"),
+        _ => PathBuf::from("[eval]"),
+    };
+    if is_module {
+        let evaluation = match &file {
+            Some(file) => host.eval_module_file(file),
+            None => host.eval_module_source(&source, &name),
+        };
+        match evaluation {
+            Ok(promise) => {
+                host.run_event_loop(None);
+                if matches!(promise.state(), PromiseState::Pending) {
+                    eprintln!(
+                        "boa-streams: {}: the module's top-level await never settled (nothing left to wait for)",
+                        name.display()
+                    );
+                    return exit_code::UNCAUGHT_ERROR;
+                }
+            }
+            Err(e) => {
+                host.report_exception(e);
+                host.run_event_loop(None);
+            }
+        }
+        return exit_code::for_errors(&host.take_errors());
+    }
+    if let Some(dir) = file.as_deref().and_then(Path::parent) {
         host.set_script_base(dir);
     }
-    let name = args.file.to_string_lossy().into_owned();
-    if let Err(e) = host.eval_source(&source, &name) {
+    if let Err(e) = host.eval_source(&source, &name.to_string_lossy()) {
         // HTML: report the exception, then the event loop goes on.
         host.report_exception(e);
     }
@@ -120,7 +208,7 @@ fn main() -> ExitCode {
             return ExitCode::from(0);
         }
         Parsed::Usage(message) => {
-            eprintln!("boa-streams: {message}\nusage: boa-streams [OPTIONS] FILE.js [ARGS...] (see --help)");
+            eprintln!("boa-streams: {message}\nusage: boa-streams [OPTIONS] FILE|-e CODE|- [ARGS...] (see --help)");
             return to_exit_code(exit_code::USAGE);
         }
     };

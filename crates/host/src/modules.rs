@@ -1,0 +1,865 @@
+//! ES modules: the host's module loader (Boa's `ModuleLoader`), specifier resolution, and
+//! `import.meta`.
+//!
+//! # Resolution
+//!
+//! A specifier imported from a module or script at `referrer` (the current directory when
+//! the referrer has no file) resolves to a file:
+//!
+//! 1. `node:…` and URLs of schemes other than `file:` are refused (not supported).
+//! 2. `file:` URLs, absolute paths (`/…`) and relative ones (`./…`, `../…`) name the file
+//!    directly (no extension is added; a directory is an error).
+//! 3. `#name` is looked up in the `imports` of the nearest `package.json` above `referrer`.
+//! 4. Any other specifier is a package name (`pkg` or `@scope/pkg`) and an optional subpath:
+//!    the package is the first `node_modules/<name>` directory found walking up from
+//!    `referrer`. With an `exports` field, the subpath must match one of its keys (exactly,
+//!    or a pattern with one `*`, the longest prefix winning); without one, the package root
+//!    resolves through `module`, then `main` (each as given, with `.js`, or as a directory
+//!    with `index.js`), then `index.js`, and a subpath names a file (or a directory with
+//!    `index.js`) inside the package.
+//!
+//! A target object of conditions is matched in the package's key order: the first key that
+//! is an active condition wins. The active conditions are `boa-streams`, `worker` (in a
+//! worker), `import`, `module` and `default`. A `null` target means "not exported".
+//!
+//! The resolved path is canonicalized (symlinks followed) and each file is parsed and
+//! evaluated once per context (the cache key is the canonical path and whether it was
+//! imported as JSON).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
+
+use boa_engine::module::{ModuleLoader, ModuleRequest, Referrer};
+use boa_engine::object::builtins::JsPromise;
+use boa_engine::object::JsObject;
+use boa_engine::{
+    js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, Module,
+    NativeFunction, Source,
+};
+
+use crate::json::Json;
+
+/// What a module file is parsed as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    JavaScript,
+    Json,
+}
+
+/// The host's module loader: resolves specifiers (see the module docs), caches modules by
+/// canonical path, and fills `import.meta`.
+#[derive(Default)]
+pub(crate) struct HostLoader {
+    cache: RefCell<HashMap<(PathBuf, Kind), Module>>,
+    /// Whether this context is a worker's (the `worker` condition).
+    in_worker: Cell<bool>,
+}
+
+impl HostLoader {
+    pub(crate) fn set_worker(&self, worker: bool) {
+        self.in_worker.set(worker);
+    }
+
+    /// Drop the cached modules (when the host goes away).
+    pub(crate) fn clear(&self) {
+        let cache = std::mem::take(&mut *self.cache.borrow_mut());
+        drop(cache);
+    }
+
+    fn cached(&self, path: &Path, kind: Kind) -> Option<Module> {
+        self.cache.borrow().get(&(path.to_owned(), kind)).cloned()
+    }
+
+    fn insert(&self, path: PathBuf, kind: Kind, module: Module) {
+        self.cache.borrow_mut().insert((path, kind), module);
+    }
+
+    fn conditions(&self) -> Vec<&'static str> {
+        let mut conditions = vec!["boa-streams"];
+        if self.in_worker.get() {
+            conditions.push("worker");
+        }
+        conditions.extend(["import", "module", "default"]);
+        conditions
+    }
+
+    /// Resolve, read, parse (or take from the cache) the module `request` names.
+    fn load(
+        &self,
+        referrer: Option<&Path>,
+        request: &ModuleRequest,
+        context: &mut Context,
+    ) -> JsResult<Module> {
+        let specifier = request.specifier().to_std_string_escaped();
+        let from = referrer.map_or_else(|| "the current directory".to_owned(), display_path);
+        let kind = match request.get_attribute("type") {
+            None => Kind::JavaScript,
+            Some(t) if *t == js_string!("json") => Kind::Json,
+            Some(t) => {
+                return Err(JsNativeError::typ()
+                    .with_message(format!(
+                        "Unsupported import type \"{}\" for \"{specifier}\" imported from {from} (only \"json\" is supported)",
+                        t.to_std_string_escaped()
+                    ))
+                    .into())
+            }
+        };
+        let resolver = Resolver {
+            conditions: self.conditions(),
+        };
+        let path = resolver
+            .resolve(&specifier, referrer)
+            .map_err(|e| e.into_js(&specifier, &from))?;
+        let is_json_file = path.extension().is_some_and(|e| e == "json");
+        if is_json_file && kind != Kind::Json {
+            return Err(JsNativeError::typ()
+                .with_message(format!(
+                    "\"{specifier}\" imported from {from} is a JSON module: import it with {{ type: \"json\" }}"
+                ))
+                .into());
+        }
+        if path.extension().is_some_and(|e| e == "cjs" || e == "node") {
+            return Err(JsNativeError::typ()
+                .with_message(format!(
+                    "\"{specifier}\" imported from {from} resolves to {}: CommonJS and native addons are not supported (only ES modules and JSON)",
+                    display_path(&path)
+                ))
+                .into());
+        }
+        if let Some(module) = self.cached(&path, kind) {
+            return Ok(module);
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            JsNativeError::typ().with_message(format!(
+                "Cannot read module {} (\"{specifier}\" imported from {from}): {e}",
+                display_path(&path)
+            ))
+        })?;
+        let module = match kind {
+            Kind::Json => {
+                Module::parse_json(JsString::from(text.as_str()), context).map_err(|e| {
+                    JsError::from(JsNativeError::syntax().with_message(format!(
+                        "Invalid JSON in {} (\"{specifier}\" imported from {from}): {}",
+                        display_path(&path),
+                        error_text(&e, context)
+                    )))
+                })?
+            }
+            Kind::JavaScript => parse_module(&text, &path, context).map_err(|e| {
+                JsError::from(
+                    JsNativeError::syntax()
+                        .with_message(format!("{e} (\"{specifier}\" imported from {from})")),
+                )
+            })?,
+        };
+        self.insert(path, kind, module.clone());
+        Ok(module)
+    }
+}
+
+impl ModuleLoader for HostLoader {
+    fn load_imported_module(
+        self: Rc<Self>,
+        referrer: Referrer,
+        request: ModuleRequest,
+        context: &RefCell<&mut Context>,
+    ) -> impl std::future::Future<Output = JsResult<Module>> {
+        let result = self.load(referrer.path(), &request, &mut context.borrow_mut());
+        std::future::ready(result)
+    }
+
+    fn init_import_meta(
+        self: Rc<Self>,
+        import_meta: &JsObject,
+        module: &Module,
+        context: &mut Context,
+    ) {
+        let Some(path) = module.path() else {
+            return;
+        };
+        let path = path.to_owned();
+        let url = file_url(&path);
+        let filename = display_path(&path);
+        let dirname = path.parent().map(display_path).unwrap_or_default();
+        let resolve = NativeFunction::from_copy_closure_with_captures(
+            meta_resolve,
+            JsString::from(filename.as_str()),
+        )
+        .to_js_function(context.realm());
+        for (key, value) in [
+            (
+                js_string!("url"),
+                JsValue::from(JsString::from(url.as_str())),
+            ),
+            (
+                js_string!("filename"),
+                JsString::from(filename.as_str()).into(),
+            ),
+            (
+                js_string!("dirname"),
+                JsString::from(dirname.as_str()).into(),
+            ),
+            (js_string!("resolve"), resolve.into()),
+        ] {
+            // A fresh ordinary object: defining a property cannot fail.
+            let _ = import_meta.define_property_or_throw(
+                key,
+                boa_engine::property::PropertyDescriptor::builder()
+                    .value(value)
+                    .writable(true)
+                    .enumerable(true)
+                    .configurable(true),
+                context,
+            );
+        }
+    }
+}
+
+/// `import.meta.resolve(specifier)`: the `file:` URL `specifier` resolves to from the module.
+fn meta_resolve(
+    _: &JsValue,
+    args: &[JsValue],
+    module_path: &JsString,
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    let specifier = args
+        .first()
+        .cloned()
+        .unwrap_or_default()
+        .to_string(context)?
+        .to_std_string_escaped();
+    let referrer = PathBuf::from(module_path.to_std_string_escaped());
+    let conditions = context
+        .downcast_module_loader::<HostLoader>()
+        .map_or_else(|| HostLoader::default().conditions(), |l| l.conditions());
+    let path = Resolver { conditions }
+        .resolve(&specifier, Some(&referrer))
+        .map_err(|e| e.into_js(&specifier, &display_path(&referrer)))?;
+    Ok(JsString::from(file_url(&path).as_str()).into())
+}
+
+/// Parse `text` as a module whose file is `path`; the error is one line naming
+/// `file:line:col`.
+fn parse_module(text: &str, path: &Path, context: &mut Context) -> Result<Module, String> {
+    let source = Source::from_bytes(text).with_path(path);
+    Module::parse(source, None, context).map_err(|e| {
+        let message = error_text(&e, context);
+        syntax_error_line(&message, path)
+    })
+}
+
+/// `SyntaxError: <what> (file:line:col)` from a Boa parse error message.
+pub(crate) fn syntax_error_line(message: &str, path: &Path) -> String {
+    let message = message.strip_prefix("SyntaxError: ").unwrap_or(message);
+    match parse_position(message) {
+        Some((what, line, col)) => format!("{what} ({}:{line}:{col})", display_path(path)),
+        None => format!("{message} ({})", display_path(path)),
+    }
+}
+
+/// Boa words a parse error `"<what> at line L, col C"`: split that off.
+fn parse_position(message: &str) -> Option<(&str, u32, u32)> {
+    let (what, at) = message.rsplit_once(" at line ")?;
+    let (line, col) = at.split_once(", col ")?;
+    let col = col.split(|c: char| !c.is_ascii_digit()).next()?;
+    Some((what, line.trim().parse().ok()?, col.parse().ok()?))
+}
+
+/// The message of a JS error without running script.
+fn error_text(error: &JsError, context: &mut Context) -> String {
+    match error.try_native(context) {
+        Ok(native) => native.message().to_string(),
+        Err(_) => error.to_string(),
+    }
+}
+
+pub(crate) fn display_path(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// The `file:` URL of an absolute path (the path itself if it has no URL form).
+pub(crate) fn file_url(path: &Path) -> String {
+    url::Url::from_file_path(path).map_or_else(|()| display_path(path), String::from)
+}
+
+/// Why a specifier did not resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ResolveError {
+    /// No such file or package.
+    NotFound(String),
+    /// The specifier form is not supported (`node:`, `http:`, ...).
+    Unsupported(String),
+    /// A package's `exports`/`imports` target is invalid.
+    BadTarget(String),
+    /// The package does not export that subpath (no key matched, or a `null` target).
+    NotExported(String),
+    /// A `package.json` that cannot be parsed, or a malformed specifier.
+    Invalid(String),
+}
+
+impl ResolveError {
+    fn into_js(self, specifier: &str, from: &str) -> JsError {
+        let (prefix, detail) = match self {
+            ResolveError::NotFound(d) => ("Cannot find module", d),
+            ResolveError::Unsupported(d) => ("Unsupported module specifier", d),
+            ResolveError::BadTarget(d) => ("Invalid package target for", d),
+            ResolveError::NotExported(d) => ("Package subpath not exported for", d),
+            ResolveError::Invalid(d) => ("Invalid module specifier", d),
+        };
+        JsNativeError::typ()
+            .with_message(format!(
+                "{prefix} \"{specifier}\" imported from {from}: {detail}"
+            ))
+            .into()
+    }
+}
+
+/// A target of `exports`/`imports`: a file, or (in `imports` only) a package specifier.
+enum Target {
+    Path(PathBuf),
+    Bare(String),
+}
+
+/// Specifier resolution with a set of active conditions.
+pub(crate) struct Resolver {
+    pub(crate) conditions: Vec<&'static str>,
+}
+
+impl Resolver {
+    /// The canonical path `specifier` names, imported from the file `referrer`.
+    pub(crate) fn resolve(
+        &self,
+        specifier: &str,
+        referrer: Option<&Path>,
+    ) -> Result<PathBuf, ResolveError> {
+        let base = referrer
+            .and_then(Path::parent)
+            .map(Path::to_owned)
+            .filter(|p| !p.as_os_str().is_empty())
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
+        if specifier.starts_with("node:") {
+            return Err(ResolveError::Unsupported(
+                "node: built-in modules are not supported by boa-streams (it runs web-platform APIs only)".into(),
+            ));
+        }
+        if let Some(path) = self.path_specifier(specifier, &base)? {
+            return existing_file(&path);
+        }
+        if specifier.starts_with('#') {
+            return self.resolve_import(specifier, &base);
+        }
+        self.resolve_package(specifier, &base)
+    }
+
+    /// A URL, absolute or relative specifier: its path (`None` for a bare or `#` one).
+    fn path_specifier(
+        &self,
+        specifier: &str,
+        base: &Path,
+    ) -> Result<Option<PathBuf>, ResolveError> {
+        if specifier.starts_with("file:") {
+            let url = url::Url::parse(specifier)
+                .map_err(|e| ResolveError::Invalid(format!("bad file: URL ({e})")))?;
+            return url
+                .to_file_path()
+                .map(Some)
+                .map_err(|()| ResolveError::Invalid("the file: URL names no local file".into()));
+        }
+        if let Some((scheme, _)) = specifier.split_once(':') {
+            let is_scheme = scheme.len() > 1
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+            if is_scheme {
+                return Err(ResolveError::Unsupported(format!(
+                    "{scheme}: URLs are not supported (only file: URLs, paths and packages)"
+                )));
+            }
+        }
+        let relative = specifier == "."
+            || specifier == ".."
+            || specifier.starts_with("./")
+            || specifier.starts_with("../");
+        if relative {
+            return Ok(Some(base.join(specifier)));
+        }
+        if Path::new(specifier).is_absolute() {
+            return Ok(Some(PathBuf::from(specifier)));
+        }
+        Ok(None)
+    }
+
+    /// `#name`: the nearest package.json's `imports`.
+    fn resolve_import(&self, specifier: &str, base: &Path) -> Result<PathBuf, ResolveError> {
+        if specifier == "#" || specifier.starts_with("#/") {
+            return Err(ResolveError::Invalid(
+                "\"#\" must be followed by a name".into(),
+            ));
+        }
+        let Some((dir, manifest)) = nearest_package_json(base)? else {
+            return Err(ResolveError::NotFound(
+                "no package.json with \"imports\" above the importing file".into(),
+            ));
+        };
+        let file = dir.join("package.json");
+        let imports = manifest.get("imports").ok_or_else(|| {
+            ResolveError::NotFound(format!("{} has no \"imports\"", display_path(&file)))
+        })?;
+        let not_defined = || {
+            ResolveError::NotFound(format!(
+                "not defined in the \"imports\" of {}",
+                display_path(&file)
+            ))
+        };
+        let Json::Object(_) = imports else {
+            return Err(not_defined());
+        };
+        match self.match_map(imports, specifier, &dir, &file, true)? {
+            Some(Target::Path(path)) => existing_file(&path),
+            Some(Target::Bare(bare)) => self.resolve_package(&bare, &dir),
+            None => Err(not_defined()),
+        }
+    }
+
+    /// `name[/subpath]` from `node_modules` directories walking up from `base`.
+    fn resolve_package(&self, specifier: &str, base: &Path) -> Result<PathBuf, ResolveError> {
+        let (name, subpath) = split_package(specifier)?;
+        let mut dir = Some(base);
+        while let Some(d) = dir {
+            let package = d.join("node_modules").join(name);
+            if package.is_dir() {
+                return self.resolve_in_package(&package, &subpath);
+            }
+            dir = d.parent();
+        }
+        Err(ResolveError::NotFound(format!(
+            "package \"{name}\" not found in any node_modules above {}",
+            display_path(base)
+        )))
+    }
+
+    /// `subpath` (`"."` or `"./…"`) of the package at `package`.
+    fn resolve_in_package(&self, package: &Path, subpath: &str) -> Result<PathBuf, ResolveError> {
+        let file = package.join("package.json");
+        let manifest = read_package_json(&file)?;
+        if let Some(exports) = manifest.as_ref().and_then(|m| m.get("exports")) {
+            let has_subpaths =
+                matches!(exports, Json::Object(m) if m.iter().any(|(k, _)| k.starts_with('.')));
+            let target = if has_subpaths {
+                self.match_map(exports, subpath, package, &file, false)?
+            } else if subpath == "." {
+                self.target(exports, None, package, &file, false)?
+            } else {
+                None
+            };
+            return match target {
+                Some(Target::Path(path)) => existing_file(&path),
+                Some(Target::Bare(_)) | None => Err(ResolveError::NotExported(format!(
+                    "\"{subpath}\" is not exported by {}",
+                    display_path(&file)
+                ))),
+            };
+        }
+        if subpath == "." {
+            for field in ["module", "main"] {
+                let Some(entry) = manifest
+                    .as_ref()
+                    .and_then(|m| m.get(field))
+                    .and_then(Json::as_str)
+                else {
+                    continue;
+                };
+                let entry = package.join(entry);
+                let candidates = [
+                    entry.clone(),
+                    with_suffix(&entry, ".js"),
+                    entry.join("index.js"),
+                ];
+                if let Some(found) = candidates.iter().find(|c| c.is_file()) {
+                    return existing_file(found);
+                }
+            }
+            let index = package.join("index.js");
+            if index.is_file() {
+                return existing_file(&index);
+            }
+            return Err(ResolveError::NotFound(format!(
+                "{} has no \"exports\", no usable \"module\"/\"main\" and no index.js",
+                display_path(package)
+            )));
+        }
+        let path = package.join(subpath.trim_start_matches("./"));
+        if path.is_dir() && path.join("index.js").is_file() {
+            return existing_file(&path.join("index.js"));
+        }
+        existing_file(&path)
+    }
+
+    /// Match `key` against the keys of an `exports`/`imports` map: exactly, else the pattern
+    /// (one `*`) with the longest prefix.
+    fn match_map(
+        &self,
+        map: &Json,
+        key: &str,
+        package: &Path,
+        file: &Path,
+        imports: bool,
+    ) -> Result<Option<Target>, ResolveError> {
+        let Json::Object(members) = map else {
+            return Ok(None);
+        };
+        if let Some((_, target)) = members
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key && !k.contains('*'))
+        {
+            return self.target(target, None, package, file, imports);
+        }
+        let mut best: Option<(&str, &Json, &str)> = None;
+        for (pattern, target) in members {
+            let Some((prefix, suffix)) = pattern.split_once('*') else {
+                continue;
+            };
+            if suffix.contains('*') {
+                continue;
+            }
+            if key.len() >= prefix.len() + suffix.len()
+                && key.starts_with(prefix)
+                && key.ends_with(suffix)
+                && key != prefix
+            {
+                let better = best.is_none_or(|(p, _, _)| {
+                    let best_prefix = p.split_once('*').map_or(p, |s| s.0);
+                    prefix.len() > best_prefix.len()
+                        || (prefix.len() == best_prefix.len() && pattern.len() > p.len())
+                });
+                if better {
+                    let capture = key
+                        .get(prefix.len()..key.len() - suffix.len())
+                        .unwrap_or_default();
+                    best = Some((pattern, target, capture));
+                }
+            }
+        }
+        match best {
+            Some((_, target, capture)) => {
+                self.target(target, Some(capture), package, file, imports)
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Resolve one target value (string, array of fallbacks, conditions object, or null).
+    fn target(
+        &self,
+        target: &Json,
+        capture: Option<&str>,
+        package: &Path,
+        file: &Path,
+        imports: bool,
+    ) -> Result<Option<Target>, ResolveError> {
+        match target {
+            Json::Null => Ok(None),
+            Json::String(s) => {
+                let bad = || {
+                    ResolveError::BadTarget(format!(
+                        "target \"{s}\" in {} must start with \"./\" and stay inside the package",
+                        display_path(file)
+                    ))
+                };
+                if let Some(capture) = capture {
+                    if has_bad_segment(capture, false) {
+                        return Err(ResolveError::BadTarget(format!(
+                            "the pattern match \"{capture}\" leaves the package ({})",
+                            display_path(file)
+                        )));
+                    }
+                }
+                let substituted = match capture {
+                    Some(c) => s.replace('*', c),
+                    None => s.clone(),
+                };
+                let Some(rest) = s.strip_prefix("./") else {
+                    let is_bare =
+                        imports && !s.starts_with("../") && !s.starts_with('/') && !s.contains(':');
+                    return if is_bare {
+                        Ok(Some(Target::Bare(substituted)))
+                    } else {
+                        Err(bad())
+                    };
+                };
+                if has_bad_segment(rest, true) {
+                    return Err(bad());
+                }
+                let rest = substituted.trim_start_matches("./");
+                Ok(Some(Target::Path(package.join(rest))))
+            }
+            Json::Array(items) => {
+                let mut last = None;
+                for item in items {
+                    match self.target(item, capture, package, file, imports) {
+                        Ok(Some(t)) => return Ok(Some(t)),
+                        Ok(None) => last = None,
+                        Err(e @ ResolveError::BadTarget(_)) => last = Some(e),
+                        Err(e) => return Err(e),
+                    }
+                }
+                last.map_or(Ok(None), Err)
+            }
+            Json::Object(members) => {
+                for (condition, value) in members {
+                    if condition.starts_with('.') {
+                        return Err(ResolveError::BadTarget(format!(
+                            "{} mixes subpath keys (\"{condition}\") with conditions",
+                            display_path(file)
+                        )));
+                    }
+                    if self.conditions.contains(&condition.as_str()) {
+                        if let Some(t) = self.target(value, capture, package, file, imports)? {
+                            return Ok(Some(t));
+                        }
+                    }
+                }
+                Ok(None)
+            }
+            Json::Bool(_) | Json::Number(_) => Err(ResolveError::BadTarget(format!(
+                "a target in {} is neither a string, an array, an object nor null",
+                display_path(file)
+            ))),
+        }
+    }
+}
+
+/// Does a `/`-separated path contain `.`, `..` or `node_modules` segments (or, for a
+/// target, an empty one)?
+fn has_bad_segment(path: &str, target: bool) -> bool {
+    path.split(['/', '\\'])
+        .any(|seg| seg == ".." || (target && (seg == "." || seg == "node_modules")))
+}
+
+/// `name` and `./subpath` (or `"."`) of a bare specifier.
+fn split_package(specifier: &str) -> Result<(&str, String), ResolveError> {
+    let name_end = if specifier.starts_with('@') {
+        let Some(slash) = specifier.find('/') else {
+            return Err(ResolveError::Invalid(
+                "a scoped package name needs a \"/\"".into(),
+            ));
+        };
+        specifier
+            .get(slash + 1..)
+            .and_then(|rest| rest.find('/'))
+            .map_or(specifier.len(), |i| slash + 1 + i)
+    } else {
+        specifier.find('/').unwrap_or(specifier.len())
+    };
+    let name = specifier.get(..name_end).unwrap_or(specifier);
+    let rest = specifier.get(name_end..).unwrap_or_default();
+    if name.is_empty()
+        || name.starts_with('.')
+        || name.contains('\\')
+        || name.contains('%')
+        || name.ends_with('/')
+    {
+        return Err(ResolveError::Invalid(format!(
+            "\"{name}\" is not a valid package name"
+        )));
+    }
+    Ok((name, format!(".{rest}")))
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// The canonical path of an existing file.
+fn existing_file(path: &Path) -> Result<PathBuf, ResolveError> {
+    if path.is_dir() {
+        return Err(ResolveError::NotFound(format!(
+            "{} is a directory (import a file in it, e.g. {})",
+            display_path(path),
+            display_path(&normalize(&path.join("index.js")))
+        )));
+    }
+    std::fs::canonicalize(path)
+        .map_err(|_| ResolveError::NotFound(format!("no file {}", display_path(&normalize(path)))))
+}
+
+/// `.` and `..` removed lexically (for messages).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn read_package_json(file: &Path) -> Result<Option<Json>, ResolveError> {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return Ok(None);
+    };
+    Json::parse(&text).map(Some).map_err(|e| {
+        ResolveError::Invalid(format!("{} is not valid JSON: {e}", display_path(file)))
+    })
+}
+
+/// The nearest directory at or above `dir` with a `package.json`, and its contents.
+fn nearest_package_json(dir: &Path) -> Result<Option<(PathBuf, Json)>, ResolveError> {
+    let mut dir = Some(dir);
+    while let Some(d) = dir {
+        if let Some(json) = read_package_json(&d.join("package.json"))? {
+            return Ok(Some((d.to_owned(), json)));
+        }
+        dir = d.parent();
+    }
+    Ok(None)
+}
+
+/// The nearest `package.json`'s `"type"` above `file` (`None` if there is none or no type).
+pub(crate) fn package_type(file: &Path) -> Option<String> {
+    let dir = std::fs::canonicalize(file).ok()?.parent()?.to_owned();
+    let (_, json) = nearest_package_json(&dir).ok()??;
+    json.get("type").and_then(Json::as_str).map(str::to_owned)
+}
+
+/// Does `source` fail to parse as a script but parse as a module (Node's detection)?
+///
+/// The trial parses use a context of their own: Boa's `Script::parse` declares the
+/// script's top-level lexical names in the realm's global scope, so parsing the program
+/// once more in the host's context would make it a "duplicate lexical declaration".
+pub(crate) fn has_module_syntax(source: &str) -> bool {
+    let Ok(mut scratch) = Context::builder().build() else {
+        return false;
+    };
+    let script = boa_engine::Script::parse(Source::from_bytes(source), None, &mut scratch);
+    script.is_err() && Module::parse(Source::from_bytes(source), None, &mut scratch).is_ok()
+}
+
+/// Parse `source` as the module at `path` (which need not exist), cache it under that path,
+/// load its imports, link and evaluate it. A failure after parsing (an import that does not
+/// resolve, a link error, an exception, a rejected top-level await) is reported as an
+/// uncaught exception when it happens; the returned promise is the evaluation's.
+pub(crate) fn eval_entry(source: &str, path: &Path, context: &mut Context) -> JsResult<JsPromise> {
+    let module = parse_module(source, path, context)
+        .map_err(|e| JsError::from(JsNativeError::syntax().with_message(e)))?;
+    if let Some(loader) = context.downcast_module_loader::<HostLoader>() {
+        loader.insert(path.to_owned(), Kind::JavaScript, module.clone());
+    }
+    // Load, link and evaluate (as `Module::load_link_evaluate`, with the entry's path added
+    // to a link error, which Boa words without one: "could not find export `x`").
+    let link = NativeFunction::from_copy_closure_with_captures(
+        |_, _, (module, path): &(Module, JsString), context| {
+            module.link(context).map_err(|e| {
+                let message = error_text(&e, context);
+                JsError::from(JsNativeError::syntax().with_message(format!(
+                    "{message} (linking the imports of {})",
+                    path.to_std_string_escaped()
+                )))
+            })?;
+            Ok(module.evaluate(context)?.into())
+        },
+        (module.clone(), JsString::from(display_path(path).as_str())),
+    )
+    .to_js_function(context.realm());
+    let promise = module.load(context).then(Some(link), None, context)?;
+    let report = NativeFunction::from_fn_ptr(|_, args, context| {
+        let error = args.first().cloned().unwrap_or_default();
+        crate::report_listener_exception(error, context);
+        Ok(JsValue::undefined())
+    })
+    .to_js_function(context.realm());
+    promise.then(None, Some(report), context)?;
+    Ok(promise)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_package_names() {
+        assert_eq!(split_package("a").unwrap(), ("a", ".".to_owned()));
+        assert_eq!(split_package("a/b/c").unwrap(), ("a", "./b/c".to_owned()));
+        assert_eq!(split_package("@s/a/b").unwrap(), ("@s/a", "./b".to_owned()));
+        assert_eq!(split_package("@s/a").unwrap(), ("@s/a", ".".to_owned()));
+        assert!(split_package("@s").is_err());
+        assert!(split_package(".a").is_err());
+    }
+
+    fn fixture_referrer() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/modules/app/main.js")
+    }
+
+    fn resolve_with(conditions: &[&'static str], specifier: &str) -> Result<String, ResolveError> {
+        let resolver = Resolver {
+            conditions: conditions.to_vec(),
+        };
+        resolver
+            .resolve(specifier, Some(&fixture_referrer()))
+            .map(|p| display_path(&p))
+    }
+
+    #[test]
+    fn conditions_follow_the_package_key_order() {
+        let main = ["boa-streams", "import", "module", "default"];
+        let worker = ["boa-streams", "worker", "import", "module", "default"];
+        assert!(resolve_with(&main, "cond-pkg/feature")
+            .unwrap()
+            .ends_with("/feature.js"));
+        assert!(resolve_with(&worker, "cond-pkg/feature")
+            .unwrap()
+            .ends_with("/feature-worker.js"));
+        // "node" comes first in the package but is not active; "boa-streams" is next.
+        assert!(resolve_with(&main, "cond-pkg")
+            .unwrap()
+            .ends_with("/boa.js"));
+        assert!(resolve_with(&["default"], "cond-pkg")
+            .unwrap()
+            .ends_with("/default.js"));
+        assert!(matches!(
+            resolve_with(&["node"], "cond-pkg/feature"),
+            Err(ResolveError::NotExported(_))
+        ));
+    }
+
+    #[test]
+    fn patterns_pick_the_longest_prefix() {
+        let main = ["import", "default"];
+        assert!(resolve_with(&main, "cond-pkg/utils/strings")
+            .unwrap()
+            .ends_with("/lib/utils/strings.js"));
+        // "./utils/private/*" (null) is longer than "./utils/*".
+        assert!(matches!(
+            resolve_with(&main, "cond-pkg/utils/private/secret"),
+            Err(ResolveError::NotExported(_))
+        ));
+        // The file exists, but the package does not export it.
+        assert!(matches!(
+            resolve_with(&main, "cond-pkg/lib/utils/strings.js"),
+            Err(ResolveError::NotExported(_))
+        ));
+        // An array of fallbacks skips an invalid target.
+        assert!(resolve_with(&main, "cond-pkg/fallback")
+            .unwrap()
+            .ends_with("/default.js"));
+    }
+
+    #[test]
+    fn parses_boa_positions() {
+        assert_eq!(
+            parse_position("expected token ';', got 'x' at line 3, col 7"),
+            Some(("expected token ';', got 'x'", 3, 7))
+        );
+        assert_eq!(parse_position("no position"), None);
+    }
+}
