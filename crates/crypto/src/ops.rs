@@ -369,13 +369,59 @@ where
         112 => gcm_sized::<C, N, consts::U14>(key, iv, aad, data, encrypt),
         120 => gcm_sized::<C, N, consts::U15>(key, iv, aad, data, encrypt),
         128 => gcm_sized::<C, N, consts::U16>(key, iv, aad, data, encrypt),
-        // NOTE: the aes-gcm crate has no 32- and 64-bit tags (NIST SP 800-38D allows them only
-        // for special uses); they fail as an unsupported operation.
-        32 | 64 => Err(Failure::operation(
-            "AES-GCM tag lengths 32 and 64 are not implemented",
-        )),
+        32 | 64 => gcm_short_tag::<C, N>(key, iv, aad, usize::from(tag_bits / 8), data, encrypt),
         _ => Err(Failure::operation("invalid AES-GCM tag length")),
     }
+}
+
+/// AES-GCM with a 32- or 64-bit tag (`tag_len` bytes), which the aes-gcm crate does not
+/// instantiate: the tag is the first `tag_len` bytes of the full 128-bit tag (NIST SP 800-38D
+/// "MSB_t"), computed by the crate.
+fn gcm_short_tag<C, N>(
+    key: &[u8],
+    iv: &[u8],
+    aad: &[u8],
+    tag_len: usize,
+    data: &[u8],
+    encrypt: bool,
+) -> Outcome<Vec<u8>>
+where
+    C: BlockCipher + BlockEncrypt + KeyInit + BlockSizeUser<BlockSize = consts::U16>,
+    N: aes::cipher::ArrayLength<u8>,
+{
+    use subtle::ConstantTimeEq;
+    let cipher = AesGcm::<C, N, consts::U16>::new_from_slice(key)
+        .map_err(|_| Failure::operation("invalid AES-GCM key length"))?;
+    let nonce = GenericArray::from_slice(iv);
+    if encrypt {
+        let mut buffer = data.to_vec();
+        let tag = cipher
+            .encrypt_in_place_detached(nonce, aad, &mut buffer)
+            .map_err(|_| Failure::operation("the AES-GCM plaintext is too long"))?;
+        buffer.extend(tag.iter().take(tag_len));
+        return Ok(buffer);
+    }
+    let Some(split) = data.len().checked_sub(tag_len) else {
+        return Err(Failure::operation(
+            "the AES-GCM ciphertext is shorter than the tag",
+        ));
+    };
+    let (ciphertext, tag) = data.split_at(split);
+    // GCM's keystream is the same both ways: "encrypting" the ciphertext with the crate gives
+    // the candidate plaintext; encrypting that again gives the full tag over the ciphertext.
+    let mut plaintext = ciphertext.to_vec();
+    cipher
+        .encrypt_in_place_detached(nonce, &[], &mut plaintext)
+        .map_err(|_| Failure::operation("the AES-GCM ciphertext is too long"))?;
+    let mut again = plaintext.clone();
+    let full = cipher
+        .encrypt_in_place_detached(nonce, aad, &mut again)
+        .map_err(|_| Failure::operation("the AES-GCM ciphertext is too long"))?;
+    let expected = full.get(..tag_len).unwrap_or(&[]);
+    if !bool::from(expected.ct_eq(tag)) {
+        return Err(Failure::operation("the AES-GCM authentication failed"));
+    }
+    Ok(plaintext)
 }
 
 fn gcm<C>(
@@ -392,10 +438,11 @@ where
     match iv.len() {
         12 => gcm_nonce::<C, consts::U12>(key, iv, aad, tag_bits, data, encrypt),
         16 => gcm_nonce::<C, consts::U16>(key, iv, aad, tag_bits, data, encrypt),
+        32 => gcm_nonce::<C, consts::U32>(key, iv, aad, tag_bits, data, encrypt),
         // NOTE: other iv lengths are valid GCM but are not instantiated here.
         0 => Err(Failure::operation("the AES-GCM iv must not be empty")),
         _ => Err(Failure::operation(
-            "AES-GCM iv lengths other than 12 and 16 bytes are not implemented",
+            "AES-GCM iv lengths other than 12, 16 and 32 bytes are not implemented",
         )),
     }
 }

@@ -65,3 +65,26 @@ fn gcm_and_kw_round_trip() {
     let cbc = aes_cbc_encrypt(&key[..16], &[0; 16], b"x").unwrap();
     assert_eq!(aes_cbc_decrypt(&key[..16], &[0; 16], &cbc).unwrap(), b"x");
 }
+
+#[test]
+fn gcm_short_tags_are_the_full_tag_truncated() {
+    let key = [9u8; 16];
+    let full = aes_gcm(&key, &[4; 12], b"a", 128, b"data", true).unwrap();
+    for bits in [32u8, 64] {
+        let n = usize::from(bits / 8);
+        let short = aes_gcm(&key, &[4; 12], b"a", bits, b"data", true).unwrap();
+        assert_eq!(&short[..], &full[..4 + n]);
+        assert_eq!(
+            aes_gcm(&key, &[4; 12], b"a", bits, &short, false).unwrap(),
+            b"data"
+        );
+        let mut bad = short.clone();
+        bad[0] ^= 1;
+        assert_eq!(
+            aes_gcm(&key, &[4; 12], b"a", bits, &bad, false)
+                .unwrap_err()
+                .name,
+            "OperationError"
+        );
+    }
+}
