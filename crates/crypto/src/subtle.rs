@@ -412,7 +412,10 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
     let _name_again = required(&dict, "name", "Algorithm", ctx)?.to_string(ctx)?;
     let aes = AesMode::from_name(name);
     Ok(match (op, name) {
-        (Op::Digest, _) => Normalized::Sha(Hash::from_name(name).ok_or_else(|| type_error("?"))?),
+        (Op::Digest, _) => Normalized::Sha(
+            Hash::from_name(name)
+                .ok_or_else(|| type_error(format!("{name} is not a digest algorithm")))?,
+        ),
         (Op::GenerateKey | Op::ImportKey | Op::GetKeyLength, "HMAC") => {
             let d = if op == Op::GenerateKey {
                 "HmacKeyGenParams"
