@@ -12,6 +12,7 @@ pub const SCOPE: &[&str] = &[
     "compression",
     "FileAPI",
     "html/webappapis",
+    "WebCryptoAPI",
 ];
 
 /// The `*.window.js` files the runner's Window-like global can host (they need only `window`

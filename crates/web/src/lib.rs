@@ -42,6 +42,7 @@
 //! | [`boa_url`] | URL | webidl | `URLSearchParams` |
 //! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
+//! | [`boa_crypto`] | Web Cryptography API | webidl | `crypto`, `Crypto`, `SubtleCrypto`, `CryptoKey` |
 //! | `boa_web` (this) | – | all of the above | – |
 //!
 //! Where a lower crate needs a higher one at run time, the lower one defines a hook and the
@@ -58,6 +59,8 @@ use boa_engine::{realm::Realm, Context, JsResult};
 
 #[cfg(feature = "compression")]
 pub use boa_compression;
+#[cfg(feature = "crypto")]
+pub use boa_crypto;
 #[cfg(feature = "dom")]
 pub use boa_dom;
 #[cfg(feature = "encoding")]
@@ -95,6 +98,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_fetch::register(context)?;
     #[cfg(feature = "html")]
     boa_html::register(context)?;
+    #[cfg(feature = "crypto")]
+    boa_crypto::register(context)?;
     Ok(())
 }
 

@@ -223,6 +223,22 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "Crypto",
+        "subtle,getRandomValues,randomUUID,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "SubtleCrypto",
+        "encrypt,decrypt,sign,verify,digest,generateKey,deriveKey,deriveBits,importKey,\
+         exportKey,wrapKey,unwrapKey,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "CryptoKey",
+        "type,extractable,algorithm,usages,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
         "URLSearchParams",
         "size,append,delete,get,getAll,has,set,sort,toString,entries,keys,values,forEach,\
          constructor,Symbol(Symbol.toStringTag),Symbol(Symbol.iterator)",

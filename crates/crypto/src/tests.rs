@@ -1,0 +1,225 @@
+//! Crate-wide tests: the `crypto` global, getRandomValues, randomUUID and SubtleCrypto from
+//! script.
+
+use crate::test_support::{check, context, eval, run_jobs, run_log, string};
+
+#[test]
+fn interfaces_have_webidl_shapes() {
+    let mut ctx = context();
+    check(
+        &mut ctx,
+        "(() => { const d = Object.getOwnPropertyDescriptor(globalThis, 'crypto'); \
+         return typeof d.get === 'function' && d.enumerable && d.configurable && !d.set \
+         && crypto === crypto && crypto instanceof Crypto; })()",
+    );
+    check(
+        &mut ctx,
+        "crypto.subtle === crypto.subtle && crypto.subtle instanceof SubtleCrypto",
+    );
+    for name in ["Crypto", "SubtleCrypto", "CryptoKey"] {
+        check(
+            &mut ctx,
+            &format!(
+                "(() => {{ try {{ new {name}(); return false; }} catch (e) {{ return e instanceof TypeError; }} }})()"
+            ),
+        );
+        check(
+            &mut ctx,
+            &format!(
+                "Object.prototype.toString.call({name}.prototype) === '[object {name}]' \
+                 && !Object.getOwnPropertyDescriptor(globalThis, '{name}').enumerable"
+            ),
+        );
+    }
+    check(
+        &mut ctx,
+        "(() => { const d = Object.getOwnPropertyDescriptor(SubtleCrypto.prototype, 'digest'); \
+         return d.enumerable && d.writable && d.configurable && d.value.length === 2; })()",
+    );
+    check(
+        &mut ctx,
+        "['type','extractable','algorithm','usages'].every(n => { \
+         const d = Object.getOwnPropertyDescriptor(CryptoKey.prototype, n); \
+         return d.get && !d.set && d.enumerable; })",
+    );
+}
+
+#[test]
+fn get_random_values_fills_integer_arrays_in_place() {
+    let mut ctx = context();
+    check(
+        &mut ctx,
+        "(() => { const a = new Uint8Array(64); const r = crypto.getRandomValues(a); \
+         return r === a && a.some(x => x !== 0); })()",
+    );
+    check(
+        &mut ctx,
+        "(() => { const a = new BigUint64Array(new ArrayBuffer(64), 8, 2); \
+         crypto.getRandomValues(a); return a[0] !== 0n || a[1] !== 0n; })()",
+    );
+    // Exactly 65536 bytes is allowed; one more is a QuotaExceededError.
+    check(
+        &mut ctx,
+        "crypto.getRandomValues(new Uint8Array(65536)).length === 65536",
+    );
+    assert_eq!(
+        string(
+            &mut ctx,
+            "(() => { try { crypto.getRandomValues(new Uint8Array(65537)); } catch (e) { return e.name; } })()"
+        ),
+        "QuotaExceededError"
+    );
+    for bad in [
+        "new Float32Array(1)",
+        "new Float64Array(1)",
+        "new DataView(new ArrayBuffer(1))",
+    ] {
+        assert_eq!(
+            string(
+                &mut ctx,
+                &format!("(() => {{ try {{ crypto.getRandomValues({bad}); }} catch (e) {{ return e.name; }} }})()")
+            ),
+            "TypeMismatchError",
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        string(
+            &mut ctx,
+            "(() => { try { crypto.getRandomValues(new ArrayBuffer(1)); } catch (e) { return e.constructor.name; } })()"
+        ),
+        "TypeError"
+    );
+}
+
+#[test]
+fn random_uuid_is_version_4() {
+    let mut ctx = context();
+    check(
+        &mut ctx,
+        "/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(crypto.randomUUID())",
+    );
+    check(&mut ctx, "crypto.randomUUID() !== crypto.randomUUID()");
+}
+
+#[test]
+fn digest_settles_from_a_task_after_microtasks() {
+    let out = run_log(
+        "crypto.subtle.digest('sha-256', new TextEncoderShim('abc')).then(b => log.push( \
+           [...new Uint8Array(b)].map(x => x.toString(16).padStart(2, '0')).join(''))); \
+         Promise.resolve().then(() => log.push('micro')).then(() => log.push('micro2'));"
+            .replace("new TextEncoderShim('abc')", "new Uint8Array([97, 98, 99])")
+            .as_str(),
+        "log.join(',')",
+    );
+    assert_eq!(
+        out,
+        "micro,micro2,ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+}
+
+#[test]
+fn errors_reject_with_the_spec_exceptions() {
+    let out = run_log(
+        "const s = crypto.subtle; \
+         const name = p => p.then(() => 'ok', e => e.name); \
+         (async () => { \
+           log.push(await name(s.digest('MD5', new Uint8Array(1)))); \
+           log.push(await name(s.digest({}, new Uint8Array(1)))); \
+           log.push(await name(s.digest('SHA-1', 'x'))); \
+           log.push(await name(s.generateKey({ name: 'AES-GCM', length: 100 }, true, ['encrypt']))); \
+           log.push(await name(s.generateKey({ name: 'AES-GCM', length: 128 }, true, []))); \
+           log.push(await name(s.generateKey({ name: 'AES-GCM', length: 128 }, true, ['sign']))); \
+           log.push(await name(s.generateKey({ name: 'HMAC', hash: 'SHA-256' }, true, ['bogus']))); \
+           const k = await s.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']); \
+           log.push(await name(s.exportKey('raw', k))); \
+           log.push(await name(s.verify('HMAC', k, new Uint8Array(32), new Uint8Array(1)))); \
+           log.push(await name(s.importKey('raw', new Uint8Array(16), 'PBKDF2', true, ['deriveBits']))); \
+         })();",
+        "log.join(',')",
+    );
+    assert_eq!(
+        out,
+        "NotSupportedError,TypeError,TypeError,OperationError,SyntaxError,SyntaxError,TypeError,\
+         InvalidAccessError,InvalidAccessError,SyntaxError"
+    );
+}
+
+#[test]
+fn hmac_aes_pbkdf2_hkdf_round_trips() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        r#"
+        globalThis.log = [];
+        const s = crypto.subtle;
+        const hex = b => [...new Uint8Array(b)].map(x => x.toString(16).padStart(2, '0')).join('');
+        const bytes = str => new Uint8Array([...str].map(c => c.charCodeAt(0)));
+        (async () => {
+          // HMAC: RFC 4231 test case 2, through a JWK round trip.
+          const k = await s.importKey('raw', bytes('Jefe'), { name: 'hmac', hash: 'sha-256' }, true, ['verify', 'sign', 'sign']);
+          log.push(k.type, k.extractable, k.algorithm.name, k.algorithm.hash.name, k.algorithm.length, k.usages.join('+'));
+          log.push(k.algorithm === k.algorithm && k.usages === k.usages);
+          const mac = await s.sign('HMAC', k, bytes('what do ya want for nothing?'));
+          log.push(hex(mac));
+          const jwk = await s.exportKey('jwk', k);
+          log.push(Object.keys(jwk).join('+'), jwk.k, jwk.alg);
+          const k2 = await s.importKey('jwk', jwk, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+          log.push(await s.verify('HMAC', k2, mac, bytes('what do ya want for nothing?')));
+          // AES-GCM, CBC, CTR round trips.
+          for (const [name, params] of [
+            ['AES-GCM', { name: 'AES-GCM', iv: new Uint8Array(12), additionalData: bytes('x') }],
+            ['AES-CBC', { name: 'AES-CBC', iv: new Uint8Array(16) }],
+            ['AES-CTR', { name: 'AES-CTR', counter: new Uint8Array(16), length: 64 }],
+          ]) {
+            const key = await s.generateKey({ name, length: 256 }, true, ['encrypt', 'decrypt']);
+            const c = await s.encrypt(params, key, bytes('hello world'));
+            const p = await s.decrypt(params, key, c);
+            log.push(name + ':' + new Uint8Array(p).length + ':' + c.byteLength);
+          }
+          // AES-KW wraps an exported AES key and unwraps it again.
+          const kek = await s.generateKey({ name: 'AES-KW', length: 128 }, false, ['wrapKey', 'unwrapKey']);
+          const inner = await s.importKey('raw', new Uint8Array(16).fill(7), 'AES-GCM', true, ['encrypt']);
+          const wrapped = await s.wrapKey('raw', inner, kek, 'AES-KW');
+          const back = await s.unwrapKey('raw', wrapped, kek, 'AES-KW', 'AES-GCM', true, ['encrypt']);
+          log.push(wrapped.byteLength, hex(await s.exportKey('raw', back)));
+          // PBKDF2 (RFC 6070 case 1, SHA-1) and HKDF (RFC 5869 case 3, SHA-256, empty salt/info).
+          const pw = await s.importKey('raw', bytes('password'), 'PBKDF2', false, ['deriveBits', 'deriveKey']);
+          log.push(hex(await s.deriveBits({ name: 'PBKDF2', hash: 'SHA-1', salt: bytes('salt'), iterations: 1 }, pw, 160)));
+          const ikm = await s.importKey('raw', new Uint8Array(22).fill(0x0b), 'HKDF', false, ['deriveBits']);
+          log.push(hex(await s.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) }, ikm, 336)));
+          const derived = await s.deriveKey({ name: 'PBKDF2', hash: 'SHA-256', salt: bytes('salt'), iterations: 2 }, pw,
+            { name: 'AES-CBC', length: 192 }, true, ['decrypt']);
+          log.push(derived.algorithm.name, derived.algorithm.length, derived.usages.join('+'));
+        })().catch(e => log.push('failed: ' + e.name + ': ' + e.message));
+        "#,
+    );
+    run_jobs(&mut ctx);
+    let out = string(&mut ctx, "log.join('\\n')");
+    let expected = [
+        "secret",
+        "true",
+        "HMAC",
+        "SHA-256",
+        "32",
+        "sign+verify",
+        "true",
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+        "alg+ext+k+key_ops+kty",
+        "SmVmZQ",
+        "HS256",
+        "true",
+        "AES-GCM:11:27",
+        "AES-CBC:11:16",
+        "AES-CTR:11:11",
+        "24",
+        "07070707070707070707070707070707",
+        "0c60c80f961f0e71f3a9b524af6012062fe037a6",
+        "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8",
+        "AES-CBC",
+        "192",
+        "decrypt",
+    ]
+    .join("\n");
+    assert_eq!(out, expected);
+}
