@@ -491,7 +491,7 @@ fn enter(
     // a. Let isArray be ? IsArray(val).
     let is_array = intrinsics
         .is_array
-        .call(&JsValue::undefined(), &[val.clone()], ctx)?
+        .call(&JsValue::undefined(), std::slice::from_ref(&val), ctx)?
         .to_boolean();
     let keys = if is_array {
         // b.i. Let len be ? LengthOfArrayLike(val).
