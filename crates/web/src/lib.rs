@@ -68,6 +68,8 @@ pub use boa_fetch;
 pub use boa_fileapi;
 #[cfg(feature = "html")]
 pub use boa_html;
+#[cfg(feature = "json")]
+pub use boa_json;
 #[cfg(feature = "streams")]
 pub use boa_streams;
 #[cfg(feature = "url")]
@@ -79,6 +81,8 @@ pub use boa_webidl::{fast_paths, set_fast_paths};
 /// order.
 pub fn register(context: &mut Context) -> JsResult<()> {
     boa_webidl::register(context)?;
+    #[cfg(feature = "json")]
+    boa_json::register(context)?;
     #[cfg(feature = "dom")]
     boa_dom::register(context)?;
     #[cfg(feature = "streams")]
