@@ -40,6 +40,7 @@
 //! | [`boa_compression`] | Compression | webidl, streams | `CompressionStream`, `DecompressionStream` |
 //! | [`boa_fileapi`] | File API | webidl, dom, streams | `Blob`, `File`, `FileList`, `FileReader` |
 //! | [`boa_url`] | URL | webidl | `URLSearchParams` |
+//! | [`boa_json`] | ECMA-262 `JSON.parse` | webidl | replaces `JSON.parse` |
 //! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
 //! | `boa_web` (this) | – | all of the above | – |
