@@ -33,7 +33,7 @@ mod tests;
 
 use std::cell::{Cell, RefCell};
 
-use boa_engine::{job::GenericJob, js_string, Context, JsObject, JsResult, JsString, JsValue};
+use boa_engine::{job::GenericJob, Context, JsObject, JsResult, JsString, JsValue};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use boa_fileapi::{array_buffer_from, blob_parts, blob_stream, buffer_source_copy, ByteSeq};
@@ -295,17 +295,10 @@ impl ConsumeState {
     }
 }
 
-/// `%JSON.parse%(text)`, its SyntaxError as the error value.
+/// `%JSON.parse%(text)` (no reviver), its SyntaxError as the error value: boa_json's parse
+/// step, since Boa 0.22's own `JSON.parse` rejects valid JSON (docs/engine-bugs/json-parse.js).
 fn json_parse(text: JsString, ctx: &mut Context) -> Result<JsValue, JsValue> {
-    let json = ctx.intrinsics().objects().json();
-    let parse = json
-        .get(js_string!("parse"), ctx)
-        .map_err(|e| webidl::own_error_value(e, ctx))?;
-    let Some(parse) = parse.as_callable() else {
-        return Err(webidl::type_error_value("JSON.parse is not callable", ctx));
-    };
-    webidl::call_catching(&parse, &json.clone().into(), &[text.into()], ctx)
-        .map_err(webidl::Caught::into_value)
+    boa_json::parse(&text, ctx).map_err(|e| webidl::own_error_value(e, ctx))
 }
 
 /// [Fully read](https://fetch.spec.whatwg.org/#body-fully-read) `stream`: read all bytes

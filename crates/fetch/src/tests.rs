@@ -343,3 +343,19 @@ fn register_installs_only_this_crate_and_its_dependencies() {
         ],
     );
 }
+
+#[test]
+fn json_accepts_what_boa_json_parse_rejects() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        out.push(await new Response('"\\ud83c"').json().then((s) => s === '\ud83c'));
+        out.push(await new Response('1e400').json());
+        const deep = await new Response('['.repeat(1000) + ']'.repeat(1000)).json();
+        out.push(Array.isArray(deep[0][0]));
+        out.push(await new Response('{"__proto__": 1}').json().then((o) => Object.keys(o).join()));
+        "#,
+    );
+    assert_eq!(out, "true|Infinity|true|__proto__|done");
+}

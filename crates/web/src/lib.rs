@@ -40,6 +40,7 @@
 //! | [`boa_compression`] | Compression | webidl, streams | `CompressionStream`, `DecompressionStream` |
 //! | [`boa_fileapi`] | File API | webidl, dom, streams | `Blob`, `File`, `FileList`, `FileReader` |
 //! | [`boa_url`] | URL | webidl | `URLSearchParams` |
+//! | [`boa_json`] | ECMA-262 `JSON.parse` | webidl | replaces `JSON.parse` |
 //! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
 //! | [`boa_crypto`] | Web Cryptography API | webidl | `crypto`, `Crypto`, `SubtleCrypto`, `CryptoKey` |
@@ -71,6 +72,8 @@ pub use boa_fetch;
 pub use boa_fileapi;
 #[cfg(feature = "html")]
 pub use boa_html;
+#[cfg(feature = "json")]
+pub use boa_json;
 #[cfg(feature = "streams")]
 pub use boa_streams;
 #[cfg(feature = "url")]
@@ -82,6 +85,8 @@ pub use boa_webidl::{fast_paths, set_fast_paths};
 /// order.
 pub fn register(context: &mut Context) -> JsResult<()> {
     boa_webidl::register(context)?;
+    #[cfg(feature = "json")]
+    boa_json::register(context)?;
     #[cfg(feature = "dom")]
     boa_dom::register(context)?;
     #[cfg(feature = "streams")]
