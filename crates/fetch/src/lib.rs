@@ -14,6 +14,7 @@
 )]
 
 pub mod headers;
+pub mod network;
 mod request;
 mod response;
 boa_webidl::runtime_extension!(
@@ -77,14 +78,14 @@ pub struct BodyHolder {
 }
 
 impl BodyHolder {
-    fn new(body: Option<Body>, headers: JsObject<headers::Headers>) -> Self {
+    pub(crate) fn new(body: Option<Body>, headers: JsObject<headers::Headers>) -> Self {
         Self {
             body: GcRefCell::new(body),
             headers,
         }
     }
 
-    fn body(&self) -> Option<Body> {
+    pub(crate) fn body(&self) -> Option<Body> {
         self.body.borrow().clone()
     }
 }

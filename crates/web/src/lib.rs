@@ -41,6 +41,7 @@
 //! | [`boa_fileapi`] | File API | webidl, dom, streams | `Blob`, `File`, `FileList`, `FileReader` |
 //! | [`boa_url`] | URL | webidl | `URLSearchParams` |
 //! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
+//! | [`boa_net`] | Fetch (network) | webidl, dom, streams, fetch | `fetch`, `BoaStreams.serve` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
 //! | `boa_web` (this) | – | all of the above | – |
 //!
@@ -68,6 +69,8 @@ pub use boa_fetch;
 pub use boa_fileapi;
 #[cfg(feature = "html")]
 pub use boa_html;
+#[cfg(feature = "net")]
+pub use boa_net;
 #[cfg(feature = "streams")]
 pub use boa_streams;
 #[cfg(feature = "url")]
@@ -95,6 +98,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_fetch::register(context)?;
     #[cfg(feature = "html")]
     boa_html::register(context)?;
+    #[cfg(feature = "net")]
+    boa_net::register(context)?;
     Ok(())
 }
 
