@@ -204,7 +204,7 @@ impl Wake for Unpark {
 
 /// Run jobs and native futures until `cond` (a JS expression) is true; panic after 10 s.
 #[track_caller]
-fn run_until(ctx: &mut Context, cond: &str) {
+pub(crate) fn run_until(ctx: &mut Context, cond: &str) {
     let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
@@ -227,7 +227,7 @@ fn run_until(ctx: &mut Context, cond: &str) {
 }
 
 /// Run for `ms` milliseconds (jobs and native futures), whatever happens.
-fn run_for(ctx: &mut Context, ms: u64) {
+pub(crate) fn run_for(ctx: &mut Context, ms: u64) {
     let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
     let deadline = Instant::now() + Duration::from_millis(ms);
     while Instant::now() < deadline {
