@@ -125,7 +125,32 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .length(2)
         .build();
     namespace.set(js_string!("serve"), serve, true, ctx)?;
+    let stdout = boa_streams::native::native_writable_stream(Stdout, 1.0, ctx)?;
+    namespace.set(js_string!("stdout"), stdout, true, ctx)?;
     Ok(())
+}
+
+/// The sink of `BoaStreams.stdout`: a `WritableStream` of byte chunks (`ArrayBuffer`s or
+/// views) written to the process's standard output (blocking, flushed per chunk).
+#[derive(Trace, Finalize)]
+struct Stdout;
+
+impl boa_streams::native::NativeSink for Stdout {
+    fn write(
+        &self,
+        chunk: JsValue,
+        _controller: &JsObject,
+        ctx: &mut Context,
+    ) -> boa_streams::native::Completion {
+        use std::io::Write;
+        let written = boa_streams::native::chunk_to_bytes(&chunk, ctx).and_then(|bytes| {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes)
+                .and_then(|()| out.flush())
+                .map_err(|e| type_error(format!("cannot write to stdout: {e}")))
+        });
+        boa_streams::native::Completion::from_result(written, ctx)
+    }
 }
 
 /// The server's state on the script's side.
