@@ -3,7 +3,8 @@
 //! The Fetch Standard's bodies, without the network: [`Headers`](headers::Headers),
 //! `Response` and `Request` with the [`Body`](https://fetch.spec.whatwg.org/#body-mixin)
 //! mixin (`body`, `bodyUsed`, `arrayBuffer()`, `blob()`, `bytes()`, `json()`, `text()`), and
-//! `clone()` by teeing. `fetch()` is not provided.
+//! `clone()` by teeing. `fetch()` itself is in `boa_net`, built on the [`network`] module
+//! (read a `Request`, make a network `Response` with its URL list and type).
 //!
 //! `new Response(stream).text()` collects any `ReadableStream` of `Uint8Array`s.
 
