@@ -3,7 +3,8 @@
 //! The Fetch Standard's bodies, without the network: [`Headers`](headers::Headers),
 //! `Response` and `Request` with the [`Body`](https://fetch.spec.whatwg.org/#body-mixin)
 //! mixin (`body`, `bodyUsed`, `arrayBuffer()`, `blob()`, `bytes()`, `json()`, `text()`), and
-//! `clone()` by teeing. `fetch()` is not provided.
+//! `clone()` by teeing. `fetch()` itself is in `boa_net`, built on the [`network`] module
+//! (read a `Request`, make a network `Response` with its URL list and type).
 //!
 //! `new Response(stream).text()` collects any `ReadableStream` of `Uint8Array`s.
 
@@ -14,6 +15,7 @@
 )]
 
 pub mod headers;
+pub mod network;
 mod request;
 mod response;
 boa_webidl::runtime_extension!(
@@ -77,14 +79,14 @@ pub struct BodyHolder {
 }
 
 impl BodyHolder {
-    fn new(body: Option<Body>, headers: JsObject<headers::Headers>) -> Self {
+    pub(crate) fn new(body: Option<Body>, headers: JsObject<headers::Headers>) -> Self {
         Self {
             body: GcRefCell::new(body),
             headers,
         }
     }
 
-    fn body(&self) -> Option<Body> {
+    pub(crate) fn body(&self) -> Option<Body> {
         self.body.borrow().clone()
     }
 }

@@ -30,12 +30,12 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 /// The native data of a `Request`.
 #[derive(Trace, Finalize, JsData)]
 pub struct RequestInterface {
-    holder: Gc<BodyHolder>,
+    pub(crate) holder: Gc<BodyHolder>,
     #[unsafe_ignore_trace]
-    method: Vec<u8>,
+    pub(crate) method: Vec<u8>,
     #[unsafe_ignore_trace]
-    url: JsString,
-    signal: JsObject,
+    pub(crate) url: JsString,
+    pub(crate) signal: JsObject,
 }
 
 impl std::fmt::Debug for RequestInterface {
@@ -452,7 +452,7 @@ fn identity_flush(
     Ok(())
 }
 
-fn request_proto(ctx: &mut Context) -> JsResult<JsObject> {
+pub(crate) fn request_proto(ctx: &mut Context) -> JsResult<JsObject> {
     Ok(ctx
         .get_global_class::<RequestInterface>()
         .ok_or_else(|| type_error("Request is not registered"))?

@@ -26,21 +26,27 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
 
 /// A response's [type](https://fetch.spec.whatwg.org/#concept-response-type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ResponseType {
+pub(crate) enum ResponseType {
+    Basic,
     Default,
     Error,
+    OpaqueRedirect,
 }
 
 /// The native data of a `Response`.
 #[derive(Trace, Finalize, JsData)]
 pub struct ResponseInterface {
-    holder: Gc<BodyHolder>,
+    pub(crate) holder: Gc<BodyHolder>,
     #[unsafe_ignore_trace]
-    type_: Cell<ResponseType>,
+    pub(crate) type_: Cell<ResponseType>,
     #[unsafe_ignore_trace]
-    status: Cell<u16>,
+    pub(crate) status: Cell<u16>,
     #[unsafe_ignore_trace]
-    status_text: Vec<u8>,
+    pub(crate) status_text: Vec<u8>,
+    /// The response's [URL list](https://fetch.spec.whatwg.org/#concept-response-url-list)
+    /// (empty for a response made by script).
+    #[unsafe_ignore_trace]
+    pub(crate) url_list: Vec<JsString>,
 }
 
 impl std::fmt::Debug for ResponseInterface {
@@ -62,7 +68,7 @@ fn with_holder<R>(this: &JsValue, f: impl FnOnce(&Gc<BodyHolder>) -> JsResult<R>
 }
 
 /// A null body status: 101, 103, 204, 205 or 304.
-fn is_null_body_status(status: u16) -> bool {
+pub(crate) fn is_null_body_status(status: u16) -> bool {
     matches!(status, 101 | 103 | 204 | 205 | 304)
 }
 
@@ -164,11 +170,12 @@ fn initialize_response(
             type_: Cell::new(ResponseType::Default),
             status: Cell::new(init.status),
             status_text: init.status_text,
+            url_list: Vec::new(),
         },
     ))
 }
 
-fn response_proto(ctx: &mut Context) -> JsResult<JsObject> {
+pub(crate) fn response_proto(ctx: &mut Context) -> JsResult<JsObject> {
     Ok(ctx
         .get_global_class::<ResponseInterface>()
         .ok_or_else(|| type_error("Response is not registered"))?
@@ -187,8 +194,10 @@ impl Class for ResponseInterface {
             NativeFunction::from_fn_ptr(|this, _, _| {
                 let r = this_response(this)?;
                 let t = match r.borrow().data().type_.get() {
+                    ResponseType::Basic => "basic",
                     ResponseType::Default => "default",
                     ResponseType::Error => "error",
+                    ResponseType::OpaqueRedirect => "opaqueredirect",
                 };
                 Ok(JsString::from(t).into())
             }),
@@ -198,9 +207,19 @@ impl Class for ResponseInterface {
             class,
             "url",
             NativeFunction::from_fn_ptr(|this, _, _| {
-                this_response(this)?;
-                // No URL list: the empty string.
-                Ok(JsString::default().into())
+                let r = this_response(this)?;
+                // The empty string if this's response's URL is null; otherwise this's
+                // response's URL (the last of its URL list), serialized with exclude
+                // fragment set to true.
+                let url = r.borrow().data().url_list.last().cloned();
+                let url = url.map_or_else(JsString::default, |u| {
+                    let s = u.to_std_string_lossy();
+                    match s.split_once('#') {
+                        Some((before, _)) => JsString::from(before),
+                        None => u,
+                    }
+                });
+                Ok(url.into())
             }),
             None,
         );
@@ -208,8 +227,10 @@ impl Class for ResponseInterface {
             class,
             "redirected",
             NativeFunction::from_fn_ptr(|this, _, _| {
-                this_response(this)?;
-                Ok(false.into())
+                let r = this_response(this)?;
+                // True if this's response's URL list's size is greater than 1.
+                let redirected = r.borrow().data().url_list.len() > 1;
+                Ok(redirected.into())
             }),
             None,
         );
@@ -259,7 +280,7 @@ impl Class for ResponseInterface {
             0,
             NativeFunction::from_fn_ptr(|this, _, ctx| {
                 let r = this_response(this)?;
-                let (holder, type_, status, status_text) = {
+                let (holder, type_, status, status_text, url_list) = {
                     let b = r.borrow();
                     let d = b.data();
                     (
@@ -267,6 +288,7 @@ impl Class for ResponseInterface {
                         d.type_.get(),
                         d.status.get(),
                         d.status_text.clone(),
+                        d.url_list.clone(),
                     )
                 };
                 // 1. If this is unusable, then throw a TypeError.
@@ -290,6 +312,7 @@ impl Class for ResponseInterface {
                         type_: Cell::new(type_),
                         status: Cell::new(status),
                         status_text,
+                        url_list,
                     },
                 )
                 .into())
@@ -312,6 +335,7 @@ impl Class for ResponseInterface {
                         type_: Cell::new(ResponseType::Error),
                         status: Cell::new(0),
                         status_text: Vec::new(),
+                        url_list: Vec::new(),
                     },
                 )
                 .into())
@@ -368,6 +392,7 @@ impl Class for ResponseInterface {
                         type_: Cell::new(ResponseType::Default),
                         status: Cell::new(status),
                         status_text: Vec::new(),
+                        url_list: Vec::new(),
                     },
                 )
                 .into())

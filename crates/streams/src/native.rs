@@ -32,7 +32,9 @@
 //! - **Driving them**: pending native futures live in the context (not in one call of the job
 //!   executor); an event loop polls them with [`poll_tasks`] and waits while
 //!   [`pending_tasks`] is non-zero (the host crate's loop does, and `Host::run_until` awaits a
-//!   future); with another job executor, [`block_on`] / [`run_until_idle`] do it.
+//!   future); with another job executor, [`block_on`] / [`run_until_idle`] do it. An
+//!   embedder awaits its own Rust I/O the same way with [`spawn_future`] (the future, then
+//!   steps with the context).
 //!
 //! The algorithms return a [`Completion`] (the spec's "promise" an algorithm returns):
 //! [`Completion::undefined`] when the step is done, [`Completion::Rejected`] for an error, or
@@ -104,7 +106,9 @@ pub mod tokio;
 pub use consumer::{
     chunk_to_bytes, ChunkStream, ReadResult, StreamFuture, StreamReader, StreamWriter,
 };
-pub use driver::{block_on, pending_tasks, poll_tasks, run_until_idle, TaskProgress};
+pub use driver::{
+    block_on, pending_tasks, poll_tasks, run_until_idle, spawn_future, SpawnedFuture, TaskProgress,
+};
 pub use io::{
     readable_stream_from_async_read, readable_stream_from_async_read_with_high_water_mark,
     readable_stream_from_stream, readable_stream_from_stream_with_high_water_mark,

@@ -42,6 +42,7 @@
 //! | [`boa_url`] | URL | webidl | `URLSearchParams` |
 //! | [`boa_json`] | ECMA-262 `JSON.parse` | webidl | replaces `JSON.parse` |
 //! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
+//! | [`boa_net`] | Fetch (network) | webidl, dom, streams, fetch | `fetch`, `BoaStreams.serve` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
 //! | [`boa_crypto`] | Web Cryptography API | webidl | `crypto`, `Crypto`, `SubtleCrypto`, `CryptoKey` |
 //! | `boa_web` (this) | – | all of the above | – |
@@ -74,6 +75,8 @@ pub use boa_fileapi;
 pub use boa_html;
 #[cfg(feature = "json")]
 pub use boa_json;
+#[cfg(feature = "net")]
+pub use boa_net;
 #[cfg(feature = "streams")]
 pub use boa_streams;
 #[cfg(feature = "url")]
@@ -105,6 +108,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_html::register(context)?;
     #[cfg(feature = "crypto")]
     boa_crypto::register(context)?;
+    #[cfg(feature = "net")]
+    boa_net::register(context)?;
     Ok(())
 }
 

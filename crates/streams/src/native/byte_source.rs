@@ -353,6 +353,29 @@ impl ByteController {
         Self { controller }
     }
 
+    /// The handle of `stream`'s controller when `stream` is a byte stream (`type: "bytes"`,
+    /// e.g. one made by [`native_readable_byte_stream`]); `None` for a default stream. For a
+    /// source that must error its stream before the first pull (an abort signal):
+    ///
+    /// ```
+    /// use boa_engine::{js_string, Context};
+    /// use boa_streams::native::{native_byte_stream, ByteController};
+    ///
+    /// let mut context = Context::default();
+    /// boa_streams::register(&mut context).unwrap();
+    /// let stream = native_byte_stream(std::iter::empty(), &mut context).unwrap();
+    /// let controller = ByteController::of_stream(&stream).unwrap();
+    /// controller.error(js_string!("gone").into(), &mut context);
+    /// assert!(!controller.is_readable());
+    /// ```
+    pub fn of_stream(stream: &JsObject<ReadableStream>) -> Option<Self> {
+        let controller = stream.borrow().data().controller()?;
+        match controller {
+            StreamController::Byte(c) => Some(Self::new(c)),
+            StreamController::Default(_) => None,
+        }
+    }
+
     /// The `ReadableByteStreamController` object.
     pub fn controller(&self) -> &JsObject<ReadableByteStreamController> {
         &self.controller

@@ -201,6 +201,100 @@ fn poll_slot(driver: &Rc<Driver>, id: u64, ctx: &mut Context) -> bool {
     true
 }
 
+/// A future run by [`spawn_future`] and the steps that take its output.
+struct FutureTask<F: Future, S> {
+    future: std::pin::Pin<Box<F>>,
+    then: Option<S>,
+}
+
+impl<F, S> Task for FutureTask<F, S>
+where
+    F: Future,
+    S: FnOnce(F::Output, &mut Context),
+{
+    fn poll(&mut self, cx: &mut TaskContext<'_>, ctx: &mut Context) -> Poll<()> {
+        match self.future.as_mut().poll(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(output) => {
+                if let Some(then) = self.then.take() {
+                    then(output, ctx);
+                }
+                Poll::Ready(())
+            }
+        }
+    }
+}
+
+/// The handle of a future spawned with [`spawn_future`]: [`abort`](Self::abort) drops it.
+/// Dropping the handle does not abort the future.
+#[derive(Clone)]
+pub struct SpawnedFuture {
+    handle: Option<TaskHandle>,
+}
+
+impl std::fmt::Debug for SpawnedFuture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpawnedFuture")
+            .field("finished", &self.is_finished())
+            .finish()
+    }
+}
+
+impl SpawnedFuture {
+    /// Drop the future (and its steps) now, without running the steps; it is never polled
+    /// again. Nothing happens if it already finished.
+    pub fn abort(&self) {
+        if let Some(handle) = &self.handle {
+            handle.cancel();
+        }
+    }
+
+    /// Whether the future finished (its steps ran) or was aborted.
+    pub fn is_finished(&self) -> bool {
+        self.handle
+            .as_ref()
+            .is_none_or(|h| h.slot.cancelled.get() || !h.driver.tasks.borrow().contains_key(&h.id))
+    }
+}
+
+/// Run `future` on the context's driver (polled by [`poll_tasks`] on the context's thread,
+/// woken from any thread, e.g. by a tokio runtime's I/O driver) and, once it is ready, run
+/// `then` with its output and the context. It is polled once now. While it is pending it
+/// counts in [`pending_tasks`], so an event loop keeps running. The embedder's way to await
+/// Rust I/O and come back to the context, e.g. to settle a promise with the result.
+///
+/// ```
+/// use std::cell::Cell;
+/// use std::rc::Rc;
+/// use boa_engine::Context;
+/// use boa_streams::native::{pending_tasks, run_until_idle, spawn_future};
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let (tx, rx) = futures::channel::oneshot::channel::<u32>();
+/// let got = Rc::new(Cell::new(0));
+/// let seen = got.clone();
+/// let task = spawn_future(rx, move |value, _ctx| seen.set(value.unwrap_or(0)), &mut context);
+/// assert_eq!(pending_tasks(&context), 1);
+/// std::thread::spawn(move || tx.send(42)).join().unwrap().unwrap();
+/// run_until_idle(&mut context).unwrap();
+/// assert_eq!(got.get(), 42);
+/// assert!(task.is_finished());
+/// ```
+pub fn spawn_future<F, S>(future: F, then: S, ctx: &mut Context) -> SpawnedFuture
+where
+    F: Future + 'static,
+    S: FnOnce(F::Output, &mut Context) + 'static,
+{
+    let task = FutureTask {
+        future: Box::pin(future),
+        then: Some(then),
+    };
+    SpawnedFuture {
+        handle: spawn(task, ctx),
+    }
+}
+
 /// What one [`poll_tasks`] call did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TaskProgress {

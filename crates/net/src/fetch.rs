@@ -1,0 +1,626 @@
+//! [`fetch(input, init)`](https://fetch.spec.whatwg.org/#dom-global-fetch) as a server
+//! runtime does it (no CORS, no cookie store, no cache): `data:` URLs through the data: URL
+//! processor, `http:` through hyper's pooled HTTP/1.1 client, redirects followed here (so
+//! each hop is visible: URL list, method changes, the 20-redirect limit).
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use boa_engine::{
+    js_string, object::FunctionObjectBuilder, Context, JsObject, JsResult, JsValue, NativeFunction,
+};
+use boa_fetch::headers::Header;
+use boa_fetch::network::{
+    construct_request, new_network_response, request_parts, NetworkResponse, ResponseKind,
+};
+use boa_gc::{Finalize, Trace};
+use boa_streams::native::{
+    native_byte_stream, spawn_future, ReadableStream, SpawnedFuture, StreamReader,
+};
+use boa_webidl::promise::PromiseCapability;
+use boa_webidl::{arg, own_error_value, type_error};
+use hyper_util::client::legacy::{connect::HttpConnector, Client};
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+
+use crate::body::{abort_incoming, incoming_stream, pump, InState, OutBody, PumpEnd};
+
+/// The most redirects a fetch follows (the Fetch Standard's limit).
+const MAX_REDIRECTS: usize = 20;
+
+/// The process-wide pooled client (keep-alive connections are reused across fetches and
+/// contexts).
+fn client() -> &'static Client<HttpConnector, OutBody> {
+    static CLIENT: OnceLock<Client<HttpConnector, OutBody>> = OnceLock::new();
+    CLIENT.get_or_init(|| {
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        connector.enforce_http(true);
+        Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .pool_idle_timeout(Duration::from_secs(30))
+            .pool_max_idle_per_host(64)
+            .build(connector)
+    })
+}
+
+/// A request's [redirect mode](https://fetch.spec.whatwg.org/#concept-request-redirect-mode).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum RedirectMode {
+    Follow,
+    Error,
+    Manual,
+}
+
+/// Where a fetch is.
+enum Phase {
+    /// Waiting for the response head: the tokio task and the driver future awaiting it.
+    Requesting {
+        abort: tokio::task::AbortHandle,
+        /// (`None` while it is first polled.)
+        task: Option<SpawnedFuture>,
+    },
+    /// The response was delivered; its body is being read.
+    Body {
+        stream: JsObject<ReadableStream>,
+        state: Rc<InState>,
+    },
+    /// Finished (settled and body done, or aborted).
+    Done,
+}
+
+/// One fetch in progress.
+struct FetchState {
+    capability: PromiseCapability,
+    /// The request's signal, and the id of our abort algorithm on it (cleared when the fetch
+    /// is finished, which breaks the signal → algorithm → state cycle).
+    signal: RefCell<Option<(JsObject, boa_dom::AbortAlgorithmId)>>,
+    redirect: RedirectMode,
+    method: RefCell<Vec<u8>>,
+    headers: RefCell<Vec<Header>>,
+    url_list: RefCell<Vec<String>>,
+    /// The body's bytes (resent after a 307/308), if it was made from bytes.
+    body_bytes: RefCell<Option<bytes::Bytes>>,
+    /// The body's stream, when the body is a `ReadableStream` not yet sent.
+    body_stream: RefCell<Option<JsObject<ReadableStream>>>,
+    /// Whether the request has a body that was a stream (it cannot be sent twice).
+    streamed_body: Cell<bool>,
+    /// The pump reading the request body stream, and its reader.
+    pump: RefCell<Option<(SpawnedFuture, StreamReader)>>,
+    phase: RefCell<Phase>,
+    settled: Cell<bool>,
+}
+
+/// The captures of the abort algorithm.
+#[derive(Trace, Finalize)]
+struct AbortCapture(#[unsafe_ignore_trace] Rc<FetchState>);
+
+/// The `fetch(input, init)` method.
+pub(crate) fn fetch_method(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    // 1. Let p be a new promise.
+    let capability = PromiseCapability::new(ctx);
+    if let Err(e) = start(&arg(args, 0), &arg(args, 1), &capability, ctx) {
+        let reason = own_error_value(e, ctx);
+        capability.reject(reason, ctx);
+    }
+    Ok(capability.value())
+}
+
+/// The init's `redirect` member (a `RequestRedirect` enum value).
+fn redirect_mode(init: &JsValue, ctx: &mut Context) -> JsResult<RedirectMode> {
+    let Some(init) = init.as_object() else {
+        return Ok(RedirectMode::Follow);
+    };
+    let value = init.get(js_string!("redirect"), ctx)?;
+    if value.is_undefined() {
+        return Ok(RedirectMode::Follow);
+    }
+    match value.to_string(ctx)?.to_std_string_lossy().as_str() {
+        "follow" => Ok(RedirectMode::Follow),
+        "error" => Ok(RedirectMode::Error),
+        "manual" => Ok(RedirectMode::Manual),
+        other => Err(type_error(format!(
+            "'redirect' must be \"follow\", \"error\" or \"manual\", not \"{other}\""
+        ))),
+    }
+}
+
+/// Steps 2-12 of fetch(): make the request, then fetch it.
+fn start(
+    input: &JsValue,
+    init: &JsValue,
+    capability: &PromiseCapability,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 2. Let requestObject be the result of invoking the initial value of Request as
+    //    constructor with input and init as arguments. If this throws, reject p.
+    let redirect = redirect_mode(init, ctx)?;
+    let request = construct_request(input, init, ctx)?;
+    // 3. Let request be requestObject's request.
+    let parts = request_parts(&request).ok_or_else(|| type_error("not a Request"))?;
+    let streamed = parts.body.is_some() && parts.body_bytes.is_none();
+    let state = Rc::new(FetchState {
+        capability: capability.clone(),
+        signal: RefCell::new(None),
+        redirect,
+        method: RefCell::new(parts.method),
+        headers: RefCell::new(parts.headers),
+        url_list: RefCell::new(vec![parts.url.clone()]),
+        body_bytes: RefCell::new(parts.body_bytes),
+        body_stream: RefCell::new(if streamed { parts.body.clone() } else { None }),
+        streamed_body: Cell::new(streamed),
+        pump: RefCell::new(None),
+        phase: RefCell::new(Phase::Done),
+        settled: Cell::new(false),
+    });
+    // 4. If requestObject's signal is aborted, then abort the fetch() call with p, request,
+    //    null, and requestObject's signal's abort reason, and return p.
+    if boa_dom::is_aborted(&parts.signal) {
+        let reason = boa_dom::abort_reason(&parts.signal);
+        if let Some(body) = &parts.body {
+            cancel_stream(body, reason.clone(), ctx);
+        }
+        capability.reject(reason, ctx);
+        return Ok(());
+    }
+    // 11. Add the following abort steps to requestObject's signal: abort the fetch() call.
+    let algorithm = FunctionObjectBuilder::new(
+        ctx.realm(),
+        NativeFunction::from_copy_closure_with_captures(
+            |_, _, capture: &AbortCapture, ctx| {
+                let state = capture.0.clone();
+                let reason = state
+                    .signal
+                    .borrow()
+                    .as_ref()
+                    .map(|(s, _)| boa_dom::abort_reason(s))
+                    .unwrap_or_default();
+                abort_fetch(&state, reason, ctx);
+                Ok(JsValue::undefined())
+            },
+            AbortCapture(state.clone()),
+        ),
+    )
+    .build();
+    let id = boa_dom::add_abort_algorithm(&parts.signal, algorithm);
+    *state.signal.borrow_mut() = Some((parts.signal.clone(), id));
+    // 12. Set controller to the result of calling fetch given request.
+    scheme_fetch(&state, ctx);
+    Ok(())
+}
+
+/// Cancel `stream` with `reason` (a request body no one will send).
+fn cancel_stream(stream: &JsObject<ReadableStream>, reason: JsValue, ctx: &mut Context) {
+    if boa_streams::native::readable_stream_is_locked(stream) {
+        return;
+    }
+    if let Ok(reader) = StreamReader::new(stream, ctx) {
+        drop(reader.cancel(reason, ctx));
+    }
+}
+
+/// Forget the abort algorithm and mark the fetch done.
+fn finish(state: &FetchState) {
+    let signal = state.signal.borrow_mut().take();
+    if let Some((signal, id)) = signal {
+        boa_dom::remove_abort_algorithm(&signal, id);
+    }
+    *state.phase.borrow_mut() = Phase::Done;
+}
+
+/// [Abort the fetch() call](https://fetch.spec.whatwg.org/#abort-fetch) with `reason`.
+fn abort_fetch(state: &Rc<FetchState>, reason: JsValue, ctx: &mut Context) {
+    let phase = std::mem::replace(&mut *state.phase.borrow_mut(), Phase::Done);
+    // 1. Reject promise with error (no-op once settled).
+    if !state.settled.replace(true) {
+        state.capability.reject(reason.clone(), ctx);
+    }
+    match phase {
+        // Drop the in-flight request: hyper closes its connection.
+        Phase::Requesting { abort, task } => {
+            abort.abort();
+            if let Some(task) = task {
+                task.abort();
+            }
+        }
+        // 3. If responseObject is null, return. 5-6. If response's body is non-null and
+        //    is readable, then error response's body with error.
+        Phase::Body {
+            stream,
+            state: body,
+        } => abort_incoming(&stream, &body, reason.clone(), ctx),
+        Phase::Done => {}
+    }
+    // 2. If request's body is non-null and is readable, then cancel request's body with
+    //    error.
+    let pump = state.pump.borrow_mut().take();
+    if let Some((task, reader)) = pump {
+        task.abort();
+        drop(reader.cancel(reason.clone(), ctx));
+    }
+    let unsent = state.body_stream.borrow_mut().take();
+    if let Some(stream) = unsent {
+        cancel_stream(&stream, reason, ctx);
+    }
+    finish(state);
+}
+
+/// Reject the fetch with a network error: a TypeError with `message`.
+fn network_error(state: &Rc<FetchState>, message: String, ctx: &mut Context) {
+    if !state.settled.replace(true) {
+        let e = own_error_value(type_error(format!("fetch failed: {message}")), ctx);
+        state.capability.reject(e, ctx);
+    }
+    let pump = state.pump.borrow_mut().take();
+    if let Some((task, reader)) = pump {
+        task.abort();
+        let reason = own_error_value(type_error(format!("fetch failed: {message}")), ctx);
+        drop(reader.cancel(reason, ctx));
+    }
+    finish(state);
+}
+
+/// Resolve the fetch with `response`.
+fn respond(state: &Rc<FetchState>, response: NetworkResponse, ctx: &mut Context) {
+    if state.settled.replace(true) {
+        return;
+    }
+    match new_network_response(response, ctx) {
+        Ok(object) => state.capability.resolve(object.into(), ctx),
+        Err(e) => {
+            let e = own_error_value(e, ctx);
+            state.capability.reject(e, ctx);
+        }
+    }
+}
+
+/// The current URL (the last of the URL list).
+fn current_url(state: &FetchState) -> String {
+    state.url_list.borrow().last().cloned().unwrap_or_default()
+}
+
+/// [Scheme fetch](https://fetch.spec.whatwg.org/#scheme-fetch) (and HTTP fetch for http:).
+fn scheme_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
+    let url = current_url(state);
+    let scheme = url
+        .split_once(':')
+        .map_or("", |(s, _)| s)
+        .to_ascii_lowercase();
+    match scheme.as_str() {
+        "data" => data_fetch(state, &url, ctx),
+        "http" => http_fetch(state, ctx),
+        "https" => network_error(
+            state,
+            format!("{url}: https: is not supported yet (no TLS in this build)"),
+            ctx,
+        ),
+        "about" | "blob" | "file" => network_error(
+            state,
+            format!("{url}: the {scheme}: scheme is not supported"),
+            ctx,
+        ),
+        _ => network_error(state, format!("{url}: unknown scheme \"{scheme}\""), ctx),
+    }
+}
+
+/// "data": the data: URL processor; a 200 response with the MIME type as `Content-Type`.
+fn data_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
+    // 1. Let dataURLStruct be the result of running the data: URL processor on request's
+    //    current URL.
+    // 2. If dataURLStruct is failure, then return a network error.
+    let data = match crate::data_url::process(url) {
+        Ok(d) => d,
+        Err(message) => return network_error(state, message, ctx),
+    };
+    // The request body (if any) is not read: cancel it.
+    let unsent = state.body_stream.borrow_mut().take();
+    if let Some(stream) = unsent {
+        cancel_stream(&stream, JsValue::undefined(), ctx);
+    }
+    // 3-4. Return a new response whose status message is `OK`, header list is
+    //    « (`Content-Type`, mimeType) », and body is dataURLStruct's body as a body.
+    let body = match native_byte_stream(std::iter::once(data.body), ctx) {
+        Ok(b) => b,
+        Err(e) => return network_error(state, e.to_string(), ctx),
+    };
+    let url_list = state.url_list.borrow().clone();
+    finish(state);
+    respond(
+        state,
+        NetworkResponse {
+            status: 200,
+            status_text: b"OK".to_vec(),
+            headers: vec![(b"Content-Type".to_vec(), data.mime_type.into_bytes())],
+            body: Some(body),
+            url_list,
+            kind: ResponseKind::Basic,
+        },
+        ctx,
+    );
+}
+
+/// Build the hyper request for the current URL, method, headers and body.
+fn build_request(
+    state: &Rc<FetchState>,
+    ctx: &mut Context,
+) -> Result<http::Request<OutBody>, String> {
+    let url = current_url(state);
+    let uri: http::Uri = url
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e| format!("{url}: invalid URL for HTTP ({e})"))?;
+    let method = http::Method::from_bytes(&state.method.borrow())
+        .map_err(|_| "invalid method".to_string())?;
+    let mut builder = http::Request::builder().method(method).uri(uri);
+    for (name, value) in state.headers.borrow().iter() {
+        let name = http::HeaderName::from_bytes(name)
+            .map_err(|_| format!("invalid header name {}", String::from_utf8_lossy(name)))?;
+        let value = http::HeaderValue::from_bytes(value)
+            .map_err(|_| format!("invalid value for header {name}"))?;
+        builder = builder.header(name, value);
+    }
+    let stream = state.body_stream.borrow_mut().take();
+    let body = if let Some(stream) = stream {
+        let (body, future, reader) = pump(&stream, ctx).map_err(|e| e.to_string())?;
+        let weak = Rc::downgrade(state);
+        let task = spawn_future(
+            future,
+            move |end, ctx| {
+                let Some(state) = weak.upgrade() else { return };
+                let pump = state.pump.borrow_mut().take();
+                if let (PumpEnd::ReceiverGone, Some((_, reader))) = (end, pump) {
+                    let reason = own_error_value(
+                        type_error(
+                            "fetch failed: the connection closed before the request body was sent",
+                        ),
+                        ctx,
+                    );
+                    drop(reader.cancel(reason, ctx));
+                }
+            },
+            ctx,
+        );
+        *state.pump.borrow_mut() = Some((task, reader));
+        body
+    } else {
+        match state.body_bytes.borrow().clone() {
+            Some(bytes) => OutBody::Full(Some(bytes)),
+            None => OutBody::Empty,
+        }
+    };
+    builder.body(body).map_err(|e| e.to_string())
+}
+
+/// HTTP-network fetch: send the request on the pooled client; the response head comes
+/// back to [`on_response`].
+fn http_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
+    let request = match build_request(state, ctx) {
+        Ok(r) => r,
+        Err(message) => return network_error(state, message, ctx),
+    };
+    let runtime = match crate::runtime() {
+        Ok(r) => r,
+        Err(e) => return network_error(state, e.to_string(), ctx),
+    };
+    let join = runtime.spawn(client().request(request));
+    let abort = join.abort_handle();
+    // The phase is set before the first poll: the response can be there already.
+    *state.phase.borrow_mut() = Phase::Requesting { abort, task: None };
+    let weak = Rc::downgrade(state);
+    let task = spawn_future(
+        join,
+        move |result, ctx| {
+            if let Some(state) = weak.upgrade() {
+                on_response(&state, result, ctx);
+            }
+        },
+        ctx,
+    );
+    if let Phase::Requesting { task: slot, .. } = &mut *state.phase.borrow_mut() {
+        if slot.is_none() && !task.is_finished() {
+            *slot = Some(task);
+        }
+    }
+}
+
+type ClientResult = Result<
+    Result<http::Response<hyper::body::Incoming>, hyper_util::client::legacy::Error>,
+    tokio::task::JoinError,
+>;
+
+/// Whether `status` is a [redirect status](https://fetch.spec.whatwg.org/#redirect-status).
+fn is_redirect_status(status: u16) -> bool {
+    matches!(status, 301 | 302 | 303 | 307 | 308)
+}
+
+/// The response head arrived (or the request failed).
+fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) {
+    if !matches!(*state.phase.borrow(), Phase::Requesting { .. }) {
+        return;
+    }
+    *state.phase.borrow_mut() = Phase::Done;
+    let response = match result {
+        Err(e) => return network_error(state, format!("{}: {e}", current_url(state)), ctx),
+        Ok(Err(e)) => {
+            return network_error(
+                state,
+                format!("{}: {}", current_url(state), crate::error_chain(&e)),
+                ctx,
+            )
+        }
+        Ok(Ok(r)) => r,
+    };
+    let status = response.status().as_u16();
+    let location = response
+        .headers()
+        .get(http::header::LOCATION)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    if let (true, Some(location)) = (is_redirect_status(status), location) {
+        return redirect(state, status, &location, ctx);
+    }
+    let headers: Vec<Header> = response
+        .headers()
+        .iter()
+        .map(|(n, v)| (n.as_str().as_bytes().to_vec(), v.as_bytes().to_vec()))
+        .collect();
+    let status_text = response
+        .extensions()
+        .get::<hyper::ext::ReasonPhrase>()
+        .map(|r| r.as_bytes().to_vec())
+        .or_else(|| {
+            response
+                .status()
+                .canonical_reason()
+                .map(|r| r.as_bytes().to_vec())
+        })
+        .unwrap_or_default();
+    let null_body = state.method.borrow().as_slice() == b"HEAD"
+        || matches!(status, 101 | 103 | 204 | 205 | 304);
+    let body = if null_body {
+        finish(state);
+        None
+    } else {
+        let weak = Rc::downgrade(state);
+        let on_done: Box<dyn FnOnce()> = Box::new(move || {
+            if let Some(state) = weak.upgrade() {
+                finish(&state);
+            }
+        });
+        match incoming_stream(Box::pin(response.into_body()), Some(on_done), ctx) {
+            Ok((stream, body)) => {
+                *state.phase.borrow_mut() = Phase::Body {
+                    stream: stream.clone(),
+                    state: body,
+                };
+                Some(stream)
+            }
+            Err(e) => return network_error(state, e.to_string(), ctx),
+        }
+    };
+    let url_list = state.url_list.borrow().clone();
+    respond(
+        state,
+        NetworkResponse {
+            status,
+            status_text,
+            headers,
+            body,
+            url_list,
+            kind: ResponseKind::Basic,
+        },
+        ctx,
+    );
+}
+
+/// [HTTP-redirect fetch](https://fetch.spec.whatwg.org/#http-redirect-fetch) (and the
+/// redirect mode's switch in HTTP fetch).
+fn redirect(state: &Rc<FetchState>, status: u16, location: &str, ctx: &mut Context) {
+    match state.redirect {
+        // "error": set response to a network error.
+        RedirectMode::Error => {
+            return network_error(
+                state,
+                format!(
+                    "{}: redirected ({status}) with redirect mode \"error\"",
+                    current_url(state)
+                ),
+                ctx,
+            )
+        }
+        // "manual": an opaque-redirect filtered response.
+        RedirectMode::Manual => {
+            let url_list = state.url_list.borrow().clone();
+            let pump = state.pump.borrow_mut().take();
+            drop(pump);
+            finish(state);
+            return respond(
+                state,
+                NetworkResponse {
+                    status: 0,
+                    status_text: Vec::new(),
+                    headers: Vec::new(),
+                    body: None,
+                    url_list,
+                    kind: ResponseKind::OpaqueRedirect,
+                },
+                ctx,
+            );
+        }
+        RedirectMode::Follow => {}
+    }
+    // 3. Let locationURL be actualResponse's location URL given request's current URL's
+    //    fragment. 4. If locationURL is failure, then return a network error.
+    let current = current_url(state);
+    let next = match url::Url::parse(&current).and_then(|base| base.join(location)) {
+        Ok(u) => u,
+        Err(e) => {
+            return network_error(
+                state,
+                format!("{current}: invalid Location \"{location}\" ({e})"),
+                ctx,
+            )
+        }
+    };
+    // 6. If locationURL's scheme is not an HTTP(S) scheme, then return a network error.
+    if !matches!(next.scheme(), "http" | "https") {
+        return network_error(
+            state,
+            format!("{current}: redirect to a non-HTTP URL {next}"),
+            ctx,
+        );
+    }
+    // 7. If request's redirect count is 20, then return a network error.
+    if state.url_list.borrow().len() > MAX_REDIRECTS {
+        return network_error(state, format!("{current}: too many redirects"), ctx);
+    }
+    // 11. If status is 307 or 308 and request's body's source is null (a stream), then
+    //     return a network error. (Checked whatever the status when the stream was sent:
+    //     its bytes are gone.)
+    let method_changes = {
+        let method = state.method.borrow();
+        ((status == 301 || status == 302) && method.as_slice() == b"POST")
+            || (status == 303 && !matches!(method.as_slice(), b"GET" | b"HEAD"))
+    };
+    if state.streamed_body.get() && !method_changes {
+        return network_error(
+            state,
+            format!("{current}: cannot follow a {status} redirect with a streamed request body"),
+            ctx,
+        );
+    }
+    // 12. If one of the following is true: (301/302 and POST) or (303 and not GET/HEAD),
+    //     set method to `GET` and body to null; remove the request-body-header names.
+    if method_changes {
+        *state.method.borrow_mut() = b"GET".to_vec();
+        *state.body_bytes.borrow_mut() = None;
+        state.streamed_body.set(false);
+        let pump = state.pump.borrow_mut().take();
+        drop(pump);
+        state.headers.borrow_mut().retain(|(name, _)| {
+            let name = name.to_ascii_lowercase();
+            !matches!(
+                name.as_slice(),
+                b"content-encoding"
+                    | b"content-language"
+                    | b"content-location"
+                    | b"content-type"
+                    | b"content-length"
+            )
+        });
+    }
+    // 13. If request's current URL's origin is not same origin with locationURL's origin,
+    //     remove `Authorization` from request's header list.
+    let same_origin = url::Url::parse(&current).is_ok_and(|u| u.origin() == next.origin());
+    if !same_origin {
+        state
+            .headers
+            .borrow_mut()
+            .retain(|(name, _)| !name.eq_ignore_ascii_case(b"authorization"));
+    }
+    // 18. Append locationURL to request's URL list. 20. Return main fetch.
+    state.url_list.borrow_mut().push(next.to_string());
+    scheme_fetch(state, ctx);
+}

@@ -1,0 +1,142 @@
+//! # boa_net
+//!
+//! Fetch over the network: the global [`fetch()`](https://fetch.spec.whatwg.org/#fetch-method)
+//! for `http:` (HTTP/1.1 with a keep-alive connection pool) and `data:` URLs, with bodies
+//! streamed both ways, and an HTTP/1.1 server host API, `BoaStreams.serve()` (see
+//! [`serve`](mod@serve)). Built on the public embedder APIs of `boa_streams`
+//! ([`boa_streams::native`]: byte sources, [`spawn_future`](boa_streams::native::spawn_future),
+//! [`StreamReader`](boa_streams::native::StreamReader)) and `boa_fetch`
+//! ([`boa_fetch::network`]), with hyper 1 on tokio.
+//!
+//! ## How the I/O runs
+//!
+//! All sockets live on one process-wide tokio runtime (multi-threaded, started on first use,
+//! its worker threads named `boa-net`): hyper's connection tasks (client and server) run
+//! there, so reading and writing sockets never blocks a script's thread and several contexts
+//! (workers) share it. A context never runs on a tokio thread: what a script awaits is a Rust
+//! future on the context's [driver](boa_streams::native::poll_tasks) (spawned with
+//! [`spawn_future`](boa_streams::native::spawn_future)): a tokio `JoinHandle`, a hyper body
+//! frame, a channel. Tokio's wakers fire on the runtime's threads and wake the driver, which
+//! wakes the event loop (the host's loop parks its thread while it waits and keeps running
+//! while any such future is pending, so a pending `fetch()` keeps a script alive).
+//!
+//! Bodies keep their backpressure across that boundary:
+//!
+//! - A **response body** is a `type: "bytes"` `ReadableStream` whose pull polls hyper's body
+//!   for one frame, only while a read is pending (high water mark 0). hyper's connection task
+//!   reads more of the body from the socket only once the previous frame was taken, so a
+//!   reader that stops reading stops the socket reads (the TCP window then stops the peer).
+//! - A **request body** made from bytes is sent with a `Content-Length`; a `ReadableStream`
+//!   body (with `duplex: "half"`) is read by a [`StreamReader`](boa_streams::native::StreamReader)
+//!   into a one-chunk channel that hyper's connection task drains as the socket accepts
+//!   bytes (chunked transfer coding), so the stream is read only as fast as the peer takes it.
+//!
+//! Aborting (the request's `signal`) drops the in-flight request (hyper closes the
+//! connection), cancels the request body stream, rejects the `fetch()` promise or errors
+//! the response body stream with the abort reason.
+//!
+//! ```
+//! use boa_engine::{Context, Source};
+//!
+//! let mut context = Context::default();
+//! boa_net::register(&mut context).unwrap();
+//! context
+//!     .eval(Source::from_bytes(
+//!         "globalThis.out = '';
+//!          fetch('data:text/plain,hello').then(r => r.text()).then(t => { out = t; });",
+//!     ))
+//!     .unwrap();
+//! boa_streams::native::run_until_idle(&mut context).unwrap();
+//! let out = context.eval(Source::from_bytes("out")).unwrap();
+//! assert_eq!(out.as_string().unwrap().to_std_string_escaped(), "hello");
+//! ```
+
+#![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
+use std::sync::OnceLock;
+
+use boa_engine::{js_string, Context, JsResult, NativeFunction};
+
+use boa_webidl::type_error;
+
+mod body;
+mod data_url;
+mod fetch;
+pub mod serve;
+
+boa_webidl::runtime_extension!(
+    /// A boa_runtime `RuntimeExtension` that registers `fetch` (see [`register`]).
+    NetExtension,
+    register
+);
+
+/// The realm mark of [`register`].
+#[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+struct Registered;
+
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests;
+
+/// Register `fetch()` and `BoaStreams.serve()` on the context's current realm, after what
+/// they depend on (boa_fetch's `Headers`, `Request`, `Response`, registered first if they are
+/// not there yet). Registering twice does nothing the second time.
+pub fn register(context: &mut Context) -> JsResult<()> {
+    if !boa_webidl::first_registration::<Registered>(context) {
+        return Ok(());
+    }
+    boa_fetch::register(context)?;
+    let fetch = NativeFunction::from_fn_ptr(fetch::fetch_method);
+    let fetch = boa_engine::object::FunctionObjectBuilder::new(context.realm(), fetch)
+        .name(js_string!("fetch"))
+        .length(1)
+        .constructor(false)
+        .build();
+    context.register_global_property(
+        js_string!("fetch"),
+        fetch,
+        boa_engine::property::Attribute::WRITABLE | boa_engine::property::Attribute::CONFIGURABLE,
+    )?;
+    serve::register(context)?;
+    Ok(())
+}
+
+/// The process-wide tokio runtime all sockets run on (started on first use).
+pub(crate) fn runtime() -> JsResult<&'static tokio::runtime::Runtime> {
+    static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("boa-net")
+                .enable_io()
+                .enable_time()
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| type_error(format!("cannot start the network runtime: {e}")))
+}
+
+/// `error` and its sources, joined with ": " (hyper's errors carry the cause in their
+/// sources: "client error (Connect): tcp connect error: Connection refused").
+pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    // Bounded: error chains are short, but a cyclic one must not hang.
+    for _ in 0..16 {
+        let Some(s) = source else { break };
+        let text = s.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = s.source();
+    }
+    message
+}

@@ -1,0 +1,171 @@
+//! Server tests: `fetch()` and raw sockets on 127.0.0.1 as clients. Every wait is bounded.
+
+use std::io::{Read, Write};
+use std::time::Duration;
+
+use crate::test_support::*;
+use crate::tests::{run_for, run_until};
+
+fn serving(handler: &str) -> (boa_engine::Context, u16) {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        &format!(
+            "globalThis.log = []; globalThis.done = false;
+             globalThis.server = BoaStreams.serve({{ port: 0, onListen(a) {{ log.push('listening ' + a.hostname); }} }}, {handler});
+             globalThis.base = 'http://127.0.0.1:' + server.addr.port;"
+        ),
+    );
+    let port = eval(&mut ctx, "server.addr.port")
+        .to_number(&mut ctx)
+        .unwrap() as u16;
+    (ctx, port)
+}
+
+#[test]
+fn serves_fetch_clients() {
+    let (mut ctx, _) = serving(
+        "async (req) => {
+            const url = { pathname: '/' + req.url.split('/').slice(3).join('/') };
+            if (url.pathname === '/') return new Response('hello from boa', { headers: { 'x-path': '/' } });
+            if (url.pathname === '/echo') return new Response(req.body, { headers: { 'x-method': req.method } });
+            if (url.pathname === '/throw') throw new Error('handler failed');
+            if (url.pathname === '/wrong') return 42;
+            return new Response('nope', { status: 404 });
+        }",
+    );
+    eval(
+        &mut ctx,
+        "(async () => {
+            const a = await fetch(base + '/');
+            log.push(a.status, a.headers.get('x-path'), await a.text());
+            const body = new ReadableStream({ i: 0, pull(c) { if (this.i++ < 3) c.enqueue(new Uint8Array([65 + this.i])); else c.close(); } });
+            const b = await fetch(base + '/echo', { method: 'POST', body, duplex: 'half' });
+            log.push(b.headers.get('x-method'), await b.text());
+            log.push((await fetch(base + '/throw')).status, (await fetch(base + '/wrong')).status);
+            const h = await fetch(base + '/', { method: 'HEAD' });
+            log.push(h.status, h.headers.get('content-length'));
+            log.push((await fetch(base + '/missing')).status);
+            await server.shutdown();
+            log.push('finished');
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join()"),
+        "listening 127.0.0.1,200,/,hello from boa,POST,BCD,500,500,200,14,404,finished"
+    );
+}
+
+#[test]
+fn streamed_response_stops_when_the_client_stops_and_disconnect_cancels() {
+    let (mut ctx, port) = serving(
+        "(req) => {
+            globalThis.sent = 0;
+            req.signal.addEventListener('abort', () => log.push('request aborted'));
+            return new Response(new ReadableStream({
+                pull(c) { sent++; c.enqueue(new Uint8Array(65536)); },
+                cancel(reason) { log.push('cancelled ' + reason.name); },
+            }, { highWaterMark: 0 }));
+        }",
+    );
+    let client = std::thread::spawn(move || {
+        let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        socket
+            .write_all(b"GET /s HTTP/1.1\r\nhost: x\r\n\r\n")
+            .unwrap();
+        let mut buf = [0u8; 65536];
+        let mut got = 0;
+        for _ in 0..100 {
+            got += socket.read(&mut buf).unwrap();
+            if got > 100_000 {
+                break;
+            }
+        }
+        // Stop reading for a while, then hang up.
+        std::thread::sleep(Duration::from_millis(600));
+        drop(socket);
+        got
+    });
+    run_for(&mut ctx, 400);
+    let first = eval(&mut ctx, "sent").to_number(&mut ctx).unwrap();
+    run_for(&mut ctx, 150);
+    let second = eval(&mut ctx, "sent").to_number(&mut ctx).unwrap();
+    assert_eq!(
+        first, second,
+        "the server kept producing while the client did not read"
+    );
+    assert!(
+        first < 200.0,
+        "{first} chunks produced for a client that read ~100 KB"
+    );
+    assert!(client.join().unwrap() > 0);
+    run_until(&mut ctx, "log.includes('cancelled AbortError')");
+    run_until(&mut ctx, "log.includes('request aborted')");
+}
+
+#[test]
+fn limits_and_bad_requests() {
+    let (mut ctx, port) = serving("() => new Response('ok')");
+    let client = std::thread::spawn(move || {
+        let mut answers = Vec::new();
+        for request in [
+            {
+                let mut r = b"GET / HTTP/1.1\r\nhost: x\r\n".to_vec();
+                for i in 0..150 {
+                    r.extend_from_slice(format!("x-h{i}: v\r\n").as_bytes());
+                }
+                r.extend_from_slice(b"\r\n");
+                r
+            },
+            {
+                let mut r = b"GET / HTTP/1.1\r\nhost: x\r\nx-big: ".to_vec();
+                r.extend(std::iter::repeat_n(b'a', 100_000));
+                r.extend_from_slice(b"\r\n\r\n");
+                r
+            },
+            b"GET / HTTP/1.1\r\nhost: x\r\n\r\n".to_vec(),
+        ] {
+            let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            socket
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let _ = socket.write_all(&request);
+            let mut buf = [0u8; 64];
+            let n = socket.read(&mut buf).unwrap_or(0);
+            answers.push(String::from_utf8_lossy(&buf[..n.min(12)]).into_owned());
+        }
+        answers
+    });
+    for _ in 0..100 {
+        run_for(&mut ctx, 20);
+        if client.is_finished() {
+            break;
+        }
+    }
+    let answers = client.join().unwrap();
+    assert_eq!(answers, ["HTTP/1.1 431", "HTTP/1.1 431", "HTTP/1.1 200"]);
+}
+
+#[test]
+fn shutdown_by_signal_resolves_finished() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        "globalThis.log = [];
+         const c = new AbortController();
+         const s = BoaStreams.serve({ signal: c.signal }, () => new Response('x'));
+         s.finished.then(() => log.push('finished'));
+         c.abort();",
+    );
+    run_until(&mut ctx, "log.length == 1");
+    let mut ctx = context();
+    check(&mut ctx, "(() => { try { BoaStreams.serve({ port: -1 }, () => {}); } catch (e) { return e instanceof RangeError; } })()");
+    check(
+        &mut ctx,
+        "(() => { try { BoaStreams.serve({}); } catch (e) { return e instanceof TypeError; } })()",
+    );
+}

@@ -1,0 +1,623 @@
+//! Tests against an in-test hyper server on 127.0.0.1 (port 0). Every wait is bounded in
+//! time ([`run_until`]) and every loop in count.
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll, Wake, Waker};
+use std::time::{Duration, Instant};
+
+use boa_engine::Context;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Body, Frame, Incoming};
+use hyper::{Request, Response};
+
+use crate::test_support::*;
+
+/// What the test server counts.
+#[derive(Default)]
+struct Counters {
+    /// Connections accepted.
+    connections: AtomicUsize,
+    /// Bytes the `/stream` producer handed to hyper.
+    produced: AtomicU64,
+    /// Bytes `/sink` read from request bodies.
+    consumed: AtomicU64,
+    /// How many `/stream` bodies were dropped before their end.
+    dropped: AtomicUsize,
+}
+
+/// A body of `total` bytes in 16 KiB chunks, counted in `produced` as hyper polls them.
+struct Counted {
+    left: u64,
+    counters: Arc<Counters>,
+}
+
+impl Body for Counted {
+    type Data = Bytes;
+    type Error = Infallible;
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        if self.left == 0 {
+            return Poll::Ready(None);
+        }
+        let n = self.left.min(16384);
+        self.left -= n;
+        self.counters.produced.fetch_add(n, Ordering::SeqCst);
+        Poll::Ready(Some(Ok(Frame::data(Bytes::from(vec![7u8; n as usize])))))
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        if self.left > 0 {
+            self.counters.dropped.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+type BoxBody = http_body_util::combinators::BoxBody<Bytes, hyper::Error>;
+
+fn full(text: &'static str) -> BoxBody {
+    Full::new(Bytes::from_static(text.as_bytes()))
+        .map_err(|never| match never {})
+        .boxed()
+}
+
+fn reply(status: u16, body: BoxBody) -> Response<BoxBody> {
+    let mut r = Response::new(body);
+    *r.status_mut() = hyper::StatusCode::from_u16(status).unwrap();
+    r
+}
+
+fn redirect_to(status: u16, location: &str) -> Response<BoxBody> {
+    let mut r = reply(status, full(""));
+    r.headers_mut()
+        .insert("location", location.parse().unwrap());
+    r
+}
+
+async fn route(
+    req: Request<Incoming>,
+    counters: Arc<Counters>,
+) -> Result<Response<BoxBody>, Infallible> {
+    let path = req.uri().path().to_string();
+    let query = req.uri().query().unwrap_or("").to_string();
+    let number = |prefix: &str| -> u64 {
+        query
+            .strip_prefix(prefix)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    Ok(match path.as_str() {
+        "/text" => {
+            let mut r = reply(200, full("hello"));
+            r.headers_mut().insert("x-test", "1".parse().unwrap());
+            r
+        }
+        "/stream" => {
+            let body = Counted {
+                left: number("bytes="),
+                counters: counters.clone(),
+            };
+            reply(200, body.map_err(|never| match never {}).boxed())
+        }
+        "/echo" => {
+            let method = req.method().to_string();
+            let ct = req
+                .headers()
+                .get("content-type")
+                .map(|v| v.to_str().unwrap_or("").to_string());
+            let mut r = reply(200, req.into_body().boxed());
+            r.headers_mut().insert("x-method", method.parse().unwrap());
+            if let Some(ct) = ct {
+                r.headers_mut()
+                    .insert("x-content-type", ct.parse().unwrap());
+            }
+            r
+        }
+        "/sink" => {
+            // Read the request body slowly: one frame, then wait for `ms` milliseconds
+            // before reading on (the client's stream must not be read ahead).
+            let mut body = req.into_body();
+            let mut total = 0u64;
+            for _ in 0..10_000 {
+                match body.frame().await {
+                    Some(Ok(frame)) => {
+                        if let Ok(data) = frame.into_data() {
+                            total += data.len() as u64;
+                            counters.consumed.store(total, Ordering::SeqCst);
+                        }
+                    }
+                    _ => break,
+                }
+                if number("wait=") > 0 {
+                    tokio::time::sleep(Duration::from_millis(number("wait="))).await;
+                }
+            }
+            reply(200, full("ok"))
+        }
+        "/never" => {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            reply(200, full("late"))
+        }
+        "/redirect" => {
+            let n = number("n=");
+            if n == 0 {
+                reply(200, full("arrived"))
+            } else {
+                redirect_to(302, &format!("/redirect?n={}", n - 1))
+            }
+        }
+        "/r303" => redirect_to(303, "/echo"),
+        "/r301" => redirect_to(301, "/echo"),
+        "/r307" => redirect_to(307, "/echo"),
+        "/rdata" => redirect_to(302, "data:,x"),
+        "/nocontent" => reply(204, full("")),
+        _ => reply(404, full("not found")),
+    })
+}
+
+/// Start the test server on 127.0.0.1:0 (a thread with its own runtime); returns its port.
+fn server() -> (u16, Arc<Counters>) {
+    let counters = Arc::new(Counters::default());
+    let shared = counters.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap().port()).unwrap();
+            loop {
+                let Ok((socket, _)) = listener.accept().await else {
+                    return;
+                };
+                shared.connections.fetch_add(1, Ordering::SeqCst);
+                let counters = shared.clone();
+                tokio::spawn(async move {
+                    let service =
+                        hyper::service::service_fn(move |req| route(req, counters.clone()));
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(hyper_util::rt::TokioIo::new(socket), service)
+                        .await;
+                });
+            }
+        });
+    });
+    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    (port, counters)
+}
+
+struct Unpark(std::thread::Thread);
+impl Wake for Unpark {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+/// Run jobs and native futures until `cond` (a JS expression) is true; panic after 10 s.
+#[track_caller]
+pub(crate) fn run_until(ctx: &mut Context, cond: &str) {
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        run_jobs(ctx);
+        let progress = boa_streams::native::poll_tasks(ctx, &waker);
+        if progress.ran > 0 {
+            continue;
+        }
+        if eval(ctx, cond) == true.into() {
+            return;
+        }
+        let now = Instant::now();
+        assert!(
+            now < deadline,
+            "timed out waiting for {cond}; log: {}",
+            string(ctx, "log.join('|')")
+        );
+        std::thread::park_timeout((deadline - now).min(Duration::from_millis(50)));
+    }
+}
+
+/// Run for `ms` milliseconds (jobs and native futures), whatever happens.
+pub(crate) fn run_for(ctx: &mut Context, ms: u64) {
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let deadline = Instant::now() + Duration::from_millis(ms);
+    while Instant::now() < deadline {
+        run_jobs(ctx);
+        boa_streams::native::poll_tasks(ctx, &waker);
+        std::thread::park_timeout(Duration::from_millis(10));
+    }
+    run_jobs(ctx);
+}
+
+fn start(script: &str, port: u16) -> Context {
+    let mut ctx = context();
+    eval(&mut ctx, &format!("globalThis.log = []; globalThis.done = false; globalThis.base = 'http://127.0.0.1:{port}';"));
+    eval(&mut ctx, script);
+    ctx
+}
+
+#[test]
+fn fetch_text_and_headers() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const r = await fetch(base + '/text');
+            log.push(r.status, r.statusText, r.ok, r.type, r.url === base + '/text', r.redirected);
+            log.push(r.headers.get('x-test'), r.headers.get('content-length'));
+            log.push(await r.text());
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join()"),
+        "200,OK,true,basic,true,false,1,5,hello"
+    );
+}
+
+#[test]
+fn fetch_head_and_no_content_have_null_bodies() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const h = await fetch(base + '/text', { method: 'HEAD' });
+            log.push(h.status, h.body === null);
+            const n = await fetch(base + '/nocontent');
+            log.push(n.status, n.body === null);
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.join()"), "200,true,204,true");
+}
+
+#[test]
+fn response_body_streams_with_backpressure() {
+    let (port, counters) = server();
+    // 64 MiB offered; the script reads 3 chunks, then stops reading.
+    let mut ctx = start(
+        "(async () => {
+            const r = await fetch(base + '/stream?bytes=67108864');
+            globalThis.reader = r.body.getReader();
+            let got = 0;
+            for (let i = 0; i < 3; i++) {
+                const { value } = await reader.read();
+                got += value.length;
+            }
+            log.push(got > 0);
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.join()"), "true");
+    run_for(&mut ctx, 300);
+    let stalled = counters.produced.load(Ordering::SeqCst);
+    run_for(&mut ctx, 300);
+    let later = counters.produced.load(Ordering::SeqCst);
+    // The producer stopped (socket buffers hold a few MiB at most) and stays stopped.
+    assert_eq!(stalled, later, "the producer went on while nobody read");
+    assert!(
+        later < 32 << 20,
+        "produced {later} bytes for a reader that stopped"
+    );
+    // Reading on resumes it; cancelling drops the server's body.
+    eval(
+        &mut ctx,
+        "done = false; (async () => {
+            let got = 0;
+            for (let i = 0; i < 200; i++) { const { value } = await reader.read(); got += value.length; }
+            log.push(got > 0);
+            await reader.cancel('enough');
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+    );
+    run_until(&mut ctx, "done");
+    assert!(counters.produced.load(Ordering::SeqCst) > later);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while counters.dropped.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
+        run_for(&mut ctx, 20);
+    }
+    assert_eq!(
+        counters.dropped.load(Ordering::SeqCst),
+        1,
+        "cancel did not close the connection"
+    );
+}
+
+#[test]
+fn whole_streamed_body_arrives() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const r = await fetch(base + '/stream?bytes=1000000');
+            let total = 0, chunks = 0;
+            for await (const c of r.body) { total += c.length; chunks++; }
+            log.push(total, chunks > 1);
+            const b = await fetch(base + '/stream?bytes=100000');
+            log.push((await b.arrayBuffer()).byteLength);
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.join()"), "1000000,true,100000");
+}
+
+#[test]
+fn byob_reads_fill_the_callers_buffer() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const r = await fetch(base + '/stream?bytes=40000');
+            const reader = r.body.getReader({ mode: 'byob' });
+            let total = 0, max = 0;
+            for (let i = 0; i < 1000; i++) {
+                const { done, value } = await reader.read(new Uint8Array(1000));
+                if (done) break;
+                total += value.length; max = Math.max(max, value.length);
+            }
+            log.push(total, max);
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.join()"), "40000,1000");
+}
+
+#[test]
+fn request_bodies_are_sent() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const a = await fetch(base + '/echo', { method: 'POST', body: 'text body' });
+            log.push(await a.text(), a.headers.get('x-content-type'));
+            const b = await fetch(base + '/echo', { method: 'PUT', body: new Uint8Array([104, 105]) });
+            log.push(await b.text(), b.headers.get('x-method'));
+            const stream = new ReadableStream({
+                i: 0,
+                pull(c) { if (this.i++ < 3) c.enqueue(new Uint8Array([...('part' + this.i)].map(ch => ch.charCodeAt(0)))); else c.close(); },
+            });
+            const s = await fetch(base + '/echo', { method: 'POST', body: stream, duplex: 'half' });
+            log.push(await s.text());
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join()"),
+        "text body,text/plain;charset=UTF-8,hi,PUT,part1part2part3"
+    );
+}
+
+#[test]
+fn request_body_stream_is_read_as_the_server_takes_it() {
+    let (port, counters) = server();
+    // The server reads a frame every 200 ms; the script's stream counts its pulls.
+    let mut ctx = start(
+        "globalThis.pulled = 0;
+        const stream = new ReadableStream({
+            pull(c) {
+                if (pulled++ < 400) c.enqueue(new Uint8Array(65536)); else c.close();
+            },
+        }, { highWaterMark: 0 });
+        fetch(base + '/sink?wait=200', { method: 'POST', body: stream, duplex: 'half' })
+            .then(r => r.text()).then(t => log.push(t), e => log.push('error ' + e))
+            .finally(() => { done = true; });",
+        port,
+    );
+    run_for(&mut ctx, 600);
+    let pulled = eval(&mut ctx, "pulled").to_number(&mut ctx).unwrap();
+    // 400 chunks of 64 KiB = 25 MiB offered; after 600 ms the slow server took a few frames
+    // and the socket buffers hold a few MiB: the stream was not read to its end.
+    assert!(
+        pulled < 200.0,
+        "the request stream was read ahead: {pulled} pulls"
+    );
+    assert!(counters.consumed.load(Ordering::SeqCst) > 0);
+    // Abort to end the test quickly.
+    drop(ctx);
+}
+
+#[test]
+fn abort_before_the_response() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "const controller = new AbortController();
+        fetch(base + '/never', { signal: controller.signal })
+            .then(() => log.push('resolved'), e => log.push(e.name))
+            .finally(() => { done = true; });",
+        port,
+    );
+    run_for(&mut ctx, 100);
+    eval(&mut ctx, "controller.abort();");
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.join()"), "AbortError");
+    assert_eq!(boa_streams::native::pending_tasks(&ctx), 0);
+}
+
+#[test]
+fn abort_before_the_call_and_with_a_reason() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const c = new AbortController();
+            c.abort('stop');
+            try { await fetch(base + '/text', { signal: c.signal }); } catch (e) { log.push(e); }
+            try { await fetch(base + '/text', { signal: AbortSignal.abort() }); } catch (e) { log.push(e.name); }
+        })().finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.join()"), "stop,AbortError");
+}
+
+#[test]
+fn abort_during_the_body() {
+    let (port, counters) = server();
+    let mut ctx = start(
+        "(async () => {
+            const c = new AbortController();
+            const r = await fetch(base + '/stream?bytes=67108864', { signal: c.signal });
+            const reader = r.body.getReader();
+            await reader.read();
+            c.abort(new Error('changed my mind'));
+            try { for (let i = 0; i < 10000; i++) { const { done } = await reader.read(); if (done) break; } log.push('no error'); }
+            catch (e) { log.push(e.message); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.join()"), "changed my mind");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while counters.dropped.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
+        run_for(&mut ctx, 20);
+    }
+    assert_eq!(
+        counters.dropped.load(Ordering::SeqCst),
+        1,
+        "abort did not drop the connection"
+    );
+}
+
+#[test]
+fn abort_while_sending_the_body_cancels_it() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "const c = new AbortController();
+        const stream = new ReadableStream({
+            pull(ctrl) { ctrl.enqueue(new Uint8Array(65536)); },
+            cancel(reason) { log.push('cancelled ' + reason); },
+        }, { highWaterMark: 0 });
+        fetch(base + '/sink?wait=1000', { method: 'POST', body: stream, duplex: 'half', signal: c.signal })
+            .then(() => log.push('resolved'), e => log.push(String(e)))
+            .finally(() => { done = true; });",
+        port,
+    );
+    run_for(&mut ctx, 200);
+    eval(&mut ctx, "c.abort('bye');");
+    run_until(&mut ctx, "done && log.length == 2");
+    assert_eq!(string(&mut ctx, "log.join()"), "cancelled bye,bye");
+}
+
+#[test]
+fn redirects() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const r = await fetch(base + '/redirect?n=3');
+            log.push(await r.text(), r.redirected, r.url === base + '/redirect?n=0');
+            try { await fetch(base + '/redirect?n=21'); } catch (e) { log.push(e.name, /redirect/.test(e.message)); }
+            const ok = await fetch(base + '/redirect?n=20');
+            log.push(ok.status);
+            try { await fetch(base + '/redirect?n=1', { redirect: 'error' }); } catch (e) { log.push(e.name); }
+            const m = await fetch(base + '/redirect?n=1', { redirect: 'manual' });
+            log.push(m.type, m.status, m.body === null);
+            const p = await fetch(base + '/r303', { method: 'POST', body: 'x' });
+            log.push(p.headers.get('x-method'), await p.text());
+            const q = await fetch(base + '/r307', { method: 'POST', body: 'kept' });
+            log.push(q.headers.get('x-method'), await q.text());
+            const s = await fetch(base + '/r301', { method: 'POST', body: 'y' });
+            log.push(s.headers.get('x-method'));
+            try { await fetch(base + '/rdata'); } catch (e) { log.push(e.name); }
+            const body = new ReadableStream({ start(c) { c.enqueue(new Uint8Array([1])); c.close(); } });
+            try { await fetch(base + '/r307', { method: 'POST', body, duplex: 'half' }); } catch (e) { log.push(e.name); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join()"),
+        "arrived,true,true,TypeError,true,200,TypeError,opaqueredirect,0,true,GET,,POST,kept,GET,TypeError,TypeError"
+    );
+}
+
+#[test]
+fn keep_alive_reuses_connections() {
+    let (port, counters) = server();
+    let mut ctx = start(
+        "(async () => {
+            for (let i = 0; i < 10; i++) {
+                const r = await fetch(base + '/text');
+                log.push(await r.text());
+            }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log.length"), "10");
+    assert_eq!(counters.connections.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn network_errors_are_type_errors() {
+    // A port nothing listens on: bind one, note it, close it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut ctx = start(
+        "(async () => {
+            for (const url of [base + '/', 'ftp://example.invalid/', 'https://127.0.0.1:1/', 'data:text/plain;base64,@@@']) {
+                try { await fetch(url); log.push('resolved'); }
+                catch (e) { log.push(e.name + (e.message.startsWith('fetch failed') ? '' : ':' + e.message)); }
+            }
+            try { await fetch('not a url'); } catch (e) { log.push(e.name); }
+            try { await fetch(base, { redirect: 'sideways' }); } catch (e) { log.push(e.name); }
+        })().finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join()"),
+        "TypeError,TypeError,TypeError,TypeError,TypeError,TypeError"
+    );
+    let mut ctx = start(
+        "fetch(base + '/').catch(e => { log.push(e.message); done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    let message = string(&mut ctx, "log[0]");
+    assert!(
+        message.contains("127.0.0.1") && message.to_lowercase().contains("refused"),
+        "{message}"
+    );
+}
+
+#[test]
+fn data_urls() {
+    let mut ctx = start(
+        "(async () => {
+            const a = await fetch('data:,Hello%2C%20World!');
+            log.push(a.status, a.statusText, a.headers.get('content-type'), await a.text());
+            const b = await fetch('data:text/html;base64,PGI+aGk8L2I+');
+            log.push(b.headers.get('content-type'), await b.text(), b.url, b.type);
+            const c = await fetch('data:application/octet-stream;base64,AAEC');
+            log.push(new Uint8Array(await c.arrayBuffer()).join(' '));
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        0,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|OK|text/plain;charset=US-ASCII|Hello, World!|text/html|<b>hi</b>|data:text/html;base64,PGI+aGk8L2I+|basic|0 1 2"
+    );
+}
+
+#[test]
+fn register_twice_and_alone() {
+    let mut ctx = Context::default();
+    crate::register(&mut ctx).unwrap();
+    crate::register(&mut ctx).unwrap();
+    check(
+        &mut ctx,
+        "typeof fetch === 'function' && fetch.length === 1 && typeof Response === 'function'",
+    );
+}
