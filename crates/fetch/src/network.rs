@@ -15,7 +15,7 @@
 //!         "new Request('http://example.test/a', { method: 'POST', body: 'hi' })",
 //!     ))
 //!     .unwrap();
-//! let parts = request_parts(request.as_object().unwrap()).unwrap();
+//! let parts = request_parts(&request.as_object().unwrap()).unwrap();
 //! assert_eq!(parts.method, b"POST");
 //! assert_eq!(parts.url, "http://example.test/a");
 //! assert_eq!(parts.body_bytes.as_deref(), Some(&b"hi"[..]));
@@ -182,7 +182,7 @@ pub struct ResponseParts {
 /// let response = context
 ///     .eval(Source::from_bytes("new Response('ok', { status: 201 })"))
 ///     .unwrap();
-/// let parts = boa_fetch::network::response_parts(response.as_object().unwrap()).unwrap();
+/// let parts = boa_fetch::network::response_parts(&response.as_object().unwrap()).unwrap();
 /// assert_eq!(parts.status, 201);
 /// assert_eq!(parts.body_bytes.as_deref(), Some(&b"ok"[..]));
 /// ```
