@@ -281,44 +281,8 @@ fn file_reader_fires_progress_events_with_loaded_and_total() {
 #[test]
 fn register_installs_only_this_crate_and_its_dependencies() {
     let mut ctx = crate::test_support::context();
-    crate::test_support::assert_globals(
+    crate::test_support::assert_crates_registered(
         &mut ctx,
-        &[
-            "DOMException",
-            "Event",
-            "CustomEvent",
-            "ProgressEvent",
-            "EventTarget",
-            "AbortController",
-            "AbortSignal",
-            "ReadableStream",
-            "WritableStream",
-            "TransformStream",
-            "ReadableStreamDefaultReader",
-            "ReadableStreamBYOBReader",
-            "WritableStreamDefaultWriter",
-            "ByteLengthQueuingStrategy",
-            "CountQueuingStrategy",
-            "Blob",
-            "File",
-            "FileList",
-            "FileReader",
-        ],
-        &[
-            "TextEncoder",
-            "TextDecoder",
-            "TextEncoderStream",
-            "TextDecoderStream",
-            "CompressionStream",
-            "DecompressionStream",
-            "URLSearchParams",
-            "Headers",
-            "Request",
-            "Response",
-            "structuredClone",
-            "MessageChannel",
-            "MessagePort",
-            "MessageEvent",
-        ],
+        &["webidl", "dom", "streams", "fileapi"],
     );
 }

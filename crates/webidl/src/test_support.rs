@@ -248,3 +248,70 @@ pub fn assert_globals(ctx: &mut Context, present: &[&str], absent: &[&str]) {
         );
     }
 }
+
+/// The globals each crate of the workspace registers (by crate directory name), for
+/// [`assert_crates_registered`].
+pub const CRATE_GLOBALS: &[(&str, &[&str])] = &[
+    ("webidl", &["DOMException"]),
+    (
+        "dom",
+        &[
+            "Event",
+            "CustomEvent",
+            "ProgressEvent",
+            "EventTarget",
+            "AbortController",
+            "AbortSignal",
+        ],
+    ),
+    (
+        "streams",
+        &[
+            "ReadableStream",
+            "WritableStream",
+            "TransformStream",
+            "ReadableStreamDefaultReader",
+            "ReadableStreamBYOBReader",
+            "WritableStreamDefaultWriter",
+            "ByteLengthQueuingStrategy",
+            "CountQueuingStrategy",
+        ],
+    ),
+    (
+        "encoding",
+        &[
+            "TextEncoder",
+            "TextDecoder",
+            "TextEncoderStream",
+            "TextDecoderStream",
+        ],
+    ),
+    ("compression", &["CompressionStream", "DecompressionStream"]),
+    ("fileapi", &["Blob", "File", "FileList", "FileReader"]),
+    ("url", &["URLSearchParams"]),
+    ("fetch", &["Headers", "Request", "Response"]),
+    (
+        "html",
+        &[
+            "structuredClone",
+            "MessageChannel",
+            "MessagePort",
+            "MessageEvent",
+        ],
+    ),
+];
+
+/// Assert that exactly the globals of the crates named in `registered` (directory names of
+/// [`CRATE_GLOBALS`]) are there, and none of the other crates': what a crate's `register`
+/// installs alone, with its dependencies.
+#[track_caller]
+pub fn assert_crates_registered(ctx: &mut Context, registered: &[&str]) {
+    let pick = |wanted: bool| -> Vec<&str> {
+        CRATE_GLOBALS
+            .iter()
+            .filter(|(name, _)| registered.contains(name) == wanted)
+            .flat_map(|(_, globals)| globals.iter().copied())
+            .collect()
+    };
+    assert_globals(ctx, &pick(true), &pick(false));
+}
