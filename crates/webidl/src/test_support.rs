@@ -315,3 +315,32 @@ pub fn assert_crates_registered(ctx: &mut Context, registered: &[&str]) {
     };
     assert_globals(ctx, &pick(true), &pick(false));
 }
+
+/// The body of a crate's `test_support` module: everything here, plus `context()` (a context
+/// with that crate's `register` run and a global `gc()`), `run_log` and `run_out` in such a
+/// fresh context.
+// `crate::register` is the calling crate's, on purpose.
+#[allow(clippy::crate_in_macro_def)]
+#[macro_export]
+macro_rules! crate_test_support {
+    () => {
+        pub(crate) use $crate::test_support::*;
+
+        /// A context with this crate registered and a global `gc()`.
+        pub(crate) fn context() -> ::boa_engine::Context {
+            context_with(crate::register)
+        }
+
+        /// `run_log_in` in a fresh [`context`].
+        #[track_caller]
+        pub(crate) fn run_log(script: &str, result: &str) -> String {
+            run_log_in(context(), script, result)
+        }
+
+        /// `run_out_in` in a fresh [`context`].
+        #[track_caller]
+        pub(crate) fn run_out(src: &str) -> String {
+            run_out_in(context(), src)
+        }
+    };
+}
