@@ -96,7 +96,12 @@ impl Shared {
         }
     }
 
-    fn record(&self, error: HostError) {
+    fn record(&self, mut error: HostError) {
+        let (HostError::Uncaught { message, stack }
+        | HostError::UnhandledRejection { message, stack }) = &mut error;
+        if let Some(hint) = crate::modules::commonjs_hint(message, stack.as_deref()) {
+            message.push_str(&hint);
+        }
         if self.print_errors {
             eprintln!("{}", error);
         }

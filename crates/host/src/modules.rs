@@ -20,7 +20,11 @@
 //!
 //! A target object of conditions is matched in the package's key order: the first key that
 //! is an active condition wins. The active conditions are `boa-streams`, `worker` (in a
-//! worker), `import`, `module` and `default`. A `null` target means "not exported".
+//! worker), `browser`, `import`, `module` and `default`. A `null` target means "not
+//! exported". `browser` is active because the host has the web platform's APIs and not
+//! Node's: a package's browser build is the one that runs here (nanoid's `browser` entry uses
+//! `crypto.getRandomValues` where its default entry imports `node:crypto`), as in the
+//! Workers runtimes, whose bundlers also take `browser` after `worker`. `node` is not.
 //!
 //! The resolved path is canonicalized (symlinks followed) and each file is parsed and
 //! evaluated once per context (the cache key is the canonical path and whether it was
@@ -55,6 +59,9 @@ pub(crate) struct HostLoader {
     cache: RefCell<HashMap<(PathBuf, Kind), Module>>,
     /// Whether this context is a worker's (the `worker` condition).
     in_worker: Cell<bool>,
+    /// The entry module's path and text (it need not be a file: `-e`, stdin), to explain a
+    /// link error.
+    entry: RefCell<Option<(PathBuf, Rc<str>)>>,
 }
 
 impl HostLoader {
@@ -81,8 +88,58 @@ impl HostLoader {
         if self.in_worker.get() {
             conditions.push("worker");
         }
-        conditions.extend(["import", "module", "default"]);
+        conditions.extend(["browser", "import", "module", "default"]);
         conditions
+    }
+
+    /// Which import makes linking fail with "could not find export `name`" (Boa's link error
+    /// names neither the importing module nor the imported one): the first loaded module
+    /// with an `import { name } from "s"` or `export { name } from "s"` whose `s` resolves to a
+    /// module that does not export `name`. Parses the loaded files again (error path only).
+    fn explain_missing_export(&self, name: &str) -> Option<String> {
+        let mut files: Vec<(PathBuf, Rc<str>)> = Vec::new();
+        if let Some(entry) = self.entry.borrow().clone() {
+            files.push(entry);
+        }
+        let mut paths: Vec<PathBuf> = self
+            .cache
+            .borrow()
+            .keys()
+            .filter(|(_, kind)| *kind == Kind::JavaScript)
+            .map(|(path, _)| path.clone())
+            .collect();
+        paths.sort();
+        for path in paths {
+            if files.iter().any(|(p, _)| *p == path) {
+                continue;
+            }
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                files.push((path, Rc::from(text)));
+            }
+        }
+        let resolver = Resolver {
+            conditions: self.conditions(),
+        };
+        for (importer, text) in &files {
+            let Some(requests) = module_requests_of(text, name) else {
+                continue;
+            };
+            for (specifier, json) in requests {
+                let Ok(target) = resolver.resolve(&specifier, Some(importer)) else {
+                    continue;
+                };
+                let exported = json && name == "default"
+                    || !json && exports_name(&resolver, &target, name, &mut Vec::new());
+                if !exported {
+                    return Some(format!(
+                        "\"{specifier}\" ({}) does not provide an export named \"{name}\", imported by {}",
+                        display_path(&target),
+                        display_path(importer)
+                    ));
+                }
+            }
+        }
+        None
     }
 
     /// Resolve, read, parse (or take from the cache) the module `request` names.
@@ -243,7 +300,8 @@ fn meta_resolve(
 /// Parse `text` as a module whose file is `path`; the error is one line naming
 /// `file:line:col`.
 fn parse_module(text: &str, path: &Path, context: &mut Context) -> Result<Module, String> {
-    let source = Source::from_bytes(text).with_path(path);
+    let text = with_final_semicolon(text);
+    let source = Source::from_bytes(&text).with_path(path);
     Module::parse(source, None, context).map_err(|e| {
         let message = error_text(&e, context);
         syntax_error_line(&message, path)
@@ -742,7 +800,177 @@ pub(crate) fn has_module_syntax(source: &str) -> bool {
         return false;
     };
     let script = boa_engine::Script::parse(Source::from_bytes(source), None, &mut scratch);
-    script.is_err() && Module::parse(Source::from_bytes(source), None, &mut scratch).is_ok()
+    script.is_err()
+        && Module::parse(
+            Source::from_bytes(&with_final_semicolon(source)),
+            None,
+            &mut scratch,
+        )
+        .is_ok()
+}
+
+/// Parse `text` as a module for its static structure only (no context).
+fn parse_module_items(
+    text: &str,
+) -> Option<(boa_engine::ast::Module, boa_engine::interner::Interner)> {
+    let mut interner = boa_engine::interner::Interner::default();
+    let text = with_final_semicolon(text);
+    let scope = boa_engine::ast::scope::Scope::new_global();
+    let module = boa_engine::parser::Parser::new(Source::from_bytes(&text))
+        .parse_module(&scope, &mut interner)
+        .ok()?;
+    Some((module, interner))
+}
+
+/// The specifiers (and whether each is a JSON import) from which module `text` imports or
+/// re-exports the binding `name`.
+fn module_requests_of(text: &str, name: &str) -> Option<Vec<(String, bool)>> {
+    use boa_engine::ast::declaration::{ExportEntry, ImportName, ReExportImportName};
+    let (module, interner) = parse_module_items(text)?;
+    let sym_text = |sym| interner.resolve(sym).map(|s| s.to_string());
+    let is_json = |attributes: &[boa_engine::ast::declaration::ImportAttribute]| {
+        attributes.iter().any(|a| {
+            sym_text(a.key()).as_deref() == Some("type")
+                && sym_text(a.value()).as_deref() == Some("json")
+        })
+    };
+    let mut out = Vec::new();
+    for entry in module.items().import_entries() {
+        if let ImportName::Name(sym) = entry.import_name() {
+            if sym_text(sym).as_deref() == Some(name) {
+                if let Some(specifier) = sym_text(entry.module_request()) {
+                    out.push((specifier, is_json(entry.attributes())));
+                }
+            }
+        }
+    }
+    for entry in module.items().export_entries() {
+        if let ExportEntry::ReExport(entry) = entry {
+            if let ReExportImportName::Name(sym) = entry.import_name() {
+                if sym_text(sym).as_deref() == Some(name) {
+                    if let Some(specifier) = sym_text(entry.module_request()) {
+                        out.push((specifier, is_json(entry.attributes())));
+                    }
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Whether the module file at `path` exports `name`, following `export * from` (a file that
+/// cannot be read or parsed counts as exporting it: the explanation is then not this one).
+fn exports_name(resolver: &Resolver, path: &Path, name: &str, seen: &mut Vec<PathBuf>) -> bool {
+    use boa_engine::ast::declaration::ExportEntry;
+    if seen.iter().any(|p| p == path) || seen.len() > 64 {
+        return false;
+    }
+    seen.push(path.to_owned());
+    let Some((module, interner)) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| parse_module_items(&text))
+    else {
+        return true;
+    };
+    let text_of = |sym| interner.resolve(sym).map(|s| s.to_string());
+    let mut stars = Vec::new();
+    for entry in module.items().export_entries() {
+        let sym = match entry {
+            ExportEntry::Ordinary(e) => e.export_name(),
+            ExportEntry::ReExport(e) => e.export_name(),
+            ExportEntry::StarReExport { module_request, .. } => {
+                stars.extend(text_of(module_request));
+                continue;
+            }
+        };
+        if text_of(sym).as_deref() == Some(name) {
+            return true;
+        }
+    }
+    // `export * from` never re-exports `default`.
+    name != "default"
+        && stars.iter().any(|specifier| {
+            resolver
+                .resolve(specifier, Some(path))
+                .is_ok_and(|target| exports_name(resolver, &target, name, seen))
+        })
+}
+
+/// `text` with a line break and an empty statement appended.
+///
+/// Boa 0.22's parser does not insert the semicolon that ends `export { … }` at the end of
+/// the input ("abrupt end"; docs/engine-bugs/export-list-at-end.mjs), so a module whose last
+/// statement is an export list without `;` fails to parse. A `;` on a line of its own at the
+/// end either ends that declaration or is an empty statement.
+// NOTE: unobservable: the appended text follows every token of the module (the line break
+// closes a final `//` comment), so no position, binding or function's source text changes,
+// and an empty statement evaluates to nothing.
+fn with_final_semicolon(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push_str(text);
+    out.push_str("\n;");
+    out
+}
+
+/// The names CommonJS modules use that the host does not define, as the message of the
+/// `ReferenceError` a CommonJS file throws when run here.
+const COMMONJS_NAMES: [&str; 5] = ["require", "module", "exports", "__dirname", "__filename"];
+
+/// A hint to add to an uncaught `ReferenceError: require is not defined` (or `module`,
+/// `exports`, `__dirname`, `__filename`): CommonJS is not supported. When the innermost frame
+/// of `stack` names a file whose text calls `require("…")`, the hint names that specifier.
+pub(crate) fn commonjs_hint(message: &str, stack: Option<&str>) -> Option<String> {
+    let name = message
+        .strip_prefix("ReferenceError: ")?
+        .strip_suffix(" is not defined")?;
+    if !COMMONJS_NAMES.contains(&name) {
+        return None;
+    }
+    let file = stack.and_then(|stack| {
+        stack
+            .lines()
+            .map(str::trim)
+            .filter_map(|l| l.strip_prefix("at "))
+            .find_map(|l| {
+                let place = l.rsplit_once(" (").map_or(l, |(_, p)| p);
+                let place = place.strip_suffix(')').unwrap_or(place);
+                let file = place.split(':').next()?;
+                (!file.is_empty() && file != "native").then(|| file.to_owned())
+            })
+    });
+    let specifier = file
+        .as_deref()
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .and_then(|text| first_require_specifier(&text));
+    let what = match specifier {
+        Some(s) => format!("require(\"{s}\")"),
+        None => format!("`{name}`"),
+    };
+    let place = file.map_or_else(String::new, |f| format!(" in {f}"));
+    Some(format!(
+        "\n  {what}{place}: CommonJS (require, module.exports) is not supported: boa-streams \
+         runs ES modules; use `import` (a package's ES module build, or `import(...)`)"
+    ))
+}
+
+/// The string literal of the first `require('…')` / `require("…")` call in `text`.
+fn first_require_specifier(text: &str) -> Option<String> {
+    let mut rest = text;
+    while let Some((head, tail)) = rest.split_once("require(") {
+        let before = head.chars().next_back();
+        let after = tail.trim_start();
+        rest = tail;
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+            continue;
+        }
+        let mut chars = after.chars();
+        let quote = chars.next().filter(|q| *q == '"' || *q == '\'')?;
+        let body: String = chars.take_while(|c| *c != quote && *c != '\n').collect();
+        if !body.is_empty() && body.len() < 256 {
+            return Some(body);
+        }
+    }
+    None
 }
 
 /// Parse `source` as the module at `path` (which need not exist), cache it under that path,
@@ -754,6 +982,7 @@ pub(crate) fn eval_entry(source: &str, path: &Path, context: &mut Context) -> Js
         .map_err(|e| JsError::from(JsNativeError::syntax().with_message(e)))?;
     if let Some(loader) = context.downcast_module_loader::<HostLoader>() {
         loader.insert(path.to_owned(), Kind::JavaScript, module.clone());
+        *loader.entry.borrow_mut() = Some((path.to_owned(), Rc::from(source)));
     }
     // Load, link and evaluate (as `Module::load_link_evaluate`, with the entry's path added
     // to a link error, which Boa words without one: "could not find export `x`").
@@ -761,10 +990,21 @@ pub(crate) fn eval_entry(source: &str, path: &Path, context: &mut Context) -> Js
         |_, _, (module, path): &(Module, JsString), context| {
             module.link(context).map_err(|e| {
                 let message = error_text(&e, context);
-                JsError::from(JsNativeError::syntax().with_message(format!(
-                    "{message} (linking the imports of {})",
-                    path.to_std_string_escaped()
-                )))
+                let explained = message
+                    .strip_prefix("could not find export `")
+                    .and_then(|rest| rest.strip_suffix('`'))
+                    .and_then(|name| {
+                        let loader = context.downcast_module_loader::<HostLoader>()?;
+                        loader.explain_missing_export(name)
+                    });
+                JsError::from(
+                    JsNativeError::syntax().with_message(explained.unwrap_or_else(|| {
+                        format!(
+                            "{message} (linking the imports of {})",
+                            path.to_std_string_escaped()
+                        )
+                    })),
+                )
             })?;
             Ok(module.evaluate(context)?.into())
         },
@@ -811,8 +1051,15 @@ mod tests {
 
     #[test]
     fn conditions_follow_the_package_key_order() {
-        let main = ["boa-streams", "import", "module", "default"];
-        let worker = ["boa-streams", "worker", "import", "module", "default"];
+        let main = ["boa-streams", "browser", "import", "module", "default"];
+        let worker = [
+            "boa-streams",
+            "worker",
+            "browser",
+            "import",
+            "module",
+            "default",
+        ];
         assert!(resolve_with(&main, "cond-pkg/feature")
             .unwrap()
             .ends_with("/feature.js"));
