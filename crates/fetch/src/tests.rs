@@ -323,3 +323,175 @@ fn json_accepts_what_boa_json_parse_rejects() {
     );
     assert_eq!(out, "true|Infinity|true|__proto__|done");
 }
+
+#[test]
+fn form_data_entry_list_operations() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const fd = new FormData();
+        fd.append('a', 1);
+        fd.append('b', new Blob(['xy'], {type: 'Text/X'}));
+        const f = new File(['z'], 'z.txt', {lastModified: 5});
+        fd.append('c', f);
+        fd.append('d', f, 'renamed');
+        fd.append('a', '\ud800');
+        const b = fd.get('b');
+        out.push(fd.get('a'), b instanceof File, b.name, b.type, b.size, fd.get('c') === f);
+        out.push(fd.get('d').name, fd.get('d').lastModified, fd.get('d') !== f);
+        out.push(JSON.stringify(fd.getAll('a')), fd.getAll('a')[1] === '\ufffd', fd.has('b'), fd.has('x'), String(fd.get('x')));
+        fd.set('a', 'one');
+        out.push([...fd.keys()].join(','));
+        fd.set('e', new Blob([]), 'e.bin');
+        fd.delete('b');
+        out.push([...fd].map(([k, v]) => k + '=' + (typeof v === 'string' ? v : v.name)).join(';'));
+        fd.forEach(function (v, k, o) { if (k === 'a') out.push(v + (o === fd) + this.t); }, {t: '!'});
+        out.push(Object.prototype.toString.call(fd), Object.prototype.toString.call(fd.entries()));
+        for (const bad of [() => fd.append('x'), () => fd.append('x', 'y', 'z'), () => fd.set('x', {}, undefined),
+                           () => new FormData(null), () => new FormData({}), () => FormData(), () => fd.get(),
+                           () => FormData.prototype.get.call({}, 'a')])
+          try { bad(); out.push('no'); } catch (e) { out.push(e.name); }
+        fd.append('u', new Blob(['q']), undefined);
+        out.push(fd.get('u').name, new FormData(undefined).has('a'), FormData.length);
+        const p = new URLSearchParams(fd);
+        out.push(p.toString());
+        "#,
+    );
+    assert_eq!(
+        out,
+        [
+            "1",
+            "true",
+            "blob",
+            "text/x",
+            "2",
+            "true",
+            "renamed",
+            "5",
+            "true",
+            "[\"1\",\"\u{fffd}\"]",
+            "true",
+            "true",
+            "false",
+            "null",
+            "a,b,c,d",
+            "a=one;c=z.txt;d=renamed;e=e.bin",
+            "onetrue!",
+            "[object FormData]",
+            "[object FormData Iterator]",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "blob",
+            "false",
+            "0",
+            "a=one&c=%5Bobject+File%5D&d=%5Bobject+File%5D&e=%5Bobject+File%5D&u=%5Bobject+File%5D",
+            "done",
+        ]
+        .join("|")
+    );
+}
+
+#[test]
+fn form_data_body_round_trips() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const bin = new Uint8Array(300);
+        for (let i = 0; i < bin.length; i++) bin[i] = (i * 7) & 255;
+        bin.set([13, 10, 45, 45], 100);
+        const fd = new FormData();
+        fd.append('text\n"q"', 'line1\nline2\rline3\r\n\u00e9');
+        fd.append('file', new File([bin], 'we"ird\r\nname \u00fc\u{1F600}.bin', {type: 'application/x-bin'}));
+        fd.append('empty', new Blob([]));
+        const res = new Response(fd);
+        const ct = res.headers.get('content-type');
+        const boundary = ct.split('boundary=')[1];
+        out.push(ct.startsWith('multipart/form-data; boundary=----BoaFormBoundary'), boundary.length);
+        const text = await res.clone().text();
+        out.push(text.includes('name="text%0D%0A%22q%22"'), text.includes('filename="we%22ird%0D%0Aname \u00fc\u{1F600}.bin"'));
+        out.push(text.includes('line1\r\nline2\r\nline3\r\n\u00e9'), text.includes('name="empty"; filename="blob"\r\nContent-Type: application/octet-stream'));
+        out.push(text.endsWith('--' + boundary + '--\r\n'));
+        const back = await res.formData();
+        out.push([...back.keys()].map(JSON.stringify).join(','));
+        out.push(JSON.stringify(back.get('text\r\n"q"')));
+        const file = back.get('file');
+        out.push(file instanceof File, JSON.stringify(file.name), file.type, file.size);
+        const got = new Uint8Array(await file.arrayBuffer());
+        out.push(got.every((b, i) => b === bin[i]));
+        out.push(back.get('empty').size, back.get('empty').type);
+        // A Request body too, and a URL-encoded one.
+        const req = new Request('http://x/', {method: 'POST', body: fd});
+        out.push(req.headers.get('content-type') !== ct, (await req.formData()).get('file').size);
+        const u = await new Response('a=1&b=%C3%A9+x&a=2', {headers: {'content-type': 'application/x-www-form-urlencoded'}}).formData();
+        out.push(JSON.stringify([...u]));
+        // Other content types, bad bodies: TypeError.
+        for (const [body, type] of [['a=1', 'text/plain'], ['a=1', null], ['--b\r\n', 'multipart/form-data; boundary=b'],
+                                    ['x', 'multipart/form-data'], ['', 'multipart/form-data; boundary=b']]) {
+          const r = new Response(body, type ? {headers: {'content-type': type}} : {});
+          if (!type) r.headers.delete('content-type');
+          try { await r.formData(); out.push('no'); } catch (e) { out.push(e.name); }
+        }
+        const empty = await new Response(null, {headers: {'content-type': 'application/x-www-form-urlencoded'}}).formData();
+        out.push([...empty].length);
+        out.push(fd instanceof FormData, typeof structuredClone);
+        "#,
+    );
+    assert_eq!(
+        out,
+        [
+            "true",
+            "51",
+            "true",
+            "true",
+            "true",
+            "true",
+            "true",
+            "\"text\\r\\n\\\"q\\\"\",\"file\",\"empty\"",
+            "\"line1\\r\\nline2\\r\\nline3\\r\\né\"",
+            "true",
+            "\"we\\\"ird\\r\\nname ü😀.bin\"",
+            "application/x-bin",
+            "300",
+            "true",
+            "0",
+            "application/octet-stream",
+            "true",
+            "300",
+            "[[\"a\",\"1\"],[\"b\",\"é x\"],[\"a\",\"2\"]]",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "0",
+            "true",
+            "undefined",
+            "done",
+        ]
+        .join("|")
+    );
+}
+
+#[test]
+fn form_data_with_ten_thousand_fields() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const fd = new FormData();
+        for (let i = 0; i < 10000; i++) fd.append('f' + i, i % 2 ? 'v' + i : new Blob(['b' + i]));
+        const back = await new Response(fd).formData();
+        const keys = [...back.keys()];
+        out.push(keys.length, keys[9999], back.get('f9999'), back.get('f9998').name, await back.get('f9998').text());
+        "#,
+    );
+    assert_eq!(out, "10000|f9999|v9999|blob|b9998|done");
+}
