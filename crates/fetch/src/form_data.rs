@@ -51,6 +51,21 @@ struct Entry {
 }
 
 /// The native data of a `FormData` object: its entry list.
+///
+/// ```
+/// use boa_engine::{Context, Source};
+///
+/// let mut ctx = Context::default();
+/// boa_fetch::register(&mut ctx).unwrap();
+/// let v = ctx
+///     .eval(Source::from_bytes(
+///         "const fd = new FormData(); fd.append('a', new Blob(['x'])); fd.get('a').name",
+///     ))
+///     .unwrap();
+/// assert_eq!(v.to_string(&mut ctx).unwrap().to_std_string_escaped(), "blob");
+/// let fd = ctx.eval(Source::from_bytes("fd")).unwrap();
+/// assert!(fd.as_object().unwrap().is::<boa_fetch::form_data::FormData>());
+/// ```
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct FormData {
     entries: GcRefCell<Vec<Entry>>,
@@ -332,6 +347,16 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
 }
 
 /// Whether `value` is a `FormData` object.
+///
+/// ```
+/// use boa_engine::{Context, JsValue, Source};
+///
+/// let mut ctx = Context::default();
+/// boa_fetch::register(&mut ctx).unwrap();
+/// let fd = ctx.eval(Source::from_bytes("new FormData()")).unwrap();
+/// assert!(boa_fetch::form_data::is_form_data(&fd));
+/// assert!(!boa_fetch::form_data::is_form_data(&JsValue::undefined()));
+/// ```
 pub fn is_form_data(value: &JsValue) -> bool {
     value.as_object().is_some_and(|o| o.is::<FormData>())
 }

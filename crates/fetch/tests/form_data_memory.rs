@@ -54,10 +54,7 @@ fn a_256_mib_file_part_is_parsed_in_flat_memory() {
         .map(|i| (i % 251).to_string())
         .collect::<Vec<_>>()
         .join(",");
-    assert_eq!(
-        out,
-        format!("big.bin|application/x-big|{SIZE}|ok|{last}")
-    );
+    assert_eq!(out, format!("big.bin|application/x-big|{SIZE}|ok|{last}"));
     let peak = status_kib("VmHWM:").unwrap();
     let grown_mib = (peak.saturating_sub(before)) as f64 / 1024.0;
     let body_mib = (SIZE / (1024 * 1024)) as f64;
