@@ -495,3 +495,75 @@ fn form_data_with_ten_thousand_fields() {
     );
     assert_eq!(out, "10000|f9999|v9999|blob|b9998|done");
 }
+
+#[test]
+fn form_data_body_bytes_are_exact_and_share_the_files() {
+    let mut ctx = context();
+    // The file's bytes, made in Rust: the extracted body holds the same memory.
+    let data = bytes::Bytes::from(vec![0xAB; 100_000]);
+    let blob = boa_fileapi::create_blob(vec![data.clone()], "", &mut ctx).unwrap();
+    crate::test_support::set_global(&mut ctx, "data", blob);
+    let fd = eval(
+        &mut ctx,
+        "globalThis.fd = new FormData(); fd.append('k', 'v\\n'); fd.append('f', data, 'a\\u00e9'); fd",
+    );
+    let (body, content_type) = crate::extract(&fd, false, &mut ctx).unwrap();
+    let content_type = String::from_utf8(content_type.unwrap()).unwrap();
+    let boundary = content_type
+        .strip_prefix("multipart/form-data; boundary=")
+        .unwrap()
+        .to_string();
+    let source = body.source.clone().unwrap();
+    assert!(source.parts().iter().any(|p| p.as_ptr() == data.as_ptr()));
+    let mut expected = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"k\"\r\n\r\nv\r\n\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a\u{e9}\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    expected.extend_from_slice(&data);
+    expected.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    assert_eq!(source.to_vec(), expected);
+    // What script reads from `new Response(fd)` is exactly those bytes.
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const res = new Response(fd);
+        const boundary = res.headers.get('content-type').split('boundary=')[1];
+        const got = new Uint8Array(await res.arrayBuffer());
+        const head = `--${boundary}\r\nContent-Disposition: form-data; name="k"\r\n\r\nv\r\n\r\n--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="a\u00e9"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+        const headBytes = new Uint8Array(await new Blob([head]).arrayBuffer());
+        const tail = `\r\n--${boundary}--\r\n`;
+        out.push(got.length === headBytes.length + 100000 + tail.length);
+        out.push(headBytes.every((b, i) => got[i] === b));
+        out.push(got.subarray(headBytes.length, headBytes.length + 100000).every((b) => b === 0xAB));
+        out.push(String.fromCharCode(...got.subarray(headBytes.length + 100000)) === tail);
+        "#,
+    );
+    assert_eq!(out, "true|true|true|true|done");
+}
+
+#[test]
+fn form_data_parses_a_script_stream_of_tiny_chunks() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const fd = new FormData();
+        fd.append('x', 'y');
+        fd.append('f', new Blob(['\r\n--\r\n-']), 'n');
+        const res = new Response(fd);
+        const bytes = new Uint8Array(await res.clone().arrayBuffer());
+        let i = 0;
+        const stream = new ReadableStream({
+          pull(c) { if (i < bytes.length) c.enqueue(bytes.slice(i, ++i)); else c.close(); },
+        });
+        const back = await new Response(stream, {headers: res.headers}).formData();
+        out.push(back.get('x'), JSON.stringify(await back.get('f').text()));
+        // A chunk that is not a Uint8Array rejects with a TypeError.
+        const bad = new ReadableStream({ start(c) { c.enqueue('text'); c.close(); } });
+        out.push(await new Response(bad, {headers: res.headers}).formData().catch((e) => e.name));
+        "#,
+    );
+    assert_eq!(out, "y|\"\\r\\n--\\r\\n-\"|TypeError|done");
+}
