@@ -209,6 +209,7 @@ fn terminate_stops_the_worker_and_closes_its_ports() {
 fn a_worker_round_trips_form_data_and_posts_its_files() {
     let out = run(
         r#"
+        // (The runner names a main script by its length: this one's is unlike the others'.)
         globalThis.out = [];
         const w = new Worker("form-worker.js");
         w.onmessage = async (e) => {
