@@ -2,8 +2,10 @@
 //!
 //! The Fetch Standard's bodies, without the network: [`Headers`](headers::Headers),
 //! `Response` and `Request` with the [`Body`](https://fetch.spec.whatwg.org/#body-mixin)
-//! mixin (`body`, `bodyUsed`, `arrayBuffer()`, `blob()`, `bytes()`, `json()`, `text()`), and
-//! `clone()` by teeing. `fetch()` itself is in `boa_net`, built on the [`network`] module
+//! mixin (`body`, `bodyUsed`, `arrayBuffer()`, `blob()`, `bytes()`, `formData()`, `json()`,
+//! `text()`), and `clone()` by teeing; and the XHR Standard's [`FormData`](form_data::FormData)
+//! (see [`form_data`] for why it is here), extracted as a `multipart/form-data` body that
+//! shares the files' bytes and parsed back by `formData()` chunk by chunk. `fetch()` itself is in `boa_net`, built on the [`network`] module
 //! (read a `Request`, make a network `Response` with its URL list and type).
 //!
 //! `new Response(stream).text()` collects any `ReadableStream` of `Uint8Array`s.
@@ -14,7 +16,10 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+pub mod form_data;
 pub mod headers;
+mod mime;
+mod multipart;
 pub mod network;
 mod request;
 mod response;
@@ -56,6 +61,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_fileapi::register(context)?;
     boa_url::register(context)?;
     headers::register(context)?;
+    form_data::register(context)?;
     response::register(context)?;
     request::register(context)?;
     Ok(())
@@ -131,6 +137,16 @@ pub(crate) fn extract(
         } else if let Some(bytes) = buffer_source_copy(object, ctx) {
             // BufferSource: a copy of the bytes.
             (ByteSeq::from_bytes(bytes), None)
+        } else if let Some(entries) = form_data::encode_entries(object) {
+            // FormData: the multipart/form-data encoding algorithm with object's entry list
+            // and UTF-8; Content-Type `multipart/form-data; boundary=` and the boundary.
+            // The result shares the files' bytes: the stream pulls from them as it is read.
+            let boundary = multipart::new_boundary();
+            let seq = multipart::encode(entries, &boundary);
+            (
+                seq,
+                Some(format!("multipart/form-data; boundary={boundary}").into_bytes()),
+            )
         } else if let Some(text) = boa_url::serialization_of(object) {
             // URLSearchParams: the application/x-www-form-urlencoded serialization.
             (
@@ -156,7 +172,7 @@ pub(crate) fn extract(
 }
 
 /// Whether `value` is one of `BodyInit`'s object types (ReadableStream, Blob, BufferSource,
-/// URLSearchParams); anything else converts to a string.
+/// FormData, URLSearchParams); anything else converts to a string.
 pub(crate) fn is_body_init_object(value: &JsValue, ctx: &mut Context) -> JsResult<bool> {
     let Some(o) = value.as_object() else {
         return Ok(false);
@@ -167,7 +183,7 @@ pub(crate) fn is_body_init_object(value: &JsValue, ctx: &mut Context) -> JsResul
     if boa_fileapi::is_buffer_source(value, ctx) {
         return Ok(true);
     }
-    Ok(o.is::<boa_url::UrlSearchParams>())
+    Ok(o.is::<boa_url::UrlSearchParams>() || o.is::<form_data::FormData>())
 }
 
 /// Whether the holder is [unusable](https://fetch.spec.whatwg.org/#body-unusable): its body
@@ -209,7 +225,7 @@ pub(crate) enum Consume {
     ArrayBuffer,
     Blob,
     Bytes,
-    /// `formData()`: no `FormData` in this host, so it rejects with a TypeError.
+    /// `formData()`.
     FormData,
     Json,
     Text,
@@ -218,11 +234,6 @@ pub(crate) enum Consume {
 /// [Consume body](https://fetch.spec.whatwg.org/#concept-body-consume-body) of `holder`,
 /// converting with `kind`: the promise.
 pub(crate) fn consume_body(holder: &BodyHolder, kind: Consume, ctx: &mut Context) -> JsValue {
-    // NOTE: no FormData interface here: formData() rejects (after the brand check).
-    if kind == Consume::FormData {
-        let e = webidl::type_error_value("FormData is not supported by this host", ctx);
-        return promise::promise_rejected_with(e, ctx).into();
-    }
     // 1. If object is unusable, then return a promise rejected with a TypeError.
     if is_unusable(holder) {
         let e = webidl::type_error_value("The body has already been consumed or is locked", ctx);
@@ -238,13 +249,53 @@ pub(crate) fn consume_body(holder: &BodyHolder, kind: Consume, ctx: &mut Context
     });
     match holder.body() {
         // 5. If object's body is null, then run successSteps with an empty byte sequence.
-        None => state.success(ByteSeq::new(), ctx),
+        None => state.success(Collected::Bytes(ByteSeq::new()), ctx),
         // 6. Otherwise, fully read object's body given successSteps, errorSteps, and
         //    object's relevant global object.
-        Some(body) => fully_read(&body.stream, state, ctx),
+        Some(body) => {
+            // NOTE: formData() of a multipart/form-data body parses each chunk as it is
+            // read instead of after the last one: the same reads and the same result (an
+            // error is kept until the end), with file contents sharing the chunks' memory.
+            let sink = match multipart_boundary(kind, state.mime.as_deref()) {
+                Some(boundary) => match multipart::MultipartParser::new(&boundary) {
+                    Ok(p) => Collected::Multipart(Box::new(p)),
+                    Err(_) => Collected::Bytes(ByteSeq::new()),
+                },
+                None => Collected::Bytes(ByteSeq::new()),
+            };
+            fully_read(&body.stream, state, sink, ctx)
+        }
     }
     // 7. Return promise.
     promise.value()
+}
+
+/// The `boundary` parameter of a `multipart/form-data` MIME type, for `formData()`.
+fn multipart_boundary(kind: Consume, mime: Option<&[u8]>) -> Option<String> {
+    if kind != Consume::FormData {
+        return None;
+    }
+    let mime = mime::extract_mime_type(mime)?;
+    if mime.essence() != "multipart/form-data" {
+        return None;
+    }
+    mime.parameter("boundary").map(str::to_string)
+}
+
+/// What fully reading a body collects: its bytes, or (`formData()` of a
+/// `multipart/form-data` body) the parser they were fed to.
+enum Collected {
+    Bytes(ByteSeq),
+    Multipart(Box<multipart::MultipartParser>),
+}
+
+impl Collected {
+    fn push(&mut self, bytes: bytes::Bytes) {
+        match self {
+            Self::Bytes(seq) => seq.push(bytes),
+            Self::Multipart(parser) => parser.feed(bytes),
+        }
+    }
 }
 
 /// A pending consume body: its promise and how to package the bytes.
@@ -260,15 +311,26 @@ struct ConsumeState {
 impl ConsumeState {
     /// successSteps given a byte sequence data: resolve promise with the result of running
     /// convertBytesToJSValue with data; if that threw, reject promise with the exception.
-    fn success(&self, data: ByteSeq, ctx: &mut Context) {
+    fn success(&self, data: Collected, ctx: &mut Context) {
         match self.convert(data, ctx) {
             Ok(v) => self.promise.resolve(v, ctx),
             Err(e) => self.promise.reject(e, ctx),
         }
     }
 
-    fn convert(&self, data: ByteSeq, ctx: &mut Context) -> Result<JsValue, JsValue> {
+    fn convert(&self, data: Collected, ctx: &mut Context) -> Result<JsValue, JsValue> {
         let own = |e: boa_engine::JsError, ctx: &mut Context| webidl::own_error_value(e, ctx);
+        let data = match data {
+            Collected::Bytes(data) => data,
+            Collected::Multipart(parser) => {
+                return match parser.finish() {
+                    Ok(entries) => {
+                        form_data::form_data_from_parsed(entries, ctx).map_err(|e| own(e, ctx))
+                    }
+                    Err(message) => Err(webidl::type_error_value(message, ctx)),
+                };
+            }
+        };
         match self.kind {
             Consume::ArrayBuffer => array_buffer_from(&data, ctx)
                 .map(JsValue::from)
@@ -287,12 +349,58 @@ impl ConsumeState {
                 boa_fileapi::create_blob(data.parts().iter().cloned(), &mime, ctx)
                     .map_err(|e| own(e, ctx))
             }
-            Consume::FormData => Err(webidl::type_error_value("FormData is not supported", ctx)),
+            Consume::FormData => self.form_data(data, ctx),
             Consume::Json => {
                 // Parse JSON from bytes: UTF-8 decode, then %JSON.parse%.
                 let text = boa_fileapi::utf8_decode(&data.to_vec());
                 json_parse(text, ctx)
             }
+        }
+    }
+}
+
+impl ConsumeState {
+    /// `formData()`'s steps given bytes (multipart/form-data bodies read here are those
+    /// whose parser could not be made: a bad boundary, or a null body).
+    fn form_data(&self, data: ByteSeq, ctx: &mut Context) -> Result<JsValue, JsValue> {
+        let own = |e: boa_engine::JsError, ctx: &mut Context| webidl::own_error_value(e, ctx);
+        // 1. Let mimeType be the result of get the MIME type with this.
+        let mime = mime::extract_mime_type(self.mime.as_deref());
+        let essence = mime.as_ref().map(mime::MimeType::essence);
+        match essence.as_deref() {
+            // 2. If mimeType's essence is "multipart/form-data", then: parse bytes, using
+            //    the value of the `boundary` parameter from mimeType, per RFC 7578; if that
+            //    fails, throw a TypeError; return a new FormData with the entries.
+            Some("multipart/form-data") => {
+                let boundary = mime
+                    .as_ref()
+                    .and_then(|m| m.parameter("boundary"))
+                    .unwrap_or_default();
+                let parsed = multipart::MultipartParser::new(boundary).and_then(|mut p| {
+                    for part in data.parts() {
+                        p.feed(part.clone());
+                    }
+                    p.finish()
+                });
+                match parsed {
+                    Ok(entries) => {
+                        form_data::form_data_from_parsed(entries, ctx).map_err(|e| own(e, ctx))
+                    }
+                    Err(message) => Err(webidl::type_error_value(message, ctx)),
+                }
+            }
+            // 3. If mimeType's essence is "application/x-www-form-urlencoded", then: let
+            //    entries be the result of parsing bytes; return a new FormData whose entry
+            //    list is entries.
+            Some("application/x-www-form-urlencoded") => {
+                let pairs = boa_url::parse(&data.to_vec());
+                form_data::form_data_from_pairs(pairs, ctx).map_err(|e| own(e, ctx))
+            }
+            // 4. Throw a TypeError.
+            _ => Err(webidl::type_error_value(
+                "formData(): the body's Content-Type is neither multipart/form-data nor application/x-www-form-urlencoded",
+                ctx,
+            )),
         }
     }
 }
@@ -305,7 +413,12 @@ fn json_parse(text: JsString, ctx: &mut Context) -> Result<JsValue, JsValue> {
 
 /// [Fully read](https://fetch.spec.whatwg.org/#body-fully-read) `stream`: read all bytes
 /// with a default reader, then queue a task to settle `state`.
-fn fully_read(stream: &JsObject<ReadableStream>, state: Gc<ConsumeState>, ctx: &mut Context) {
+fn fully_read(
+    stream: &JsObject<ReadableStream>,
+    state: Gc<ConsumeState>,
+    sink: Collected,
+    ctx: &mut Context,
+) {
     // 4. Let reader be the result of getting a reader for body's stream. If that threw an
     //    exception, then run errorSteps with that exception and return.
     let reader = match acquire_readable_stream_default_reader(stream, ctx) {
@@ -319,7 +432,7 @@ fn fully_read(stream: &JsObject<ReadableStream>, state: Gc<ConsumeState>, ctx: &
     // 5. Read all bytes from reader, given successSteps and errorSteps.
     let loop_state = Gc::new(ReadAllState {
         reader,
-        bytes: RefCell::new(ByteSeq::new()),
+        bytes: RefCell::new(sink),
         reading: Cell::new(false),
         again: Cell::new(false),
         consume: state,
@@ -329,7 +442,7 @@ fn fully_read(stream: &JsObject<ReadableStream>, state: Gc<ConsumeState>, ctx: &
 
 /// The successSteps / errorSteps of fully read: queue a task (on the relevant global's event
 /// loop) that settles the consume body promise.
-fn queue_settle(state: Gc<ConsumeState>, result: Result<ByteSeq, JsValue>, ctx: &mut Context) {
+fn queue_settle(state: Gc<ConsumeState>, result: Result<Collected, JsValue>, ctx: &mut Context) {
     let job = GenericJob::new(
         move |ctx| {
             match result {
@@ -349,7 +462,7 @@ fn queue_settle(state: Gc<ConsumeState>, result: Result<ByteSeq, JsValue>, ctx: 
 struct ReadAllState {
     reader: JsObject<ReadableStreamDefaultReader>,
     #[unsafe_ignore_trace]
-    bytes: RefCell<ByteSeq>,
+    bytes: RefCell<Collected>,
     /// Set while a read is being requested: a chunk delivered synchronously asks the loop
     /// to go on instead of recursing.
     #[unsafe_ignore_trace]
@@ -423,7 +536,10 @@ impl ReadRequestSteps for ReadAllRequest {
 
     fn close_steps(self: Box<Self>, ctx: &mut Context) {
         // 1. Call successSteps with bytes.
-        let bytes = std::mem::take(&mut *self.state.bytes.borrow_mut());
+        let bytes = std::mem::replace(
+            &mut *self.state.bytes.borrow_mut(),
+            Collected::Bytes(ByteSeq::new()),
+        );
         queue_settle(self.state.consume.clone(), Ok(bytes), ctx);
     }
 

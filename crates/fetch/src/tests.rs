@@ -323,3 +323,247 @@ fn json_accepts_what_boa_json_parse_rejects() {
     );
     assert_eq!(out, "true|Infinity|true|__proto__|done");
 }
+
+#[test]
+fn form_data_entry_list_operations() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const fd = new FormData();
+        fd.append('a', 1);
+        fd.append('b', new Blob(['xy'], {type: 'Text/X'}));
+        const f = new File(['z'], 'z.txt', {lastModified: 5});
+        fd.append('c', f);
+        fd.append('d', f, 'renamed');
+        fd.append('a', '\ud800');
+        const b = fd.get('b');
+        out.push(fd.get('a'), b instanceof File, b.name, b.type, b.size, fd.get('c') === f);
+        out.push(fd.get('d').name, fd.get('d').lastModified, fd.get('d') !== f);
+        out.push(JSON.stringify(fd.getAll('a')), fd.getAll('a')[1] === '\ufffd', fd.has('b'), fd.has('x'), String(fd.get('x')));
+        fd.set('a', 'one');
+        out.push([...fd.keys()].join(','));
+        fd.set('e', new Blob([]), 'e.bin');
+        fd.delete('b');
+        out.push([...fd].map(([k, v]) => k + '=' + (typeof v === 'string' ? v : v.name)).join(';'));
+        fd.forEach(function (v, k, o) { if (k === 'a') out.push(v + (o === fd) + this.t); }, {t: '!'});
+        out.push(Object.prototype.toString.call(fd), Object.prototype.toString.call(fd.entries()));
+        for (const bad of [() => fd.append('x'), () => fd.append('x', 'y', 'z'), () => fd.set('x', {}, undefined),
+                           () => new FormData(null), () => new FormData({}), () => FormData(), () => fd.get(),
+                           () => FormData.prototype.get.call({}, 'a')])
+          try { bad(); out.push('no'); } catch (e) { out.push(e.name); }
+        fd.append('u', new Blob(['q']), undefined);
+        out.push(fd.get('u').name, new FormData(undefined).has('a'), FormData.length);
+        const p = new URLSearchParams(fd);
+        out.push(p.toString());
+        "#,
+    );
+    assert_eq!(
+        out,
+        [
+            "1",
+            "true",
+            "blob",
+            "text/x",
+            "2",
+            "true",
+            "renamed",
+            "5",
+            "true",
+            "[\"1\",\"\u{fffd}\"]",
+            "true",
+            "true",
+            "false",
+            "null",
+            "a,b,c,d",
+            "a=one;c=z.txt;d=renamed;e=e.bin",
+            "onetrue!",
+            "[object FormData]",
+            "[object FormData Iterator]",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "blob",
+            "false",
+            "0",
+            "a=one&c=%5Bobject+File%5D&d=%5Bobject+File%5D&e=%5Bobject+File%5D&u=%5Bobject+File%5D",
+            "done",
+        ]
+        .join("|")
+    );
+}
+
+#[test]
+fn form_data_body_round_trips() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const bin = new Uint8Array(300);
+        for (let i = 0; i < bin.length; i++) bin[i] = (i * 7) & 255;
+        bin.set([13, 10, 45, 45], 100);
+        const fd = new FormData();
+        fd.append('text\n"q"', 'line1\nline2\rline3\r\n\u00e9');
+        fd.append('file', new File([bin], 'we"ird\r\nname \u00fc\u{1F600}.bin', {type: 'application/x-bin'}));
+        fd.append('empty', new Blob([]));
+        const res = new Response(fd);
+        const ct = res.headers.get('content-type');
+        const boundary = ct.split('boundary=')[1];
+        out.push(ct.startsWith('multipart/form-data; boundary=----BoaFormBoundary'), boundary.length);
+        const text = await res.clone().text();
+        out.push(text.includes('name="text%0D%0A%22q%22"'), text.includes('filename="we%22ird%0D%0Aname \u00fc\u{1F600}.bin"'));
+        out.push(text.includes('line1\r\nline2\r\nline3\r\n\u00e9'), text.includes('name="empty"; filename="blob"\r\nContent-Type: application/octet-stream'));
+        out.push(text.endsWith('--' + boundary + '--\r\n'));
+        const back = await res.formData();
+        out.push([...back.keys()].map(JSON.stringify).join(','));
+        out.push(JSON.stringify(back.get('text\r\n"q"')));
+        const file = back.get('file');
+        out.push(file instanceof File, JSON.stringify(file.name), file.type, file.size);
+        const got = new Uint8Array(await file.arrayBuffer());
+        out.push(got.every((b, i) => b === bin[i]));
+        out.push(back.get('empty').size, back.get('empty').type);
+        // A Request body too, and a URL-encoded one.
+        const req = new Request('http://x/', {method: 'POST', body: fd});
+        out.push(req.headers.get('content-type') !== ct, (await req.formData()).get('file').size);
+        const u = await new Response('a=1&b=%C3%A9+x&a=2', {headers: {'content-type': 'application/x-www-form-urlencoded'}}).formData();
+        out.push(JSON.stringify([...u]));
+        // Other content types, bad bodies: TypeError.
+        for (const [body, type] of [['a=1', 'text/plain'], ['a=1', null], ['--b\r\n', 'multipart/form-data; boundary=b'],
+                                    ['x', 'multipart/form-data'], ['', 'multipart/form-data; boundary=b']]) {
+          const r = new Response(body, type ? {headers: {'content-type': type}} : {});
+          if (!type) r.headers.delete('content-type');
+          try { await r.formData(); out.push('no'); } catch (e) { out.push(e.name); }
+        }
+        const empty = await new Response(null, {headers: {'content-type': 'application/x-www-form-urlencoded'}}).formData();
+        out.push([...empty].length);
+        out.push(fd instanceof FormData, typeof structuredClone);
+        "#,
+    );
+    assert_eq!(
+        out,
+        [
+            "true",
+            "51",
+            "true",
+            "true",
+            "true",
+            "true",
+            "true",
+            "\"text\\r\\n\\\"q\\\"\",\"file\",\"empty\"",
+            "\"line1\\r\\nline2\\r\\nline3\\r\\né\"",
+            "true",
+            "\"we\\\"ird\\r\\nname ü😀.bin\"",
+            "application/x-bin",
+            "300",
+            "true",
+            "0",
+            "application/octet-stream",
+            "true",
+            "300",
+            "[[\"a\",\"1\"],[\"b\",\"é x\"],[\"a\",\"2\"]]",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "0",
+            "true",
+            "undefined",
+            "done",
+        ]
+        .join("|")
+    );
+}
+
+#[test]
+fn form_data_with_ten_thousand_fields() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const fd = new FormData();
+        for (let i = 0; i < 10000; i++) fd.append('f' + i, i % 2 ? 'v' + i : new Blob(['b' + i]));
+        const back = await new Response(fd).formData();
+        const keys = [...back.keys()];
+        out.push(keys.length, keys[9999], back.get('f9999'), back.get('f9998').name, await back.get('f9998').text());
+        "#,
+    );
+    assert_eq!(out, "10000|f9999|v9999|blob|b9998|done");
+}
+
+#[test]
+fn form_data_body_bytes_are_exact_and_share_the_files() {
+    let mut ctx = context();
+    // The file's bytes, made in Rust: the extracted body holds the same memory.
+    let data = bytes::Bytes::from(vec![0xAB; 100_000]);
+    let blob = boa_fileapi::create_blob(vec![data.clone()], "", &mut ctx).unwrap();
+    crate::test_support::set_global(&mut ctx, "data", blob);
+    let fd = eval(
+        &mut ctx,
+        "globalThis.fd = new FormData(); fd.append('k', 'v\\n'); fd.append('f', data, 'a\\u00e9'); fd",
+    );
+    let (body, content_type) = crate::extract(&fd, false, &mut ctx).unwrap();
+    let content_type = String::from_utf8(content_type.unwrap()).unwrap();
+    let boundary = content_type
+        .strip_prefix("multipart/form-data; boundary=")
+        .unwrap()
+        .to_string();
+    let source = body.source.clone().unwrap();
+    assert!(source.parts().iter().any(|p| p.as_ptr() == data.as_ptr()));
+    let mut expected = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"k\"\r\n\r\nv\r\n\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a\u{e9}\"\r\n\
+         Content-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    expected.extend_from_slice(&data);
+    expected.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    assert_eq!(source.to_vec(), expected);
+    // What script reads from `new Response(fd)` is exactly those bytes.
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const res = new Response(fd);
+        const boundary = res.headers.get('content-type').split('boundary=')[1];
+        const got = new Uint8Array(await res.arrayBuffer());
+        const head = `--${boundary}\r\nContent-Disposition: form-data; name="k"\r\n\r\nv\r\n\r\n--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="a\u00e9"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+        const headBytes = new Uint8Array(await new Blob([head]).arrayBuffer());
+        const tail = `\r\n--${boundary}--\r\n`;
+        out.push(got.length === headBytes.length + 100000 + tail.length);
+        out.push(headBytes.every((b, i) => got[i] === b));
+        out.push(got.subarray(headBytes.length, headBytes.length + 100000).every((b) => b === 0xAB));
+        out.push(String.fromCharCode(...got.subarray(headBytes.length + 100000)) === tail);
+        "#,
+    );
+    assert_eq!(out, "true|true|true|true|done");
+}
+
+#[test]
+fn form_data_parses_a_script_stream_of_tiny_chunks() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const fd = new FormData();
+        fd.append('x', 'y');
+        fd.append('f', new Blob(['\r\n--\r\n-']), 'n');
+        const res = new Response(fd);
+        const bytes = new Uint8Array(await res.clone().arrayBuffer());
+        let i = 0;
+        const stream = new ReadableStream({
+          pull(c) { if (i < bytes.length) c.enqueue(bytes.slice(i, ++i)); else c.close(); },
+        });
+        const back = await new Response(stream, {headers: res.headers}).formData();
+        out.push(back.get('x'), JSON.stringify(await back.get('f').text()));
+        // A chunk that is not a Uint8Array rejects with a TypeError.
+        const bad = new ReadableStream({ start(c) { c.enqueue('text'); c.close(); } });
+        out.push(await new Response(bad, {headers: res.headers}).formData().catch((e) => e.name));
+        "#,
+    );
+    assert_eq!(out, "y|\"\\r\\n--\\r\\n-\"|TypeError|done");
+}

@@ -161,6 +161,53 @@ pub fn create_blob(
     Ok(blob_object(seq, normalize_type(content_type), None, ctx)?.into())
 }
 
+/// Make a `File` in the current realm holding `bytes` (no copy) named `name`, with `type`
+/// normalised as the constructor does and `lastModified` `last_modified` (milliseconds since
+/// the Unix epoch; the current time when `None`).
+///
+/// ```
+/// use boa_engine::{js_string, Context, Source};
+/// use boa_fileapi::ByteSeq;
+///
+/// let mut ctx = Context::default();
+/// boa_fileapi::register(&mut ctx).unwrap();
+/// let bytes = ByteSeq::from_bytes(bytes::Bytes::from_static(b"abc"));
+/// let file = boa_fileapi::create_file(bytes, "Text/Plain", js_string!("a.txt"), Some(7), &mut ctx)
+///     .unwrap();
+/// assert_eq!(boa_fileapi::file_name(&file), Some(js_string!("a.txt")));
+/// ctx.global_object().set(js_string!("f"), file, false, &mut ctx).unwrap();
+/// let v = ctx.eval(Source::from_bytes("f instanceof File && f.type + f.size + f.lastModified")).unwrap();
+/// assert_eq!(v.to_string(&mut ctx).unwrap().to_std_string_escaped(), "text/plain37");
+/// ```
+pub fn create_file(
+    bytes: ByteSeq,
+    content_type: &str,
+    name: JsString,
+    last_modified: Option<i64>,
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let last_modified = last_modified.unwrap_or_else(|| ctx.clock().system_time_millis());
+    let file = FileInfo {
+        name,
+        last_modified,
+    };
+    Ok(blob_object(bytes, normalize_type(content_type), Some(file), ctx)?.into())
+}
+
+/// The name and `lastModified` of `value` if it is a `File`.
+pub fn file_info(value: &JsValue) -> Option<(JsString, i64)> {
+    let object = value.as_object()?;
+    let blob = object.downcast_ref::<Blob>()?;
+    blob.file
+        .as_ref()
+        .map(|f| (f.name.clone(), f.last_modified))
+}
+
+/// The name of `value` if it is a `File`.
+pub fn file_name(value: &JsValue) -> Option<JsString> {
+    file_info(value).map(|(name, _)| name)
+}
+
 /// The bytes of `value` if it is a `Blob` (or `File`); shares the blob's memory.
 pub fn blob_bytes(value: &JsValue) -> Option<ByteSeq> {
     let object = value.as_object()?;

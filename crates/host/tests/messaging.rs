@@ -17,7 +17,10 @@ fn run(main: &str, files: &[(&str, &str)]) -> String {
     for (name, source) in files {
         std::fs::write(dir.join(name), source).expect("write");
     }
-    let main_path = dir.join(format!("main-{}.js", main.len()));
+    // One file per call: tests run in parallel in this directory.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let main_path = dir.join(format!("main-{n}.js"));
     std::fs::write(&main_path, main).expect("write");
     run_with_large_stack(move || {
         let mut host = Host::new(HostOptions::default()).expect("host");
@@ -203,4 +206,32 @@ fn terminate_stops_the_worker_and_closes_its_ports() {
         )],
     );
     assert_eq!(out, "tick|partner closed");
+}
+
+#[test]
+fn a_worker_round_trips_form_data_and_posts_its_files() {
+    let out = run(
+        r#"
+        globalThis.out = [];
+        const w = new Worker("form-worker.js");
+        w.onmessage = async (e) => {
+          out.push(e.data.kind, e.data.file instanceof File, e.data.file.name);
+          out.push(await e.data.file.text());
+          w.terminate();
+        };
+        "#,
+        &[(
+            "form-worker.js",
+            r#"
+            const fd = new FormData();
+            fd.append("a", new Blob(["xyz"]), "f.txt");
+            new Response(fd).formData().then((back) => {
+              let kind;
+              try { structuredClone(back); kind = "cloned"; } catch (e) { kind = e.name; }
+              postMessage({ kind, file: back.get("a") });
+            });
+            "#,
+        )],
+    );
+    assert_eq!(out, "DataCloneError|true|f.txt|xyz");
 }

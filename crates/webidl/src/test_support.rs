@@ -289,7 +289,7 @@ pub const CRATE_GLOBALS: &[(&str, &[&str])] = &[
     ("compression", &["CompressionStream", "DecompressionStream"]),
     ("fileapi", &["Blob", "File", "FileList", "FileReader"]),
     ("url", &["URLSearchParams"]),
-    ("fetch", &["Headers", "Request", "Response"]),
+    ("fetch", &["Headers", "Request", "Response", "FormData"]),
     (
         "html",
         &[

@@ -4,6 +4,7 @@
 //! the Encoding and Compression streams, transform ticks with native transformers).
 
 mod chunk;
+mod form_data;
 mod gc_pressure;
 mod injection;
 mod pair_iterable;

@@ -8,6 +8,7 @@ fn pair_iterable_shapes() {
     for (interface, tag) in [
         ("Headers", "Headers Iterator"),
         ("URLSearchParams", "URLSearchParams Iterator"),
+        ("FormData", "FormData Iterator"),
     ] {
         eval(&mut ctx, &format!("globalThis.I = {interface};"));
         // entries, keys, values, forEach: enumerable writable configurable, lengths 0,0,0,1;

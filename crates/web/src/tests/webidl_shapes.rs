@@ -218,6 +218,12 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "FormData",
+        "append,delete,get,getAll,has,set,entries,keys,values,forEach,constructor,\
+         Symbol(Symbol.toStringTag),Symbol(Symbol.iterator)",
+        "length,name,prototype",
+    ),
+    (
         "ProgressEvent",
         "lengthComputable,loaded,total,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype",
