@@ -85,7 +85,11 @@ BoaStreams.serve({
 }, async (request) => {
   stats.requests++;
   const url = new URL(request.url);
-  const q = (name, fallback) => Number(url.searchParams.get(name) ?? fallback);
+  const q = (name, fallback) => {
+    const n = Number(url.searchParams.get(name) ?? fallback);
+    if (!Number.isFinite(n) || n < 0) throw new RangeError(`bad ${name}`);
+    return n;
+  };
   request.signal.addEventListener("abort", () => stats.aborts++);
   switch (url.pathname) {
     case "/":

@@ -185,7 +185,7 @@ impl Raw {
 
     fn statuses(&self) -> Vec<u16> {
         let text = String::from_utf8_lossy(&self.bytes);
-        text.match_indices("HTTP/1.1 ")
+        text.match_indices("HTTP/1.")
             .filter_map(|(i, _)| text.get(i + 9..i + 12)?.parse().ok())
             .collect()
     }
@@ -325,6 +325,9 @@ enum Expect {
     NoSmuggling,
     /// Exactly these statuses, in order.
     Statuses(&'static [u16]),
+    /// A malformed request body: the handler's read of `request.body` fails (here the
+    /// handler rethrows: 500), never a 2xx, and the connection is closed.
+    BodyError,
 }
 
 fn hostile(port: u16, report: &mut Report) {
@@ -366,17 +369,17 @@ fn hostile(port: u16, report: &mut Report) {
         (
             "bad chunk size",
             b"POST /count HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n".to_vec(),
-            Expect::Rejected,
+            Expect::BodyError,
         ),
         (
             "chunk size overflow",
             b"POST /count HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFFFF\r\nabc\r\n".to_vec(),
-            Expect::Rejected,
+            Expect::BodyError,
         ),
         (
             "chunk longer than its size",
             b"POST /count HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabcdef\r\n0\r\n\r\n".to_vec(),
-            Expect::Rejected,
+            Expect::BodyError,
         ),
         ("HTTP/1.0", b"GET / HTTP/1.0\r\n\r\n".to_vec(), Expect::Status(200)),
         (
@@ -412,7 +415,9 @@ fn hostile(port: u16, report: &mut Report) {
     }
     for (name, request, expect) in cases {
         report.faults_injected += 1;
-        let r = raw(port, &request, false, 1 << 20, Duration::from_secs(10));
+        // Not half-closed (the server takes a half-close for a client going away); a
+        // connection kept alive after its answers ends the read after 3 s.
+        let r = raw(port, &request, false, 1 << 20, Duration::from_secs(3));
         let ok = match expect {
             Expect::Status(s) => r.status() == Some(s),
             Expect::Rejected => match r.status() {
@@ -424,6 +429,7 @@ fn hostile(port: u16, report: &mut Report) {
                 statuses.len() <= 1 && r.closed
             }
             Expect::Statuses(want) => r.statuses() == want,
+            Expect::BodyError => r.status().is_some_and(|s| s >= 400) && r.closed,
         };
         let alive = healthy(port);
         eprintln!(

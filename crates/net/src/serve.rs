@@ -15,7 +15,11 @@
 //! HTTP/1.1 keep-alive, `Content-Length` for bodies made from bytes and chunked transfer
 //! coding for streams, and `HEAD` (no body written) are hyper's. Limits: at most 100
 //! request headers and 64 KiB of request head (hyper answers 431 beyond), 30 s to read a
-//! request head. `shutdown()` stops accepting, lets requests in flight finish and closes
+//! request head. A malformed request head gets a 400 (431 beyond the limits) from hyper and
+//! the handler never runs; a malformed request body (bad chunk sizes, a body shorter than
+//! its `Content-Length`) errors `request.body` with a TypeError and the connection is closed
+//! after the handler's response. A client that shuts down its sending side before the
+//! response is written is taken as gone (its `request.signal` aborts). `shutdown()` stops accepting, lets requests in flight finish and closes
 //! idle connections; `finished` resolves when every connection is closed. Aborting
 //! `signal` shuts down.
 //!
@@ -77,13 +81,15 @@ struct Incoming1 {
 /// Sends how the exchange ended when dropped.
 struct EndGuard {
     tx: Option<oneshot::Sender<bool>>,
-    complete: bool,
+    /// Set once the body has nothing more to write (hyper may drop a body without polling
+    /// it again once `is_end_stream()` says so, or never poll an empty one).
+    complete: std::cell::Cell<bool>,
 }
 
 impl Drop for EndGuard {
     fn drop(&mut self) {
         if let Some(tx) = self.tx.take() {
-            let _ = tx.send(self.complete);
+            let _ = tx.send(self.complete.get());
         }
     }
 }
@@ -105,13 +111,20 @@ impl hyper::body::Body for Tracked {
         let this = self.get_mut();
         let polled = std::pin::Pin::new(&mut this.inner).poll_frame(cx);
         if let std::task::Poll::Ready(None) = polled {
-            this.guard.complete = true;
+            this.guard.complete.set(true);
+        }
+        if this.inner.is_end_stream() {
+            this.guard.complete.set(true);
         }
         polled
     }
 
     fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
+        let end = self.inner.is_end_stream();
+        if end {
+            self.guard.complete.set(true);
+        }
+        end
     }
 
     fn size_hint(&self) -> hyper::body::SizeHint {
@@ -477,7 +490,7 @@ async fn accept_loop(
                     let (ended_tx, ended) = oneshot::channel();
                     let guard = EndGuard {
                         tx: Some(ended_tx),
-                        complete: false,
+                        complete: std::cell::Cell::new(false),
                     };
                     let internal = || {
                         let mut r = http::Response::new(OutBody::Empty);
