@@ -1253,6 +1253,7 @@ fn main() {
     println!("| server RSS peak / at the end (MiB) | {hwm} / {rss} |");
     println!("| faults injected / survived | {} / {} |", report.faults_injected, report.faults_survived);
     println!("| checks / failed | {} / {} |", report.checks, report.failures.len());
+    drop(server);
     if !report.failures.is_empty() {
         println!("\nFailures:");
         for f in &report.failures {
