@@ -48,11 +48,7 @@ impl Pattern {
             let start = (offset % 251) as usize;
             let expected = &self.0[start..start + piece.len()];
             if piece != expected {
-                bad += piece
-                    .iter()
-                    .zip(expected)
-                    .filter(|(a, b)| a != b)
-                    .count() as u64;
+                bad += piece.iter().zip(expected).filter(|(a, b)| a != b).count() as u64;
             }
             offset += piece.len() as u64;
         }
@@ -123,7 +119,9 @@ fn parse() -> Opts {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_else(|| usage("missing mode"));
     let url = args.next().unwrap_or_else(|| usage("missing URL"));
-    let url: http::Uri = url.parse().unwrap_or_else(|e| usage(&format!("bad URL: {e}")));
+    let url: http::Uri = url
+        .parse()
+        .unwrap_or_else(|e| usage(&format!("bad URL: {e}")));
     let mut o = Opts {
         mode,
         url,
@@ -135,7 +133,10 @@ fn parse() -> Opts {
         timeout: 600.0,
     };
     while let Some(a) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| usage(&format!("missing value after {a}")));
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("missing value after {a}")))
+        };
         match a.as_str() {
             "-c" => o.clients = value().parse().unwrap_or_else(|_| usage("bad -c")),
             "-d" => o.secs = value().parse().unwrap_or_else(|_| usage("bad -d")),
@@ -177,7 +178,10 @@ where
 }
 
 fn request<B>(url: &http::Uri, method: http::Method, body: B) -> http::Request<B> {
-    let authority = url.authority().map_or("localhost", |a| a.as_str()).to_string();
+    let authority = url
+        .authority()
+        .map_or("localhost", |a| a.as_str())
+        .to_string();
     let path = url.path_and_query().map_or("/", |p| p.as_str()).to_string();
     http::Request::builder()
         .method(method)
@@ -214,7 +218,11 @@ async fn drain(
     Ok(offset)
 }
 
-async fn get_one(url: &http::Uri, totals: &Totals, pattern: Option<&Pattern>) -> Result<u64, String> {
+async fn get_one(
+    url: &http::Uri,
+    totals: &Totals,
+    pattern: Option<&Pattern>,
+) -> Result<u64, String> {
     let mut sender = connect::<Empty<Bytes>>(url).await?;
     let response = sender
         .send_request(request(url, http::Method::GET, Empty::new()))
@@ -265,7 +273,8 @@ async fn run(o: Opts) -> i32 {
                             return;
                         }
                     };
-                    while Instant::now() < deadline && issued.fetch_add(1, Ordering::Relaxed) < max {
+                    while Instant::now() < deadline && issued.fetch_add(1, Ordering::Relaxed) < max
+                    {
                         if sender.ready().await.is_err() {
                             totals.errors.fetch_add(1, Ordering::Relaxed);
                             return;
@@ -390,28 +399,32 @@ async fn serve(port: u16) {
         let _ = socket.set_nodelay(true);
         let chunk = chunk.clone();
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                let chunk = chunk.clone();
-                async move {
-                    let left = if req.uri().path() == "/stream" {
-                        let mib: f64 = req
-                            .uri()
-                            .query()
-                            .and_then(|q| q.strip_prefix("mib="))
-                            .and_then(|v| v.parse().ok())
-                            .unwrap_or(1.0);
-                        (mib * 1048576.0) as u64
-                    } else {
-                        0
-                    };
-                    let body = if left == 0 {
-                        StaticPattern { chunk: Bytes::from_static(b"hello from loadgen\n"), left: 19 }
-                    } else {
-                        StaticPattern { chunk, left }
-                    };
-                    Ok::<_, Infallible>(http::Response::new(body))
-                }
-            });
+            let service =
+                hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
+                    let chunk = chunk.clone();
+                    async move {
+                        let left = if req.uri().path() == "/stream" {
+                            let mib: f64 = req
+                                .uri()
+                                .query()
+                                .and_then(|q| q.strip_prefix("mib="))
+                                .and_then(|v| v.parse().ok())
+                                .unwrap_or(1.0);
+                            (mib * 1048576.0) as u64
+                        } else {
+                            0
+                        };
+                        let body = if left == 0 {
+                            StaticPattern {
+                                chunk: Bytes::from_static(b"hello from loadgen\n"),
+                                left: 19,
+                            }
+                        } else {
+                            StaticPattern { chunk, left }
+                        };
+                        Ok::<_, Infallible>(http::Response::new(body))
+                    }
+                });
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(socket), service)
                 .await;

@@ -39,7 +39,11 @@ fn start(args: &[&str], lines: usize) -> Server {
     let stdout = child.stdout.take().expect("stdout");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok).take(lines) {
+        for line in BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .take(lines)
+        {
             if tx.send(line).is_err() {
                 break;
             }
@@ -85,13 +89,20 @@ fn exchange(port: u16, request: &[u8]) -> (String, Vec<u8>) {
         .expect("a response head");
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut body = raw[split + 4..].to_vec();
-    if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         let mut out = Vec::new();
         let mut rest = &body[..];
         loop {
-            let line_end = rest.windows(2).position(|w| w == b"\r\n").expect("chunk size");
-            let size = usize::from_str_radix(std::str::from_utf8(&rest[..line_end]).expect("size"), 16)
-                .expect("hex size");
+            let line_end = rest
+                .windows(2)
+                .position(|w| w == b"\r\n")
+                .expect("chunk size");
+            let size =
+                usize::from_str_radix(std::str::from_utf8(&rest[..line_end]).expect("size"), 16)
+                    .expect("hex size");
             rest = &rest[line_end + 2..];
             if size == 0 {
                 break;
@@ -149,8 +160,16 @@ fn serve_example_meets_the_contract() {
         .current_dir(repo())
         .output()
         .expect("run fetch.js");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stdout == pattern(2 << 20), "fetch.js wrote {} bytes", out.stdout.len());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stdout == pattern(2 << 20),
+        "fetch.js wrote {} bytes",
+        out.stdout.len()
+    );
 }
 
 #[test]
@@ -175,7 +194,10 @@ fn serve_threads_share_one_port() {
     )
     .expect("write script");
     let server = start(&["--serve-threads", "2", script.to_str().expect("utf8")], 2);
-    assert_eq!(server.lines[0], server.lines[1], "the copies listen on different ports");
+    assert_eq!(
+        server.lines[0], server.lines[1],
+        "the copies listen on different ports"
+    );
     let port = server.port;
     let clients: Vec<_> = (0..2)
         .map(|_| {

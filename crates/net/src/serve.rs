@@ -217,17 +217,21 @@ struct SharedListener {
     members: Mutex<usize>,
 }
 
-/// The shared listeners of the process, by (hostname, port) as asked and as bound.
-fn registry() -> &'static Mutex<HashMap<(String, u16), Arc<SharedListener>>> {
-    static REGISTRY: std::sync::OnceLock<Mutex<HashMap<(String, u16), Arc<SharedListener>>>> =
-        std::sync::OnceLock::new();
+/// Shared listeners by (hostname, port) as asked and as bound.
+type Registry = Mutex<HashMap<(String, u16), Arc<SharedListener>>>;
+
+/// The shared listeners of the process.
+fn registry() -> &'static Registry {
+    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
     REGISTRY.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 impl SharedListener {
     /// One member fewer; the last one closes the listener.
     fn leave(&self) {
-        let mut registry = registry().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut registry = registry()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut members = self
             .members
             .lock()
@@ -308,7 +312,9 @@ fn listen(
 
 /// Join the listener shared under `hostname:port`, or start it.
 fn join_shared(hostname: &str, port: u16) -> JsResult<Arc<SharedListener>> {
-    let mut registry = registry().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut registry = registry()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(shared) = registry.get(&(hostname.to_string(), port)) {
         let mut members = shared
             .members

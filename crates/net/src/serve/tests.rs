@@ -234,10 +234,16 @@ fn a_client_vanishing_during_a_pending_pull_cancels_once() {
     });
     run_until(&mut ctx, "log.includes('pending pull')");
     assert!(client.join().unwrap() > 1000);
-    run_until(&mut ctx, "log.includes('cancelled AbortError') && log.includes('aborted')");
+    run_until(
+        &mut ctx,
+        "log.includes('cancelled AbortError') && log.includes('aborted')",
+    );
     run_for(&mut ctx, 200);
     assert_eq!(
-        string(&mut ctx, "log.filter(x => x.startsWith('cancelled')).length + ''"),
+        string(
+            &mut ctx,
+            "log.filter(x => x.startsWith('cancelled')).length + ''"
+        ),
         "1"
     );
 }
