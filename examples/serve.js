@@ -3,6 +3,8 @@
 //   GET  /            a short text
 //   GET  /stream?mib=N  N MiB (byte i = i % 251), produced as the client reads
 //   POST /echo        the request body streamed back
+// On several cores: `boa-streams --serve-threads N examples/serve.js PORT` runs this script on N
+// threads; `reusePort: true` makes the N copies share one listener (each prints its line).
 const port = Number(scriptArgs[0] ?? 0);
 
 // One period-251 pattern long enough for any 64 KiB chunk at any phase.
@@ -28,6 +30,7 @@ function patternStream(total) {
 BoaStreams.serve({
   hostname: "127.0.0.1",
   port,
+  reusePort: true,
   onListen({ hostname, port }) {
     console.log(`listening on http://${hostname}:${port}`);
   },

@@ -176,7 +176,11 @@ impl ByteSource for InSource {
     }
 }
 
-/// A byte `ReadableStream` over `body`, polled only while a read is pending; `on_done` runs
+/// The high water mark (bytes) of a received body's stream.
+pub(crate) const IN_HIGH_WATER_MARK: f64 = 65536.0;
+
+/// A byte `ReadableStream` over `body`, polled while a read is pending or its queue holds
+/// less than [`IN_HIGH_WATER_MARK`] bytes; `on_done` runs
 /// once the body is finished with (ended, failed, cancelled or aborted). Returns the stream and the shared state (to drop the body on
 /// abort).
 pub(crate) fn incoming_stream(
@@ -192,7 +196,14 @@ pub(crate) fn incoming_stream(
     let source = InSource {
         state: state.clone(),
     };
-    let stream = native_readable_byte_stream(source, ByteStreamOptions::default(), ctx)?;
+    // A small high water mark: the next frame is awaited while the script handles the
+    // previous one (socket reads overlap the script's work), and at most this many bytes
+    // (plus one frame) wait in the stream's queue for a reader that stopped reading.
+    let options = ByteStreamOptions {
+        high_water_mark: IN_HIGH_WATER_MARK,
+        ..ByteStreamOptions::default()
+    };
+    let stream = native_readable_byte_stream(source, options, ctx)?;
     Ok((stream, state))
 }
 
@@ -255,6 +266,11 @@ impl Body for OutBody {
     }
 }
 
+/// Chunks a [`pump`] reads ahead of the socket, at most: a few, so a script thread and the
+/// socket's thread do not wake each other for every chunk, and memory stays bounded by a
+/// small count of chunks whatever the body's length.
+const PUMP_AHEAD: usize = 4;
+
 /// How a [`pump`] ended.
 pub(crate) enum PumpEnd {
     /// The stream ended and every chunk was handed over.
@@ -265,7 +281,7 @@ pub(crate) enum PumpEnd {
     ReceiverGone,
 }
 
-/// Read `stream` with a [`StreamReader`] and send its chunks into a one-chunk channel: the
+/// Read `stream` with a [`StreamReader`] and send its chunks into a [`PUMP_AHEAD`]-chunk channel: the
 /// stream is read only as fast as the receiver (hyper, writing to the socket) takes chunks.
 /// Returns the receiving body, the future to spawn, and the reader (to cancel the stream).
 pub(crate) fn pump(
@@ -278,10 +294,17 @@ pub(crate) fn pump(
 )> {
     let reader = StreamReader::new(stream, ctx)?;
     let mut chunks = reader.clone().into_stream(ctx);
-    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, io::Error>>(1);
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, io::Error>>(PUMP_AHEAD);
     let future = async move {
-        // Bounded by the stream: each turn takes one chunk.
-        while let Some(item) = chunks.next().await {
+        // Bounded by the stream: each turn takes one chunk. A receiver that goes away while
+        // a read is pending (a client vanishing during a `pull()` that has not settled)
+        // ends the pump at once, so the stream is cancelled rather than left waiting.
+        loop {
+            let item = tokio::select! {
+                item = chunks.next() => item,
+                () = tx.closed() => return PumpEnd::ReceiverGone,
+            };
+            let Some(item) = item else { break };
             match item {
                 Ok(bytes) => {
                     if bytes.is_empty() {

@@ -15,14 +15,33 @@
 //! HTTP/1.1 keep-alive, `Content-Length` for bodies made from bytes and chunked transfer
 //! coding for streams, and `HEAD` (no body written) are hyper's. Limits: at most 100
 //! request headers and 64 KiB of request head (hyper answers 431 beyond), 30 s to read a
-//! request head. `shutdown()` stops accepting, lets requests in flight finish and closes
+//! request head. A malformed request head gets a 400 (431 beyond the limits) from hyper and
+//! the handler never runs; a malformed request body (bad chunk sizes, a body shorter than
+//! its `Content-Length`) errors `request.body` with a TypeError and the connection is closed
+//! after the handler's response. A client that shuts down its sending side before the
+//! response is written is taken as gone (its `request.signal` aborts). `shutdown()` stops accepting, lets requests in flight finish and closes
 //! idle connections; `finished` resolves when every connection is closed. Aborting
 //! `signal` shuts down.
+//!
+//! ## Several threads serving one port: `reusePort: true`
+//!
+//! With `reusePort: true`, every context of the process (a worker, or each copy of the
+//! program the host's `--serve-threads N` runs on its own thread) that serves the same
+//! `hostname` and `port` with `reusePort: true` shares **one listener**: the first one binds
+//! it (port 0: any free port, which the others then share too), and each request goes to
+//! whichever of those contexts takes it next, so N threads run the handlers in parallel.
+//! The socket is also bound with `SO_REUSEPORT` (on Unix), so other processes may bind the
+//! same port with their own listener and the kernel spreads connections between them.
+//! `addr` is the shared address. A context's `shutdown()` (or its `signal`) makes it stop
+//! taking requests and resolves its `finished`; the listener closes (and requests still
+//! queued get a 503) when the last context sharing it shuts down.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use boa_engine::{
@@ -62,13 +81,15 @@ struct Incoming1 {
 /// Sends how the exchange ended when dropped.
 struct EndGuard {
     tx: Option<oneshot::Sender<bool>>,
-    complete: bool,
+    /// Set once the body has nothing more to write (hyper may drop a body without polling
+    /// it again once `is_end_stream()` says so, or never poll an empty one).
+    complete: std::cell::Cell<bool>,
 }
 
 impl Drop for EndGuard {
     fn drop(&mut self) {
         if let Some(tx) = self.tx.take() {
-            let _ = tx.send(self.complete);
+            let _ = tx.send(self.complete.get());
         }
     }
 }
@@ -90,13 +111,20 @@ impl hyper::body::Body for Tracked {
         let this = self.get_mut();
         let polled = std::pin::Pin::new(&mut this.inner).poll_frame(cx);
         if let std::task::Poll::Ready(None) = polled {
-            this.guard.complete = true;
+            this.guard.complete.set(true);
+        }
+        if this.inner.is_end_stream() {
+            this.guard.complete.set(true);
         }
         polled
     }
 
     fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
+        let end = self.inner.is_end_stream();
+        if end {
+            self.guard.complete.set(true);
+        }
+        end
     }
 
     fn size_hint(&self) -> hyper::body::SizeHint {
@@ -156,10 +184,164 @@ impl boa_streams::native::NativeSink for Stdout {
 /// The server's state on the script's side.
 struct Server {
     handler: JsObject,
+    /// Stops this server: the accept loop (alone) or this context's share (`reusePort`).
     shutdown: watch::Sender<bool>,
     finished: PromiseCapability,
     hostname: String,
     port: u16,
+    /// The listener this context shares with others (`reusePort: true`).
+    shared: Option<Arc<SharedListener>>,
+}
+
+impl Server {
+    /// Stop taking requests (once).
+    fn stop(&self) {
+        let was = self.shutdown.send_replace(true);
+        if let (false, Some(shared)) = (was, &self.shared) {
+            shared.leave();
+        }
+    }
+}
+
+/// One listener served by several contexts (`reusePort: true`): its accept loop feeds one
+/// queue that every member takes requests from.
+struct SharedListener {
+    /// Where the accept loop's requests wait for whichever member takes them next.
+    queue: Arc<tokio::sync::Mutex<mpsc::Receiver<Incoming1>>>,
+    /// Stops the accept loop.
+    shutdown: watch::Sender<bool>,
+    addr: SocketAddr,
+    /// The registry keys this listener is found under.
+    keys: Vec<(String, u16)>,
+    /// Contexts still serving it.
+    members: Mutex<usize>,
+}
+
+/// Shared listeners by (hostname, port) as asked and as bound.
+type Registry = Mutex<HashMap<(String, u16), Arc<SharedListener>>>;
+
+/// The shared listeners of the process.
+fn registry() -> &'static Registry {
+    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+impl SharedListener {
+    /// One member fewer; the last one closes the listener.
+    fn leave(&self) {
+        let mut registry = registry()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut members = self
+            .members
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *members = members.saturating_sub(1);
+        if *members == 0 {
+            for key in &self.keys {
+                if registry
+                    .get(key)
+                    .is_some_and(|l| std::ptr::eq(Arc::as_ptr(l), self))
+                {
+                    registry.remove(key);
+                }
+            }
+            self.shutdown.send_replace(true);
+        }
+    }
+}
+
+/// Bind a listening socket (with `SO_REUSEPORT` on Unix if `reuse_port`).
+fn bind(hostname: &str, port: u16, reuse_port: bool) -> std::io::Result<std::net::TcpListener> {
+    use std::net::ToSocketAddrs;
+    if !reuse_port {
+        return std::net::TcpListener::bind((hostname, port));
+    }
+    let mut last = None;
+    for addr in (hostname, port).to_socket_addrs()? {
+        let attempt = (|| {
+            let socket = socket2::Socket::new(
+                socket2::Domain::for_address(addr),
+                socket2::Type::STREAM,
+                Some(socket2::Protocol::TCP),
+            )?;
+            socket.set_reuse_address(true)?;
+            #[cfg(all(unix, not(any(target_os = "solaris", target_os = "illumos"))))]
+            socket.set_reuse_port(true)?;
+            socket.bind(&addr.into())?;
+            socket.listen(1024)?;
+            Ok::<_, std::io::Error>(std::net::TcpListener::from(socket))
+        })();
+        match attempt {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no address to bind")))
+}
+
+/// Start listening at `hostname:port`: the accept loop on the runtime, and the queue it
+/// feeds.
+fn listen(
+    hostname: &str,
+    port: u16,
+    reuse_port: bool,
+) -> JsResult<(SocketAddr, mpsc::Receiver<Incoming1>, watch::Sender<bool>)> {
+    let runtime = crate::runtime()?;
+    let listener = bind(hostname, port, reuse_port).map_err(|e| {
+        type_error(format!(
+            "BoaStreams.serve: cannot listen on {hostname}:{port}: {e}"
+        ))
+    })?;
+    let local: SocketAddr = listener
+        .local_addr()
+        .map_err(|e| type_error(format!("BoaStreams.serve: {e}")))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| type_error(format!("BoaStreams.serve: {e}")))?;
+    let listener = {
+        let _guard = runtime.enter();
+        tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| type_error(format!("BoaStreams.serve: {e}")))?
+    };
+    let (tx, rx) = mpsc::channel::<Incoming1>(QUEUE);
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    runtime.spawn(accept_loop(listener, tx, shutdown_rx));
+    Ok((local, rx, shutdown_tx))
+}
+
+/// Join the listener shared under `hostname:port`, or start it.
+fn join_shared(hostname: &str, port: u16) -> JsResult<Arc<SharedListener>> {
+    let mut registry = registry()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(shared) = registry.get(&(hostname.to_string(), port)) {
+        let mut members = shared
+            .members
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *members > 0 {
+            *members += 1;
+            drop(members);
+            return Ok(shared.clone());
+        }
+    }
+    let (addr, rx, shutdown) = listen(hostname, port, true)?;
+    let mut keys = vec![(hostname.to_string(), port)];
+    if addr.port() != port {
+        keys.push((hostname.to_string(), addr.port()));
+    }
+    let shared = Arc::new(SharedListener {
+        queue: Arc::new(tokio::sync::Mutex::new(rx)),
+        shutdown,
+        addr,
+        keys: keys.clone(),
+        members: Mutex::new(1),
+    });
+    for key in keys {
+        registry.insert(key, shared.clone());
+    }
+    Ok(shared)
 }
 
 #[derive(Trace, Finalize)]
@@ -200,35 +382,34 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
     };
     let signal = get(&options, "signal", ctx)?;
     let on_listen = get(&options, "onListen", ctx)?;
-    let runtime = crate::runtime()?;
-    let listener = std::net::TcpListener::bind((hostname.as_str(), port)).map_err(|e| {
-        type_error(format!(
-            "BoaStreams.serve: cannot listen on {hostname}:{port}: {e}"
-        ))
-    })?;
-    let local: SocketAddr = listener
-        .local_addr()
-        .map_err(|e| type_error(format!("BoaStreams.serve: {e}")))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| type_error(format!("BoaStreams.serve: {e}")))?;
-    let listener = {
-        let _guard = runtime.enter();
-        tokio::net::TcpListener::from_std(listener)
-            .map_err(|e| type_error(format!("BoaStreams.serve: {e}")))?
-    };
-    let (tx, rx) = mpsc::channel::<Incoming1>(QUEUE);
-    let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    runtime.spawn(accept_loop(listener, tx, shutdown_rx));
+    let reuse_port = get(&options, "reusePort", ctx)?.to_boolean();
 
-    let server = Rc::new(Server {
-        handler,
-        shutdown: shutdown_tx,
-        finished: PromiseCapability::new(ctx),
-        hostname: local.ip().to_string(),
-        port: local.port(),
-    });
-    receive(server.clone(), rx, ctx);
+    let server = if reuse_port {
+        let shared = join_shared(&hostname, port)?;
+        let (shutdown, stop) = watch::channel(false);
+        let server = Rc::new(Server {
+            handler,
+            shutdown,
+            finished: PromiseCapability::new(ctx),
+            hostname: shared.addr.ip().to_string(),
+            port: shared.addr.port(),
+            shared: Some(shared.clone()),
+        });
+        receive_shared(server.clone(), shared.queue.clone(), stop, ctx);
+        server
+    } else {
+        let (local, rx, shutdown) = listen(&hostname, port, false)?;
+        let server = Rc::new(Server {
+            handler,
+            shutdown,
+            finished: PromiseCapability::new(ctx),
+            hostname: local.ip().to_string(),
+            port: local.port(),
+            shared: None,
+        });
+        receive(server.clone(), rx, ctx);
+        server
+    };
 
     let addr = ObjectInitializer::new(ctx)
         .property(
@@ -243,7 +424,7 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
         ctx.realm(),
         NativeFunction::from_copy_closure_with_captures(
             |_, _, captured: &Captured, _| {
-                captured.0.shutdown.send_replace(true);
+                captured.0.stop();
                 Ok(captured.0.finished.value())
             },
             Captured(server.clone()),
@@ -257,13 +438,13 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
         .filter(|_| boa_dom::is_abort_signal(&signal))
     {
         if boa_dom::is_aborted(&signal) {
-            server.shutdown.send_replace(true);
+            server.stop();
         } else {
             let on_abort = FunctionObjectBuilder::new(
                 ctx.realm(),
                 NativeFunction::from_copy_closure_with_captures(
                     |_, _, captured: &Captured, _| {
-                        captured.0.shutdown.send_replace(true);
+                        captured.0.stop();
                         Ok(JsValue::undefined())
                     },
                     Captured(server.clone()),
@@ -315,7 +496,7 @@ async fn accept_loop(
                     let (ended_tx, ended) = oneshot::channel();
                     let guard = EndGuard {
                         tx: Some(ended_tx),
-                        complete: false,
+                        complete: std::cell::Cell::new(false),
                     };
                     let internal = || {
                         let mut r = http::Response::new(OutBody::Empty);
@@ -366,6 +547,33 @@ fn receive(server: Rc<Server>, mut rx: mpsc::Receiver<Incoming1>, ctx: &mut Cont
             Some(incoming) => {
                 handle(&server, incoming, ctx);
                 receive(server, rx, ctx);
+            }
+        },
+        ctx,
+    );
+}
+
+/// Like [`receive`], for a context sharing a listener: take the next request from the
+/// shared queue until this context stops (`stop`) or the listener closes.
+fn receive_shared(
+    server: Rc<Server>,
+    queue: Arc<tokio::sync::Mutex<mpsc::Receiver<Incoming1>>>,
+    mut stop: watch::Receiver<bool>,
+    ctx: &mut Context,
+) {
+    spawn_future(
+        async move {
+            let next = tokio::select! {
+                next = async { queue.lock().await.recv().await } => next,
+                _ = stop.wait_for(|s| *s) => None,
+            };
+            (next, queue, stop)
+        },
+        move |(next, queue, stop), ctx| match next {
+            None => server.finished.resolve(JsValue::undefined(), ctx),
+            Some(incoming) => {
+                handle(&server, incoming, ctx);
+                receive_shared(server, queue, stop, ctx);
             }
         },
         ctx,

@@ -52,6 +52,10 @@ OPTIONS:
     -                 read the program from stdin
     --expose-gc       define a global gc() that runs a full garbage collection
     --virtual-time    timers fire without waiting (the clock jumps to the next timer)
+    --serve-threads N run the program N times at once, each on its own thread with its own
+                      context (a server on several cores: BoaStreams.serve({ reusePort: true })
+                      in each copy shares one listener, port 0 included, and each request goes
+                      to whichever copy takes it next); the exit code is the worst one
     -h, --help        print this help
 
 EXIT CODES:
@@ -67,14 +71,18 @@ Errors are printed to stderr as they are reported; the event loop goes on after 
 ";
 
 /// Where the program comes from.
+#[derive(Clone)]
 enum Program {
     File(PathBuf),
     Eval(String),
     Stdin,
 }
 
+#[derive(Clone)]
 struct Args {
     options: HostOptions,
+    /// `--serve-threads N`: copies of the program run at once (1: just this one).
+    threads: usize,
     program: Program,
     /// `Some(true)` for `--module`, `Some(false)` for `--script`.
     module: Option<bool>,
@@ -90,6 +98,7 @@ enum Parsed {
 fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     let mut options = HostOptions::default();
     let mut module = None;
+    let mut threads = 1;
     let program = loop {
         let Some(arg) = args.next() else {
             return Parsed::Usage("missing FILE".into());
@@ -99,6 +108,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
             "--expose-gc" | "--expose_gc" => options.expose_gc = true,
             "--virtual-time" => options.virtual_time = true,
             "--module" => module = Some(true),
+            "--serve-threads" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n @ 1..=256) => threads = n,
+                _ => return Parsed::Usage("--serve-threads needs a count from 1 to 256".into()),
+            },
             "--script" => module = Some(false),
             "-e" | "--eval" => match args.next() {
                 Some(code) => break Program::Eval(code),
@@ -117,6 +130,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     };
     Parsed::Run(Args {
         options,
+        threads,
         program,
         module,
         script_args: args.collect(),
@@ -212,14 +226,42 @@ fn main() -> ExitCode {
             return to_exit_code(exit_code::USAGE);
         }
     };
-    let code = match run_with_large_stack(move || run(args)) {
+    // `--serve-threads N`: N - 1 more copies of the program, each on its own thread (the
+    // stdin program is read once, here, and handed to every copy).
+    let mut args = args;
+    if args.threads > 1 {
+        if let Program::Stdin = args.program {
+            let mut source = String::new();
+            if let Err(e) = std::io::stdin().read_to_string(&mut source) {
+                eprintln!("boa-streams: cannot read stdin: {e}");
+                return to_exit_code(exit_code::USAGE);
+            }
+            args.program = Program::Eval(source);
+        }
+    }
+    let copies: Vec<_> = (1..args.threads)
+        .map(|_| {
+            let args = args.clone();
+            std::thread::spawn(move || run_copy(args))
+        })
+        .collect();
+    let mut code = run_copy(args);
+    for copy in copies {
+        let other = copy.join().unwrap_or(exit_code::ENGINE_PANIC);
+        code = code.max(other);
+    }
+    to_exit_code(code)
+}
+
+/// Run one copy of the program on a large-stack thread.
+fn run_copy(args: Args) -> i32 {
+    match run_with_large_stack(move || run(args)) {
         Ok(code) => code,
         Err(panic) => {
             eprintln!("boa-streams: engine panic: {panic}");
             exit_code::ENGINE_PANIC
         }
-    };
-    to_exit_code(code)
+    }
 }
 
 fn to_exit_code(code: i32) -> ExitCode {

@@ -169,3 +169,167 @@ fn shutdown_by_signal_resolves_finished() {
         "(() => { try { BoaStreams.serve({}); } catch (e) { return e instanceof TypeError; } })()",
     );
 }
+
+#[test]
+fn the_signal_stays_quiet_after_a_complete_response() {
+    let (mut ctx, _) = serving(
+        "(req) => {
+            const path = '/' + req.url.split('/').slice(3).join('/');
+            req.signal.addEventListener('abort', () => log.push('aborted ' + path));
+            if (path === '/empty') return new Response(null, { status: 204 });
+            if (path === '/stream') return new Response(new ReadableStream({ start(c) { c.enqueue(new Uint8Array(10)); c.close(); } }));
+            return new Response('bytes');
+        }",
+    );
+    eval(
+        &mut ctx,
+        "(async () => {
+            for (const p of ['/', '/empty', '/stream']) {
+                const r = await fetch(base + p);
+                log.push(r.status, (await r.arrayBuffer()).byteLength);
+            }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+    );
+    run_until(&mut ctx, "done");
+    run_for(&mut ctx, 200);
+    assert_eq!(
+        string(&mut ctx, "log.join()"),
+        "listening 127.0.0.1,200,5,204,0,200,10"
+    );
+}
+
+#[test]
+fn a_client_vanishing_during_a_pending_pull_cancels_once() {
+    let (mut ctx, port) = serving(
+        "(req) => {
+            req.signal.addEventListener('abort', () => log.push('aborted'));
+            let first = true;
+            return new Response(new ReadableStream({
+                pull(c) {
+                    if (first) { first = false; c.enqueue(new Uint8Array(1000)); return; }
+                    log.push('pending pull');
+                    return new Promise(() => {});
+                },
+                cancel(reason) { log.push('cancelled ' + reason.name); },
+            }, { highWaterMark: 0 }));
+        }",
+    );
+    let client = std::thread::spawn(move || {
+        let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        socket
+            .write_all(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+            .unwrap();
+        let mut buf = [0u8; 4096];
+        let mut got = 0;
+        for _ in 0..20 {
+            got += socket.read(&mut buf).unwrap_or(0);
+            if got > 1000 {
+                break;
+            }
+        }
+        got
+    });
+    run_until(&mut ctx, "log.includes('pending pull')");
+    assert!(client.join().unwrap() > 1000);
+    run_until(
+        &mut ctx,
+        "log.includes('cancelled AbortError') && log.includes('aborted')",
+    );
+    run_for(&mut ctx, 200);
+    assert_eq!(
+        string(
+            &mut ctx,
+            "log.filter(x => x.startsWith('cancelled')).length + ''"
+        ),
+        "1"
+    );
+}
+
+/// A context on its own thread serving with `reusePort: true`; each request it takes keeps
+/// its thread busy for 300 ms and answers with `name`.
+fn reuse_port_server(
+    name: &'static str,
+    port: u16,
+    ports: std::sync::mpsc::Sender<u16>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut ctx = context();
+        eval(
+            &mut ctx,
+            &format!(
+                "globalThis.log = []; globalThis.done = false;
+                 globalThis.server = BoaStreams.serve({{ port: {port}, reusePort: true }}, () => {{
+                     const t = Date.now();
+                     while (Date.now() - t < 300) {{}}
+                     log.push('served');
+                     return new Response('{name}');
+                 }});
+                 server.finished.then(() => {{ done = true; }});"
+            ),
+        );
+        let port = eval(&mut ctx, "server.addr.port")
+            .to_number(&mut ctx)
+            .unwrap() as u16;
+        ports.send(port).unwrap();
+        // Bounded: at most 10 s.
+        for _ in 0..500 {
+            run_for(&mut ctx, 20);
+            if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+        }
+        eval(&mut ctx, "server.shutdown()");
+        run_until(&mut ctx, "done");
+        string(&mut ctx, "log.join()")
+    })
+}
+
+#[test]
+fn reuse_port_contexts_share_one_listener() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let a = reuse_port_server("a", 0, tx.clone(), stop.clone());
+    let port = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+    // Port 0 again: the second context joins the first one's listener.
+    let b = reuse_port_server("b", 0, tx, stop.clone());
+    assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), port);
+    // Two requests at once: each context is busy for 300 ms with one, so the other takes
+    // the second.
+    let clients: Vec<_> = (0..2)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+                socket
+                    .set_read_timeout(Some(Duration::from_secs(10)))
+                    .unwrap();
+                socket
+                    .write_all(b"GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+                    .unwrap();
+                let mut answer = String::new();
+                socket.read_to_string(&mut answer).unwrap();
+                answer.rsplit("\r\n").next().unwrap_or_default().to_string()
+            })
+        })
+        .collect();
+    let mut names: Vec<String> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+    names.sort();
+    stop.store(true, Ordering::SeqCst);
+    assert_eq!(a.join().unwrap(), "served");
+    assert_eq!(b.join().unwrap(), "served");
+    assert_eq!(names, ["a", "b"]);
+    // The last context that shut down closed the listener.
+    let mut refused = false;
+    for _ in 0..50 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            refused = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(refused, "the shared listener is still open");
+}
