@@ -13,6 +13,7 @@ pub const SCOPE: &[&str] = &[
     "FileAPI",
     "html/webappapis",
     "WebCryptoAPI",
+    "url",
 ];
 
 /// The `*.window.js` files the runner's Window-like global can host (they need only `window`

@@ -1,6 +1,8 @@
 //! # boa_fileapi
 //!
-//! The [File API](https://w3c.github.io/FileAPI/): `Blob`, `File` and `FileReader`.
+//! The [File API](https://w3c.github.io/FileAPI/): `Blob`, `File` and `FileReader`, and the
+//! [blob URL store](blob_url) with `URL.createObjectURL`/`URL.revokeObjectURL` (on boa_url's
+//! `URL`).
 //!
 //! A `Blob`'s bytes are a [`ByteSeq`]: a list of shared `bytes::Bytes` pieces, so
 //! `slice()`, `new Blob([blob])` and `File`s built from Blobs share memory with their
@@ -40,6 +42,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+pub mod blob_url;
 mod bytes;
 mod reader;
 boa_webidl::runtime_extension!(
@@ -102,7 +105,9 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     file.prototype().set_prototype(Some(blob.prototype()));
     file.constructor().set_prototype(Some(blob.constructor()));
     webidl::register_interface::<FileList>(context)?;
-    reader::register(context)
+    reader::register(context)?;
+    // partial interface URL: createObjectURL, revokeObjectURL.
+    blob_url::register(context)
 }
 
 /// A `File`'s extra slots.
