@@ -86,7 +86,7 @@ use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary, INTERFACE_A
 /// The size of the chunks `Blob.stream()` enqueues when no BYOB request asks for less.
 pub const STREAM_CHUNK_SIZE: usize = 64 * 1024;
 
-/// Register Blob, File, FileList, FileReader on the context's current realm, after what they depend on (registered
+/// Register Blob, File, FileList, FileReader and `URL.createObjectURL`/`revokeObjectURL` on the context's current realm, after what they depend on (registered
 /// first if it is not there yet). Registering twice does nothing the second time.
 pub fn register(context: &mut Context) -> JsResult<()> {
     if !boa_webidl::first_registration::<Registered>(context) {

@@ -423,3 +423,28 @@ fn record_keys_equal_as_usv_strings_replace_in_place() {
         "a=1&b=2"
     );
 }
+
+#[test]
+fn url_crate_deviations_worked_around() {
+    let mut ctx = context();
+    // "///host" against a special base: the slashes are all skipped (the url crate fails it).
+    assert_eq!(
+        s(
+            &mut ctx,
+            r"[new URL('///test', 'http://example.org/').href,
+               new URL(' \\/\t/example.org/../path', 'wss://a/').href,
+               URL.canParse('///', 'http://example.org/'),
+               new URL('//x', 'http://example.org/').href].join()"
+        ),
+        "http://test/,wss://example.org/path,false,http://x/"
+    );
+    // A blob: URL's origin is its path URL's only for http(s).
+    assert_eq!(
+        s(
+            &mut ctx,
+            "['blob:https://a.test:8/p', 'blob:ws://a/', 'blob:blob:https://a/', 'blob:null/x',
+              'blob:file:///f'].map(u => new URL(u).origin).join()"
+        ),
+        "https://a.test:8,null,null,null,null"
+    );
+}

@@ -75,10 +75,59 @@ pub fn api_url_parse(url: &str, base: Option<&str>) -> Option<url::Url> {
         None => None,
     };
     // 3. Return the result of running the basic URL parser on url with parsedBase.
-    url::Url::options()
+    let parsed = url::Url::options()
         .base_url(parsed_base.as_ref())
-        .parse(url)
+        .parse(url);
+    match parsed {
+        Ok(parsed) => Some(parsed),
+        Err(_) => parsed_base.and_then(|base| reparse_ignoring_slashes(url, &base)),
+    }
+}
+
+/// The `url` crate (2.5.8) fails "///host" against a special base (an empty host), where the
+/// basic URL parser goes relative slash state → special authority ignore slashes state, which
+/// skips every "/" and "\\": the result is the one of "//host". Retry that way; it applies only
+/// where the crate failed and gives what the standard's state machine gives by construction.
+fn reparse_ignoring_slashes(url: &str, base: &url::Url) -> Option<url::Url> {
+    // A special base other than file: (file: has its own slash states).
+    if !matches!(base.scheme(), "http" | "https" | "ws" | "wss" | "ftp") {
+        return None;
+    }
+    // The parser's input preprocessing: strip leading and trailing C0 control or space,
+    // remove ASCII tab or newline.
+    let cleaned: String = url
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let slashes = cleaned
+        .chars()
+        .take_while(|c| matches!(c, '/' | '\\'))
+        .count();
+    if slashes < 3 {
+        return None;
+    }
+    let rest = cleaned.get(slashes..)?;
+    url::Url::options()
+        .base_url(Some(base))
+        .parse(&format!("//{rest}"))
         .ok()
+}
+
+/// The serialization of `url`'s [origin](https://url.spec.whatwg.org/#concept-url-origin).
+fn origin(url: &url::Url) -> String {
+    if url.scheme() == "blob" {
+        // "blob": 2. Let pathURL be the result of parsing the result of URL path
+        // serializing url. 3. If pathURL is failure, return a new opaque origin. 4. If
+        // pathURL's scheme is "http" or "https", return pathURL's origin. 5. Return a new
+        // opaque origin. (The `url` crate also gives ws:, wss:, ftp: and nested blob: URLs
+        // a tuple origin.)
+        return match url::Url::parse(url.path()) {
+            Ok(path) if matches!(path.scheme(), "http" | "https") => quirks::origin(&path),
+            _ => "null".to_owned(),
+        };
+    }
+    quirks::origin(url)
 }
 
 /// The `url` and optional `base` arguments of the constructor and the statics, converted.
@@ -251,7 +300,7 @@ impl Class for Url {
             })),
         );
         // readonly attribute USVString origin;
-        webidl::attribute(class, "origin", getter!(quirks::origin), None);
+        webidl::attribute(class, "origin", getter!(origin), None);
         // attribute USVString protocol;
         webidl::attribute(
             class,
