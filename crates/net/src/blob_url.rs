@@ -19,7 +19,7 @@ pub(crate) struct BlobResponse {
 fn parse_single_range(value: &[u8]) -> Option<(Option<u64>, Option<u64>)> {
     let ws = |c: &u8| *c == b' ' || *c == b'\t';
     let mut rest = value;
-    let mut skip_ws = |r: &mut &[u8]| {
+    let skip_ws = |r: &mut &[u8]| {
         while r.first().is_some_and(ws) {
             *r = r.get(1..).unwrap_or_default();
         }
