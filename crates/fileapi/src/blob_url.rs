@@ -215,15 +215,12 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .get_global_class::<boa_url::Url>()
         .ok_or_else(|| type_error("URL is not registered"))?
         .constructor();
-    let statics: [(
-        &str,
-        fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>,
-    ); 2] = [
-        ("createObjectURL", create_object_url),
-        ("revokeObjectURL", revoke_object_url),
+    let statics = [
+        ("createObjectURL", NativeFunction::from_fn_ptr(create_object_url)),
+        ("revokeObjectURL", NativeFunction::from_fn_ptr(revoke_object_url)),
     ];
     for (name, f) in statics {
-        let f = webidl::function(ctx, name, 1, NativeFunction::from_fn_ptr(f));
+        let f = webidl::function(ctx, name, 1, f);
         url.define_property_or_throw(
             JsString::from(name),
             PropertyDescriptor::builder()
