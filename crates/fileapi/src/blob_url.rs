@@ -216,8 +216,14 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .ok_or_else(|| type_error("URL is not registered"))?
         .constructor();
     let statics = [
-        ("createObjectURL", NativeFunction::from_fn_ptr(create_object_url)),
-        ("revokeObjectURL", NativeFunction::from_fn_ptr(revoke_object_url)),
+        (
+            "createObjectURL",
+            NativeFunction::from_fn_ptr(create_object_url),
+        ),
+        (
+            "revokeObjectURL",
+            NativeFunction::from_fn_ptr(revoke_object_url),
+        ),
     ];
     for (name, f) in statics {
         let f = webidl::function(ctx, name, 1, f);
