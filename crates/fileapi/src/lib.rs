@@ -1,6 +1,8 @@
 //! # boa_fileapi
 //!
-//! The [File API](https://w3c.github.io/FileAPI/): `Blob`, `File` and `FileReader`.
+//! The [File API](https://w3c.github.io/FileAPI/): `Blob`, `File` and `FileReader`, and the
+//! [blob URL store](blob_url) with `URL.createObjectURL`/`URL.revokeObjectURL` (on boa_url's
+//! `URL`).
 //!
 //! A `Blob`'s bytes are a [`ByteSeq`]: a list of shared `bytes::Bytes` pieces, so
 //! `slice()`, `new Blob([blob])` and `File`s built from Blobs share memory with their
@@ -40,6 +42,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+pub mod blob_url;
 mod bytes;
 mod reader;
 boa_webidl::runtime_extension!(
@@ -83,7 +86,7 @@ use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary, INTERFACE_A
 /// The size of the chunks `Blob.stream()` enqueues when no BYOB request asks for less.
 pub const STREAM_CHUNK_SIZE: usize = 64 * 1024;
 
-/// Register Blob, File, FileList, FileReader on the context's current realm, after what they depend on (registered
+/// Register Blob, File, FileList, FileReader and `URL.createObjectURL`/`revokeObjectURL` on the context's current realm, after what they depend on (registered
 /// first if it is not there yet). Registering twice does nothing the second time.
 pub fn register(context: &mut Context) -> JsResult<()> {
     if !boa_webidl::first_registration::<Registered>(context) {
@@ -102,7 +105,9 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     file.prototype().set_prototype(Some(blob.prototype()));
     file.constructor().set_prototype(Some(blob.constructor()));
     webidl::register_interface::<FileList>(context)?;
-    reader::register(context)
+    reader::register(context)?;
+    // partial interface URL: createObjectURL, revokeObjectURL.
+    blob_url::register(context)
 }
 
 /// A `File`'s extra slots.

@@ -283,6 +283,47 @@ fn register_installs_only_this_crate_and_its_dependencies() {
     let mut ctx = crate::test_support::context();
     crate::test_support::assert_crates_registered(
         &mut ctx,
-        &["webidl", "dom", "streams", "fileapi"],
+        &["webidl", "dom", "streams", "fileapi", "url"],
     );
+}
+
+#[test]
+fn blob_url_store_create_resolve_and_revoke() {
+    let mut ctx = context();
+    let out = string(
+        &mut ctx,
+        r#"
+        const out = [];
+        globalThis.blob = new Blob(['abc'], { type: 'text/x' });
+        globalThis.u1 = URL.createObjectURL(blob);
+        globalThis.u2 = URL.createObjectURL(new File(['x'], 'f.txt'));
+        out.push(/^blob:null\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u1), u1 !== u2);
+        for (const bad of [() => URL.createObjectURL(), () => URL.createObjectURL('x'),
+                           () => URL.createObjectURL(new Uint8Array(1)), () => URL.revokeObjectURL()])
+          try { bad(); out.push('no'); } catch (e) { out.push(e.name); }
+        // Revoking anything else, or with a fragment (not an exact match), does nothing.
+        URL.revokeObjectURL('not a url'); URL.revokeObjectURL('https://a/'); URL.revokeObjectURL(u2 + '#f');
+        for (const n of ['createObjectURL', 'revokeObjectURL']) {
+          const d = Object.getOwnPropertyDescriptor(URL, n);
+          out.push(n + d.value.length + d.writable + d.enumerable + d.configurable);
+        }
+        out.join('|');
+        "#,
+    );
+    assert_eq!(
+        out,
+        "true|true|TypeError|TypeError|TypeError|TypeError|createObjectURL1truetruetrue|revokeObjectURL1truetruetrue"
+    );
+    let u1 = string(&mut ctx, "u1");
+    let u2 = string(&mut ctx, "u2");
+    let blob = eval(&mut ctx, "blob");
+    // Resolving ignores the fragment.
+    let entry = blob_url::resolve_blob_url(&format!("{u1}#frag"), &ctx).unwrap();
+    assert_eq!(JsValue::from(entry), blob);
+    assert!(blob_url::resolve_blob_url(&u2, &ctx).is_some());
+    eval(&mut ctx, "URL.revokeObjectURL(u1)");
+    assert!(blob_url::resolve_blob_url(&u1, &ctx).is_none());
+    assert!(blob_url::resolve_blob_url("https://a/", &ctx).is_none());
+    blob_url::clear(&ctx);
+    assert!(blob_url::resolve_blob_url(&u2, &ctx).is_none());
 }

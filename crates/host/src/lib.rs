@@ -82,17 +82,16 @@
 //! # Globals
 //!
 //! boa_runtime's `console`, `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
-//! `queueMicrotask`, `structuredClone` and `URL` (boa_runtime's `AbortController` and
+//! `queueMicrotask` and `structuredClone` (boa_runtime's `URL`, `AbortController` and
 //! `TextEncoder`/`TextDecoder` are *not* installed: boa_streams provides its own, nor its
 //! `atob`/`btoa`: the host's own follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
 //! `performance.now()` /
 //! `performance.timeOrigin`, `scriptArgs` (an array of strings, empty unless
 //! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], `Worker` (see
 //! the `worker` module: a script in its own `Host` on its own thread), everything
-//! `boa_web::register` installs (its `structuredClone` replaces boa_runtime's; its
-//! `URLSearchParams` is also `URL.prototype.searchParams`), `URL.createObjectURL` /
-//! `URL.revokeObjectURL` (a blob URL store), and `ErrorEvent` and `PromiseRejectionEvent`
-//! (HTML).
+//! `boa_web::register` installs (its `structuredClone` replaces boa_runtime's; `URL` with
+//! `URL.createObjectURL`/`URL.revokeObjectURL` is boa_url's and boa_fileapi's), and
+//! `ErrorEvent` and `PromiseRejectionEvent` (HTML).
 //!
 //! An exception that is reported (uncaught in a job, thrown by an event listener, or passed
 //! to [`Host::report_exception`]) first fires a cancelable `ErrorEvent` named `error` at the
@@ -120,7 +119,7 @@ use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
 };
 use boa_runtime::extensions::{
-    ConsoleExtension, MicrotaskExtension, StructuredCloneExtension, TimeoutExtension, UrlExtension,
+    ConsoleExtension, MicrotaskExtension, StructuredCloneExtension, TimeoutExtension,
 };
 
 mod base64;
@@ -129,7 +128,6 @@ mod event_loop;
 mod json;
 mod modules;
 pub mod native_file;
-mod url;
 mod worker;
 
 use clock::VirtualClock;
@@ -239,7 +237,7 @@ pub struct Host {
 
 impl Host {
     /// Build a context with the host event loop and rejection tracker, boa_runtime's
-    /// console, timers, queueMicrotask, structuredClone and URL, plus `self`, `atob`/`btoa`,
+    /// console, timers, queueMicrotask and structuredClone, plus `self`, `atob`/`btoa`,
     /// `performance.now()`, `gc()` (if asked), `boa_web::register` (which brings
     /// TextEncoder/TextDecoder) and `ErrorEvent`.
     ///
@@ -272,7 +270,6 @@ impl Host {
                 TimeoutExtension,
                 MicrotaskExtension,
                 StructuredCloneExtension,
-                UrlExtension,
             ),
             None,
             &mut context,
@@ -281,7 +278,6 @@ impl Host {
         register_host_globals(&mut context, &options)?;
         base64::register(&mut context)?;
         boa_web::register(&mut context)?;
-        url::register(&mut context)?;
         worker::register(&mut context, &options)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
@@ -587,7 +583,8 @@ impl Drop for Host {
         // Release the JS handles held by queued jobs before the context goes.
         self.event_loop.clear();
         self.shared.clear();
-        url::clear(&self.context);
+        // Release the Blobs of the blob URL store.
+        boa_web::boa_fileapi::blob_url::clear(&self.context);
         if let Some(loader) = self.context.downcast_module_loader::<modules::HostLoader>() {
             loader.clear();
         }

@@ -289,19 +289,44 @@ fn scheme_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
         .to_ascii_lowercase();
     match scheme.as_str() {
         "data" => data_fetch(state, &url, ctx),
+        "blob" => blob_fetch(state, &url, ctx),
         "http" => http_fetch(state, ctx),
         "https" => network_error(
             state,
             format!("{url}: https: is not supported yet (no TLS in this build)"),
             ctx,
         ),
-        "about" | "blob" | "file" => network_error(
+        "about" | "file" => network_error(
             state,
             format!("{url}: the {scheme}: scheme is not supported"),
             ctx,
         ),
         _ => network_error(state, format!("{url}: unknown scheme \"{scheme}\""), ctx),
     }
+}
+
+/// "blob": the Blob the blob URL store has for the URL (`crate::blob_url`).
+fn blob_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
+    let method = state.method.borrow().clone();
+    let headers = state.headers.borrow().clone();
+    let response = match crate::blob_url::blob_fetch(url, &method, &headers, ctx) {
+        Ok(r) => r,
+        Err(message) => return network_error(state, message, ctx),
+    };
+    let url_list = state.url_list.borrow().clone();
+    finish(state);
+    respond(
+        state,
+        NetworkResponse {
+            status: response.status,
+            status_text: response.status_text.to_vec(),
+            headers: response.headers,
+            body: Some(response.body),
+            url_list,
+            kind: ResponseKind::Basic,
+        },
+        ctx,
+    );
 }
 
 /// "data": the data: URL processor; a 200 response with the MIME type as `Content-Type`.

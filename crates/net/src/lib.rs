@@ -1,7 +1,7 @@
 //! # boa_net
 //!
 //! Fetch over the network: the global [`fetch()`](https://fetch.spec.whatwg.org/#fetch-method)
-//! for `http:` (HTTP/1.1 with a keep-alive connection pool) and `data:` URLs, with bodies
+//! for `http:` (HTTP/1.1 with a keep-alive connection pool), `data:` and `blob:` URLs, with bodies
 //! streamed both ways, and an HTTP/1.1 server host API, `BoaStreams.serve()` (see
 //! [`serve`](mod@serve)). Built on the public embedder APIs of `boa_streams`
 //! ([`boa_streams::native`]: byte sources, [`spawn_future`](boa_streams::native::spawn_future),
@@ -63,6 +63,7 @@ use boa_engine::{js_string, Context, JsResult, NativeFunction};
 
 use boa_webidl::type_error;
 
+mod blob_url;
 mod body;
 mod data_url;
 mod fetch;

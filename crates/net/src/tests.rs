@@ -612,6 +612,52 @@ fn data_urls() {
 }
 
 #[test]
+fn blob_urls() {
+    let mut ctx = start(
+        "(async () => {
+            const big = new Uint8Array(200 * 1024).map((_, i) => i % 251);
+            const url = URL.createObjectURL(new Blob(['ab', big], { type: 'Text/X;A=B' }));
+            const r = await fetch(url + '#frag');
+            log.push(r.status, r.statusText, r.type, r.url === url,
+                     r.headers.get('content-type'), r.headers.get('content-length'));
+            // The body is streamed: more than one chunk for 200 KiB.
+            let chunks = 0, size = 0, ok = true;
+            for await (const c of r.body) {
+              if (chunks === 0) ok = c[0] === 97 && c[1] === 98;
+              chunks++; size += c.length;
+            }
+            log.push(chunks > 1, size, ok);
+            // An empty type is an empty Content-Type.
+            const e = await fetch(URL.createObjectURL(new Blob([])));
+            log.push(JSON.stringify(e.headers.get('content-type')), e.headers.get('content-length'));
+            // Range: one range, 206 with Content-Range.
+            const p = await fetch(url, { headers: { Range: 'bytes=1-3' } });
+            log.push(p.status, p.headers.get('content-range'), p.headers.get('content-length'),
+                     new Uint8Array(await p.arrayBuffer()).join(' '));
+            const q = await fetch(url, { headers: { Range: 'bytes=-2' } });
+            log.push(q.headers.get('content-range'));
+            // Not GET, a bad range, a revoked URL: TypeErrors.
+            for (const [u, init] of [[url, { method: 'POST', body: 'x' }],
+                                     [url, { method: 'HEAD' }],
+                                     [url, { headers: { Range: 'bytes=9999999-' } }],
+                                     ['blob:null/not-there', {}]])
+              await fetch(u, init).then(() => log.push('no'), e => log.push(e.name));
+            URL.revokeObjectURL(url);
+            await fetch(url).then(() => log.push('no'), e => log.push(e.name));
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        0,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|OK|basic|true|text/x;a=b|204802|true|204802|true|\"\"|0|\
+         206|bytes 1-3/204802|3|98 0 1|bytes 204800-204801/204802|\
+         TypeError|TypeError|TypeError|TypeError|TypeError"
+    );
+    boa_fileapi::blob_url::clear(&ctx);
+}
+
+#[test]
 fn register_twice_and_alone() {
     let mut ctx = Context::default();
     crate::register(&mut ctx).unwrap();

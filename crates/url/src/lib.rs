@@ -1,13 +1,18 @@
 //! # boa_url
 //!
-//! The URL Standard's [`URLSearchParams`](https://url.spec.whatwg.org/#interface-urlsearchparams):
-//! a list of name-value pairs parsed from and serialized to
-//! `application/x-www-form-urlencoded` (through the `form_urlencoded` crate).
+//! The URL Standard's [`URL`](https://url.spec.whatwg.org/#url-class) interface (on the `url`
+//! crate, whose parser is the standard's basic URL parser) and
+//! [`URLSearchParams`](https://url.spec.whatwg.org/#interface-urlsearchparams): a list of
+//! name-value pairs parsed from and serialized to `application/x-www-form-urlencoded`
+//! (through the `form_urlencoded` crate).
 //!
-//! The `URL` interface itself is not here (the host installs boa_runtime's); a host links a
-//! `URLSearchParams` to its URL object with [`new_linked`] (the params' update steps call the
-//! host's [`QueryUpdate`]) and re-parses it after the URL's query changed with
-//! [`set_list_from_query`].
+//! A `URL`'s `searchParams` is linked both ways: the params' update steps set the URL's
+//! query, and the `href`/`search` setters re-parse the params' list. The same hooks are
+//! public for another URL-like object: [`new_linked`] (the params' update steps call a
+//! [`QueryUpdate`]) and [`set_list_from_query`].
+//!
+//! The File API's `URL.createObjectURL`/`revokeObjectURL` are boa_fileapi's (it registers
+//! this crate and adds them).
 
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -38,6 +43,10 @@ boa_webidl::runtime_extension!(
 /// The realm mark of [`register`].
 #[derive(Debug, Default, boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
 struct Registered;
+
+mod url_interface;
+
+pub use url_interface::{api_url_parse, Url};
 
 #[cfg(test)]
 mod test_support;
@@ -176,7 +185,7 @@ pub fn serialization_of(value: &JsValue) -> Option<String> {
 }
 
 /// WebIDL `USVString`: ToString, then each lone surrogate replaced by U+FFFD.
-fn to_usv_string(value: &JsValue, ctx: &mut Context) -> JsResult<String> {
+pub(crate) fn to_usv_string(value: &JsValue, ctx: &mut Context) -> JsResult<String> {
     Ok(value.to_string(ctx)?.to_std_string_lossy())
 }
 
@@ -246,13 +255,27 @@ fn to_init(value: &JsValue, ctx: &mut Context) -> JsResult<Init> {
         }
         return Ok(Init::Sequence(out));
     }
-    // record<USVString, USVString>.
-    Ok(Init::Record(webidl::create_record(
-        &object,
-        ctx,
-        to_usv_string,
-        to_usv_string,
-    )?))
+    // record<USVString, USVString>: two distinct property keys can convert to the same
+    // USVString (lone surrogates become U+FFFD): "set result[typedKey] to typedValue"
+    // then replaces the earlier entry's value, keeping its place.
+    let entries = webidl::create_record(&object, ctx, to_usv_string, to_usv_string)?;
+    let mut record: Vec<Pair> = Vec::with_capacity(entries.len());
+    let mut index = std::collections::HashMap::with_capacity(entries.len());
+    for (key, value) in entries {
+        match index.get(&key) {
+            Some(&i) => {
+                if let Some(entry) = record.get_mut(i) {
+                    let entry: &mut Pair = entry;
+                    entry.1 = value;
+                }
+            }
+            None => {
+                index.insert(key.clone(), record.len());
+                record.push((key, value));
+            }
+        }
+    }
+    Ok(Init::Record(record))
 }
 
 impl Class for UrlSearchParams {
@@ -500,13 +523,14 @@ impl PairIterable for UrlSearchParams {
     }
 }
 
-/// Register URLSearchParams on the context's current realm, after what they depend on (registered
+/// Register URL and URLSearchParams on the context's current realm, after what they depend on (registered
 /// first if it is not there yet). Registering twice does nothing the second time.
 pub fn register(ctx: &mut Context) -> JsResult<()> {
     if !boa_webidl::first_registration::<Registered>(ctx) {
         return Ok(());
     }
     boa_webidl::register(ctx)?;
+    webidl::register_interface::<Url>(ctx)?;
     webidl::register_interface::<UrlSearchParams>(ctx)?;
     webidl::pair_iterable::register_iterator_prototype::<UrlSearchParams>(ctx)
 }

@@ -98,10 +98,10 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_encoding::register(context)?;
     #[cfg(feature = "compression")]
     boa_compression::register(context)?;
-    #[cfg(feature = "fileapi")]
-    boa_fileapi::register(context)?;
     #[cfg(feature = "url")]
     boa_url::register(context)?;
+    #[cfg(feature = "fileapi")]
+    boa_fileapi::register(context)?;
     #[cfg(feature = "fetch")]
     boa_fetch::register(context)?;
     #[cfg(feature = "html")]

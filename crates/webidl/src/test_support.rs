@@ -288,7 +288,7 @@ pub const CRATE_GLOBALS: &[(&str, &[&str])] = &[
     ),
     ("compression", &["CompressionStream", "DecompressionStream"]),
     ("fileapi", &["Blob", "File", "FileList", "FileReader"]),
-    ("url", &["URLSearchParams"]),
+    ("url", &["URL", "URLSearchParams"]),
     ("fetch", &["Headers", "Request", "Response", "FormData"]),
     (
         "html",

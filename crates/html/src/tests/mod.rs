@@ -25,6 +25,6 @@ fn register_installs_only_this_crate_and_its_dependencies() {
     let mut ctx = crate::test_support::context();
     crate::test_support::assert_crates_registered(
         &mut ctx,
-        &["webidl", "dom", "streams", "fileapi", "html"],
+        &["webidl", "dom", "streams", "fileapi", "url", "html"],
     );
 }

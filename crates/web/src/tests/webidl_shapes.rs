@@ -245,6 +245,12 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "URL",
+        "href,origin,protocol,username,password,host,hostname,port,pathname,search,\
+         searchParams,hash,toJSON,toString,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype,parse,canParse,createObjectURL,revokeObjectURL",
+    ),
+    (
         "URLSearchParams",
         "size,append,delete,get,getAll,has,set,sort,toString,entries,keys,values,forEach,\
          constructor,Symbol(Symbol.toStringTag),Symbol(Symbol.iterator)",
