@@ -13,6 +13,9 @@ pub const SCOPE: &[&str] = &[
     "FileAPI",
     "html/webappapis",
     "WebCryptoAPI",
+    "hr-time",
+    "user-timing",
+    "console",
 ];
 
 /// The `*.window.js` files the runner's Window-like global can host (they need only `window`

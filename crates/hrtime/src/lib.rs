@@ -525,10 +525,11 @@ fn new_mark(
     // 7. If markOptions's detail is null, set entry's detail to null.
     // 8. Otherwise: record = StructuredSerialize(detail); detail =
     //    StructuredDeserialize(record, the current realm).
+    // NOTE: an absent detail (undefined) is null as well, as the User Timing tests and
+    // every engine have it ("the detail is not provided ... return a null value").
     let detail = match detail {
-        Some(v) if v.is_null() => JsValue::null(),
-        Some(v) => clone_detail(&v, ctx)?,
-        None => clone_detail(&JsValue::undefined(), ctx)?,
+        Some(v) if !v.is_null() => clone_detail(&v, ctx)?,
+        _ => JsValue::null(),
     };
     let proto = match proto {
         Some(p) => p,
