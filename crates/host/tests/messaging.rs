@@ -204,3 +204,36 @@ fn terminate_stops_the_worker_and_closes_its_ports() {
     );
     assert_eq!(out, "tick|partner closed");
 }
+
+#[test]
+fn a_worker_has_its_own_time_origin_entry_buffer_and_worker_navigator() {
+    let out = run(
+        r#"
+        globalThis.out = [];
+        performance.mark("main");
+        const w = new Worker("perf-worker.js");
+        w.onmessage = (e) => {
+          const d = e.data;
+          out.push(String(navigator), d.nav, d.types, d.entries,
+                   d.origin >= performance.timeOrigin, d.ownState);
+          w.terminate();
+        };
+        "#,
+        &[(
+            "perf-worker.js",
+            r#"
+            postMessage({
+              nav: String(navigator),
+              types: typeof Navigator + "/" + typeof WorkerNavigator,
+              entries: performance.getEntries().length,
+              origin: performance.timeOrigin,
+              ownState: performance.now() >= 0 && navigator.userAgent.startsWith("boa-streams/"),
+            });
+            "#,
+        )],
+    );
+    assert_eq!(
+        out,
+        "[object Navigator]|[object WorkerNavigator]|undefined/function|0|true|true"
+    );
+}

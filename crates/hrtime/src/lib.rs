@@ -46,8 +46,7 @@ use boa_engine::{
     context::time::JsInstant,
     object::builtins::JsArray,
     property::{Attribute, PropertyDescriptor},
-    Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue,
-    NativeFunction,
+    Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
@@ -381,16 +380,21 @@ fn filter_buffer(
 
 /// `clearMarks(markName)` / `clearMeasures(measureName)`: remove the entries of `kind` (all,
 /// or those named by the argument) from the buffer.
-fn clear(state: &JsObject, kind: EntryKind, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+fn clear(
+    state: &JsObject,
+    kind: EntryKind,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
     let name = match args.first() {
         Some(v) if !v.is_undefined() => Some(webidl::to_dom_string(v, ctx)?),
         _ => None,
     };
     with_state(state, |s| {
         s.buffer.borrow_mut().retain(|object| {
-            object.downcast_ref::<Entry>().is_none_or(|e| {
-                e.kind != kind || name.as_ref().is_some_and(|n| *n != e.name)
-            })
+            object
+                .downcast_ref::<Entry>()
+                .is_none_or(|e| e.kind != kind || name.as_ref().is_some_and(|n| *n != e.name))
         });
     })?;
     Ok(JsValue::undefined())
@@ -429,7 +433,11 @@ struct Entry {
     detail: JsValue,
 }
 
-fn this_entry(this: &JsValue, kind: Option<EntryKind>, interface: &str) -> JsResult<JsObject<Entry>> {
+fn this_entry(
+    this: &JsValue,
+    kind: Option<EntryKind>,
+    interface: &str,
+) -> JsResult<JsObject<Entry>> {
     let entry = webidl::brand::<Entry>(this, interface)?;
     if kind.is_some_and(|k| entry.borrow().data().kind != k) {
         return Err(type_error(format!("'this' is not a {interface} object")));
@@ -569,36 +577,41 @@ fn measure(state: &JsObject, args: &[JsValue], ctx: &mut Context) -> JsResult<Js
     // Overload resolution of (DOMString or PerformanceMeasureOptions): undefined, null and
     // objects are the dictionary, anything else the string.
     let start_or_options = arg(args, 1);
-    let (options, start_string) = if start_or_options.is_null_or_undefined()
-        || start_or_options.is_object()
-    {
-        let dict = Dictionary::new(&start_or_options, "PerformanceMeasureOptions")?;
-        // Members in lexicographic order: detail, duration, end, start.
-        let detail = dict.get(js_key!("detail"), ctx)?;
-        let duration = match dict.get(js_key!("duration"), ctx)? {
-            Some(v) => Some(to_restricted_double(&v, "duration", ctx)?),
-            None => None,
+    let (options, start_string) =
+        if start_or_options.is_null_or_undefined() || start_or_options.is_object() {
+            let dict = Dictionary::new(&start_or_options, "PerformanceMeasureOptions")?;
+            // Members in lexicographic order: detail, duration, end, start.
+            let detail = dict.get(js_key!("detail"), ctx)?;
+            let duration = match dict.get(js_key!("duration"), ctx)? {
+                Some(v) => Some(to_restricted_double(&v, "duration", ctx)?),
+                None => None,
+            };
+            let end = match dict.get(js_key!("end"), ctx)? {
+                Some(v) => Some(to_string_or_timestamp(v, "end", ctx)?),
+                None => None,
+            };
+            let start = match dict.get(js_key!("start"), ctx)? {
+                Some(v) => Some(to_string_or_timestamp(v, "start", ctx)?),
+                None => None,
+            };
+            (
+                Some(MeasureOptions {
+                    detail,
+                    start,
+                    duration,
+                    end,
+                }),
+                None,
+            )
+        } else {
+            (
+                None,
+                Some(JsValue::from(webidl::to_dom_string(
+                    &start_or_options,
+                    ctx,
+                )?)),
+            )
         };
-        let end = match dict.get(js_key!("end"), ctx)? {
-            Some(v) => Some(to_string_or_timestamp(v, "end", ctx)?),
-            None => None,
-        };
-        let start = match dict.get(js_key!("start"), ctx)? {
-            Some(v) => Some(to_string_or_timestamp(v, "start", ctx)?),
-            None => None,
-        };
-        (
-            Some(MeasureOptions {
-                detail,
-                start,
-                duration,
-                end,
-            }),
-            None,
-        )
-    } else {
-        (None, Some(JsValue::from(webidl::to_dom_string(&start_or_options, ctx)?)))
-    };
     let end_mark = match args.get(2) {
         Some(v) if !v.is_undefined() => Some(JsValue::from(webidl::to_dom_string(v, ctx)?)),
         _ => None,
@@ -614,7 +627,9 @@ fn measure(state: &JsObject, args: &[JsValue], ctx: &mut Context) -> JsResult<Js
         if o.start.is_some() || o.end.is_some() || o.duration.is_some() || o.detail.is_some() {
             // 1.1 If endMark is given, throw a TypeError.
             if end_mark.is_some() {
-                return Err(fail("endMark cannot be given with a PerformanceMeasureOptions that has members"));
+                return Err(fail(
+                    "endMark cannot be given with a PerformanceMeasureOptions that has members",
+                ));
             }
             // 1.2 If neither start nor end exists, throw a TypeError.
             if o.start.is_none() && o.end.is_none() {
@@ -847,7 +862,12 @@ impl Class for PerformanceMarkInterface {
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
         webidl::to_string_tag(class, "PerformanceMark");
-        webidl::attribute(class, "detail", detail_getter(EntryKind::Mark, "PerformanceMark"), None);
+        webidl::attribute(
+            class,
+            "detail",
+            detail_getter(EntryKind::Mark, "PerformanceMark"),
+            None,
+        );
         Ok(())
     }
 
@@ -913,7 +933,9 @@ fn inherit<C: Class, P: Class>(ctx: &Context) -> JsResult<()> {
         .get_global_class::<P>()
         .ok_or_else(|| type_error(format!("{} is not registered", P::NAME)))?;
     child.prototype().set_prototype(Some(parent.prototype()));
-    child.constructor().set_prototype(Some(parent.constructor()));
+    child
+        .constructor()
+        .set_prototype(Some(parent.constructor()));
     Ok(())
 }
 

@@ -3,16 +3,31 @@ use crate::test_support::{check, context, string};
 #[test]
 fn performance_is_an_event_target_with_now_and_time_origin() {
     let mut ctx = context();
-    check(&mut ctx, "performance instanceof Performance && performance instanceof EventTarget");
-    check(&mut ctx, "typeof performance.now() === 'number' && performance.now() >= 0");
-    check(&mut ctx, "Math.abs(performance.timeOrigin - Date.now()) < 60000");
-    check(&mut ctx, "performance.toJSON().timeOrigin === performance.timeOrigin");
+    check(
+        &mut ctx,
+        "performance instanceof Performance && performance instanceof EventTarget",
+    );
+    check(
+        &mut ctx,
+        "typeof performance.now() === 'number' && performance.now() >= 0",
+    );
+    check(
+        &mut ctx,
+        "Math.abs(performance.timeOrigin - Date.now()) < 60000",
+    );
+    check(
+        &mut ctx,
+        "performance.toJSON().timeOrigin === performance.timeOrigin",
+    );
     check(
         &mut ctx,
         "(() => { try { new Performance(); return false; } catch (e) { return e instanceof TypeError; } })()",
     );
     // Coarsened to 100 microseconds.
-    check(&mut ctx, "Math.abs(Math.round(performance.now() * 10) - performance.now() * 10) < 1e-6");
+    check(
+        &mut ctx,
+        "Math.abs(Math.round(performance.now() * 10) - performance.now() * 10) < 1e-6",
+    );
     // [Replaceable].
     check(&mut ctx, "performance = 5; performance === 5");
 }
@@ -61,7 +76,10 @@ fn mark_and_measure_overloads() {
 }
 
 fn performance_mark_b(ctx: &mut boa_engine::Context) {
-    check(ctx, "performance.mark('b', { startTime: 30 }).startTime === 30");
+    check(
+        ctx,
+        "performance.mark('b', { startTime: 30 }).startTime === 30",
+    );
 }
 
 #[test]
@@ -73,12 +91,30 @@ fn entries_are_sorted_filtered_and_cleared() {
          performance.measure('all');
          performance.getEntries().map(e => e.name).join() === 'all,early,late'",
     );
-    check(&mut ctx, "performance.getEntriesByType('mark').length === 2");
-    check(&mut ctx, "performance.getEntriesByName('late', 'measure').length === 0");
-    check(&mut ctx, "performance.getEntriesByName('late').length === 1");
-    check(&mut ctx, "performance.clearMarks('late'); performance.getEntriesByType('mark').length === 1");
-    check(&mut ctx, "performance.clearMarks(); performance.getEntries().length === 1");
-    check(&mut ctx, "performance.clearMeasures(); performance.getEntries().length === 0");
+    check(
+        &mut ctx,
+        "performance.getEntriesByType('mark').length === 2",
+    );
+    check(
+        &mut ctx,
+        "performance.getEntriesByName('late', 'measure').length === 0",
+    );
+    check(
+        &mut ctx,
+        "performance.getEntriesByName('late').length === 1",
+    );
+    check(
+        &mut ctx,
+        "performance.clearMarks('late'); performance.getEntriesByType('mark').length === 1",
+    );
+    check(
+        &mut ctx,
+        "performance.clearMarks(); performance.getEntries().length === 1",
+    );
+    check(
+        &mut ctx,
+        "performance.clearMeasures(); performance.getEntries().length === 0",
+    );
 }
 
 #[test]
@@ -93,12 +129,18 @@ fn mark_detail_is_structured_cloned_and_constructor_works() {
         &mut ctx,
         "(() => { try { new PerformanceMark('x', { detail: () => 1 }); } catch (e) { return e.name === 'DataCloneError'; } })()",
     );
-    check(&mut ctx, "new PerformanceMark('y', { detail: null }).detail === null");
+    check(
+        &mut ctx,
+        "new PerformanceMark('y', { detail: null }).detail === null",
+    );
     check(
         &mut ctx,
         "(() => { try { PerformanceMeasure.prototype.detail; } catch (e) { return e instanceof TypeError; } })()",
     );
-    check(&mut ctx, "JSON.stringify(new PerformanceMark('z', { startTime: 1 })).includes('\"startTime\":1')");
+    check(
+        &mut ctx,
+        "JSON.stringify(new PerformanceMark('z', { startTime: 1 })).includes('\"startTime\":1')",
+    );
 }
 
 #[test]

@@ -174,7 +174,8 @@ pub fn install_navigator(ctx: &mut Context, info: NavigatorInfo) -> JsResult<()>
             .map(|c| c.prototype())
     } else {
         webidl::register_interface::<NavigatorInterface>(ctx)?;
-        ctx.get_global_class::<NavigatorInterface>().map(|c| c.prototype())
+        ctx.get_global_class::<NavigatorInterface>()
+            .map(|c| c.prototype())
     }
     .ok_or_else(|| type_error("Navigator is not registered"))?;
     let languages: Vec<JsValue> = if info.languages.is_empty() {
@@ -187,7 +188,8 @@ pub fn install_navigator(ctx: &mut Context, info: NavigatorInfo) -> JsResult<()>
     };
     let languages = JsArray::from_iter(languages, ctx);
     // FrozenArray<DOMString>.
-    JsObject::from(languages.clone()).set_integrity_level(boa_engine::object::IntegrityLevel::Frozen, ctx)?;
+    JsObject::from(languages.clone())
+        .set_integrity_level(boa_engine::object::IntegrityLevel::Frozen, ctx)?;
     let navigator = JsObject::from_proto_and_data(
         Some(proto),
         NavigatorData {

@@ -64,8 +64,6 @@ use boa_engine::{realm::Realm, Context, JsResult};
 pub use boa_compression;
 #[cfg(feature = "crypto")]
 pub use boa_crypto;
-#[cfg(feature = "hrtime")]
-pub use boa_hrtime;
 #[cfg(feature = "dom")]
 pub use boa_dom;
 #[cfg(feature = "encoding")]
@@ -74,6 +72,8 @@ pub use boa_encoding;
 pub use boa_fetch;
 #[cfg(feature = "fileapi")]
 pub use boa_fileapi;
+#[cfg(feature = "hrtime")]
+pub use boa_hrtime;
 #[cfg(feature = "html")]
 pub use boa_html;
 #[cfg(feature = "json")]
