@@ -280,6 +280,7 @@ impl Host {
             None,
             &mut context,
         )?;
+        console_operations_enumerable(&mut context)?;
         event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
         base64::register(&mut context)?;
@@ -615,6 +616,38 @@ fn set_script_args(context: &mut Context, args: &[String]) -> JsResult<()> {
 
 /// Defines `ErrorEvent`; its value is the function firing the global's `error` event.
 const ERROR_EVENT_JS: &str = include_str!("error_event.js");
+
+/// The Console Standard's `console` is a WebIDL namespace, whose operations are enumerable
+/// (WebIDL "define the regular operations"); boa_runtime's console defines them
+/// non-enumerable. Redefine each own function-valued property as enumerable (same value,
+/// writable, configurable).
+fn console_operations_enumerable(context: &mut Context) -> JsResult<()> {
+    let console = context
+        .global_object()
+        .get(js_string!("console"), context)?;
+    let Some(console) = console.as_object() else {
+        return Ok(());
+    };
+    for key in console.own_property_keys(context)? {
+        // No script has seen the console yet: reading its property map runs no code.
+        let Some(desc) = console.borrow().properties().get(&key) else {
+            continue;
+        };
+        let Some(value) = desc.value().filter(|v| v.is_callable()).cloned() else {
+            continue;
+        };
+        console.define_property_or_throw(
+            key,
+            boa_engine::property::PropertyDescriptor::builder()
+                .value(value)
+                .writable(true)
+                .enumerable(true)
+                .configurable(true),
+            context,
+        )?;
+    }
+    Ok(())
+}
 
 /// `self`, `scriptArgs`, `gc`.
 fn register_host_globals(context: &mut Context, options: &HostOptions) -> JsResult<()> {
