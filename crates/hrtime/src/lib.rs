@@ -361,7 +361,7 @@ fn filter_buffer(
         };
         if entry_type
             .as_ref()
-            .is_some_and(|t| *t != JsString::from(entry.kind.entry_type()))
+            .is_some_and(|t| t.to_std_string_lossy() != entry.kind.entry_type())
         {
             continue;
         }
