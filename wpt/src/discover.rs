@@ -14,6 +14,9 @@ pub const SCOPE: &[&str] = &[
     "html/webappapis",
     "WebCryptoAPI",
     "url",
+    "hr-time",
+    "user-timing",
+    "console",
 ];
 
 /// The `*.window.js` files the runner's Window-like global can host (they need only `window`

@@ -104,6 +104,20 @@ pub fn report_exception(error: boa_webidl::Caught, context: &mut Context) {
     }
 }
 
+/// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
+/// `value` that no library code caught (HTML's `reportError(e)` hands script's value over)
+/// through the hook set by [`set_exception_reporter`].
+///
+/// ```
+/// let mut context = boa_engine::Context::default();
+/// boa_dom::report_exception_value(boa_engine::JsValue::from(1), &mut context);
+/// ```
+pub fn report_exception_value(value: JsValue, context: &mut Context) {
+    if let Some(reporter) = EXCEPTION_REPORTER.with(Cell::get) {
+        reporter(value, context);
+    }
+}
+
 /// Register `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`,
 /// `AbortSignal`.
 ///

@@ -85,8 +85,7 @@
 //! `queueMicrotask` and `structuredClone` (boa_runtime's `URL`, `AbortController` and
 //! `TextEncoder`/`TextDecoder` are *not* installed: boa_streams provides its own, nor its
 //! `atob`/`btoa`: the host's own follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
-//! `performance.now()` /
-//! `performance.timeOrigin`, `scriptArgs` (an array of strings, empty unless
+//! `scriptArgs` (an array of strings, empty unless
 //! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], `Worker` (see
 //! the `worker` module: a script in its own `Host` on its own thread), everything
 //! `boa_web::register` installs (its `structuredClone` replaces boa_runtime's; `URL` with
@@ -111,9 +110,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 pub use boa_engine;
-use boa_engine::context::time::JsInstant;
 use boa_engine::object::builtins::{JsArray, JsPromise};
-use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
 use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
@@ -209,6 +206,9 @@ pub mod exit_code {
     }
 }
 
+/// `navigator.userAgent`: `boa-streams/<version of this crate>`.
+pub const USER_AGENT: &str = concat!("boa-streams/", env!("CARGO_PKG_VERSION"));
+
 /// The stack size [`run_with_large_stack`] gives its thread.
 pub const LARGE_STACK_SIZE: usize = 256 * 1024 * 1024;
 
@@ -225,9 +225,6 @@ thread_local! {
     static ON_LARGE_STACK: Cell<bool> = const { Cell::new(false) };
 }
 
-/// When `performance.now()` counts from (context data).
-struct TimeOrigin(JsInstant);
-
 /// A Boa `Context` set up as the scripting host.
 pub struct Host {
     context: Context,
@@ -238,12 +235,18 @@ pub struct Host {
 impl Host {
     /// Build a context with the host event loop and rejection tracker, boa_runtime's
     /// console, timers, queueMicrotask and structuredClone, plus `self`, `atob`/`btoa`,
-    /// `performance.now()`, `gc()` (if asked), `boa_web::register` (which brings
-    /// TextEncoder/TextDecoder) and `ErrorEvent`.
+    /// `gc()` (if asked), `boa_web::register` (which brings TextEncoder/TextDecoder, `URL`,
+    /// `performance`, ...) and `ErrorEvent`.
     ///
     /// On a thread started by [`run_with_large_stack`] it also raises Boa's recursion and
     /// value-stack limits ([`LARGE_STACK_RECURSION_LIMIT`]).
     pub fn new(options: HostOptions) -> JsResult<Self> {
+        Self::new_for(options, false)
+    }
+
+    /// [`Host::new`] for a window-like global (`worker` false: `navigator` is a `Navigator`)
+    /// or a dedicated worker's (`navigator` is a `WorkerNavigator`).
+    pub(crate) fn new_for(options: HostOptions, worker: bool) -> JsResult<Self> {
         let shared = Rc::new(Shared::new(options.print_errors));
         let virtual_clock = options.virtual_time.then(|| Rc::new(VirtualClock::new()));
         let event_loop = Rc::new(EventLoop::new(shared.clone(), virtual_clock.clone()));
@@ -274,11 +277,16 @@ impl Host {
             None,
             &mut context,
         )?;
+        console_operations_enumerable(&mut context)?;
         event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
         base64::register(&mut context)?;
         boa_web::register(&mut context)?;
         worker::register(&mut context, &options)?;
+        // HTML's `navigator`: the values are the host's.
+        let mut navigator = boa_web::boa_html::navigator::NavigatorInfo::new(USER_AGENT);
+        navigator.worker = worker;
+        boa_web::boa_html::navigator::install_navigator(&mut context, navigator)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
         boa_web::boa_dom::set_exception_reporter(report_listener_exception);
@@ -606,33 +614,43 @@ fn set_script_args(context: &mut Context, args: &[String]) -> JsResult<()> {
 /// Defines `ErrorEvent`; its value is the function firing the global's `error` event.
 const ERROR_EVENT_JS: &str = include_str!("error_event.js");
 
-/// `self`, `performance`, `scriptArgs`, `gc`.
+/// The Console Standard's `console` is a WebIDL namespace, whose operations are enumerable
+/// (WebIDL "define the regular operations"); boa_runtime's console defines them
+/// non-enumerable. Redefine each own function-valued property as enumerable (same value,
+/// writable, configurable).
+fn console_operations_enumerable(context: &mut Context) -> JsResult<()> {
+    let console = context
+        .global_object()
+        .get(js_string!("console"), context)?;
+    let Some(console) = console.as_object() else {
+        return Ok(());
+    };
+    for key in console.own_property_keys(context)? {
+        // No script has seen the console yet: reading its property map runs no code.
+        let Some(desc) = console.borrow().properties().get(&key) else {
+            continue;
+        };
+        let Some(value) = desc.value().filter(|v| v.is_callable()).cloned() else {
+            continue;
+        };
+        console.define_property_or_throw(
+            key,
+            boa_engine::property::PropertyDescriptor::builder()
+                .value(value)
+                .writable(true)
+                .enumerable(true)
+                .configurable(true),
+            context,
+        )?;
+    }
+    Ok(())
+}
+
+/// `self`, `scriptArgs`, `gc`.
 fn register_host_globals(context: &mut Context, options: &HostOptions) -> JsResult<()> {
     // `self`: the global object ([Replaceable] in HTML, hence writable).
     let global = context.global_object();
     context.register_global_property(js_string!("self"), global, Attribute::all())?;
-
-    // `performance.now()` counts milliseconds from host creation on the context's clock (so
-    // it follows virtual time); `performance.timeOrigin` is the Unix time of that origin.
-    let origin = context.clock().now();
-    let time_origin = context.clock().system_time_millis() as f64;
-    context.insert_data(TimeOrigin(origin));
-    let now = NativeFunction::from_fn_ptr(|_, _, context| {
-        let origin = context
-            .get_data::<TimeOrigin>()
-            .map_or_else(|| context.clock().now(), |o| o.0);
-        let elapsed = context.clock().now() - origin;
-        Ok(JsValue::from(elapsed.as_nanos() as f64 / 1_000_000.0))
-    });
-    let performance = ObjectInitializer::new(context)
-        .function(now, js_string!("now"), 0)
-        .property(
-            js_string!("timeOrigin"),
-            time_origin,
-            Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
-        )
-        .build();
-    context.register_global_property(js_string!("performance"), performance, Attribute::all())?;
 
     set_script_args(context, &[])?;
 

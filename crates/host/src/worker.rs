@@ -346,7 +346,7 @@ fn run_worker(
     name: &str,
     base: Option<PathBuf>,
 ) {
-    let Ok(mut host) = Host::new(options) else {
+    let Ok(mut host) = Host::new_for(options, true) else {
         eprintln!("worker {name}: cannot set up the host");
         return;
     };

@@ -1055,3 +1055,32 @@ fn an_exception_in_onerror_is_reported_without_another_event() {
         ["uncaught Error: from handler", "uncaught Error: first"]
     );
 }
+
+#[test]
+fn report_error_fires_the_error_event_first_and_records_only_if_not_canceled() {
+    let mut h = host(true);
+    eval(
+        &mut h,
+        r#"
+        globalThis.log = [];
+        addEventListener("error", (e) => {
+          log.push("event " + e.message);
+          if (e.error === "handled") e.preventDefault();
+        });
+        reportError("handled");
+        log.push("between");
+        reportError(new TypeError("reported"));
+        log.push("after");
+        "#,
+    );
+    assert_eq!(
+        log(&mut h),
+        "event handled,between,event TypeError: reported,after"
+    );
+    let errors = h.take_errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        matches!(&errors[0], HostError::Uncaught { message, .. } if message.contains("reported")),
+        "{errors:?}"
+    );
+}

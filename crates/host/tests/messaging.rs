@@ -235,3 +235,36 @@ fn a_worker_round_trips_form_data_and_posts_its_files() {
     );
     assert_eq!(out, "DataCloneError|true|f.txt|xyz");
 }
+
+#[test]
+fn a_worker_has_its_own_time_origin_entry_buffer_and_worker_navigator() {
+    let out = run(
+        r#"
+        globalThis.out = [];
+        performance.mark("main");
+        const w = new Worker("perf-worker.js");
+        w.onmessage = (e) => {
+          const d = e.data;
+          out.push(String(navigator), d.nav, d.types, d.entries,
+                   d.origin >= performance.timeOrigin, d.ownState);
+          w.terminate();
+        };
+        "#,
+        &[(
+            "perf-worker.js",
+            r#"
+            postMessage({
+              nav: String(navigator),
+              types: typeof Navigator + "/" + typeof WorkerNavigator,
+              entries: performance.getEntries().length,
+              origin: performance.timeOrigin,
+              ownState: performance.now() >= 0 && navigator.userAgent.startsWith("boa-streams/"),
+            });
+            "#,
+        )],
+    );
+    assert_eq!(
+        out,
+        "[object Navigator]|[object WorkerNavigator]|undefined/function|0|true|true"
+    );
+}

@@ -3,7 +3,8 @@
 //! The pieces of the [HTML Standard](https://html.spec.whatwg.org/) the web APIs of this
 //! workspace need, as native host objects for Boa: structured serialization and
 //! `structuredClone(value, { transfer })` ([`structured_clone`]), channel messaging
-//! (`MessageChannel`, `MessagePort`, `MessageEvent`: [`message`]), and the transfer steps of
+//! (`MessageChannel`, `MessagePort`, `MessageEvent`: [`message`]), `navigator` and
+//! `reportError` ([`navigator`]), and the transfer steps of
 //! `ReadableStream`, `WritableStream` and `TransformStream` with the Streams Standard's
 //! cross-realm transforms (`transfer_streams`).
 //!
@@ -33,11 +34,12 @@
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 
 pub mod message;
+pub mod navigator;
 pub mod structured_clone;
 mod transfer_streams;
 
-/// Register `structuredClone` (replacing boa_runtime's), `MessageChannel`, `MessagePort`
-/// and `MessageEvent` on the context's current realm, after what they depend on (registered
+/// Register `structuredClone` (replacing boa_runtime's), `MessageChannel`, `MessagePort`,
+/// `MessageEvent` and `reportError` (`navigator` is the host's: [`navigator::install_navigator`]) on the context's current realm, after what they depend on (registered
 /// first if it is not there yet), and install the owning streams' hooks. Registering twice
 /// does nothing the second time.
 pub fn register(context: &mut Context) -> JsResult<()> {
@@ -47,6 +49,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_fileapi::register(context)?;
     structured_clone::register(context)?;
     message::register(context)?;
+    navigator::register_report_error(context)?;
     boa_streams::set_owning_hooks(
         context,
         boa_streams::OwningHooks {

@@ -45,6 +45,7 @@
 //! | `boa_net` (feature `net`, off by default) | Fetch (network) | webidl, dom, streams, fetch | `fetch`, `BoaStreams.serve` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
 //! | [`boa_crypto`] | Web Cryptography API | webidl | `crypto`, `Crypto`, `SubtleCrypto`, `CryptoKey` |
+//! | [`boa_hrtime`] | HR Time, User Timing | webidl, dom, html | `performance`, `Performance`, `PerformanceEntry`, `PerformanceMark`, `PerformanceMeasure` |
 //! | `boa_web` (this) | – | all of the above | – |
 //!
 //! Where a lower crate needs a higher one at run time, the lower one defines a hook and the
@@ -71,6 +72,8 @@ pub use boa_encoding;
 pub use boa_fetch;
 #[cfg(feature = "fileapi")]
 pub use boa_fileapi;
+#[cfg(feature = "hrtime")]
+pub use boa_hrtime;
 #[cfg(feature = "html")]
 pub use boa_html;
 #[cfg(feature = "json")]
@@ -108,6 +111,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_html::register(context)?;
     #[cfg(feature = "crypto")]
     boa_crypto::register(context)?;
+    #[cfg(feature = "hrtime")]
+    boa_hrtime::register(context)?;
     #[cfg(feature = "net")]
     boa_net::register(context)?;
     Ok(())

@@ -299,6 +299,15 @@ pub const CRATE_GLOBALS: &[(&str, &[&str])] = &[
             "MessageEvent",
         ],
     ),
+    (
+        "hrtime",
+        &[
+            "Performance",
+            "PerformanceEntry",
+            "PerformanceMark",
+            "PerformanceMeasure",
+        ],
+    ),
 ];
 
 /// Assert that exactly the globals of the crates named in `registered` (directory names of
