@@ -125,8 +125,36 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .length(2)
         .build();
     namespace.set(js_string!("serve"), serve, true, ctx)?;
-    let stdout = boa_streams::native::native_writable_stream(Stdout, 1.0, ctx)?;
-    namespace.set(js_string!("stdout"), stdout, true, ctx)?;
+    // `stdout` is made on first access: setting up a WritableStream runs its start step,
+    // whose settled promise queues a reaction job, and registering must not queue work (a
+    // host counting microtasks would see one it never asked for).
+    let cache = boa_gc::Gc::new(boa_gc::GcRefCell::new(None::<JsObject>));
+    let getter = FunctionObjectBuilder::new(
+        ctx.realm(),
+        NativeFunction::from_copy_closure_with_captures(
+            |_, _, cache: &boa_gc::Gc<boa_gc::GcRefCell<Option<JsObject>>>, ctx| {
+                let cached = cache.borrow().clone();
+                if let Some(stream) = cached {
+                    return Ok(stream.into());
+                }
+                let stream: JsObject =
+                    boa_streams::native::native_writable_stream(Stdout, 1.0, ctx)?;
+                *cache.borrow_mut() = Some(stream.clone());
+                Ok(stream.into())
+            },
+            cache,
+        ),
+    )
+    .name(js_string!("get stdout"))
+    .build();
+    namespace.define_property_or_throw(
+        js_string!("stdout"),
+        boa_engine::property::PropertyDescriptor::builder()
+            .get(getter)
+            .enumerable(true)
+            .configurable(true),
+        ctx,
+    )?;
     Ok(())
 }
 
