@@ -324,9 +324,7 @@ impl Host {
                 JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
             )
         })?;
-        if let Some(dir) = path.parent() {
-            self.context.insert_data(worker::ScriptBase(dir.to_owned()));
-        }
+        self.set_main_script(path);
         let name = path.to_string_lossy();
         self.eval_source(&text, &name)
     }
@@ -378,10 +376,25 @@ impl Host {
         } else {
             std::env::current_dir().unwrap_or_default().join(path)
         };
+        self.set_main_script(&path);
+        modules::eval_entry(source, &path, &mut self.context)
+    }
+
+    /// The main script or module is `path`: workers' relative URLs resolve against its
+    /// directory, and `fetch()`'s, `Request`'s and `Response.redirect()`'s relative URLs
+    /// against its `file:` URL (the API base URL, boa_fetch's `set_api_base_url`).
+    fn set_main_script(&mut self, path: &Path) {
+        let path = if path.is_absolute() {
+            path.to_owned()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(path)
+        };
         if let Some(dir) = path.parent() {
             self.context.insert_data(worker::ScriptBase(dir.to_owned()));
         }
-        modules::eval_entry(source, &path, &mut self.context)
+        if let Ok(url) = ::url::Url::from_file_path(&path) {
+            boa_web::boa_fetch::set_api_base_url(&mut self.context, Some(url.as_str()));
+        }
     }
 
     /// Read the file at `path` and run it as an ES module (see

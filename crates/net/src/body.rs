@@ -20,8 +20,32 @@ use bytes::Bytes;
 use futures::StreamExt;
 use hyper::body::{Body, Frame, SizeHint};
 
-/// A body received from hyper (a response's for `fetch()`, a request's for the server).
-pub(crate) type InBody = Pin<Box<dyn Body<Data = Bytes, Error = hyper::Error> + Send>>;
+/// The error of a received body.
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A body received from hyper (a response's for `fetch()`, a request's for the server), or
+/// read from a file.
+pub(crate) type InBody = Pin<Box<dyn Body<Data = Bytes, Error = BoxError> + Send>>;
+
+/// A body fed through a channel by a task on the runtime (a file's reader): its capacity
+/// bounds what is read ahead of the stream.
+pub(crate) struct ChannelBody(pub(crate) tokio::sync::mpsc::Receiver<Result<Bytes, io::Error>>);
+
+impl Body for ChannelBody {
+    type Data = Bytes;
+    type Error = io::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
+        match self.get_mut().0.poll_recv(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Ready(Some(r)) => Poll::Ready(Some(r.map(Frame::data))),
+        }
+    }
+}
 
 /// The state a body stream shares with its pending pull and with whoever can abort it.
 #[derive(Default)]
@@ -83,7 +107,7 @@ fn poll_next(state: &InState, cx: &mut TaskContext<'_>) -> Poll<Next> {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => return Poll::Ready(Next::End),
             Poll::Ready(Some(Err(e))) => {
-                return Poll::Ready(Next::Failed(crate::error_chain(&e)));
+                return Poll::Ready(Next::Failed(crate::error_chain(e.as_ref())));
             }
             Poll::Ready(Some(Ok(frame))) => {
                 if let Ok(data) = frame.into_data() {
@@ -179,11 +203,17 @@ impl ByteSource for InSource {
 /// A byte `ReadableStream` over `body`, polled only while a read is pending; `on_done` runs
 /// once the body is finished with (ended, failed, cancelled or aborted). Returns the stream and the shared state (to drop the body on
 /// abort).
-pub(crate) fn incoming_stream(
-    body: InBody,
+pub(crate) fn incoming_stream<B>(
+    body: B,
     on_done: Option<Box<dyn FnOnce()>>,
     ctx: &mut Context,
-) -> JsResult<(JsObject<ReadableStream>, Rc<InState>)> {
+) -> JsResult<(JsObject<ReadableStream>, Rc<InState>)>
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    use http_body_util::BodyExt;
+    let body: InBody = Box::pin(body.map_err(Into::into));
     let state = Rc::new(InState {
         body: RefCell::new(Some(body)),
         on_done: RefCell::new(on_done),

@@ -287,15 +287,21 @@ fn scheme_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
         .split_once(':')
         .map_or("", |(s, _)| s)
         .to_ascii_lowercase();
+    if matches!(scheme.as_str(), "http" | "https") {
+        if let Some(handler) = crate::hooks::local_handler(ctx, &url) {
+            return local_fetch(state, &handler, ctx);
+        }
+    }
     match scheme.as_str() {
         "data" => data_fetch(state, &url, ctx),
         "http" => http_fetch(state, ctx),
+        "file" => file_fetch(state, &url, ctx),
         "https" => network_error(
             state,
             format!("{url}: https: is not supported yet (no TLS in this build)"),
             ctx,
         ),
-        "about" | "blob" | "file" => network_error(
+        "about" | "blob" => network_error(
             state,
             format!("{url}: the {scheme}: scheme is not supported"),
             ctx,
@@ -477,9 +483,26 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
                 .map(|r| r.as_bytes().to_vec())
         })
         .unwrap_or_default();
+    respond_with_body(state, status, status_text, headers, response.into_body(), ctx);
+}
+
+/// Resolve the fetch with a basic response whose body is `body` read as a byte stream (a
+/// null body for `HEAD` and the null body statuses).
+fn respond_with_body<B>(
+    state: &Rc<FetchState>,
+    status: u16,
+    status_text: Vec<u8>,
+    headers: Vec<Header>,
+    body: B,
+    ctx: &mut Context,
+) where
+    B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<crate::body::BoxError>,
+{
     let null_body = state.method.borrow().as_slice() == b"HEAD"
         || matches!(status, 101 | 103 | 204 | 205 | 304);
     let body = if null_body {
+        drop(body);
         finish(state);
         None
     } else {
@@ -489,7 +512,7 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
                 finish(&state);
             }
         });
-        match incoming_stream(Box::pin(response.into_body()), Some(on_done), ctx) {
+        match incoming_stream(body, Some(on_done), ctx) {
             Ok((stream, body)) => {
                 *state.phase.borrow_mut() = Phase::Body {
                     stream: stream.clone(),
@@ -513,6 +536,131 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
         },
         ctx,
     );
+}
+
+/// An HTTP(S) URL whose origin has a [local handler](crate::serve_origin_locally): the
+/// handler answers at once, in process.
+fn local_fetch(state: &Rc<FetchState>, handler: &crate::hooks::Handler, ctx: &mut Context) {
+    let url = current_url(state);
+    let url = url.split('#').next().unwrap_or_default().to_owned();
+    let unsent = state.body_stream.borrow_mut().take();
+    if let Some(stream) = unsent {
+        cancel_stream(&stream, JsValue::undefined(), ctx);
+    }
+    let request = crate::LocalRequest {
+        method: String::from_utf8_lossy(&state.method.borrow()).into_owned(),
+        url,
+        headers: state.headers.borrow().clone(),
+        body: state.body_bytes.borrow().clone(),
+    };
+    let response = handler(&request);
+    let location = response
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(b"location"))
+        .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
+    if let (true, Some(location)) = (is_redirect_status(response.status), location) {
+        return redirect(state, response.status, &location, ctx);
+    }
+    if !(200..=599).contains(&response.status) {
+        let message = format!("{}: local handler answered status {}", request.url, response.status);
+        return network_error(state, message, ctx);
+    }
+    let status_text = http::StatusCode::from_u16(response.status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or_default()
+        .as_bytes()
+        .to_vec();
+    let body = http_body_util::Full::new(response.body);
+    respond_with_body(state, response.status, status_text, response.headers, body, ctx);
+}
+
+/// The most bytes of a file read ahead of its response body stream.
+const FILE_CHUNK: usize = 64 * 1024;
+
+/// "file": a local file (as Deno allows), read on the runtime in chunks of 64 KiB through a
+/// one-chunk channel, so the file is read only as fast as the body stream is.
+fn file_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
+    let method = state.method.borrow().clone();
+    if !matches!(method.as_slice(), b"GET" | b"HEAD") {
+        let message = format!(
+            "{url}: the method {} is not allowed for a file: URL (only GET and HEAD)",
+            String::from_utf8_lossy(&method)
+        );
+        return network_error(state, message, ctx);
+    }
+    let path = match url::Url::parse(url).ok().and_then(|u| u.to_file_path().ok()) {
+        Some(p) => p,
+        None => {
+            return network_error(state, format!("{url}: not a local file path"), ctx);
+        }
+    };
+    let unsent = state.body_stream.borrow_mut().take();
+    if let Some(stream) = unsent {
+        cancel_stream(&stream, JsValue::undefined(), ctx);
+    }
+    let runtime = match crate::runtime() {
+        Ok(r) => r,
+        Err(e) => return network_error(state, e.to_string(), ctx),
+    };
+    let join = runtime.spawn(async move {
+        use tokio::io::AsyncReadExt;
+        let mut file = tokio::fs::File::open(&path).await?;
+        let metadata = file.metadata().await?;
+        if metadata.is_dir() {
+            return Err(std::io::Error::other("is a directory"));
+        }
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        tokio::spawn(async move {
+            // Bounded by the file's length: each turn reads at least one byte or ends.
+            loop {
+                let mut buffer = bytes::BytesMut::with_capacity(FILE_CHUNK);
+                match file.read_buf(&mut buffer).await {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        if tx.send(Ok(buffer.freeze())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e)).await;
+                        break;
+                    }
+                }
+            }
+        });
+        Ok((metadata.len(), rx))
+    });
+    let abort = join.abort_handle();
+    *state.phase.borrow_mut() = Phase::Requesting { abort, task: None };
+    let weak = Rc::downgrade(state);
+    let url = url.to_owned();
+    let task = spawn_future(
+        join,
+        move |result, ctx| {
+            let Some(state) = weak.upgrade() else { return };
+            if !matches!(*state.phase.borrow(), Phase::Requesting { .. }) {
+                return;
+            }
+            *state.phase.borrow_mut() = Phase::Done;
+            match result {
+                Err(e) => network_error(&state, format!("{url}: {e}"), ctx),
+                Ok(Err(e)) => network_error(&state, format!("{url}: {e}"), ctx),
+                Ok(Ok((length, rx))) => {
+                    let headers = vec![(b"content-length".to_vec(), length.to_string().into_bytes())];
+                    let body = crate::body::ChannelBody(rx);
+                    respond_with_body(&state, 200, b"OK".to_vec(), headers, body, ctx);
+                }
+            }
+        },
+        ctx,
+    );
+    if let Phase::Requesting { task: slot, .. } = &mut *state.phase.borrow_mut() {
+        if slot.is_none() && !task.is_finished() {
+            *slot = Some(task);
+        }
+    }
 }
 
 /// [HTTP-redirect fetch](https://fetch.spec.whatwg.org/#http-redirect-fetch) (and the

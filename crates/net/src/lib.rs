@@ -66,7 +66,10 @@ use boa_webidl::type_error;
 mod body;
 mod data_url;
 mod fetch;
+mod hooks;
 pub mod serve;
+
+pub use hooks::{serve_origin_locally, set_base_url, LocalRequest, LocalResponse};
 
 boa_webidl::runtime_extension!(
     /// A boa_runtime `RuntimeExtension` that registers `fetch` (see [`register`]).
