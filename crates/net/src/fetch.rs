@@ -450,13 +450,7 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
     *state.phase.borrow_mut() = Phase::Done;
     let response = match result {
         Err(e) => return network_error(state, format!("{}: {e}", current_url(state)), ctx),
-        Ok(Err(e)) => {
-            return network_error(
-                state,
-                format!("{}: {}", current_url(state), crate::error_chain(&e)),
-                ctx,
-            )
-        }
+        Ok(Err(e)) => return network_error(state, describe_error(&current_url(state), &e), ctx),
         Ok(Ok(r)) => r,
     };
     let status = response.status().as_u16();
@@ -771,4 +765,54 @@ fn redirect(state: &Rc<FetchState>, status: u16, location: &str, ctx: &mut Conte
     // 18. Append locationURL to request's URL list. 20. Return main fetch.
     state.url_list.borrow_mut().push(next.to_string());
     scheme_fetch(state, ctx);
+}
+
+/// A readable message for a failed request to `url`: what went wrong first (the DNS lookup,
+/// the connection, TLS, the peer closing), then the error chain for details.
+pub(crate) fn describe_error(url: &str, error: &(dyn std::error::Error + 'static)) -> String {
+    let chain = crate::error_chain(error);
+    let host = url::Url::parse(url)
+        .ok()
+        .map(|u| {
+            let host = u.host_str().unwrap_or_default().to_owned();
+            match u.port_or_known_default() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            }
+        })
+        .unwrap_or_default();
+    // The first io::Error in the chain says what the socket saw.
+    let mut io_kind = None;
+    let mut source = Some(error);
+    for _ in 0..16 {
+        let Some(e) = source else { break };
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            io_kind = Some(io.kind());
+            break;
+        }
+        source = e.source();
+    }
+    let lower = chain.to_ascii_lowercase();
+    let what = if lower.contains("dns error") || lower.contains("failed to lookup address") {
+        format!("DNS lookup for {host} failed")
+    } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake")
+    {
+        format!("TLS handshake with {host} failed")
+    } else {
+        match io_kind {
+            Some(std::io::ErrorKind::ConnectionRefused) => {
+                format!("connection refused by {host}")
+            }
+            Some(std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted)
+            | Some(std::io::ErrorKind::BrokenPipe) => format!("connection reset by {host}"),
+            Some(std::io::ErrorKind::TimedOut) => format!("connection to {host} timed out"),
+            _ if lower.contains("connection closed before message completed")
+                || lower.contains("incomplete message") =>
+            {
+                format!("connection closed by {host} before a complete response")
+            }
+            _ => format!("request to {host} failed"),
+        }
+    };
+    format!("{url}: {what} ({chain})")
 }

@@ -1,7 +1,7 @@
 //! The HTTP/1.1 server host API: `BoaStreams.serve(options, handler)` (a namespaced host
 //! API, not a web standard; the global `BoaStreams` object is created if missing).
 //!
-//! `serve({ hostname = "127.0.0.1", port = 0, signal, onListen }, handler)` (or
+//! `serve({ hostname = "127.0.0.1", port = 0, signal, onListen, headersTimeout }, handler)` (or
 //! `serve(handler)`) binds a TCP listener at once (a bind failure throws a TypeError) and
 //! returns `{ addr: { hostname, port, transport: "tcp" }, finished, shutdown() }`.
 //! `onListen(addr)` is called once it listens. For every request `handler(request)` runs
@@ -15,7 +15,8 @@
 //! HTTP/1.1 keep-alive, `Content-Length` for bodies made from bytes and chunked transfer
 //! coding for streams, and `HEAD` (no body written) are hyper's. Limits: at most 100
 //! request headers and 64 KiB of request head (hyper answers 431 beyond), 30 s to read a
-//! request head. `shutdown()` stops accepting, lets requests in flight finish and closes
+//! request head (`headersTimeout`, in milliseconds, changes it; the connection is closed when
+//! it passes). `shutdown()` stops accepting, lets requests in flight finish and closes
 //! idle connections; `finished` resolves when every connection is closed. Aborting
 //! `signal` shuts down.
 
@@ -226,6 +227,21 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
             n as u16
         }
     };
+    // `headersTimeout`: milliseconds a client has to send a request head (default 30 s).
+    let header_timeout = match get(&options, "headersTimeout", ctx)? {
+        v if v.is_undefined() => HEADER_READ_TIMEOUT,
+        v => {
+            let ms = v.to_number(ctx)?;
+            if !(1.0..=86_400_000.0).contains(&ms) {
+                return Err(boa_engine::JsNativeError::range()
+                    .with_message(format!(
+                        "BoaStreams.serve: headersTimeout must be 1 to 86400000 ms, not {ms}"
+                    ))
+                    .into());
+            }
+            Duration::from_millis(ms as u64)
+        }
+    };
     let signal = get(&options, "signal", ctx)?;
     let on_listen = get(&options, "onListen", ctx)?;
     let runtime = crate::runtime()?;
@@ -247,7 +263,7 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
     };
     let (tx, rx) = mpsc::channel::<Incoming1>(QUEUE);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    runtime.spawn(accept_loop(listener, tx, shutdown_rx));
+    runtime.spawn(accept_loop(listener, tx, shutdown_rx, header_timeout));
 
     let server = Rc::new(Server {
         handler,
@@ -321,6 +337,7 @@ async fn accept_loop(
     listener: tokio::net::TcpListener,
     tx: mpsc::Sender<Incoming1>,
     mut shutdown: watch::Receiver<bool>,
+    header_timeout: Duration,
 ) {
     loop {
         let accepted = tokio::select! {
@@ -366,7 +383,7 @@ async fn accept_loop(
             });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .header_read_timeout(header_timeout)
                 .max_headers(MAX_HEADERS)
                 .max_buf_size(MAX_HEAD_BYTES)
                 .serve_connection(TokioIo::new(socket), service);

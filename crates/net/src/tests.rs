@@ -158,6 +158,20 @@ async fn route(
         "/r307" => redirect_to(307, "/echo"),
         "/rdata" => redirect_to(302, "data:,x"),
         "/nocontent" => reply(204, full("")),
+        "/headers" => {
+            // The request headers a server runtime must pass through, and two Set-Cookies.
+            let seen: Vec<String> = ["cookie", "origin", "content-length", "host"]
+                .iter()
+                .map(|n| {
+                    let v = req.headers().get(*n).map_or("-", |v| v.to_str().unwrap_or("?"));
+                    format!("{n}={v}")
+                })
+                .collect();
+            let mut r = reply(200, Full::new(Bytes::from(seen.join(";"))).map_err(|never| match never {}).boxed());
+            r.headers_mut().append("set-cookie", "a=1".parse().unwrap());
+            r.headers_mut().append("set-cookie", "b=2".parse().unwrap());
+            r
+        }
         _ => reply(404, full("not found")),
     })
 }
@@ -619,5 +633,157 @@ fn register_twice_and_alone() {
     check(
         &mut ctx,
         "typeof fetch === 'function' && fetch.length === 1 && typeof Response === 'function'",
+    );
+}
+
+#[test]
+fn forbidden_headers_pass_through_both_ways() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const r = await fetch(base + '/headers', { method: 'POST', body: 'abc',
+              headers: { Cookie: 'k=v', Origin: 'http://o.test', 'Content-Length': '3' } });
+            log.push(await r.text(), r.headers.getSetCookie().join(','));
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        format!("cookie=k=v;origin=http://o.test;content-length=3;host=127.0.0.1:{port}|a=1,b=2")
+    );
+}
+
+/// A fresh directory under the system's temp dir for one test.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("boa-net-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn file_urls_stream_from_disk_and_resolve_against_the_base_url() {
+    let dir = temp_dir("file");
+    let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(dir.join("data.bin"), &data).unwrap();
+    std::fs::write(dir.join("hello.txt"), "hello file").unwrap();
+    let mut ctx = start("", 0);
+    let base = url::Url::from_file_path(dir.join("main.js")).unwrap();
+    crate::set_base_url(&mut ctx, Some(base.as_str()));
+    eval(
+        &mut ctx,
+        "(async () => {
+            const a = await fetch('./hello.txt');
+            log.push(a.status, a.url.endsWith('/hello.txt'), a.url.startsWith('file:///'), await a.text());
+            const b = await fetch('data.bin');
+            log.push(b.headers.get('content-length'));
+            const reader = b.body.getReader();
+            let total = 0, chunks = 0, ok = true;
+            for (let i = 0; i < 1000; i++) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              for (let j = 0; j < value.length; j += 997) ok = ok && value[j] === (total + j) % 251;
+              total += value.length; chunks++;
+            }
+            log.push(total, chunks > 1, ok);
+            for (const bad of ['missing.txt', '.', ['hello.txt', { method: 'POST', body: 'x' }]]) {
+              try { await fetch(...[].concat(bad)); log.push('resolved'); }
+              catch (e) { log.push(e.name + ':' + /missing|directory|method/.test(e.message)); }
+            }
+            const h = await fetch('hello.txt', { method: 'HEAD' });
+            log.push(h.body === null);
+            const c = new AbortController();
+            const p = fetch('data.bin', { signal: c.signal }).then(r => r.body.getReader().read());
+            c.abort();
+            try { await p; log.push('resolved'); } catch (e) { log.push(e.name); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|true|true|hello file|300000|300000|true|true|TypeError:true|TypeError:true|TypeError:true|true|AbortError"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_slow_reader_stops_the_file_reads() {
+    let dir = temp_dir("slow");
+    std::fs::write(dir.join("big.bin"), vec![1u8; 4 * 1024 * 1024]).unwrap();
+    let mut ctx = start("", 0);
+    let base = url::Url::from_file_path(dir.join("main.js")).unwrap();
+    crate::set_base_url(&mut ctx, Some(base.as_str()));
+    eval(
+        &mut ctx,
+        "globalThis.got = 0; fetch('big.bin').then(async (r) => {
+            globalThis.reader = r.body.getReader();
+            const { value } = await reader.read();
+            got += value.length; done = true;
+        });",
+    );
+    run_until(&mut ctx, "done");
+    // The reader stopped after one chunk: the file's reader task is parked on the one-chunk
+    // channel, so at most a few chunks were read ahead.
+    run_for(&mut ctx, 100);
+    let got: f64 = eval(&mut ctx, "got").as_number().unwrap();
+    assert!(got > 0.0 && got <= 64.0 * 1024.0, "{got}");
+    eval(&mut ctx, "reader.cancel(); log.push('cancelled');");
+    run_until(&mut ctx, "log.includes('cancelled')");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn local_handlers_answer_in_process() {
+    let mut ctx = start("", 0);
+    assert!(!crate::serve_origin_locally(&mut ctx, "data:,x", |_| crate::LocalResponse::default()));
+    assert!(crate::serve_origin_locally(&mut ctx, "http://app.test:8000", |r| {
+        if r.url.ends_with("/moved") {
+            return crate::LocalResponse::new(302, "").with_header("location", "/json");
+        }
+        crate::LocalResponse::new(200, format!("{{\"m\":\"{}\"}}", r.method))
+            .with_header("content-type", "application/json")
+    }));
+    crate::set_base_url(&mut ctx, Some("http://app.test:8000/dir/page.html"));
+    eval(
+        &mut ctx,
+        "(async () => {
+            const a = await fetch('/moved');
+            log.push(a.status, a.redirected, a.url, a.headers.get('content-type'), (await a.json()).m);
+            const b = await fetch('http://app.test:8000/x', { method: 'PUT', body: 'z' });
+            log.push((await b.json()).m);
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|true|http://app.test:8000/json|application/json|GET|PUT"
+    );
+}
+
+#[test]
+fn a_reset_connection_is_a_readable_type_error() {
+    // A peer that accepts and closes at once, without answering.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for _ in 0..4 {
+            match listener.accept() {
+                Ok((socket, _)) => drop(socket),
+                Err(_) => return,
+            }
+        }
+    });
+    let mut ctx = start(
+        "fetch(base + '/').then(() => log.push('resolved'), e => log.push(e.name, e.message)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    let name = string(&mut ctx, "log[0]");
+    let message = string(&mut ctx, "log[1]");
+    assert_eq!(name, "TypeError");
+    assert!(
+        message.contains(&format!("127.0.0.1:{port}"))
+            && (message.contains("closed by") || message.contains("reset by")),
+        "{message}"
     );
 }
