@@ -476,10 +476,7 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         let msg = describe(e, &mut host);
         return error_result(rel, format!("runner prelude failed: {msg}"));
     }
-    if let Err(e) = host.eval_source(
-        &prelude(&title, &url, scope),
-        "wpt-runner-prelude.js",
-    ) {
+    if let Err(e) = host.eval_source(&prelude(&title, &url, scope), "wpt-runner-prelude.js") {
         let msg = describe(e, &mut host);
         return error_result(rel, format!("runner prelude failed: {msg}"));
     }

@@ -63,14 +63,12 @@ pub(crate) fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsStrin
         if let Some(base) = crate::api_base_url(ctx) {
             args.push(JsString::from(base.as_str()).into());
         }
-        let parsed = ctor
-            .construct(&args, None, ctx)
-            .map_err(|_| {
-                type_error(format!(
-                    "Failed to parse URL from {}",
-                    input.to_std_string_escaped()
-                ))
-            })?;
+        let parsed = ctor.construct(&args, None, ctx).map_err(|_| {
+            type_error(format!(
+                "Failed to parse URL from {}",
+                input.to_std_string_escaped()
+            ))
+        })?;
         return parsed.get(js_string!("href"), ctx)?.to_string(ctx);
     }
     let s = input.to_std_string_lossy();

@@ -337,7 +337,10 @@ fn headers_policy_server_runtime_by_default_browser_guards_on_request() {
         out.push(h.get('cookie'));
         "#;
     let mut ctx = context();
-    assert_eq!(crate::headers_policy(&mut ctx), crate::HeadersPolicy::ServerRuntime);
+    assert_eq!(
+        crate::headers_policy(&mut ctx),
+        crate::HeadersPolicy::ServerRuntime
+    );
     let out = run_async_out(&mut ctx, script);
     assert_eq!(
         out,

@@ -368,6 +368,16 @@ fn build_request(
             .map_err(|_| format!("invalid value for header {name}"))?;
         builder = builder.header(name, value);
     }
+    // HTTP-network-or-cache fetch: "if httpRequest's header list does not contain
+    // `Accept-Encoding`", append the codings decoded here.
+    let has_accept_encoding = state
+        .headers
+        .borrow()
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case(b"accept-encoding"));
+    if !has_accept_encoding {
+        builder = builder.header(http::header::ACCEPT_ENCODING, "gzip, deflate");
+    }
     let stream = state.body_stream.borrow_mut().take();
     let body = if let Some(stream) = stream {
         let (body, future, reader) = pump(&stream, ctx).map_err(|e| e.to_string())?;
@@ -477,7 +487,38 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
                 .map(|r| r.as_bytes().to_vec())
         })
         .unwrap_or_default();
-    respond_with_body(state, status, status_text, headers, response.into_body(), ctx);
+    // The codings of `Content-Encoding` (a comma-separated list, in the order applied).
+    // NOTE: the headers stay as received (Content-Encoding and Content-Length included), as
+    // the Fetch Standard and undici leave them: they describe the bytes on the wire.
+    let codings: Vec<String> = response
+        .headers()
+        .get_all(http::header::CONTENT_ENCODING)
+        .iter()
+        .flat_map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .into_owned()
+                .split(',')
+                .map(|c| c.trim().to_ascii_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .filter(|c| !c.is_empty() && c != "identity")
+        .collect();
+    let body = response.into_body();
+    // An unknown coding (br, zstd): the body is handed over as received.
+    let decodable = codings
+        .iter()
+        .all(|c| matches!(c.as_str(), "gzip" | "x-gzip" | "deflate"));
+    if !codings.is_empty() && decodable {
+        if let Some(decoded) = crate::body::Decoded::new(body, &codings) {
+            return respond_with_body(state, status, status_text, headers, decoded, ctx);
+        }
+        return network_error(
+            state,
+            format!("{}: cannot decode {codings:?}", current_url(state)),
+            ctx,
+        );
+    }
+    respond_with_body(state, status, status_text, headers, body, ctx);
 }
 
 /// Resolve the fetch with a basic response whose body is `body` read as a byte stream (a
@@ -557,7 +598,10 @@ fn local_fetch(state: &Rc<FetchState>, handler: &crate::hooks::Handler, ctx: &mu
         return redirect(state, response.status, &location, ctx);
     }
     if !(200..=599).contains(&response.status) {
-        let message = format!("{}: local handler answered status {}", request.url, response.status);
+        let message = format!(
+            "{}: local handler answered status {}",
+            request.url, response.status
+        );
         return network_error(state, message, ctx);
     }
     let status_text = http::StatusCode::from_u16(response.status)
@@ -567,7 +611,14 @@ fn local_fetch(state: &Rc<FetchState>, handler: &crate::hooks::Handler, ctx: &mu
         .as_bytes()
         .to_vec();
     let body = http_body_util::Full::new(response.body);
-    respond_with_body(state, response.status, status_text, response.headers, body, ctx);
+    respond_with_body(
+        state,
+        response.status,
+        status_text,
+        response.headers,
+        body,
+        ctx,
+    );
 }
 
 /// The most bytes of a file read ahead of its response body stream.
@@ -584,7 +635,10 @@ fn file_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
         );
         return network_error(state, message, ctx);
     }
-    let path = match url::Url::parse(url).ok().and_then(|u| u.to_file_path().ok()) {
+    let path = match url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.to_file_path().ok())
+    {
         Some(p) => p,
         None => {
             return network_error(state, format!("{url}: not a local file path"), ctx);
@@ -642,7 +696,8 @@ fn file_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
                 Err(e) => network_error(&state, format!("{url}: {e}"), ctx),
                 Ok(Err(e)) => network_error(&state, format!("{url}: {e}"), ctx),
                 Ok(Ok((length, rx))) => {
-                    let headers = vec![(b"content-length".to_vec(), length.to_string().into_bytes())];
+                    let headers =
+                        vec![(b"content-length".to_vec(), length.to_string().into_bytes())];
                     let body = crate::body::ChannelBody(rx);
                     respond_with_body(&state, 200, b"OK".to_vec(), headers, body, ctx);
                 }

@@ -158,16 +158,65 @@ async fn route(
         "/r307" => redirect_to(307, "/echo"),
         "/rdata" => redirect_to(302, "data:,x"),
         "/nocontent" => reply(204, full("")),
+        "/coded" => {
+            // `?gzip`, `?deflate`, `?gzip,deflate` (applied in that order), `?bad`, `?br`.
+            use std::io::Write as _;
+            let plain: Vec<u8> = (0..200_000u32).map(|i| (i % 7) as u8 + b'a').collect();
+            let gzip = |data: &[u8]| {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(data).unwrap();
+                e.finish().unwrap()
+            };
+            let zlib = |data: &[u8]| {
+                let mut e =
+                    flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(data).unwrap();
+                e.finish().unwrap()
+            };
+            let (coding, body) = match query.as_str() {
+                "gzip" => ("gzip", gzip(&plain)),
+                "deflate" => ("deflate", zlib(&plain)),
+                "gzip,deflate" => ("gzip, deflate", zlib(&gzip(&plain))),
+                "bad" => ("gzip", b"not gzip at all".to_vec()),
+                _ => ("br", b"opaque".to_vec()),
+            };
+            let length = body.len();
+            let mut r = reply(
+                200,
+                Full::new(Bytes::from(body))
+                    .map_err(|never| match never {})
+                    .boxed(),
+            );
+            r.headers_mut()
+                .insert("content-encoding", coding.parse().unwrap());
+            r.headers_mut().insert("content-length", length.into());
+            let ae = req
+                .headers()
+                .get("accept-encoding")
+                .map_or("-", |v| v.to_str().unwrap_or("?"))
+                .to_string();
+            r.headers_mut()
+                .insert("x-accept-encoding", ae.parse().unwrap());
+            r
+        }
         "/headers" => {
             // The request headers a server runtime must pass through, and two Set-Cookies.
             let seen: Vec<String> = ["cookie", "origin", "content-length", "host"]
                 .iter()
                 .map(|n| {
-                    let v = req.headers().get(*n).map_or("-", |v| v.to_str().unwrap_or("?"));
+                    let v = req
+                        .headers()
+                        .get(*n)
+                        .map_or("-", |v| v.to_str().unwrap_or("?"));
                     format!("{n}={v}")
                 })
                 .collect();
-            let mut r = reply(200, Full::new(Bytes::from(seen.join(";"))).map_err(|never| match never {}).boxed());
+            let mut r = reply(
+                200,
+                Full::new(Bytes::from(seen.join(";")))
+                    .map_err(|never| match never {})
+                    .boxed(),
+            );
             r.headers_mut().append("set-cookie", "a=1".parse().unwrap());
             r.headers_mut().append("set-cookie", "b=2".parse().unwrap());
             r
@@ -735,14 +784,20 @@ fn a_slow_reader_stops_the_file_reads() {
 #[test]
 fn local_handlers_answer_in_process() {
     let mut ctx = start("", 0);
-    assert!(!crate::serve_origin_locally(&mut ctx, "data:,x", |_| crate::LocalResponse::default()));
-    assert!(crate::serve_origin_locally(&mut ctx, "http://app.test:8000", |r| {
-        if r.url.ends_with("/moved") {
-            return crate::LocalResponse::new(302, "").with_header("location", "/json");
-        }
-        crate::LocalResponse::new(200, format!("{{\"m\":\"{}\"}}", r.method))
-            .with_header("content-type", "application/json")
+    assert!(!crate::serve_origin_locally(&mut ctx, "data:,x", |_| {
+        crate::LocalResponse::default()
     }));
+    assert!(crate::serve_origin_locally(
+        &mut ctx,
+        "http://app.test:8000",
+        |r| {
+            if r.url.ends_with("/moved") {
+                return crate::LocalResponse::new(302, "").with_header("location", "/json");
+            }
+            crate::LocalResponse::new(200, format!("{{\"m\":\"{}\"}}", r.method))
+                .with_header("content-type", "application/json")
+        }
+    ));
     crate::set_base_url(&mut ctx, Some("http://app.test:8000/dir/page.html"));
     eval(
         &mut ctx,
@@ -785,5 +840,33 @@ fn a_reset_connection_is_a_readable_type_error() {
         message.contains(&format!("127.0.0.1:{port}"))
             && (message.contains("closed by") || message.contains("reset by")),
         "{message}"
+    );
+}
+
+#[test]
+fn content_encodings_are_decoded() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const expected = (i) => (i % 7) + 97;
+            for (const q of ['gzip', 'deflate', 'gzip,deflate']) {
+              const r = await fetch(base + '/coded?' + q);
+              const bytes = new Uint8Array(await r.arrayBuffer());
+              let ok = bytes.length === 200000;
+              for (let i = 0; ok && i < bytes.length; i += 101) ok = bytes[i] === expected(i);
+              log.push(q + ':' + ok + ':' + r.headers.get('content-encoding') + ':' + (Number(r.headers.get('content-length')) < 200000));
+            }
+            log.push((await fetch(base + '/coded?gzip')).headers.get('x-accept-encoding'));
+            const own = await fetch(base + '/coded?br', { headers: { 'accept-encoding': 'br' } });
+            log.push(own.headers.get('x-accept-encoding'), await own.text());
+            try { await (await fetch(base + '/coded?bad')).text(); log.push('resolved'); }
+            catch (e) { log.push(e.name, /Content-Encoding/.test(e.message)); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "gzip:true:gzip:true|deflate:true:deflate:true|gzip,deflate:true:gzip, deflate:true|gzip, deflate|br|opaque|TypeError|true"
     );
 }
