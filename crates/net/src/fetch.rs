@@ -5,7 +5,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use boa_engine::{
@@ -29,20 +28,78 @@ use crate::body::{abort_incoming, incoming_stream, pump, InState, OutBody, PumpE
 /// The most redirects a fetch follows (the Fetch Standard's limit).
 const MAX_REDIRECTS: usize = 20;
 
+/// The connector: TCP, and TLS (rustls) for `https:`.
+type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+
+/// Certificates an embedder added to the trusted roots ([`add_root_certificate`]).
+static EXTRA_ROOTS: std::sync::Mutex<Vec<rustls::pki_types::CertificateDer<'static>>> =
+    std::sync::Mutex::new(Vec::new());
+
 /// The process-wide pooled client (keep-alive connections are reused across fetches and
-/// contexts).
-fn client() -> &'static Client<HttpConnector, OutBody> {
-    static CLIENT: OnceLock<Client<HttpConnector, OutBody>> = OnceLock::new();
-    CLIENT.get_or_init(|| {
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        connector.enforce_http(true);
-        Client::builder(TokioExecutor::new())
-            .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(Duration::from_secs(30))
-            .pool_max_idle_per_host(64)
-            .build(connector)
-    })
+/// contexts), made on first use and again after the roots change.
+static CLIENT: std::sync::RwLock<Option<Client<Connector, OutBody>>> = std::sync::RwLock::new(None);
+
+/// The client (see [`CLIENT`]).
+fn client() -> Result<Client<Connector, OutBody>, String> {
+    if let Some(client) = CLIENT.read().ok().and_then(|c| c.clone()) {
+        return Ok(client);
+    }
+    // The trusted roots: the Mozilla roots of webpki-roots, and the embedder's.
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    if let Ok(extra) = EXTRA_ROOTS.lock() {
+        for cert in extra.iter() {
+            roots
+                .add(cert.clone())
+                .map_err(|e| format!("a root certificate was refused: {e}"))?;
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("cannot set up TLS: {e}"))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let mut http = HttpConnector::new();
+    http.set_nodelay(true);
+    http.enforce_http(false);
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(config)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    let client = Client::builder(TokioExecutor::new())
+        .pool_timer(TokioTimer::new())
+        .pool_idle_timeout(Duration::from_secs(30))
+        .pool_max_idle_per_host(64)
+        .build(connector);
+    if let Ok(mut slot) = CLIENT.write() {
+        *slot = Some(client.clone());
+    }
+    Ok(client)
+}
+
+/// Trust `der` (a DER-encoded X.509 certificate) as a root for `https:` fetches, besides the
+/// Mozilla roots of `webpki-roots`: for a private CA or a test server. Process-wide; fetches
+/// started afterwards use it (the connection pool starts anew). An error if it is not a
+/// certificate rustls accepts as a trust anchor.
+///
+/// ```
+/// assert!(boa_net::add_root_certificate(b"not a certificate").is_err());
+/// ```
+pub fn add_root_certificate(der: &[u8]) -> Result<(), String> {
+    let cert = rustls::pki_types::CertificateDer::from(der.to_vec());
+    rustls::RootCertStore::empty()
+        .add(cert.clone())
+        .map_err(|e| format!("not a usable root certificate: {e}"))?;
+    EXTRA_ROOTS
+        .lock()
+        .map_err(|_| "the root certificates are poisoned".to_string())?
+        .push(cert);
+    if let Ok(mut slot) = CLIENT.write() {
+        *slot = None;
+    }
+    Ok(())
 }
 
 /// A request's [redirect mode](https://fetch.spec.whatwg.org/#concept-request-redirect-mode).
@@ -294,13 +351,8 @@ fn scheme_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
     }
     match scheme.as_str() {
         "data" => data_fetch(state, &url, ctx),
-        "http" => http_fetch(state, ctx),
+        "http" | "https" => http_fetch(state, ctx),
         "file" => file_fetch(state, &url, ctx),
-        "https" => network_error(
-            state,
-            format!("{url}: https: is not supported yet (no TLS in this build)"),
-            ctx,
-        ),
         "about" | "blob" => network_error(
             state,
             format!("{url}: the {scheme}: scheme is not supported"),
@@ -421,7 +473,11 @@ fn http_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
         Ok(r) => r,
         Err(e) => return network_error(state, e.to_string(), ctx),
     };
-    let join = runtime.spawn(client().request(request));
+    let client = match client() {
+        Ok(c) => c,
+        Err(message) => return network_error(state, message, ctx),
+    };
+    let join = runtime.spawn(client.request(request));
     let abort = join.abort_handle();
     // The phase is set before the first poll: the response can be there already.
     *state.phase.borrow_mut() = Phase::Requesting { abort, task: None };

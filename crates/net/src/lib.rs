@@ -69,6 +69,7 @@ mod fetch;
 mod hooks;
 pub mod serve;
 
+pub use fetch::add_root_certificate;
 pub use hooks::{serve_origin_locally, set_base_url, LocalRequest, LocalResponse};
 
 boa_webidl::runtime_extension!(

@@ -870,3 +870,113 @@ fn content_encodings_are_decoded() {
         "gzip:true:gzip:true|deflate:true:deflate:true|gzip,deflate:true:gzip, deflate:true|gzip, deflate|br|opaque|TypeError|true"
     );
 }
+
+/// A test CA and a certificate for 127.0.0.1 it signed: (CA DER, leaf DER, leaf key PKCS#8).
+fn test_pki() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "boa_net test CA");
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let leaf_params =
+        rcgen::CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+            .unwrap();
+    let leaf_key = rcgen::KeyPair::generate().unwrap();
+    let leaf = leaf_params.signed_by(&leaf_key, &ca, &ca_key).unwrap();
+    (
+        ca.der().to_vec(),
+        leaf.der().to_vec(),
+        leaf_key.serialize_der(),
+    )
+}
+
+/// A TLS server on 127.0.0.1:0 with `leaf`/`key`, answering with the test routes.
+fn tls_server(leaf: Vec<u8>, key: Vec<u8>) -> u16 {
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![rustls::pki_types::CertificateDer::from(leaf)],
+            rustls::pki_types::PrivateKeyDer::Pkcs8(key.into()),
+        )
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let counters = Arc::new(Counters::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap().port()).unwrap();
+            loop {
+                let Ok((socket, _)) = listener.accept().await else {
+                    return;
+                };
+                let acceptor = acceptor.clone();
+                let counters = counters.clone();
+                tokio::spawn(async move {
+                    let Ok(tls) = acceptor.accept(socket).await else {
+                        return;
+                    };
+                    let service =
+                        hyper::service::service_fn(move |req| route(req, counters.clone()));
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                        .await;
+                });
+            }
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(10)).unwrap()
+}
+
+#[test]
+fn https_with_a_test_ca_and_tls_errors() {
+    // A server whose CA is not trusted: the handshake fails with a readable TypeError.
+    let (_, untrusted_leaf, untrusted_key) = test_pki();
+    let untrusted = tls_server(untrusted_leaf, untrusted_key);
+    let mut ctx = start(
+        &format!(
+            "fetch('https://127.0.0.1:{untrusted}/text').then(() => log.push('resolved'), e => log.push(e.name, e.message)).finally(() => {{ done = true; }});"
+        ),
+        0,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log[0]"), "TypeError");
+    let message = string(&mut ctx, "log[1]");
+    assert!(
+        message.contains("TLS handshake with 127.0.0.1"),
+        "{message}"
+    );
+
+    // With the test CA added to the roots: a response streamed over TLS.
+    let (ca, leaf, key) = test_pki();
+    crate::add_root_certificate(&ca).unwrap();
+    let port = tls_server(leaf, key);
+    let mut ctx = start(
+        &format!(
+            "(async () => {{
+                const base = 'https://127.0.0.1:{port}';
+                const r = await fetch(base + '/text');
+                log.push(r.status, r.url === base + '/text', r.headers.get('x-test'), await r.text());
+                const s = await fetch(base + '/stream?bytes=300000');
+                log.push((await s.arrayBuffer()).byteLength);
+                const e = await fetch(base + '/echo', {{ method: 'POST', body: 'over tls' }});
+                log.push(await e.text());
+            }})().catch(e => log.push('error ' + e)).finally(() => {{ done = true; }});"
+        ),
+        0,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|true|1|hello|300000|over tls"
+    );
+}
