@@ -552,7 +552,6 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
         .iter()
         .flat_map(|v| {
             String::from_utf8_lossy(v.as_bytes())
-                .into_owned()
                 .split(',')
                 .map(|c| c.trim().to_ascii_lowercase())
                 .collect::<Vec<_>>()

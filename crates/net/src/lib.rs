@@ -1,7 +1,10 @@
 //! # boa_net
 //!
 //! Fetch over the network: the global [`fetch()`](https://fetch.spec.whatwg.org/#fetch-method)
-//! for `http:` (HTTP/1.1 with a keep-alive connection pool) and `data:` URLs, with bodies
+//! for `http:` (HTTP/1.1 with a keep-alive connection pool), `https:` (rustls; roots from
+//! webpki-roots and [`add_root_certificate`]), `data:` and `file:` URLs (relative URLs resolve
+//! against [`set_base_url`]; [`serve_origin_locally`] answers an origin in process), with
+//! `Content-Encoding: gzip, deflate` decoded, and bodies
 //! streamed both ways, and an HTTP/1.1 server host API, `BoaStreams.serve()` (see
 //! [`serve`](mod@serve)). Built on the public embedder APIs of `boa_streams`
 //! ([`boa_streams::native`]: byte sources, [`spawn_future`](boa_streams::native::spawn_future),
