@@ -380,10 +380,24 @@ impl Host {
         modules::eval_entry(source, &path, &mut self.context)
     }
 
-    /// The main script or module is `path`: workers' relative URLs resolve against its
-    /// directory, and `fetch()`'s, `Request`'s and `Response.redirect()`'s relative URLs
-    /// against its `file:` URL (the API base URL, boa_fetch's `set_api_base_url`).
-    fn set_main_script(&mut self, path: &Path) {
+    /// The main script or module is `path` (`eval_file` and the module entry points set it;
+    /// a host that evaluates a file's text with `eval_source` calls it): workers' relative
+    /// URLs resolve against its directory, and `fetch()`'s, `Request`'s and
+    /// `Response.redirect()`'s relative URLs against its `file:` URL (the API base URL,
+    /// boa_fetch's `set_api_base_url`).
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     host.set_main_script(std::path::Path::new("/srv/app/main.js"));
+    ///     let url = host.eval_source("new Request('./data.json').url", "check.js").unwrap();
+    ///     assert_eq!(url.as_string().unwrap().to_std_string_escaped(), "file:///srv/app/data.json");
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn set_main_script(&mut self, path: &Path) {
         let path = if path.is_absolute() {
             path.to_owned()
         } else {
