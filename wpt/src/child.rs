@@ -276,6 +276,49 @@ fn read_corpus_for_js(
     Ok(text.map_or_else(JsValue::undefined, |t| JsString::from(t.as_str()).into()))
 }
 
+/// The origin of the WPT server the tests believe they are loaded from.
+const WPT_ORIGIN: &str = "http://web-platform.test:8000";
+
+/// The WPT server's answer to `request` (an URL of [`WPT_ORIGIN`]): the corpus file at the
+/// URL's path with a `Content-Type` by extension, or a 404.
+fn serve_corpus(
+    root: &Path,
+    request: &boa_web::boa_net::LocalRequest,
+) -> boa_web::boa_net::LocalResponse {
+    use boa_web::boa_net::LocalResponse;
+    let path = request
+        .url
+        .strip_prefix(WPT_ORIGIN)
+        .unwrap_or_default()
+        .split(['?', '#'])
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches('/');
+    let traverses = path
+        .split('/')
+        .any(|p| p.is_empty() || p == "." || p == ".." || p.contains('\\'));
+    if path.is_empty() || traverses || !matches!(request.method.as_str(), "GET" | "HEAD") {
+        return LocalResponse::new(404, "not found");
+    }
+    match std::fs::read(root.join(path)) {
+        Ok(bytes) => {
+            let content_type = match path.rsplit_once('.').map(|(_, e)| e) {
+                Some("json") => "application/json",
+                Some("js") => "text/javascript",
+                Some("html" | "htm") => "text/html",
+                Some("txt" | "idl") => "text/plain",
+                Some("css") => "text/css",
+                Some("png") => "image/png",
+                Some("jpg" | "jpeg") => "image/jpeg",
+                Some("svg") => "image/svg+xml",
+                _ => "application/octet-stream",
+            };
+            LocalResponse::new(200, bytes).with_header("content-type", content_type)
+        }
+        Err(_) => LocalResponse::new(404, "not found"),
+    }
+}
+
 /// The collectors evaluated right after testharness.js.
 pub const GLUE: &str = r#"(function (g) {
   "use strict";
@@ -407,6 +450,20 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         Err(e) => return error_result(rel, format!("host setup failed: {e}")),
     };
 
+    // The test runs as a browser page of the WPT server would: the browser headers guards,
+    // relative URLs against the test's URL, and the real fetch() answered for the server's
+    // origin from the corpus (in process: no socket).
+    let url = test_url(file, variant, scope);
+    {
+        let ctx = host.context();
+        boa_web::boa_fetch::set_headers_policy(ctx, boa_web::boa_fetch::HeadersPolicy::Browser);
+        boa_web::boa_fetch::set_api_base_url(ctx, Some(&url));
+        let root = corpus.to_owned();
+        boa_web::boa_net::serve_origin_locally(ctx, WPT_ORIGIN, move |request| {
+            serve_corpus(&root, request)
+        });
+    }
+
     // Errors that make the file a harness ERROR, in order.
     let mut errors: Vec<String> = Vec::new();
 
@@ -419,10 +476,7 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         let msg = describe(e, &mut host);
         return error_result(rel, format!("runner prelude failed: {msg}"));
     }
-    if let Err(e) = host.eval_source(
-        &prelude(&title, &test_url(file, variant, scope), scope),
-        "wpt-runner-prelude.js",
-    ) {
+    if let Err(e) = host.eval_source(&prelude(&title, &url, scope), "wpt-runner-prelude.js") {
         let msg = describe(e, &mut host);
         return error_result(rel, format!("runner prelude failed: {msg}"));
     }

@@ -763,6 +763,63 @@ impl Decompressor {
     }
 }
 
+/// The decompressor a `DecompressionStream` runs, for Rust callers (boa_net decodes a
+/// response's `Content-Encoding` with it): the formats, checks (gzip CRC-32 and length, no
+/// data after the end) and error messages are the stream's.
+///
+/// ```
+/// let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+/// std::io::Write::write_all(&mut encoder, b"hello, hello").unwrap();
+/// let gzipped = encoder.finish().unwrap();
+///
+/// let mut decoder = boa_compression::Decoder::new("gzip").unwrap();
+/// let mut out = Vec::new();
+/// for half in gzipped.chunks(gzipped.len() / 2 + 1) {
+///     for piece in decoder.decode(half).unwrap() {
+///         out.extend_from_slice(&piece);
+///     }
+/// }
+/// decoder.finish().unwrap();
+/// assert_eq!(out, b"hello, hello");
+/// assert!(boa_compression::Decoder::new("br").is_none());
+/// assert!(boa_compression::Decoder::new("deflate").unwrap().decode(b"not zlib").is_err());
+/// ```
+pub struct Decoder(Decompressor);
+
+impl std::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Decoder").finish_non_exhaustive()
+    }
+}
+
+impl Decoder {
+    /// A decoder for a `CompressionFormat` value: `"gzip"`, `"deflate"` (ZLIB) or
+    /// `"deflate-raw"`; `None` for another.
+    pub fn new(format: &str) -> Option<Self> {
+        let format = match format {
+            "gzip" => CompressionFormat::Gzip,
+            "deflate" => CompressionFormat::Deflate,
+            "deflate-raw" => CompressionFormat::DeflateRaw,
+            _ => return None,
+        };
+        Some(Self(Decompressor::new(format)))
+    }
+
+    /// Decompress the next `input` bytes: the output in pieces of at most 64 KiB. An error
+    /// for corrupt input or for input after the end of the compressed data.
+    pub fn decode(&mut self, input: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+        match self.0.decompress_chunk(input)? {
+            (pieces, true) => Ok(pieces.into_iter().map(|p| p.to_vec()).collect()),
+            (_, false) => Err(TRAILING_DATA.into()),
+        }
+    }
+
+    /// The end of the input: an error unless the compressed data ended.
+    pub fn finish(&mut self) -> Result<(), String> {
+        self.0.finish()
+    }
+}
+
 /// The Rust-side state of a `DecompressionStream`'s transform.
 #[derive(Trace, Finalize, JsData)]
 struct DecompressorState {

@@ -39,6 +39,10 @@ pub struct Headers {
     list: GcRefCell<Vec<Header>>,
     #[unsafe_ignore_trace]
     guard: Cell<Guard>,
+    /// Whether the "request" and "response" guards filter forbidden headers (the realm's
+    /// [`HeadersPolicy`](crate::HeadersPolicy) when the object was made).
+    #[unsafe_ignore_trace]
+    browser_guards: bool,
 }
 
 impl std::fmt::Debug for Headers {
@@ -48,10 +52,11 @@ impl std::fmt::Debug for Headers {
 }
 
 impl Headers {
-    fn new(guard: Guard) -> Self {
+    fn new(guard: Guard, browser_guards: bool) -> Self {
         Self {
             list: GcRefCell::new(Vec::new()),
             guard: Cell::new(guard),
+            browser_guards,
         }
     }
 
@@ -253,10 +258,17 @@ fn validate(headers: &Headers, name: &[u8], value: &[u8]) -> JsResult<bool> {
         Guard::Immutable => Err(type_error("The headers are immutable")),
         // 3. If headers's guard is "request" and (name, value) is a forbidden request-header,
         //    return false.
-        Guard::Request if is_forbidden_request_header(name, value) => Ok(false),
+        //    NOTE: only under the browser policy (crate::HeadersPolicy): a server runtime
+        //    has no forbidden headers (WinterTC), so the step is skipped.
+        Guard::Request if headers.browser_guards && is_forbidden_request_header(name, value) => {
+            Ok(false)
+        }
         // 4. If headers's guard is "response" and name is a forbidden response-header name,
         //    return false.
-        Guard::Response if is_forbidden_response_header_name(name) => Ok(false),
+        //    (Likewise only under the browser policy.)
+        Guard::Response if headers.browser_guards && is_forbidden_response_header_name(name) => {
+            Ok(false)
+        }
         // 5. Return true.
         _ => Ok(true),
     }
@@ -354,7 +366,8 @@ pub(crate) fn new_headers(
         .get_global_class::<Headers>()
         .ok_or_else(|| type_error("Headers is not registered"))?
         .prototype();
-    let data = Headers::new(guard);
+    let browser = crate::headers_policy(ctx) == crate::HeadersPolicy::Browser;
+    let data = Headers::new(guard, browser);
     *data.list.borrow_mut() = list;
     Ok(JsObject::new(ctx.root_shape(), proto, data))
 }
@@ -511,7 +524,7 @@ impl Class for Headers {
             v => Some(to_headers_init(&v, ctx)?),
         };
         // 1. Set this's guard to "none".
-        let headers = Self::new(Guard::None);
+        let headers = Self::new(Guard::None, false);
         // 2. If init is given, then fill this with init.
         if let Some(init) = init {
             fill(&headers, init)?;

@@ -23,6 +23,11 @@ mod multipart;
 pub mod network;
 mod request;
 mod response;
+mod settings;
+
+pub use settings::{
+    api_base_url, headers_policy, set_api_base_url, set_headers_policy, HeadersPolicy,
+};
 boa_webidl::runtime_extension!(
     /// A boa_runtime `RuntimeExtension` that registers the Fetch Standard (see [`register`]).
     FetchExtension,

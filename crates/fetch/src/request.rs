@@ -58,18 +58,28 @@ fn with_holder<R>(this: &JsValue, f: impl FnOnce(&Gc<BodyHolder>) -> JsResult<R>
 pub(crate) fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsString> {
     let url_ctor = ctx.global_object().get(js_string!("URL"), ctx)?;
     if let Some(ctor) = url_ctor.as_object().filter(|c| c.is_constructor()) {
-        let parsed = ctor
-            .construct(&[input.clone().into()], None, ctx)
-            .map_err(|_| {
-                type_error(format!(
-                    "Failed to parse URL from {}",
-                    input.to_std_string_escaped()
-                ))
-            })?;
+        // Parse with the API base URL (crate::set_api_base_url) when there is one.
+        let mut args = vec![input.clone().into()];
+        if let Some(base) = crate::api_base_url(ctx) {
+            args.push(JsString::from(base.as_str()).into());
+        }
+        let parsed = ctor.construct(&args, None, ctx).map_err(|_| {
+            type_error(format!(
+                "Failed to parse URL from {}",
+                input.to_std_string_escaped()
+            ))
+        })?;
         return parsed.get(js_string!("href"), ctx)?.to_string(ctx);
     }
-    // NOTE: without a URL parser only absolute URLs are accepted, unchanged.
     let s = input.to_std_string_lossy();
+    // Without a `URL` class, the url crate's parser resolves against the API base URL.
+    if let Some(base) = crate::api_base_url(ctx) {
+        return url::Url::parse(&base)
+            .and_then(|base| base.join(&s))
+            .map(|u| JsString::from(u.as_str()))
+            .map_err(|_| type_error(format!("Failed to parse URL from {s}")));
+    }
+    // NOTE: without a URL parser or base only absolute URLs are accepted, unchanged.
     let has_scheme = s.split_once(':').is_some_and(|(scheme, _)| {
         scheme
             .chars()

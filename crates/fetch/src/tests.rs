@@ -136,7 +136,7 @@ fn response_clone_tees_and_statics() {
     );
     assert_eq!(
         out,
-        "abc|abc|201|Made|1|true|error|0|false|TypeError|application/json|202|{\"k\":1}|RangeError|TypeError|TypeError|TypeError|TypeError|false|done"
+        "abc|abc|201|Made|1|true|error|0|false|TypeError|application/json|202|{\"k\":1}|RangeError|TypeError|TypeError|TypeError|TypeError|true|done"
     );
 }
 
@@ -164,7 +164,7 @@ fn request_basics() {
     );
     assert_eq!(
         out,
-        "POST|https://example.com/x|false|b|false|hi|hi|true|PUT|zz|TypeError|TypeError|TypeError|TypeError|TypeError|\"\"|false|done"
+        "POST|https://example.com/x|true|b|false|hi|hi|true|PUT|zz|TypeError|TypeError|TypeError|TypeError|TypeError|\"\"|false|done"
     );
 }
 
@@ -566,4 +566,33 @@ fn form_data_parses_a_script_stream_of_tiny_chunks() {
         "#,
     );
     assert_eq!(out, "y|\"\\r\\n--\\r\\n-\"|TypeError|done");
+}
+
+#[test]
+fn headers_policy_server_runtime_by_default_browser_guards_on_request() {
+    let script = r#"
+        const req = new Request('http://a.test/', {method: 'POST', body: 'x', headers: {
+          Cookie: 'a=1', Origin: 'http://o.test', 'Content-Length': '1', Host: 'h', 'Sec-X': '1'}});
+        out.push([...req.headers].map(([k, v]) => k + '=' + v).join(';'));
+        const res = new Response('', {headers: [['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]});
+        out.push(res.headers.getSetCookie().join(','));
+        const h = new Headers();
+        h.append('cookie', 'c');
+        out.push(h.get('cookie'));
+        "#;
+    let mut ctx = context();
+    assert_eq!(
+        crate::headers_policy(&mut ctx),
+        crate::HeadersPolicy::ServerRuntime
+    );
+    let out = run_async_out(&mut ctx, script);
+    assert_eq!(
+        out,
+        "content-length=1;content-type=text/plain;charset=UTF-8;cookie=a=1;host=h;origin=http://o.test;sec-x=1|a=1,b=2|c|done"
+    );
+    let mut ctx = context();
+    crate::set_headers_policy(&mut ctx, crate::HeadersPolicy::Browser);
+    let out = run_async_out(&mut ctx, script);
+    // A Headers object made by its constructor has the "none" guard: nothing is filtered.
+    assert_eq!(out, "content-type=text/plain;charset=UTF-8||c|done");
 }

@@ -328,9 +328,7 @@ impl Host {
                 JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
             )
         })?;
-        if let Some(dir) = path.parent() {
-            self.context.insert_data(worker::ScriptBase(dir.to_owned()));
-        }
+        self.set_main_script(path);
         let name = path.to_string_lossy();
         self.eval_source(&text, &name)
     }
@@ -382,10 +380,39 @@ impl Host {
         } else {
             std::env::current_dir().unwrap_or_default().join(path)
         };
+        self.set_main_script(&path);
+        modules::eval_entry(source, &path, &mut self.context)
+    }
+
+    /// The main script or module is `path` (`eval_file` and the module entry points set it;
+    /// a host that evaluates a file's text with `eval_source` calls it): workers' relative
+    /// URLs resolve against its directory, and `fetch()`'s, `Request`'s and
+    /// `Response.redirect()`'s relative URLs against its `file:` URL (the API base URL,
+    /// boa_fetch's `set_api_base_url`).
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     host.set_main_script(std::path::Path::new("/srv/app/main.js"));
+    ///     let url = host.eval_source("new Request('./data.json').url", "check.js").unwrap();
+    ///     assert_eq!(url.as_string().unwrap().to_std_string_escaped(), "file:///srv/app/data.json");
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn set_main_script(&mut self, path: &Path) {
+        let path = if path.is_absolute() {
+            path.to_owned()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(path)
+        };
         if let Some(dir) = path.parent() {
             self.context.insert_data(worker::ScriptBase(dir.to_owned()));
         }
-        modules::eval_entry(source, &path, &mut self.context)
+        if let Ok(url) = ::url::Url::from_file_path(&path) {
+            boa_web::boa_fetch::set_api_base_url(&mut self.context, Some(url.as_str()));
+        }
     }
 
     /// Read the file at `path` and run it as an ES module (see

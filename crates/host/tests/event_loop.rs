@@ -1084,3 +1084,26 @@ fn report_error_fires_the_error_event_first_and_records_only_if_not_canceled() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn fetch_resolves_relative_urls_against_the_main_script() {
+    let dir = std::env::temp_dir().join(format!("boa-host-fetch-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    std::fs::write(dir.join("data/x.json"), r#"{"from":"disk"}"#).unwrap();
+    std::fs::write(
+        dir.join("main.js"),
+        "globalThis.log = [];
+         fetch('./data/x.json').then(r => r.json()).then(j => log.push(j.from),
+           e => log.push('error ' + e));
+         fetch('missing.json').catch(e => log.push(e.name));",
+    )
+    .unwrap();
+    let mut h = host(false);
+    h.eval_file(&dir.join("main.js")).unwrap();
+    let outcome = h.run_event_loop(Some(Instant::now() + Duration::from_secs(10)));
+    assert_eq!(outcome, LoopOutcome::Idle);
+    let mut got: Vec<String> = log(&mut h).split(',').map(str::to_owned).collect();
+    got.sort();
+    assert_eq!(got, ["TypeError", "disk"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -20,8 +20,32 @@ use bytes::Bytes;
 use futures::StreamExt;
 use hyper::body::{Body, Frame, SizeHint};
 
-/// A body received from hyper (a response's for `fetch()`, a request's for the server).
-pub(crate) type InBody = Pin<Box<dyn Body<Data = Bytes, Error = hyper::Error> + Send>>;
+/// The error of a received body.
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A body received from hyper (a response's for `fetch()`, a request's for the server), or
+/// read from a file.
+pub(crate) type InBody = Pin<Box<dyn Body<Data = Bytes, Error = BoxError> + Send>>;
+
+/// A body fed through a channel by a task on the runtime (a file's reader): its capacity
+/// bounds what is read ahead of the stream.
+pub(crate) struct ChannelBody(pub(crate) tokio::sync::mpsc::Receiver<Result<Bytes, io::Error>>);
+
+impl Body for ChannelBody {
+    type Data = Bytes;
+    type Error = io::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
+        match self.get_mut().0.poll_recv(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Ready(Some(r)) => Poll::Ready(Some(r.map(Frame::data))),
+        }
+    }
+}
 
 /// The state a body stream shares with its pending pull and with whoever can abort it.
 #[derive(Default)]
@@ -83,7 +107,7 @@ fn poll_next(state: &InState, cx: &mut TaskContext<'_>) -> Poll<Next> {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => return Poll::Ready(Next::End),
             Poll::Ready(Some(Err(e))) => {
-                return Poll::Ready(Next::Failed(crate::error_chain(&e)));
+                return Poll::Ready(Next::Failed(crate::error_chain(e.as_ref())));
             }
             Poll::Ready(Some(Ok(frame))) => {
                 if let Ok(data) = frame.into_data() {
@@ -183,11 +207,17 @@ pub(crate) const IN_HIGH_WATER_MARK: f64 = 65536.0;
 /// less than [`IN_HIGH_WATER_MARK`] bytes; `on_done` runs
 /// once the body is finished with (ended, failed, cancelled or aborted). Returns the stream and the shared state (to drop the body on
 /// abort).
-pub(crate) fn incoming_stream(
-    body: InBody,
+pub(crate) fn incoming_stream<B>(
+    body: B,
     on_done: Option<Box<dyn FnOnce()>>,
     ctx: &mut Context,
-) -> JsResult<(JsObject<ReadableStream>, Rc<InState>)> {
+) -> JsResult<(JsObject<ReadableStream>, Rc<InState>)>
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    use http_body_util::BodyExt;
+    let body: InBody = Box::pin(body.map_err(Into::into));
     let state = Rc::new(InState {
         body: RefCell::new(Some(body)),
         on_done: RefCell::new(on_done),
@@ -323,4 +353,110 @@ pub(crate) fn pump(
         PumpEnd::Done
     };
     Ok((OutBody::Channel(rx), future, reader))
+}
+
+/// A body decoded per its `Content-Encoding` (the codings in the order they were applied;
+/// decoded last to first) with boa_compression's [`Decoder`](boa_compression::Decoder), the
+/// decompressor `DecompressionStream` runs. Each received frame is decoded as it is taken,
+/// so the decoded body keeps the encoded body's backpressure.
+pub(crate) struct Decoded<B> {
+    inner: Pin<Box<B>>,
+    /// The decoders, the outermost coding first.
+    decoders: Vec<boa_compression::Decoder>,
+    /// Decoded pieces not yet handed out.
+    ready: std::collections::VecDeque<Bytes>,
+    ended: bool,
+}
+
+impl<B> Decoded<B> {
+    /// `body` decoded for `codings` (the `Content-Encoding` list, e.g. `["gzip"]`); `None`
+    /// if a coding is not `gzip`, `x-gzip` or `deflate` (the body is then left encoded, as
+    /// undici does).
+    pub(crate) fn new(body: B, codings: &[String]) -> Option<Self> {
+        let mut decoders = Vec::new();
+        for coding in codings.iter().rev() {
+            let format = match coding.as_str() {
+                "gzip" | "x-gzip" => "gzip",
+                "deflate" => "deflate",
+                _ => return None,
+            };
+            decoders.push(boa_compression::Decoder::new(format)?);
+        }
+        Some(Self {
+            inner: Box::pin(body),
+            decoders,
+            ready: std::collections::VecDeque::new(),
+            ended: false,
+        })
+    }
+
+    /// Run `input` through every decoder, queueing the output.
+    fn decode(&mut self, input: Bytes) -> Result<(), String> {
+        let mut pieces = vec![input];
+        for decoder in &mut self.decoders {
+            let mut next = Vec::new();
+            for piece in pieces {
+                next.extend(decoder.decode(&piece)?.into_iter().map(Bytes::from));
+            }
+            pieces = next;
+        }
+        self.ready
+            .extend(pieces.into_iter().filter(|p| !p.is_empty()));
+        Ok(())
+    }
+
+    /// The end of the encoded body: every decoder must have reached its end (an inner
+    /// decoder's end is checked after the outer ones flushed into it).
+    fn finish(&mut self) -> Result<(), String> {
+        for decoder in &mut self.decoders {
+            decoder.finish()?;
+        }
+        Ok(())
+    }
+}
+
+impl<B> Body for Decoded<B>
+where
+    B: Body<Data = Bytes>,
+    B::Error: Into<BoxError>,
+{
+    type Data = Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        let this = self.get_mut();
+        // Bounded per poll: a peer sending frames that decode to nothing yields back.
+        for _ in 0..64 {
+            if let Some(piece) = this.ready.pop_front() {
+                return Poll::Ready(Some(Ok(Frame::data(piece))));
+            }
+            if this.ended {
+                return Poll::Ready(None);
+            }
+            match this.inner.as_mut().poll_frame(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => {
+                    this.ended = true;
+                    if let Err(e) = this.finish() {
+                        return Poll::Ready(Some(Err(format!("Content-Encoding: {e}").into())));
+                    }
+                }
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e.into()))),
+                Poll::Ready(Some(Ok(frame))) => {
+                    if let Ok(data) = frame.into_data() {
+                        if let Err(e) = this.decode(data) {
+                            this.ended = true;
+                            this.ready.clear();
+                            return Poll::Ready(Some(Err(format!("Content-Encoding: {e}").into())));
+                        }
+                    }
+                }
+            }
+        }
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
 }

@@ -5,7 +5,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use boa_engine::{
@@ -29,20 +28,78 @@ use crate::body::{abort_incoming, incoming_stream, pump, InState, OutBody, PumpE
 /// The most redirects a fetch follows (the Fetch Standard's limit).
 const MAX_REDIRECTS: usize = 20;
 
+/// The connector: TCP, and TLS (rustls) for `https:`.
+type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+
+/// Certificates an embedder added to the trusted roots ([`add_root_certificate`]).
+static EXTRA_ROOTS: std::sync::Mutex<Vec<rustls::pki_types::CertificateDer<'static>>> =
+    std::sync::Mutex::new(Vec::new());
+
 /// The process-wide pooled client (keep-alive connections are reused across fetches and
-/// contexts).
-fn client() -> &'static Client<HttpConnector, OutBody> {
-    static CLIENT: OnceLock<Client<HttpConnector, OutBody>> = OnceLock::new();
-    CLIENT.get_or_init(|| {
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        connector.enforce_http(true);
-        Client::builder(TokioExecutor::new())
-            .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(Duration::from_secs(30))
-            .pool_max_idle_per_host(64)
-            .build(connector)
-    })
+/// contexts), made on first use and again after the roots change.
+static CLIENT: std::sync::RwLock<Option<Client<Connector, OutBody>>> = std::sync::RwLock::new(None);
+
+/// The client (see [`CLIENT`]).
+fn client() -> Result<Client<Connector, OutBody>, String> {
+    if let Some(client) = CLIENT.read().ok().and_then(|c| c.clone()) {
+        return Ok(client);
+    }
+    // The trusted roots: the Mozilla roots of webpki-roots, and the embedder's.
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    if let Ok(extra) = EXTRA_ROOTS.lock() {
+        for cert in extra.iter() {
+            roots
+                .add(cert.clone())
+                .map_err(|e| format!("a root certificate was refused: {e}"))?;
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("cannot set up TLS: {e}"))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let mut http = HttpConnector::new();
+    http.set_nodelay(true);
+    http.enforce_http(false);
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(config)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    let client = Client::builder(TokioExecutor::new())
+        .pool_timer(TokioTimer::new())
+        .pool_idle_timeout(Duration::from_secs(30))
+        .pool_max_idle_per_host(64)
+        .build(connector);
+    if let Ok(mut slot) = CLIENT.write() {
+        *slot = Some(client.clone());
+    }
+    Ok(client)
+}
+
+/// Trust `der` (a DER-encoded X.509 certificate) as a root for `https:` fetches, besides the
+/// Mozilla roots of `webpki-roots`: for a private CA or a test server. Process-wide; fetches
+/// started afterwards use it (the connection pool starts anew). An error if it is not a
+/// certificate rustls accepts as a trust anchor.
+///
+/// ```
+/// assert!(boa_net::add_root_certificate(b"not a certificate").is_err());
+/// ```
+pub fn add_root_certificate(der: &[u8]) -> Result<(), String> {
+    let cert = rustls::pki_types::CertificateDer::from(der.to_vec());
+    rustls::RootCertStore::empty()
+        .add(cert.clone())
+        .map_err(|e| format!("not a usable root certificate: {e}"))?;
+    EXTRA_ROOTS
+        .lock()
+        .map_err(|_| "the root certificates are poisoned".to_string())?
+        .push(cert);
+    if let Ok(mut slot) = CLIENT.write() {
+        *slot = None;
+    }
+    Ok(())
 }
 
 /// A request's [redirect mode](https://fetch.spec.whatwg.org/#concept-request-redirect-mode).
@@ -287,16 +344,17 @@ fn scheme_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
         .split_once(':')
         .map_or("", |(s, _)| s)
         .to_ascii_lowercase();
+    if matches!(scheme.as_str(), "http" | "https") {
+        if let Some(handler) = crate::hooks::local_handler(ctx, &url) {
+            return local_fetch(state, &handler, ctx);
+        }
+    }
     match scheme.as_str() {
         "data" => data_fetch(state, &url, ctx),
         "blob" => blob_fetch(state, &url, ctx),
-        "http" => http_fetch(state, ctx),
-        "https" => network_error(
-            state,
-            format!("{url}: https: is not supported yet (no TLS in this build)"),
-            ctx,
-        ),
-        "about" | "file" => network_error(
+        "http" | "https" => http_fetch(state, ctx),
+        "file" => file_fetch(state, &url, ctx),
+        "about" => network_error(
             state,
             format!("{url}: the {scheme}: scheme is not supported"),
             ctx,
@@ -387,6 +445,16 @@ fn build_request(
             .map_err(|_| format!("invalid value for header {name}"))?;
         builder = builder.header(name, value);
     }
+    // HTTP-network-or-cache fetch: "if httpRequest's header list does not contain
+    // `Accept-Encoding`", append the codings decoded here.
+    let has_accept_encoding = state
+        .headers
+        .borrow()
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case(b"accept-encoding"));
+    if !has_accept_encoding {
+        builder = builder.header(http::header::ACCEPT_ENCODING, "gzip, deflate");
+    }
     let stream = state.body_stream.borrow_mut().take();
     let body = if let Some(stream) = stream {
         let (body, future, reader) = pump(&stream, ctx).map_err(|e| e.to_string())?;
@@ -430,7 +498,11 @@ fn http_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
         Ok(r) => r,
         Err(e) => return network_error(state, e.to_string(), ctx),
     };
-    let join = runtime.spawn(client().request(request));
+    let client = match client() {
+        Ok(c) => c,
+        Err(message) => return network_error(state, message, ctx),
+    };
+    let join = runtime.spawn(client.request(request));
     let abort = join.abort_handle();
     // The phase is set before the first poll: the response can be there already.
     *state.phase.borrow_mut() = Phase::Requesting { abort, task: None };
@@ -469,13 +541,7 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
     *state.phase.borrow_mut() = Phase::Done;
     let response = match result {
         Err(e) => return network_error(state, format!("{}: {e}", current_url(state)), ctx),
-        Ok(Err(e)) => {
-            return network_error(
-                state,
-                format!("{}: {}", current_url(state), crate::error_chain(&e)),
-                ctx,
-            )
-        }
+        Ok(Err(e)) => return network_error(state, describe_error(&current_url(state), &e), ctx),
         Ok(Ok(r)) => r,
     };
     let status = response.status().as_u16();
@@ -502,9 +568,56 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
                 .map(|r| r.as_bytes().to_vec())
         })
         .unwrap_or_default();
+    // The codings of `Content-Encoding` (a comma-separated list, in the order applied).
+    // NOTE: the headers stay as received (Content-Encoding and Content-Length included), as
+    // the Fetch Standard and undici leave them: they describe the bytes on the wire.
+    let codings: Vec<String> = response
+        .headers()
+        .get_all(http::header::CONTENT_ENCODING)
+        .iter()
+        .flat_map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .split(',')
+                .map(|c| c.trim().to_ascii_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .filter(|c| !c.is_empty() && c != "identity")
+        .collect();
+    let body = response.into_body();
+    // An unknown coding (br, zstd): the body is handed over as received.
+    let decodable = codings
+        .iter()
+        .all(|c| matches!(c.as_str(), "gzip" | "x-gzip" | "deflate"));
+    if !codings.is_empty() && decodable {
+        if let Some(decoded) = crate::body::Decoded::new(body, &codings) {
+            return respond_with_body(state, status, status_text, headers, decoded, ctx);
+        }
+        return network_error(
+            state,
+            format!("{}: cannot decode {codings:?}", current_url(state)),
+            ctx,
+        );
+    }
+    respond_with_body(state, status, status_text, headers, body, ctx);
+}
+
+/// Resolve the fetch with a basic response whose body is `body` read as a byte stream (a
+/// null body for `HEAD` and the null body statuses).
+fn respond_with_body<B>(
+    state: &Rc<FetchState>,
+    status: u16,
+    status_text: Vec<u8>,
+    headers: Vec<Header>,
+    body: B,
+    ctx: &mut Context,
+) where
+    B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<crate::body::BoxError>,
+{
     let null_body = state.method.borrow().as_slice() == b"HEAD"
         || matches!(status, 101 | 103 | 204 | 205 | 304);
     let body = if null_body {
+        drop(body);
         finish(state);
         None
     } else {
@@ -514,7 +627,7 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
                 finish(&state);
             }
         });
-        match incoming_stream(Box::pin(response.into_body()), Some(on_done), ctx) {
+        match incoming_stream(body, Some(on_done), ctx) {
             Ok((stream, body)) => {
                 *state.phase.borrow_mut() = Phase::Body {
                     stream: stream.clone(),
@@ -538,6 +651,145 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
         },
         ctx,
     );
+}
+
+/// An HTTP(S) URL whose origin has a [local handler](crate::serve_origin_locally): the
+/// handler answers at once, in process.
+fn local_fetch(state: &Rc<FetchState>, handler: &crate::hooks::Handler, ctx: &mut Context) {
+    let url = current_url(state);
+    let url = url.split('#').next().unwrap_or_default().to_owned();
+    let unsent = state.body_stream.borrow_mut().take();
+    if let Some(stream) = unsent {
+        cancel_stream(&stream, JsValue::undefined(), ctx);
+    }
+    let request = crate::LocalRequest {
+        method: String::from_utf8_lossy(&state.method.borrow()).into_owned(),
+        url,
+        headers: state.headers.borrow().clone(),
+        body: state.body_bytes.borrow().clone(),
+    };
+    let response = handler(&request);
+    let location = response
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(b"location"))
+        .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
+    if let (true, Some(location)) = (is_redirect_status(response.status), location) {
+        return redirect(state, response.status, &location, ctx);
+    }
+    if !(200..=599).contains(&response.status) {
+        let message = format!(
+            "{}: local handler answered status {}",
+            request.url, response.status
+        );
+        return network_error(state, message, ctx);
+    }
+    let status_text = http::StatusCode::from_u16(response.status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or_default()
+        .as_bytes()
+        .to_vec();
+    let body = http_body_util::Full::new(response.body);
+    respond_with_body(
+        state,
+        response.status,
+        status_text,
+        response.headers,
+        body,
+        ctx,
+    );
+}
+
+/// The most bytes of a file read ahead of its response body stream.
+const FILE_CHUNK: usize = 64 * 1024;
+
+/// "file": a local file (as Deno allows), read on the runtime in chunks of 64 KiB through a
+/// one-chunk channel, so the file is read only as fast as the body stream is.
+fn file_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
+    let method = state.method.borrow().clone();
+    if !matches!(method.as_slice(), b"GET" | b"HEAD") {
+        let message = format!(
+            "{url}: the method {} is not allowed for a file: URL (only GET and HEAD)",
+            String::from_utf8_lossy(&method)
+        );
+        return network_error(state, message, ctx);
+    }
+    let path = match url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.to_file_path().ok())
+    {
+        Some(p) => p,
+        None => {
+            return network_error(state, format!("{url}: not a local file path"), ctx);
+        }
+    };
+    let unsent = state.body_stream.borrow_mut().take();
+    if let Some(stream) = unsent {
+        cancel_stream(&stream, JsValue::undefined(), ctx);
+    }
+    let runtime = match crate::runtime() {
+        Ok(r) => r,
+        Err(e) => return network_error(state, e.to_string(), ctx),
+    };
+    let join = runtime.spawn(async move {
+        use tokio::io::AsyncReadExt;
+        let mut file = tokio::fs::File::open(&path).await?;
+        let metadata = file.metadata().await?;
+        if metadata.is_dir() {
+            return Err(std::io::Error::other("is a directory"));
+        }
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        tokio::spawn(async move {
+            // Bounded by the file's length: each turn reads at least one byte or ends.
+            loop {
+                let mut buffer = bytes::BytesMut::with_capacity(FILE_CHUNK);
+                match file.read_buf(&mut buffer).await {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        if tx.send(Ok(buffer.freeze())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e)).await;
+                        break;
+                    }
+                }
+            }
+        });
+        Ok((metadata.len(), rx))
+    });
+    let abort = join.abort_handle();
+    *state.phase.borrow_mut() = Phase::Requesting { abort, task: None };
+    let weak = Rc::downgrade(state);
+    let url = url.to_owned();
+    let task = spawn_future(
+        join,
+        move |result, ctx| {
+            let Some(state) = weak.upgrade() else { return };
+            if !matches!(*state.phase.borrow(), Phase::Requesting { .. }) {
+                return;
+            }
+            *state.phase.borrow_mut() = Phase::Done;
+            match result {
+                Err(e) => network_error(&state, format!("{url}: {e}"), ctx),
+                Ok(Err(e)) => network_error(&state, format!("{url}: {e}"), ctx),
+                Ok(Ok((length, rx))) => {
+                    let headers =
+                        vec![(b"content-length".to_vec(), length.to_string().into_bytes())];
+                    let body = crate::body::ChannelBody(rx);
+                    respond_with_body(&state, 200, b"OK".to_vec(), headers, body, ctx);
+                }
+            }
+        },
+        ctx,
+    );
+    if let Phase::Requesting { task: slot, .. } = &mut *state.phase.borrow_mut() {
+        if slot.is_none() && !task.is_finished() {
+            *slot = Some(task);
+        }
+    }
 }
 
 /// [HTTP-redirect fetch](https://fetch.spec.whatwg.org/#http-redirect-fetch) (and the
@@ -648,4 +900,54 @@ fn redirect(state: &Rc<FetchState>, status: u16, location: &str, ctx: &mut Conte
     // 18. Append locationURL to request's URL list. 20. Return main fetch.
     state.url_list.borrow_mut().push(next.to_string());
     scheme_fetch(state, ctx);
+}
+
+/// A readable message for a failed request to `url`: what went wrong first (the DNS lookup,
+/// the connection, TLS, the peer closing), then the error chain for details.
+pub(crate) fn describe_error(url: &str, error: &(dyn std::error::Error + 'static)) -> String {
+    let chain = crate::error_chain(error);
+    let host = url::Url::parse(url)
+        .ok()
+        .map(|u| {
+            let host = u.host_str().unwrap_or_default().to_owned();
+            match u.port_or_known_default() {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            }
+        })
+        .unwrap_or_default();
+    // The first io::Error in the chain says what the socket saw.
+    let mut io_kind = None;
+    let mut source = Some(error);
+    for _ in 0..16 {
+        let Some(e) = source else { break };
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            io_kind = Some(io.kind());
+            break;
+        }
+        source = e.source();
+    }
+    let lower = chain.to_ascii_lowercase();
+    let what = if lower.contains("dns error") || lower.contains("failed to lookup address") {
+        format!("DNS lookup for {host} failed")
+    } else if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake")
+    {
+        format!("TLS handshake with {host} failed")
+    } else {
+        match io_kind {
+            Some(std::io::ErrorKind::ConnectionRefused) => {
+                format!("connection refused by {host}")
+            }
+            Some(std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted)
+            | Some(std::io::ErrorKind::BrokenPipe) => format!("connection reset by {host}"),
+            Some(std::io::ErrorKind::TimedOut) => format!("connection to {host} timed out"),
+            _ if lower.contains("connection closed before message completed")
+                || lower.contains("incomplete message") =>
+            {
+                format!("connection closed by {host} before a complete response")
+            }
+            _ => format!("request to {host} failed"),
+        }
+    };
+    format!("{url}: {what} ({chain})")
 }

@@ -1,7 +1,10 @@
 //! # boa_net
 //!
 //! Fetch over the network: the global [`fetch()`](https://fetch.spec.whatwg.org/#fetch-method)
-//! for `http:` (HTTP/1.1 with a keep-alive connection pool), `data:` and `blob:` URLs, with bodies
+//! for `http:` (HTTP/1.1 with a keep-alive connection pool), `https:` (rustls; roots from
+//! webpki-roots and [`add_root_certificate`]), `data:`, `blob:` and `file:` URLs (relative URLs resolve
+//! against [`set_base_url`]; [`serve_origin_locally`] answers an origin in process), with
+//! `Content-Encoding: gzip, deflate` decoded, and bodies
 //! streamed both ways, and an HTTP/1.1 server host API, `BoaStreams.serve()` (see
 //! [`serve`](mod@serve)). Built on the public embedder APIs of `boa_streams`
 //! ([`boa_streams::native`]: byte sources, [`spawn_future`](boa_streams::native::spawn_future),
@@ -67,7 +70,11 @@ mod blob_url;
 mod body;
 mod data_url;
 mod fetch;
+mod hooks;
 pub mod serve;
+
+pub use fetch::add_root_certificate;
+pub use hooks::{serve_origin_locally, set_base_url, LocalRequest, LocalResponse};
 
 boa_webidl::runtime_extension!(
     /// A boa_runtime `RuntimeExtension` that registers `fetch` (see [`register`]).

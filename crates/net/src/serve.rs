@@ -1,7 +1,7 @@
 //! The HTTP/1.1 server host API: `BoaStreams.serve(options, handler)` (a namespaced host
 //! API, not a web standard; the global `BoaStreams` object is created if missing).
 //!
-//! `serve({ hostname = "127.0.0.1", port = 0, signal, onListen }, handler)` (or
+//! `serve({ hostname = "127.0.0.1", port = 0, signal, onListen, headersTimeout }, handler)` (or
 //! `serve(handler)`) binds a TCP listener at once (a bind failure throws a TypeError) and
 //! returns `{ addr: { hostname, port, transport: "tcp" }, finished, shutdown() }`.
 //! `onListen(addr)` is called once it listens. For every request `handler(request)` runs
@@ -15,11 +15,13 @@
 //! HTTP/1.1 keep-alive, `Content-Length` for bodies made from bytes and chunked transfer
 //! coding for streams, and `HEAD` (no body written) are hyper's. Limits: at most 100
 //! request headers and 64 KiB of request head (hyper answers 431 beyond), 30 s to read a
-//! request head. A malformed request head gets a 400 (431 beyond the limits) from hyper and
-//! the handler never runs; a malformed request body (bad chunk sizes, a body shorter than
-//! its `Content-Length`) errors `request.body` with a TypeError and the connection is closed
-//! after the handler's response. A client that shuts down its sending side before the
-//! response is written is taken as gone (its `request.signal` aborts). `shutdown()` stops accepting, lets requests in flight finish and closes
+//! request head (`headersTimeout`, in milliseconds, changes it; the connection is closed when
+//! it passes; with `reusePort` the first server of a shared listener sets it). A malformed
+//! request head gets a 400 (431 beyond the limits) from hyper and the handler never runs; a
+//! malformed request body (bad chunk sizes, a body shorter than its `Content-Length`) errors
+//! `request.body` with a TypeError and the connection is closed after the handler's response.
+//! A client that shuts down its sending side before the response is written is taken as gone
+//! (its `request.signal` aborts). `shutdown()` stops accepting, lets requests in flight finish and closes
 //! idle connections; `finished` resolves when every connection is closed. Aborting
 //! `signal` shuts down.
 //!
@@ -153,8 +155,36 @@ pub(crate) fn register(ctx: &mut Context) -> JsResult<()> {
         .length(2)
         .build();
     namespace.set(js_string!("serve"), serve, true, ctx)?;
-    let stdout = boa_streams::native::native_writable_stream(Stdout, 1.0, ctx)?;
-    namespace.set(js_string!("stdout"), stdout, true, ctx)?;
+    // `stdout` is made on first access: setting up a WritableStream runs its start step,
+    // whose settled promise queues a reaction job, and registering must not queue work (a
+    // host counting microtasks would see one it never asked for).
+    let cache = boa_gc::Gc::new(boa_gc::GcRefCell::new(None::<JsObject>));
+    let getter = FunctionObjectBuilder::new(
+        ctx.realm(),
+        NativeFunction::from_copy_closure_with_captures(
+            |_, _, cache: &boa_gc::Gc<boa_gc::GcRefCell<Option<JsObject>>>, ctx| {
+                let cached = cache.borrow().clone();
+                if let Some(stream) = cached {
+                    return Ok(stream.into());
+                }
+                let stream: JsObject =
+                    boa_streams::native::native_writable_stream(Stdout, 1.0, ctx)?;
+                *cache.borrow_mut() = Some(stream.clone());
+                Ok(stream.into())
+            },
+            cache,
+        ),
+    )
+    .name(js_string!("get stdout"))
+    .build();
+    namespace.define_property_or_throw(
+        js_string!("stdout"),
+        boa_engine::property::PropertyDescriptor::builder()
+            .get(getter)
+            .enumerable(true)
+            .configurable(true),
+        ctx,
+    )?;
     Ok(())
 }
 
@@ -286,6 +316,7 @@ fn listen(
     hostname: &str,
     port: u16,
     reuse_port: bool,
+    header_timeout: Duration,
 ) -> JsResult<(SocketAddr, mpsc::Receiver<Incoming1>, watch::Sender<bool>)> {
     let runtime = crate::runtime()?;
     let listener = bind(hostname, port, reuse_port).map_err(|e| {
@@ -306,12 +337,16 @@ fn listen(
     };
     let (tx, rx) = mpsc::channel::<Incoming1>(QUEUE);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    runtime.spawn(accept_loop(listener, tx, shutdown_rx));
+    runtime.spawn(accept_loop(listener, tx, shutdown_rx, header_timeout));
     Ok((local, rx, shutdown_tx))
 }
 
 /// Join the listener shared under `hostname:port`, or start it.
-fn join_shared(hostname: &str, port: u16) -> JsResult<Arc<SharedListener>> {
+fn join_shared(
+    hostname: &str,
+    port: u16,
+    header_timeout: Duration,
+) -> JsResult<Arc<SharedListener>> {
     let mut registry = registry()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -326,7 +361,7 @@ fn join_shared(hostname: &str, port: u16) -> JsResult<Arc<SharedListener>> {
             return Ok(shared.clone());
         }
     }
-    let (addr, rx, shutdown) = listen(hostname, port, true)?;
+    let (addr, rx, shutdown) = listen(hostname, port, true, header_timeout)?;
     let mut keys = vec![(hostname.to_string(), port)];
     if addr.port() != port {
         keys.push((hostname.to_string(), addr.port()));
@@ -380,12 +415,27 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
             n as u16
         }
     };
+    // `headersTimeout`: milliseconds a client has to send a request head (default 30 s).
+    let header_timeout = match get(&options, "headersTimeout", ctx)? {
+        v if v.is_undefined() => HEADER_READ_TIMEOUT,
+        v => {
+            let ms = v.to_number(ctx)?;
+            if !(1.0..=86_400_000.0).contains(&ms) {
+                return Err(boa_engine::JsNativeError::range()
+                    .with_message(format!(
+                        "BoaStreams.serve: headersTimeout must be 1 to 86400000 ms, not {ms}"
+                    ))
+                    .into());
+            }
+            Duration::from_millis(ms as u64)
+        }
+    };
     let signal = get(&options, "signal", ctx)?;
     let on_listen = get(&options, "onListen", ctx)?;
     let reuse_port = get(&options, "reusePort", ctx)?.to_boolean();
 
     let server = if reuse_port {
-        let shared = join_shared(&hostname, port)?;
+        let shared = join_shared(&hostname, port, header_timeout)?;
         let (shutdown, stop) = watch::channel(false);
         let server = Rc::new(Server {
             handler,
@@ -398,7 +448,7 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
         receive_shared(server.clone(), shared.queue.clone(), stop, ctx);
         server
     } else {
-        let (local, rx, shutdown) = listen(&hostname, port, false)?;
+        let (local, rx, shutdown) = listen(&hostname, port, false, header_timeout)?;
         let server = Rc::new(Server {
             handler,
             shutdown,
@@ -474,6 +524,7 @@ async fn accept_loop(
     listener: tokio::net::TcpListener,
     tx: mpsc::Sender<Incoming1>,
     mut shutdown: watch::Receiver<bool>,
+    header_timeout: Duration,
 ) {
     loop {
         let accepted = tokio::select! {
@@ -519,7 +570,7 @@ async fn accept_loop(
             });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .header_read_timeout(header_timeout)
                 .max_headers(MAX_HEADERS)
                 .max_buf_size(MAX_HEAD_BYTES)
                 .serve_connection(TokioIo::new(socket), service);

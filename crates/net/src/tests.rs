@@ -158,6 +158,69 @@ async fn route(
         "/r307" => redirect_to(307, "/echo"),
         "/rdata" => redirect_to(302, "data:,x"),
         "/nocontent" => reply(204, full("")),
+        "/coded" => {
+            // `?gzip`, `?deflate`, `?gzip,deflate` (applied in that order), `?bad`, `?br`.
+            use std::io::Write as _;
+            let plain: Vec<u8> = (0..200_000u32).map(|i| (i % 7) as u8 + b'a').collect();
+            let gzip = |data: &[u8]| {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(data).unwrap();
+                e.finish().unwrap()
+            };
+            let zlib = |data: &[u8]| {
+                let mut e =
+                    flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(data).unwrap();
+                e.finish().unwrap()
+            };
+            let (coding, body) = match query.as_str() {
+                "gzip" => ("gzip", gzip(&plain)),
+                "deflate" => ("deflate", zlib(&plain)),
+                "gzip,deflate" => ("gzip, deflate", zlib(&gzip(&plain))),
+                "bad" => ("gzip", b"not gzip at all".to_vec()),
+                _ => ("br", b"opaque".to_vec()),
+            };
+            let length = body.len();
+            let mut r = reply(
+                200,
+                Full::new(Bytes::from(body))
+                    .map_err(|never| match never {})
+                    .boxed(),
+            );
+            r.headers_mut()
+                .insert("content-encoding", coding.parse().unwrap());
+            r.headers_mut().insert("content-length", length.into());
+            let ae = req
+                .headers()
+                .get("accept-encoding")
+                .map_or("-", |v| v.to_str().unwrap_or("?"))
+                .to_string();
+            r.headers_mut()
+                .insert("x-accept-encoding", ae.parse().unwrap());
+            r
+        }
+        "/headers" => {
+            // The request headers a server runtime must pass through, and two Set-Cookies.
+            let seen: Vec<String> = ["cookie", "origin", "content-length", "host"]
+                .iter()
+                .map(|n| {
+                    let v = req
+                        .headers()
+                        .get(*n)
+                        .map_or("-", |v| v.to_str().unwrap_or("?"));
+                    format!("{n}={v}")
+                })
+                .collect();
+            let mut r = reply(
+                200,
+                Full::new(Bytes::from(seen.join(";")))
+                    .map_err(|never| match never {})
+                    .boxed(),
+            );
+            r.headers_mut().append("set-cookie", "a=1".parse().unwrap());
+            r.headers_mut().append("set-cookie", "b=2".parse().unwrap());
+            r
+        }
         _ => reply(404, full("not found")),
     })
 }
@@ -665,5 +728,301 @@ fn register_twice_and_alone() {
     check(
         &mut ctx,
         "typeof fetch === 'function' && fetch.length === 1 && typeof Response === 'function'",
+    );
+}
+
+#[test]
+fn forbidden_headers_pass_through_both_ways() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const r = await fetch(base + '/headers', { method: 'POST', body: 'abc',
+              headers: { Cookie: 'k=v', Origin: 'http://o.test', 'Content-Length': '3' } });
+            log.push(await r.text(), r.headers.getSetCookie().join(','));
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        format!("cookie=k=v;origin=http://o.test;content-length=3;host=127.0.0.1:{port}|a=1,b=2")
+    );
+}
+
+/// A fresh directory under the system's temp dir for one test.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("boa-net-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn file_urls_stream_from_disk_and_resolve_against_the_base_url() {
+    let dir = temp_dir("file");
+    let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(dir.join("data.bin"), &data).unwrap();
+    std::fs::write(dir.join("hello.txt"), "hello file").unwrap();
+    let mut ctx = start("", 0);
+    let base = url::Url::from_file_path(dir.join("main.js")).unwrap();
+    crate::set_base_url(&mut ctx, Some(base.as_str()));
+    eval(
+        &mut ctx,
+        "(async () => {
+            const a = await fetch('./hello.txt');
+            log.push(a.status, a.url.endsWith('/hello.txt'), a.url.startsWith('file:///'), await a.text());
+            const b = await fetch('data.bin');
+            log.push(b.headers.get('content-length'));
+            const reader = b.body.getReader();
+            let total = 0, chunks = 0, ok = true;
+            for (let i = 0; i < 1000; i++) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              for (let j = 0; j < value.length; j += 997) ok = ok && value[j] === (total + j) % 251;
+              total += value.length; chunks++;
+            }
+            log.push(total, chunks > 1, ok);
+            for (const bad of ['missing.txt', '.', ['hello.txt', { method: 'POST', body: 'x' }]]) {
+              try { await fetch(...[].concat(bad)); log.push('resolved'); }
+              catch (e) { log.push(e.name + ':' + /missing|directory|method/.test(e.message)); }
+            }
+            const h = await fetch('hello.txt', { method: 'HEAD' });
+            log.push(h.body === null);
+            const c = new AbortController();
+            const p = fetch('data.bin', { signal: c.signal }).then(r => r.body.getReader().read());
+            c.abort();
+            try { await p; log.push('resolved'); } catch (e) { log.push(e.name); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|true|true|hello file|300000|300000|true|true|TypeError:true|TypeError:true|TypeError:true|true|AbortError"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_slow_reader_stops_the_file_reads() {
+    let dir = temp_dir("slow");
+    std::fs::write(dir.join("big.bin"), vec![1u8; 4 * 1024 * 1024]).unwrap();
+    let mut ctx = start("", 0);
+    let base = url::Url::from_file_path(dir.join("main.js")).unwrap();
+    crate::set_base_url(&mut ctx, Some(base.as_str()));
+    eval(
+        &mut ctx,
+        "globalThis.got = 0; fetch('big.bin').then(async (r) => {
+            globalThis.reader = r.body.getReader();
+            const { value } = await reader.read();
+            got += value.length; done = true;
+        });",
+    );
+    run_until(&mut ctx, "done");
+    // The reader stopped after one chunk: the file's reader task is parked on the one-chunk
+    // channel, so at most a few chunks were read ahead.
+    run_for(&mut ctx, 100);
+    let got: f64 = eval(&mut ctx, "got").as_number().unwrap();
+    assert!(got > 0.0 && got <= 64.0 * 1024.0, "{got}");
+    eval(&mut ctx, "reader.cancel(); log.push('cancelled');");
+    run_until(&mut ctx, "log.includes('cancelled')");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn local_handlers_answer_in_process() {
+    let mut ctx = start("", 0);
+    assert!(!crate::serve_origin_locally(&mut ctx, "data:,x", |_| {
+        crate::LocalResponse::default()
+    }));
+    assert!(crate::serve_origin_locally(
+        &mut ctx,
+        "http://app.test:8000",
+        |r| {
+            if r.url.ends_with("/moved") {
+                return crate::LocalResponse::new(302, "").with_header("location", "/json");
+            }
+            crate::LocalResponse::new(200, format!("{{\"m\":\"{}\"}}", r.method))
+                .with_header("content-type", "application/json")
+        }
+    ));
+    crate::set_base_url(&mut ctx, Some("http://app.test:8000/dir/page.html"));
+    eval(
+        &mut ctx,
+        "(async () => {
+            const a = await fetch('/moved');
+            log.push(a.status, a.redirected, a.url, a.headers.get('content-type'), (await a.json()).m);
+            const b = await fetch('http://app.test:8000/x', { method: 'PUT', body: 'z' });
+            log.push((await b.json()).m);
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|true|http://app.test:8000/json|application/json|GET|PUT"
+    );
+}
+
+#[test]
+fn a_reset_connection_is_a_readable_type_error() {
+    // A peer that accepts and closes at once, without answering.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for _ in 0..4 {
+            match listener.accept() {
+                Ok((socket, _)) => drop(socket),
+                Err(_) => return,
+            }
+        }
+    });
+    let mut ctx = start(
+        "fetch(base + '/').then(() => log.push('resolved'), e => log.push(e.name, e.message)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    let name = string(&mut ctx, "log[0]");
+    let message = string(&mut ctx, "log[1]");
+    assert_eq!(name, "TypeError");
+    assert!(
+        message.contains(&format!("127.0.0.1:{port}"))
+            && (message.contains("closed by") || message.contains("reset by")),
+        "{message}"
+    );
+}
+
+#[test]
+fn content_encodings_are_decoded() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const expected = (i) => (i % 7) + 97;
+            for (const q of ['gzip', 'deflate', 'gzip,deflate']) {
+              const r = await fetch(base + '/coded?' + q);
+              const bytes = new Uint8Array(await r.arrayBuffer());
+              let ok = bytes.length === 200000;
+              for (let i = 0; ok && i < bytes.length; i += 101) ok = bytes[i] === expected(i);
+              log.push(q + ':' + ok + ':' + r.headers.get('content-encoding') + ':' + (Number(r.headers.get('content-length')) < 200000));
+            }
+            log.push((await fetch(base + '/coded?gzip')).headers.get('x-accept-encoding'));
+            const own = await fetch(base + '/coded?br', { headers: { 'accept-encoding': 'br' } });
+            log.push(own.headers.get('x-accept-encoding'), await own.text());
+            try { await (await fetch(base + '/coded?bad')).text(); log.push('resolved'); }
+            catch (e) { log.push(e.name, /Content-Encoding/.test(e.message)); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "gzip:true:gzip:true|deflate:true:deflate:true|gzip,deflate:true:gzip, deflate:true|gzip, deflate|br|opaque|TypeError|true"
+    );
+}
+
+/// A test CA and a certificate for 127.0.0.1 it signed: (CA DER, leaf DER, leaf key PKCS#8).
+fn test_pki() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "boa_net test CA");
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let leaf_params =
+        rcgen::CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+            .unwrap();
+    let leaf_key = rcgen::KeyPair::generate().unwrap();
+    let leaf = leaf_params.signed_by(&leaf_key, &ca, &ca_key).unwrap();
+    (
+        ca.der().to_vec(),
+        leaf.der().to_vec(),
+        leaf_key.serialize_der(),
+    )
+}
+
+/// A TLS server on 127.0.0.1:0 with `leaf`/`key`, answering with the test routes.
+fn tls_server(leaf: Vec<u8>, key: Vec<u8>) -> u16 {
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![rustls::pki_types::CertificateDer::from(leaf)],
+            rustls::pki_types::PrivateKeyDer::Pkcs8(key.into()),
+        )
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let counters = Arc::new(Counters::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap().port()).unwrap();
+            loop {
+                let Ok((socket, _)) = listener.accept().await else {
+                    return;
+                };
+                let acceptor = acceptor.clone();
+                let counters = counters.clone();
+                tokio::spawn(async move {
+                    let Ok(tls) = acceptor.accept(socket).await else {
+                        return;
+                    };
+                    let service =
+                        hyper::service::service_fn(move |req| route(req, counters.clone()));
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                        .await;
+                });
+            }
+        });
+    });
+    rx.recv_timeout(Duration::from_secs(10)).unwrap()
+}
+
+#[test]
+fn https_with_a_test_ca_and_tls_errors() {
+    // A server whose CA is not trusted: the handshake fails with a readable TypeError.
+    let (_, untrusted_leaf, untrusted_key) = test_pki();
+    let untrusted = tls_server(untrusted_leaf, untrusted_key);
+    let mut ctx = start(
+        &format!(
+            "fetch('https://127.0.0.1:{untrusted}/text').then(() => log.push('resolved'), e => log.push(e.name, e.message)).finally(() => {{ done = true; }});"
+        ),
+        0,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(string(&mut ctx, "log[0]"), "TypeError");
+    let message = string(&mut ctx, "log[1]");
+    assert!(
+        message.contains("TLS handshake with 127.0.0.1"),
+        "{message}"
+    );
+
+    // With the test CA added to the roots: a response streamed over TLS.
+    let (ca, leaf, key) = test_pki();
+    crate::add_root_certificate(&ca).unwrap();
+    let port = tls_server(leaf, key);
+    let mut ctx = start(
+        &format!(
+            "(async () => {{
+                const base = 'https://127.0.0.1:{port}';
+                const r = await fetch(base + '/text');
+                log.push(r.status, r.url === base + '/text', r.headers.get('x-test'), await r.text());
+                const s = await fetch(base + '/stream?bytes=300000');
+                log.push((await s.arrayBuffer()).byteLength);
+                const e = await fetch(base + '/echo', {{ method: 'POST', body: 'over tls' }});
+                log.push(await e.text());
+            }})().catch(e => log.push('error ' + e)).finally(() => {{ done = true; }});"
+        ),
+        0,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "200|true|1|hello|300000|over tls"
     );
 }

@@ -42,7 +42,7 @@
 //! | [`boa_url`] | URL | webidl | `URLSearchParams` |
 //! | [`boa_json`] | ECMA-262 `JSON.parse` | webidl | replaces `JSON.parse` |
 //! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
-//! | `boa_net` (feature `net`, off by default) | Fetch (network) | webidl, dom, streams, fetch | `fetch`, `BoaStreams.serve` |
+//! | `boa_net` (feature `net`) | Fetch (network) | webidl, dom, streams, fetch | `fetch`, `BoaStreams.serve` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
 //! | [`boa_crypto`] | Web Cryptography API | webidl | `crypto`, `Crypto`, `SubtleCrypto`, `CryptoKey` |
 //! | [`boa_hrtime`] | HR Time, User Timing | webidl, dom, html | `performance`, `Performance`, `PerformanceEntry`, `PerformanceMark`, `PerformanceMeasure` |

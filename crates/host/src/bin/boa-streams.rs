@@ -1,7 +1,7 @@
 //! `boa-streams FILE [args]`: run a module or script in the boa_streams host (see `--help`).
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use boa_streams_host::boa_engine::builtins::promise::PromiseState;
@@ -199,8 +199,8 @@ fn run(args: Args) -> i32 {
         }
         return exit_code::for_errors(&host.take_errors());
     }
-    if let Some(dir) = file.as_deref().and_then(Path::parent) {
-        host.set_script_base(dir);
+    if let Some(file) = file.as_deref() {
+        host.set_main_script(file);
     }
     if let Err(e) = host.eval_source(&source, &name.to_string_lossy()) {
         // HTML: report the exception, then the event loop goes on.

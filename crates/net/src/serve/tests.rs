@@ -333,3 +333,52 @@ fn reuse_port_contexts_share_one_listener() {
     }
     assert!(refused, "the shared listener is still open");
 }
+
+#[test]
+fn a_client_slower_than_the_header_timeout_is_dropped() {
+    let mut ctx = context();
+    eval(
+        &mut ctx,
+        "globalThis.log = [];
+         globalThis.server = BoaStreams.serve({ port: 0, headersTimeout: 200 }, () => new Response('ok'));",
+    );
+    let port = eval(&mut ctx, "server.addr.port")
+        .to_number(&mut ctx)
+        .unwrap() as u16;
+    let client = std::thread::spawn(move || {
+        let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let started = std::time::Instant::now();
+        // Half a request head, then nothing.
+        socket.write_all(b"GET / HTTP/1.1\r\nhost: x\r\n").unwrap();
+        let mut buf = [0u8; 64];
+        let n = socket.read(&mut buf).unwrap_or(0);
+        (
+            String::from_utf8_lossy(&buf[..n]).into_owned(),
+            started.elapsed(),
+        )
+    });
+    for _ in 0..250 {
+        run_for(&mut ctx, 20);
+        if client.is_finished() {
+            break;
+        }
+    }
+    let (answer, elapsed) = client.join().unwrap();
+    // Closed (or answered 408) after about 200 ms, far before the 10 s read timeout.
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    assert!(
+        elapsed >= Duration::from_millis(150) && elapsed < Duration::from_secs(5),
+        "{elapsed:?}"
+    );
+    // A bad value is a RangeError.
+    assert_eq!(
+        string(&mut ctx, "(() => { try { BoaStreams.serve({ headersTimeout: 0 }, () => {}); } catch (e) { return e.name; } })()"),
+        "RangeError"
+    );
+}
