@@ -35,6 +35,7 @@ use boa_engine::{
 use boa_gc::{Finalize, Trace};
 use boa_webidl::{self as webidl, arg, type_error, INTERFACE_ATTRIBUTES};
 
+mod asym;
 mod key;
 mod ops;
 mod subtle;
