@@ -331,6 +331,37 @@ impl CryptoKey {
     }
 }
 
+/// The serialized `CryptoKey` (HTML's serializable object record): its internal slots.
+struct SerializedKey(KeyParts);
+
+impl std::fmt::Debug for SerializedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key material stays out of debug output.
+        f.debug_struct("SerializedKey")
+            .field("type", &self.0.key_type)
+            .field("algorithm", &self.0.algorithm.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl boa_html::structured_clone::PlatformRecord for SerializedKey {
+    /// The [deserialization steps](https://w3c.github.io/webcrypto/#cryptokey-interface-clone):
+    /// a new `CryptoKey` with the same [[type]], [[extractable]], [[algorithm]], [[usages]]
+    /// and [[handle]] (its cached algorithm and usages objects are new ones).
+    fn deserialize(self: Box<Self>, ctx: &mut Context) -> JsResult<JsObject> {
+        CryptoKey::create(self.0, ctx)
+    }
+}
+
+/// The [serialization steps](https://w3c.github.io/webcrypto/#cryptokey-interface-clone) of
+/// `CryptoKey` (a serializable interface), installed in boa_html's structured serialization.
+pub(crate) fn serialization_steps(
+    object: &JsObject,
+) -> Option<Box<dyn boa_html::structured_clone::PlatformRecord>> {
+    let key = object.downcast_ref::<CryptoKey>()?;
+    Some(Box::new(SerializedKey(key.parts.clone())))
+}
+
 fn this_key(this: &JsValue) -> JsResult<JsObject<CryptoKey>> {
     webidl::brand::<CryptoKey>(this, "CryptoKey")
 }

@@ -270,6 +270,9 @@ pub fn register(ctx: &mut Context) -> JsResult<()> {
         return Ok(());
     }
     boa_webidl::register(ctx)?;
+    // HTML's structured serialization, which CryptoKey joins (a serializable interface).
+    boa_html::register(ctx)?;
+    boa_html::structured_clone::add_serializable(ctx, key::serialization_steps);
     webidl::register_interface::<CryptoKey>(ctx)?;
     webidl::register_interface::<SubtleCrypto>(ctx)?;
     webidl::register_interface::<Crypto>(ctx)?;

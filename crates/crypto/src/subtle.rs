@@ -1278,33 +1278,146 @@ fn output_value(output: Output, ctx: &mut Context) -> JsResult<JsValue> {
     })
 }
 
-/// A new promise, settled by a queued task with the result of `steps` (the operation's "in
-/// parallel" steps, which touch no JavaScript value).
-// NOTE: the steps run now, on the event-loop thread, instead of in parallel: they read only
-// copies of the inputs and Rust key material, so script can tell only by the time it takes.
-// The settlement still comes from a task ("queue a global task on the crypto task source"),
-// after the current script and its microtasks.
-fn run_in_parallel(ctx: &mut Context, steps: impl FnOnce() -> Outcome<Output>) -> JsValue {
-    let promise = PromiseCapability::new(ctx);
-    let result = steps();
-    let settle = promise.clone();
-    let job = GenericJob::new(
-        move |ctx| {
-            match result.map_err(|f| failure_value(&f, ctx)) {
-                Ok(output) => match output_value(output, ctx) {
-                    Ok(v) => settle.resolve(v, ctx),
-                    Err(e) => {
-                        let e = webidl::own_error_value(e, ctx);
-                        settle.reject(e, ctx);
-                    }
-                },
-                Err(reason) => settle.reject(reason, ctx),
+/// Inputs of at least this many bytes make an operation [`Work::Heavy`].
+pub(crate) const HEAVY_BYTES: usize = 1 << 20;
+/// PBKDF2 with at least this many iterations is [`Work::Heavy`].
+pub(crate) const HEAVY_ITERATIONS: u32 = 10_000;
+/// The most operations running on worker threads at once (one more runs on the event-loop
+/// thread instead).
+pub(crate) const MAX_WORKERS: usize = 4;
+
+/// The operations running on worker threads now (all contexts of the process).
+static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Where an operation's "in parallel" steps run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// On the event-loop thread, at once (microseconds of work).
+    Light,
+    /// On a worker thread (RSA key generation, a digest or cipher of megabytes, PBKDF2 with
+    /// many iterations), when fewer than [`MAX_WORKERS`] are busy.
+    Heavy,
+}
+
+impl Work {
+    /// Heavy when `bytes` is at least [`HEAVY_BYTES`].
+    fn of_len(bytes: usize) -> Self {
+        if bytes >= HEAVY_BYTES {
+            Self::Heavy
+        } else {
+            Self::Light
+        }
+    }
+
+    fn max(self, other: Self) -> Self {
+        if self == Self::Heavy || other == Self::Heavy {
+            Self::Heavy
+        } else {
+            Self::Light
+        }
+    }
+
+    /// The weight of an algorithm's own parameters (PBKDF2 iterations, RSA generation).
+    fn of_algorithm(alg: &Normalized) -> Self {
+        match alg {
+            Normalized::Pbkdf2 { iterations, .. } if *iterations >= HEAVY_ITERATIONS => Self::Heavy,
+            Normalized::RsaGen { .. } => Self::Heavy,
+            _ => Self::Light,
+        }
+    }
+}
+
+/// Marks one busy worker; frees it when dropped (also if the steps panic).
+struct WorkerSlot;
+
+impl WorkerSlot {
+    fn acquire() -> Option<Self> {
+        use std::sync::atomic::Ordering;
+        WORKERS
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < MAX_WORKERS).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Self)
+    }
+}
+
+impl Drop for WorkerSlot {
+    fn drop(&mut self) {
+        WORKERS.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Settle `promise` with the outcome of an operation's steps.
+fn settle(promise: &PromiseCapability, result: Outcome<Output>, ctx: &mut Context) {
+    match result.map_err(|f| failure_value(&f, ctx)) {
+        Ok(output) => match output_value(output, ctx) {
+            Ok(v) => promise.resolve(v, ctx),
+            Err(e) => {
+                let e = webidl::own_error_value(e, ctx);
+                promise.reject(e, ctx);
             }
-            Ok(JsValue::undefined())
         },
-        ctx.realm().clone(),
+        Err(reason) => promise.reject(reason, ctx),
+    }
+}
+
+/// A new promise, settled by a task with the result of `steps` (the operation's "in
+/// parallel" steps, which touch no JavaScript value: they own copies of the inputs and the
+/// Rust key material).
+///
+/// [`Work::Light`] steps run now, on the event-loop thread, and a queued job settles the
+/// promise (after the current script and its microtasks). [`Work::Heavy`] steps run on a
+/// worker thread; when they finish, the event loop's native-future driver
+/// (`boa_streams::native`, polled by the host's loop) settles the promise from a task.
+// NOTE: which thread runs the steps is unobservable but for timing: the steps read no
+// JavaScript state, and the spec runs them "in parallel" and then queues a task, so the
+// order in which two operations' promises settle was never defined. When every worker is
+// busy, heavy steps run on the event-loop thread as light ones do (a bound on the threads a
+// script can start).
+fn run_in_parallel(
+    ctx: &mut Context,
+    work: Work,
+    steps: impl FnOnce() -> Outcome<Output> + Send + 'static,
+) -> JsValue {
+    let promise = PromiseCapability::new(ctx);
+    let slot = (work == Work::Heavy).then(WorkerSlot::acquire).flatten();
+    let Some(slot) = slot else {
+        let result = steps();
+        let settle_promise = promise.clone();
+        let job = GenericJob::new(
+            move |ctx| {
+                settle(&settle_promise, result, ctx);
+                Ok(JsValue::undefined())
+            },
+            ctx.realm().clone(),
+        );
+        ctx.enqueue_job(job.into());
+        return promise.value();
+    };
+    let (sender, receiver) = futures::channel::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("boa_crypto worker".into())
+        .spawn(move || {
+            let _slot = slot;
+            // The receiver is gone only if the context was dropped: nothing to settle.
+            let _ = sender.send(steps());
+        });
+    if let Err(e) = spawned {
+        let failure = Failure::operation(format!("could not start a worker thread: {e}"));
+        settle(&promise, Err(failure), ctx);
+        return promise.value();
+    }
+    let settle_promise = promise.clone();
+    boa_streams::native::spawn_future(
+        receiver,
+        move |result, ctx| {
+            let result = result
+                .unwrap_or_else(|_| Err(Failure::operation("the worker thread stopped")));
+            settle(&settle_promise, result, ctx);
+        },
+        ctx,
     );
-    ctx.enqueue_job(job.into());
     promise.value()
 }
 
@@ -1405,7 +1518,7 @@ impl Class for SubtleCrypto {
                     let data = buffer_source_bytes(&arg(args, 2), "data", ctx)?;
                     let alg = normalize(&arg(args, 0), Op::Sign, ctx)?;
                     let key = key_parts(&key);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_len(data.len()), move || {
                         check_key(&alg, &key, "sign")?;
                         sign(&alg, &key, &data).map(Output::Bytes)
                     }))
@@ -1427,7 +1540,7 @@ impl Class for SubtleCrypto {
                     let data = buffer_source_bytes(&arg(args, 3), "data", ctx)?;
                     let alg = normalize(&arg(args, 0), Op::Verify, ctx)?;
                     let key = key_parts(&key);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_len(data.len()), move || {
                         check_key(&alg, &key, "verify")?;
                         verify(&alg, &key, &data, &signature).map(Output::Bool)
                     }))
@@ -1450,7 +1563,7 @@ impl Class for SubtleCrypto {
                         return Err(type_error("not a digest algorithm"));
                     };
                     // 6-8. In parallel: the digest; queue a task to resolve with an ArrayBuffer.
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_len(data.len()), move || {
                         Ok(Output::Bytes(hash.digest(&data)))
                     }))
                 }))
@@ -1469,7 +1582,7 @@ impl Class for SubtleCrypto {
                     let extractable = arg(args, 1).to_boolean();
                     let usages = to_usages(&arg(args, 2), ctx)?;
                     let alg = normalize(&arg(args, 0), Op::GenerateKey, ctx)?;
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_algorithm(&alg), move || {
                         finish_generate(generate_key(&alg, extractable, usages)?)
                     }))
                 }))
@@ -1492,7 +1605,7 @@ impl Class for SubtleCrypto {
                     let import = normalize(&arg(args, 2), Op::ImportKey, ctx)?;
                     let length_alg = normalize(&arg(args, 2), Op::GetKeyLength, ctx)?;
                     let base = key_parts(&base);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_algorithm(&alg), move || {
                         check_key(&alg, &base, "deriveKey")?;
                         let length = get_key_length(&length_alg)?;
                         let secret = derive_bits(&alg, &base, length)?;
@@ -1522,7 +1635,7 @@ impl Class for SubtleCrypto {
                     let length = optional_length(&arg(args, 2), ctx)?;
                     let alg = normalize(&arg(args, 0), Op::DeriveBits, ctx)?;
                     let base = key_parts(&base);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_algorithm(&alg), move || {
                         check_key(&alg, &base, "deriveBits")?;
                         derive_bits(&alg, &base, length).map(Output::Bytes)
                     }))
@@ -1561,7 +1674,7 @@ impl Class for SubtleCrypto {
                         }
                         _ => {}
                     }
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::Light, move || {
                         require_usages(import_key(format, &key_data, &alg, extractable, usages)?)
                     }))
                 }))
@@ -1578,7 +1691,7 @@ impl Class for SubtleCrypto {
                     require_args(args, 2, "exportKey")?;
                     let format = to_format(&arg(args, 0), ctx)?;
                     let key = key_parts(&to_key(&arg(args, 1), "key")?);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::Light, move || {
                         Ok(match export_key(format, &key)? {
                             Exported::Bytes(b) => Output::Bytes(b),
                             Exported::Jwk(j) => Output::Jwk(j),
@@ -1601,7 +1714,7 @@ impl Class for SubtleCrypto {
                     let key = key_parts(&to_key(&arg(args, 1), "key")?);
                     let wrapping = key_parts(&to_key(&arg(args, 2), "wrappingKey")?);
                     let alg = normalize_wrap(&arg(args, 3), true, ctx)?;
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::Light, move || {
                         check_key(&alg, &wrapping, "wrapKey")?;
                         let bytes = match export_key(format, &key)? {
                             Exported::Bytes(b) => b,
@@ -1632,7 +1745,7 @@ impl Class for SubtleCrypto {
                     let usages = to_usages(&arg(args, 6), ctx)?;
                     let alg = normalize_wrap(&arg(args, 3), false, ctx)?;
                     let import = normalize(&arg(args, 4), Op::ImportKey, ctx)?;
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_len(wrapped.len()), move || {
                         check_key(&alg, &unwrapping, "unwrapKey")?;
                         let bytes = encrypt_or_decrypt(&alg, &unwrapping, &wrapped, false)?;
                         let data = if format == KeyFormat::Jwk {
@@ -1668,7 +1781,8 @@ fn cipher_method(this: &JsValue, args: &[JsValue], ctx: &mut Context, encrypt: b
         let op = if encrypt { Op::Encrypt } else { Op::Decrypt };
         let alg = normalize(&arg(args, 0), op, ctx)?;
         let key = key_parts(&key);
-        Ok(run_in_parallel(ctx, move || {
+        let work = Work::of_len(data.len()).max(Work::of_algorithm(&alg));
+        Ok(run_in_parallel(ctx, work, move || {
             check_key(&alg, &key, method)?;
             encrypt_or_decrypt(&alg, &key, &data, encrypt).map(Output::Bytes)
         }))
