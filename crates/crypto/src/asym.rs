@@ -1434,3 +1434,6 @@ pub(crate) fn export(format: KeyFormat, key: &KeyParts) -> Option<Outcome<Export
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -1017,6 +1017,7 @@ fn import_key(
 }
 
 /// An exported key: bytes, or a JWK's members in lexicographic order.
+#[derive(Debug)]
 pub(crate) enum Exported {
     Bytes(Vec<u8>),
     Jwk(serde_json::Map<String, serde_json::Value>),
