@@ -200,7 +200,9 @@ impl Kind {
     fn usages(self) -> (Usages, Usages) {
         match self {
             Self::Ecdsa | Self::Ed25519 => (Usages::of(&["verify"]), Usages::of(&["sign"])),
-            Self::Ecdh | Self::X25519 => (Usages::default(), Usages::of(&["deriveKey", "deriveBits"])),
+            Self::Ecdh | Self::X25519 => {
+                (Usages::default(), Usages::of(&["deriveKey", "deriveBits"]))
+            }
         }
     }
 
@@ -433,7 +435,12 @@ fn ec_private_scalar(curve: Curve, bytes: &[u8]) -> Outcome<(Vec<u8>, Vec<u8>)> 
             curve.field_bytes()
         )));
     }
-    let invalid = |_| Failure::data(format!("the key data is not a {} private key", curve.name()));
+    let invalid = |_| {
+        Failure::data(format!(
+            "the key data is not a {} private key",
+            curve.name()
+        ))
+    };
     per_curve!(curve, m => {
         use elliptic_curve::sec1::ToEncodedPoint;
         let key = m::SecretKey::from_slice(bytes).map_err(invalid)?;
@@ -468,8 +475,9 @@ fn ec_kind(ecdh: bool) -> Kind {
 
 /// The supported curve `named_curve`, or a NotSupportedError.
 fn supported_curve(named_curve: &str) -> Outcome<Curve> {
-    Curve::from_name(named_curve)
-        .ok_or_else(|| Failure::not_supported(format!("the curve '{named_curve}' is not supported")))
+    Curve::from_name(named_curve).ok_or_else(|| {
+        Failure::not_supported(format!("the curve '{named_curve}' is not supported"))
+    })
 }
 
 /// [ECDSA](https://w3c.github.io/webcrypto/#ecdsa-operations-generate-key) /
@@ -514,7 +522,8 @@ pub(crate) fn ec_generate(
 fn ec_curve_of(algorithm: &AlgorithmIdentifierRef<'_>, kind: Kind, curve: Curve) -> Outcome<()> {
     // If the algorithm object identifier field is not id-ecPublicKey (or id-ecDH for ECDH),
     // then throw a DataError.
-    let oid_ok = algorithm.oid == ID_EC_PUBLIC_KEY || (kind == Kind::Ecdh && algorithm.oid == ID_EC_DH);
+    let oid_ok =
+        algorithm.oid == ID_EC_PUBLIC_KEY || (kind == Kind::Ecdh && algorithm.oid == ID_EC_DH);
     if !oid_ok {
         return Err(Failure::data("the key's algorithm is not an EC public key"));
     }
@@ -559,13 +568,25 @@ pub(crate) fn ec_import(
             ec_curve_of(&algorithm, kind, curve)?;
             // The subjectPublicKey converted to an ECPoint (SEC1 2.3.4); DataError if invalid.
             let point = ec_public_point(curve, key)?;
-            Ok(parts(KeyType::Public, ec_algorithm(kind, curve), extractable, usages, point))
+            Ok(parts(
+                KeyType::Public,
+                ec_algorithm(kind, curve),
+                extractable,
+                usages,
+                point,
+            ))
         }
         (KeyFormat::Raw, KeyData::Bytes(bytes)) => {
             usages_within(usages, public_usages, &format!("an {name} public key"))?;
             let curve = supported_curve(named_curve)?;
             let point = ec_public_point(curve, bytes)?;
-            Ok(parts(KeyType::Public, ec_algorithm(kind, curve), extractable, usages, point))
+            Ok(parts(
+                KeyType::Public,
+                ec_algorithm(kind, curve),
+                extractable,
+                usages,
+                point,
+            ))
         }
         (KeyFormat::Pkcs8, KeyData::Bytes(bytes)) => {
             usages_within(usages, private_usages, &format!("an {name} private key"))?;
@@ -587,19 +608,32 @@ pub(crate) fn ec_import(
                 }
             }
             let (scalar, _) = ec_private_scalar(curve, ec.private_key)?;
-            Ok(parts(KeyType::Private, ec_algorithm(kind, curve), extractable, usages, scalar))
+            Ok(parts(
+                KeyType::Private,
+                ec_algorithm(kind, curve),
+                extractable,
+                usages,
+                scalar,
+            ))
         }
         (KeyFormat::Jwk, KeyData::Jwk(jwk)) => {
             // If the d field of jwk is present and usages contains an entry which is not a
             // private usage, or absent and usages contains one not a public usage: SyntaxError.
             let private = jwk.d.is_some();
-            let allowed = if private { private_usages } else { public_usages };
+            let allowed = if private {
+                private_usages
+            } else {
+                public_usages
+            };
             usages_within(usages, allowed, &format!("an {name} key"))?;
             jwk_checks(jwk, "EC", kind.jwk_use(), usages, extractable)?;
             let curve = supported_curve(named_curve)?;
             // If the crv field of jwk is not namedCurve, then throw a DataError.
             if jwk.crv.as_deref() != Some(curve.name()) {
-                return Err(Failure::data(format!("the JWK crv is not '{}'", curve.name())));
+                return Err(Failure::data(format!(
+                    "the JWK crv is not '{}'",
+                    curve.name()
+                )));
             }
             // ECDSA: if the alg field of jwk is present, it must be the curve's.
             // (ECDH ignores alg.)
@@ -630,9 +664,21 @@ pub(crate) fn ec_import(
                 if derived != point {
                     return Err(Failure::data("the JWK x and y are not the public key of d"));
                 }
-                Ok(parts(KeyType::Private, algorithm, extractable, usages, scalar))
+                Ok(parts(
+                    KeyType::Private,
+                    algorithm,
+                    extractable,
+                    usages,
+                    scalar,
+                ))
             } else {
-                Ok(parts(KeyType::Public, algorithm, extractable, usages, point))
+                Ok(parts(
+                    KeyType::Public,
+                    algorithm,
+                    extractable,
+                    usages,
+                    point,
+                ))
             }
         }
         _ => Err(Failure::not_supported(format!(
@@ -769,7 +815,11 @@ fn truncate_secret(mut secret: Vec<u8>, bits: u32, length: Option<u32>) -> Outco
 
 /// [ECDH](https://w3c.github.io/webcrypto/#ecdh-operations-derive-bits) /
 /// [X25519 derive bits](https://w3c.github.io/webcrypto/#x25519-operations-derive-bits).
-pub(crate) fn ecdh_derive(key: &KeyParts, public: &KeyParts, length: Option<u32>) -> Outcome<Vec<u8>> {
+pub(crate) fn ecdh_derive(
+    key: &KeyParts,
+    public: &KeyParts,
+    length: Option<u32>,
+) -> Outcome<Vec<u8>> {
     // 1. If the [[type]] internal slot of key is not "private", then throw an
     //    InvalidAccessError.
     if key.key_type != KeyType::Private {
@@ -778,7 +828,9 @@ pub(crate) fn ecdh_derive(key: &KeyParts, public: &KeyParts, length: Option<u32>
     // 3. If the [[type]] internal slot of publicKey is not "public", then throw an
     //    InvalidAccessError.
     if public.key_type != KeyType::Public {
-        return Err(Failure::invalid_access("the public member is not a public key"));
+        return Err(Failure::invalid_access(
+            "the public member is not a public key",
+        ));
     }
     // 4. If the name attribute of publicKey's [[algorithm]] is not equal to key's, throw an
     //    InvalidAccessError.
@@ -794,7 +846,9 @@ pub(crate) fn ecdh_derive(key: &KeyParts, public: &KeyParts, length: Option<u32>
             // 5. If the namedCurve of publicKey's [[algorithm]] is not key's, throw an
             //    InvalidAccessError.
             if curve != other {
-                return Err(Failure::invalid_access("the public key is on another curve"));
+                return Err(Failure::invalid_access(
+                    "the public key is on another curve",
+                ));
             }
             // 6. The shared secret: the x-coordinate of the ECDH primitive's output.
             let failed = |_| Failure::operation("the ECDH key is invalid");
@@ -949,12 +1003,24 @@ pub(crate) fn okp_import(
             let (alg, key) = parse_spki(bytes)?;
             okp_check_algorithm(&alg, kind)?;
             let key = key32(key, "public key")?;
-            Ok(parts(KeyType::Public, algorithm, extractable, usages, key.to_vec()))
+            Ok(parts(
+                KeyType::Public,
+                algorithm,
+                extractable,
+                usages,
+                key.to_vec(),
+            ))
         }
         (KeyFormat::Raw, KeyData::Bytes(bytes)) => {
             usages_within(usages, public_usages, &format!("an {name} public key"))?;
             let key = key32(bytes, "public key")?;
-            Ok(parts(KeyType::Public, algorithm, extractable, usages, key.to_vec()))
+            Ok(parts(
+                KeyType::Public,
+                algorithm,
+                extractable,
+                usages,
+                key.to_vec(),
+            ))
         }
         (KeyFormat::Pkcs8, KeyData::Bytes(bytes)) => {
             usages_within(usages, private_usages, &format!("an {name} private key"))?;
@@ -964,11 +1030,21 @@ pub(crate) fn okp_import(
             let inner = OctetStringRef::from_der(key)
                 .map_err(|_| Failure::data("the private key is not a CurvePrivateKey"))?;
             let key = key32(inner.as_bytes(), "private key")?;
-            Ok(parts(KeyType::Private, algorithm, extractable, usages, key.to_vec()))
+            Ok(parts(
+                KeyType::Private,
+                algorithm,
+                extractable,
+                usages,
+                key.to_vec(),
+            ))
         }
         (KeyFormat::Jwk, KeyData::Jwk(jwk)) => {
             let private = jwk.d.is_some();
-            let allowed = if private { private_usages } else { public_usages };
+            let allowed = if private {
+                private_usages
+            } else {
+                public_usages
+            };
             usages_within(usages, allowed, &format!("an {name} key"))?;
             // If the kty field of jwk is not "OKP", then throw a DataError.
             if jwk.kty.as_deref() != Some("OKP") {
@@ -996,9 +1072,21 @@ pub(crate) fn okp_import(
                 if okp_public_of(kind, &d) != x {
                     return Err(Failure::data("the JWK x is not the public key of d"));
                 }
-                Ok(parts(KeyType::Private, algorithm, extractable, usages, d.to_vec()))
+                Ok(parts(
+                    KeyType::Private,
+                    algorithm,
+                    extractable,
+                    usages,
+                    d.to_vec(),
+                ))
             } else {
-                Ok(parts(KeyType::Public, algorithm, extractable, usages, x.to_vec()))
+                Ok(parts(
+                    KeyType::Public,
+                    algorithm,
+                    extractable,
+                    usages,
+                    x.to_vec(),
+                ))
             }
         }
         _ => Err(Failure::not_supported(format!(
@@ -1086,7 +1174,8 @@ fn rsa_algorithm(scheme: RsaScheme, hash: Hash, key: &RsaPublicKey) -> KeyAlgori
 }
 
 fn rsa_private(material: &[u8]) -> Outcome<RsaPrivateKey> {
-    RsaPrivateKey::from_pkcs1_der(material).map_err(|_| Failure::operation("the RSA key is invalid"))
+    RsaPrivateKey::from_pkcs1_der(material)
+        .map_err(|_| Failure::operation("the RSA key is invalid"))
 }
 
 fn rsa_public(material: &[u8]) -> Outcome<RsaPublicKey> {
@@ -1219,7 +1308,13 @@ pub(crate) fn rsa_import(
             let public = RsaPublicKey::from_pkcs1_der(key)
                 .map_err(|_| Failure::data("the key is not a valid RSAPublicKey"))?;
             let algorithm = rsa_algorithm(scheme, hash, &public);
-            Ok(parts(KeyType::Public, algorithm, extractable, usages, public_der(&public)?))
+            Ok(parts(
+                KeyType::Public,
+                algorithm,
+                extractable,
+                usages,
+                public_der(&public)?,
+            ))
         }
         (KeyFormat::Pkcs8, KeyData::Bytes(bytes)) => {
             usages_within(usages, private_usages, &format!("an {name} private key"))?;
@@ -1231,11 +1326,21 @@ pub(crate) fn rsa_import(
             let private = RsaPrivateKey::from_pkcs1_der(key)
                 .map_err(|_| Failure::data("the key is not a valid RSAPrivateKey"))?;
             let algorithm = rsa_algorithm(scheme, hash, &RsaPublicKey::from(&private));
-            Ok(parts(KeyType::Private, algorithm, extractable, usages, private_der(&private)?))
+            Ok(parts(
+                KeyType::Private,
+                algorithm,
+                extractable,
+                usages,
+                private_der(&private)?,
+            ))
         }
         (KeyFormat::Jwk, KeyData::Jwk(jwk)) => {
             let private = jwk.d.is_some();
-            let allowed = if private { private_usages } else { public_usages };
+            let allowed = if private {
+                private_usages
+            } else {
+                public_usages
+            };
             usages_within(usages, allowed, &format!("an {name} key"))?;
             jwk_checks(jwk, "RSA", scheme.jwk_use(), usages, extractable)?;
             // If the alg field of jwk is present and is not the scheme's with the hash,
@@ -1248,10 +1353,17 @@ pub(crate) fn rsa_import(
             let e = jwk_member(jwk.e.as_ref(), "e")?;
             too_big(n.len() * 8)?;
             if !private {
-                let public = RsaPublicKey::new(BigUint::from_bytes_be(&n), BigUint::from_bytes_be(&e))
-                    .map_err(|_| Failure::data("the JWK is not a valid RSA public key"))?;
+                let public =
+                    RsaPublicKey::new(BigUint::from_bytes_be(&n), BigUint::from_bytes_be(&e))
+                        .map_err(|_| Failure::data("the JWK is not a valid RSA public key"))?;
                 let algorithm = rsa_algorithm(scheme, hash, &public);
-                return Ok(parts(KeyType::Public, algorithm, extractable, usages, public_der(&public)?));
+                return Ok(parts(
+                    KeyType::Public,
+                    algorithm,
+                    extractable,
+                    usages,
+                    public_der(&public)?,
+                ));
             }
             // The private key: n, e, d and the CRT members (JWA 6.3.2).
             if jwk.oth {
@@ -1284,10 +1396,18 @@ pub(crate) fn rsa_import(
             // The CRT members must be the key's own (the crate recomputes them).
             let canonical = private_der(&private)?;
             if canonical != der {
-                return Err(Failure::data("the JWK's RSA private key members are inconsistent"));
+                return Err(Failure::data(
+                    "the JWK's RSA private key members are inconsistent",
+                ));
             }
             let algorithm = rsa_algorithm(scheme, hash, &RsaPublicKey::from(&private));
-            Ok(parts(KeyType::Private, algorithm, extractable, usages, canonical))
+            Ok(parts(
+                KeyType::Private,
+                algorithm,
+                extractable,
+                usages,
+                canonical,
+            ))
         }
         _ => Err(Failure::not_supported(format!(
             "{name} keys import from spki, pkcs8 or jwk"
@@ -1295,7 +1415,12 @@ pub(crate) fn rsa_import(
     }
 }
 
-fn rsa_export(scheme: RsaScheme, hash: Hash, format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
+fn rsa_export(
+    scheme: RsaScheme,
+    hash: Hash,
+    format: KeyFormat,
+    key: &KeyParts,
+) -> Outcome<Exported> {
     match format {
         KeyFormat::Spki => {
             if key.key_type != KeyType::Public {
@@ -1391,7 +1516,7 @@ pub(crate) fn rsa_oaep(
     // reported as not supported (every label the tests and common protocols use is text).
     let label = match label {
         None => None,
-        Some(bytes) if bytes.is_empty() => None,
+        Some([]) => None,
         Some(bytes) => Some(String::from_utf8(bytes.to_vec()).map_err(|_| {
             Failure::not_supported("RSA-OAEP labels that are not UTF-8 are not supported")
         })?),
@@ -1403,7 +1528,9 @@ pub(crate) fn rsa_oaep(
     if encrypt {
         // If the [[type]] internal slot of key is not "public", throw an InvalidAccessError.
         if key.key_type != KeyType::Public {
-            return Err(Failure::invalid_access("RSA-OAEP encrypts with a public key"));
+            return Err(Failure::invalid_access(
+                "RSA-OAEP encrypts with a public key",
+            ));
         }
         let public = rsa_public(&key.material)?;
         public
@@ -1411,7 +1538,9 @@ pub(crate) fn rsa_oaep(
             .map_err(|e| Failure::operation(format!("RSA-OAEP encryption failed: {e}")))
     } else {
         if key.key_type != KeyType::Private {
-            return Err(Failure::invalid_access("RSA-OAEP decrypts with a private key"));
+            return Err(Failure::invalid_access(
+                "RSA-OAEP decrypts with a private key",
+            ));
         }
         let private = rsa_private(&key.material)?;
         private

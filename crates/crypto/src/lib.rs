@@ -152,13 +152,12 @@ fn get_random_values(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsR
     //    terminate the algorithm.
     if length > MAX_RANDOM_BYTES {
         drop(data);
-        return Err(dom_exception(
-            &format!(
-                "getRandomValues: the ArrayBufferView's byte length ({length}) exceeds the number of bytes of entropy available via this API (65536)"
-            ),
-            "QuotaExceededError",
-            ctx,
-        ));
+        // (A QuotaExceededError whose quota and requested are null, as WPT checks.)
+        let message = format!(
+            "getRandomValues: the ArrayBufferView's byte length ({length}) exceeds the number of bytes of entropy available via this API (65536)"
+        );
+        let error = webidl::exception::create_quota_exceeded_error(&message, None, None, ctx)?;
+        return Err(boa_engine::JsError::from_opaque(error));
     }
     // 3. Overwrite all elements of array with cryptographically strong random values of the
     //    appropriate type.

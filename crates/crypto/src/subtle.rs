@@ -105,9 +105,8 @@ fn enforce_range(value: &JsValue, max: f64, what: &str, ctx: &mut Context) -> Js
 /// bytes, big-endian.
 fn big_integer(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<u8>> {
     let is_uint8 = value.as_object().is_some_and(|o| {
-        o.downcast_ref::<TypedArray>().is_some_and(|ta| {
-            ta.kind() == boa_engine::builtins::typed_array::TypedArrayKind::Uint8
-        })
+        o.downcast_ref::<TypedArray>()
+            .is_some_and(|ta| ta.kind() == boa_engine::builtins::typed_array::TypedArrayKind::Uint8)
     });
     if !is_uint8 {
         return Err(type_error("publicExponent is not a Uint8Array"));
@@ -344,7 +343,7 @@ fn parse_jwk(bytes: &[u8]) -> Outcome<Jwk> {
 /// The data a key is imported from.
 pub(crate) enum KeyData {
     Bytes(Vec<u8>),
-    Jwk(Jwk),
+    Jwk(Box<Jwk>),
 }
 
 // ---------------------------------------------------------------------------------------
@@ -637,7 +636,8 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
         (Op::GenerateKey, _) if RsaScheme::from_name(name).is_some() => {
             let d = "RsaHashedKeyGenParams";
             let v = required(&dict, "modulusLength", d, ctx)?;
-            let modulus_length = enforce_range(&v, f64::from(u32::MAX), "modulusLength", ctx)? as u32;
+            let modulus_length =
+                enforce_range(&v, f64::from(u32::MAX), "modulusLength", ctx)? as u32;
             let v = required(&dict, "publicExponent", d, ctx)?;
             let public_exponent = big_integer(&v, ctx)?;
             let hash = hash_member(&dict, d, ctx)?;
@@ -1026,7 +1026,10 @@ pub(crate) enum Exported {
 fn export_key(format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
     if !matches!(
         key.algorithm,
-        KeyAlgorithm::Pbkdf2 | KeyAlgorithm::Hkdf | KeyAlgorithm::Hmac { .. } | KeyAlgorithm::Aes { .. }
+        KeyAlgorithm::Pbkdf2
+            | KeyAlgorithm::Hkdf
+            | KeyAlgorithm::Hmac { .. }
+            | KeyAlgorithm::Aes { .. }
     ) {
         // 4. If the [[extractable]] internal slot of key is false, then throw an
         //    InvalidAccessError.
@@ -1118,9 +1121,14 @@ fn sign(alg: &Normalized, key: &KeyParts, data: &[u8]) -> Outcome<Vec<u8>> {
         (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
             asym::rsa_sign(*hash, Some(*salt_length), &key.material, data)
         }
-        (KeyAlgorithm::Rsa { hash, scheme: RsaScheme::Pkcs1, .. }, _) => {
-            asym::rsa_sign(*hash, None, &key.material, data)
-        }
+        (
+            KeyAlgorithm::Rsa {
+                hash,
+                scheme: RsaScheme::Pkcs1,
+                ..
+            },
+            _,
+        ) => asym::rsa_sign(*hash, None, &key.material, data),
         _ => Err(Failure::not_supported("unsupported operation")),
     }
 }
@@ -1141,9 +1149,14 @@ fn verify(alg: &Normalized, key: &KeyParts, data: &[u8], signature: &[u8]) -> Ou
         (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
             asym::rsa_verify(*hash, Some(*salt_length), &key.material, data, signature)
         }
-        (KeyAlgorithm::Rsa { hash, scheme: RsaScheme::Pkcs1, .. }, _) => {
-            asym::rsa_verify(*hash, None, &key.material, data, signature)
-        }
+        (
+            KeyAlgorithm::Rsa {
+                hash,
+                scheme: RsaScheme::Pkcs1,
+                ..
+            },
+            _,
+        ) => asym::rsa_verify(*hash, None, &key.material, data, signature),
         _ => Err(Failure::not_supported("unsupported operation")),
     }
 }
@@ -1413,8 +1426,8 @@ fn run_in_parallel(
     boa_streams::native::spawn_future(
         receiver,
         move |result, ctx| {
-            let result = result
-                .unwrap_or_else(|_| Err(Failure::operation("the worker thread stopped")));
+            let result =
+                result.unwrap_or_else(|_| Err(Failure::operation("the worker thread stopped")));
             settle(&settle_promise, result, ctx);
         },
         ctx,
@@ -1660,7 +1673,7 @@ impl Class for SubtleCrypto {
                     let key_data = if is_buffer {
                         KeyData::Bytes(buffer_source_bytes(&key_data, "keyData", ctx)?)
                     } else {
-                        KeyData::Jwk(to_jwk(&key_data, ctx)?)
+                        KeyData::Jwk(Box::new(to_jwk(&key_data, ctx)?))
                     };
                     let extractable = arg(args, 3).to_boolean();
                     let usages = to_usages(&arg(args, 4), ctx)?;
@@ -1746,16 +1759,20 @@ impl Class for SubtleCrypto {
                     let usages = to_usages(&arg(args, 6), ctx)?;
                     let alg = normalize_wrap(&arg(args, 3), false, ctx)?;
                     let import = normalize(&arg(args, 4), Op::ImportKey, ctx)?;
-                    Ok(run_in_parallel(ctx, Work::of_len(wrapped.len()), move || {
-                        check_key(&alg, &unwrapping, "unwrapKey")?;
-                        let bytes = encrypt_or_decrypt(&alg, &unwrapping, &wrapped, false)?;
-                        let data = if format == KeyFormat::Jwk {
-                            KeyData::Jwk(parse_jwk(&bytes)?)
-                        } else {
-                            KeyData::Bytes(bytes)
-                        };
-                        require_usages(import_key(format, &data, &import, extractable, usages)?)
-                    }))
+                    Ok(run_in_parallel(
+                        ctx,
+                        Work::of_len(wrapped.len()),
+                        move || {
+                            check_key(&alg, &unwrapping, "unwrapKey")?;
+                            let bytes = encrypt_or_decrypt(&alg, &unwrapping, &wrapped, false)?;
+                            let data = if format == KeyFormat::Jwk {
+                                KeyData::Jwk(Box::new(parse_jwk(&bytes)?))
+                            } else {
+                                KeyData::Bytes(bytes)
+                            };
+                            require_usages(import_key(format, &data, &import, extractable, usages)?)
+                        },
+                    ))
                 }))
             }),
         );

@@ -69,6 +69,12 @@ fn get_random_values_fills_integer_arrays_in_place() {
         ),
         "QuotaExceededError"
     );
+    check(
+        &mut ctx,
+        "(() => { try { crypto.getRandomValues(new Uint16Array(40000)); } catch (e) { \
+           return e instanceof QuotaExceededError && e instanceof DOMException && e.code === 22 \
+             && e.quota === null && e.requested === null; } })()",
+    );
     for bad in [
         "new Float32Array(1)",
         "new Float64Array(1)",
