@@ -5,10 +5,17 @@
 //! `getRandomValues` and `randomUUID` from the operating system's generator (`getrandom`),
 //! and `crypto.subtle` (`SubtleCrypto`) with `CryptoKey`.
 //!
-//! Algorithms: SHA-1/256/384/512 digests, HMAC, AES-CTR, AES-CBC, AES-GCM, AES-KW, PBKDF2 and
-//! HKDF (raw and JWK key formats where the algorithm has them). Every primitive is a RustCrypto
-//! crate's. Not yet: ECDSA, ECDH, Ed25519, X25519 and the RSA algorithms (their names are
-//! rejected with a `NotSupportedError`, as for any unknown algorithm).
+//! Algorithms: SHA-1/256/384/512 digests, HMAC, AES-CTR, AES-CBC, AES-GCM, AES-KW, PBKDF2,
+//! HKDF, ECDSA and ECDH on P-256/P-384/P-521, Ed25519, X25519, RSASSA-PKCS1-v1_5, RSA-PSS and
+//! RSA-OAEP, with the raw, spki, pkcs8 and jwk key formats where the algorithm has them. Every
+//! primitive is a RustCrypto crate's. Ed448 and X448 are not implemented (a
+//! `NotSupportedError`, as for any unknown algorithm).
+//!
+//! Heavy operations (RSA key generation, digests and ciphers of a megabyte or more, PBKDF2
+//! with many iterations) run on worker threads and settle their promise through
+//! `boa_streams::native`'s future driver (the host's event loop polls it; other embedders call
+//! `boa_streams::native::run_until_idle`). `CryptoKey` is serializable: `register` installs
+//! its serialization steps in `boa_html`'s structured clone.
 //!
 //! ```
 //! let mut context = boa_engine::Context::default();
