@@ -310,15 +310,6 @@ fn register_quota_exceeded_error(
             .configurable(false),
         context,
     )?;
-    prototype.define_property_or_throw(
-        js_string!("constructor"),
-        PropertyDescriptor::builder()
-            .value(constructor.clone())
-            .writable(true)
-            .enumerable(false)
-            .configurable(true),
-        context,
-    )?;
     for (name, index) in [("quota", 0), ("requested", 1)] {
         let getter = NativeFunction::from_copy_closure(move |this, _, _| {
             let (quota, requested) = this_quota(this)?;
@@ -335,6 +326,16 @@ fn register_quota_exceeded_error(
             context,
         )?;
     }
+    // The attributes, then the constructor and @@toStringTag (the interfaces' key order).
+    prototype.define_property_or_throw(
+        js_string!("constructor"),
+        PropertyDescriptor::builder()
+            .value(constructor.clone())
+            .writable(true)
+            .enumerable(false)
+            .configurable(true),
+        context,
+    )?;
     prototype.define_property_or_throw(
         boa_engine::JsSymbol::to_string_tag(),
         PropertyDescriptor::builder()
