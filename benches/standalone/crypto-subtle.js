@@ -1,4 +1,4 @@
-// Web Crypto throughput: the same file runs under the boa_streams host (`boa-streams`) and
+// Web Crypto throughput (not a bench-js scenario file: wall time, own output): the same file runs under the boa_streams host (`boa-streams`) and
 // under Node (`node`); `scripts/bench-crypto` runs both in one go and prints the ratios.
 // Wall time (performance.now()): digests and ciphers of a megabyte or more run on worker
 // threads in boa_crypto, as Node runs its WebCrypto work on its thread pool.
