@@ -10,18 +10,23 @@ use boa_engine::{
 use boa_gc::{Finalize, Trace};
 use boa_webidl::{self as webidl, type_error, INTERFACE_ATTRIBUTES};
 
+use crate::asym::{Curve, RsaScheme};
 use crate::ops::Hash;
 
 /// A [`KeyType`](https://w3c.github.io/webcrypto/#dfn-KeyType).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum KeyType {
     Secret,
+    Public,
+    Private,
 }
 
 impl KeyType {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Secret => "secret",
+            Self::Public => "public",
+            Self::Private => "private",
         }
     }
 }
@@ -71,6 +76,16 @@ impl Usages {
 
     pub(crate) fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// The usages in `self` or `other`.
+    pub(crate) fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// The usages in both `self` and `other` (the spec's "usage intersection").
+    pub(crate) fn intersection(self, other: Self) -> Self {
+        Self(self.0 & other.0)
     }
 
     /// Whether every usage of `self` is in `allowed`.
@@ -147,6 +162,20 @@ pub(crate) enum KeyAlgorithm {
     Pbkdf2,
     /// `KeyAlgorithm` { name: "HKDF" }.
     Hkdf,
+    /// `EcKeyAlgorithm` of ECDSA (`ecdh` false) or ECDH: name and namedCurve.
+    Ec { ecdh: bool, curve: Curve },
+    /// `KeyAlgorithm` { name: "Ed25519" }.
+    Ed25519,
+    /// `KeyAlgorithm` { name: "X25519" }.
+    X25519,
+    /// `RsaHashedKeyAlgorithm`: name, modulusLength, publicExponent (big-endian, no leading
+    /// zeros) and hash.
+    Rsa {
+        scheme: RsaScheme,
+        modulus_length: u32,
+        public_exponent: Vec<u8>,
+        hash: Hash,
+    },
 }
 
 impl KeyAlgorithm {
@@ -157,6 +186,11 @@ impl KeyAlgorithm {
             Self::Hmac { .. } => "HMAC",
             Self::Pbkdf2 => "PBKDF2",
             Self::Hkdf => "HKDF",
+            Self::Ec { ecdh: false, .. } => "ECDSA",
+            Self::Ec { ecdh: true, .. } => "ECDH",
+            Self::Ed25519 => "Ed25519",
+            Self::X25519 => "X25519",
+            Self::Rsa { scheme, .. } => scheme.name(),
         }
     }
 
@@ -187,7 +221,44 @@ impl KeyAlgorithm {
                 object.create_data_property_or_throw(JsString::from("hash"), h, ctx)?;
                 object.create_data_property_or_throw(JsString::from("length"), *length, ctx)?;
             }
-            Self::Pbkdf2 | Self::Hkdf => {}
+            Self::Ec { curve, .. } => {
+                object.create_data_property_or_throw(
+                    JsString::from("namedCurve"),
+                    JsString::from(curve.name()),
+                    ctx,
+                )?;
+            }
+            Self::Rsa {
+                modulus_length,
+                public_exponent,
+                hash,
+                ..
+            } => {
+                // RsaKeyAlgorithm's members (modulusLength, publicExponent), then
+                // RsaHashedKeyAlgorithm's (hash).
+                object.create_data_property_or_throw(
+                    JsString::from("modulusLength"),
+                    *modulus_length,
+                    ctx,
+                )?;
+                let exponent = boa_engine::object::builtins::JsUint8Array::from_iter(
+                    public_exponent.iter().copied(),
+                    ctx,
+                )?;
+                object.create_data_property_or_throw(
+                    JsString::from("publicExponent"),
+                    exponent,
+                    ctx,
+                )?;
+                let h = JsObject::with_object_proto(ctx.intrinsics());
+                h.create_data_property_or_throw(
+                    JsString::from("name"),
+                    JsString::from(hash.name()),
+                    ctx,
+                )?;
+                object.create_data_property_or_throw(JsString::from("hash"), h, ctx)?;
+            }
+            Self::Pbkdf2 | Self::Hkdf | Self::Ed25519 | Self::X25519 => {}
         }
         Ok(object)
     }
@@ -200,7 +271,10 @@ pub(crate) struct KeyParts {
     pub(crate) extractable: bool,
     pub(crate) algorithm: KeyAlgorithm,
     pub(crate) usages: Usages,
-    /// The key material (the secret bytes of a secret key).
+    /// The key material: the secret bytes of a secret key; for EC keys the private scalar
+    /// (big-endian, the field's size) or the uncompressed SEC1 point; for Ed25519 and X25519
+    /// the 32-byte private or public key; for RSA keys the PKCS #1 `RSAPrivateKey` or
+    /// `RSAPublicKey` DER.
     pub(crate) material: Vec<u8>,
 }
 
@@ -255,6 +329,37 @@ impl CryptoKey {
             },
         ))
     }
+}
+
+/// The serialized `CryptoKey` (HTML's serializable object record): its internal slots.
+struct SerializedKey(KeyParts);
+
+impl std::fmt::Debug for SerializedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key material stays out of debug output.
+        f.debug_struct("SerializedKey")
+            .field("type", &self.0.key_type)
+            .field("algorithm", &self.0.algorithm.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl boa_html::structured_clone::PlatformRecord for SerializedKey {
+    /// The [deserialization steps](https://w3c.github.io/webcrypto/#cryptokey-interface-clone):
+    /// a new `CryptoKey` with the same [[type]], [[extractable]], [[algorithm]], [[usages]]
+    /// and [[handle]] (its cached algorithm and usages objects are new ones).
+    fn deserialize(self: Box<Self>, ctx: &mut Context) -> JsResult<JsObject> {
+        CryptoKey::create(self.0, ctx)
+    }
+}
+
+/// The [serialization steps](https://w3c.github.io/webcrypto/#cryptokey-interface-clone) of
+/// `CryptoKey` (a serializable interface), installed in boa_html's structured serialization.
+pub(crate) fn serialization_steps(
+    object: &JsObject,
+) -> Option<Box<dyn boa_html::structured_clone::PlatformRecord>> {
+    let key = object.downcast_ref::<CryptoKey>()?;
+    Some(Box::new(SerializedKey(key.parts.clone())))
 }
 
 fn this_key(this: &JsValue) -> JsResult<JsObject<CryptoKey>> {

@@ -17,6 +17,7 @@ use boa_webidl::{
     INTERFACE_ATTRIBUTES,
 };
 
+use crate::asym::{self, RsaScheme};
 use crate::key::{AesMode, CryptoKey, KeyAlgorithm, KeyParts, KeyType, Usages, USAGES};
 use crate::ops::{self, Failure, Hash, Outcome};
 
@@ -100,6 +101,19 @@ fn enforce_range(value: &JsValue, max: f64, what: &str, ctx: &mut Context) -> Js
     Ok(n + 0.0)
 }
 
+/// A [`BigInteger`](https://w3c.github.io/webcrypto/#dfn-BigInteger) (a `Uint8Array`): its
+/// bytes, big-endian.
+fn big_integer(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<u8>> {
+    let is_uint8 = value.as_object().is_some_and(|o| {
+        o.downcast_ref::<TypedArray>()
+            .is_some_and(|ta| ta.kind() == boa_engine::builtins::typed_array::TypedArrayKind::Uint8)
+    });
+    if !is_uint8 {
+        return Err(type_error("publicExponent is not a Uint8Array"));
+    }
+    buffer_source_bytes(value, "publicExponent", ctx)
+}
+
 /// A required dictionary member.
 fn required(
     dict: &Dictionary,
@@ -139,7 +153,7 @@ fn to_usages(value: &JsValue, ctx: &mut Context) -> JsResult<Usages> {
 
 /// The `KeyFormat` enumeration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum KeyFormat {
+pub(crate) enum KeyFormat {
     Raw,
     Spki,
     Pkcs8,
@@ -174,25 +188,46 @@ fn key_parts(key: &JsObject<CryptoKey>) -> KeyParts {
 /// implementation reads.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Jwk {
-    alg: Option<String>,
-    ext: Option<bool>,
-    k: Option<String>,
-    key_ops: Option<Vec<String>>,
-    kty: Option<String>,
-    use_: Option<String>,
+    pub(crate) alg: Option<String>,
+    pub(crate) crv: Option<String>,
+    pub(crate) d: Option<String>,
+    pub(crate) dp: Option<String>,
+    pub(crate) dq: Option<String>,
+    pub(crate) e: Option<String>,
+    pub(crate) ext: Option<bool>,
+    pub(crate) k: Option<String>,
+    pub(crate) key_ops: Option<Vec<String>>,
+    pub(crate) kty: Option<String>,
+    pub(crate) n: Option<String>,
+    /// Whether the `oth` member is present.
+    pub(crate) oth: bool,
+    pub(crate) p: Option<String>,
+    pub(crate) q: Option<String>,
+    pub(crate) qi: Option<String>,
+    pub(crate) use_: Option<String>,
+    pub(crate) x: Option<String>,
+    pub(crate) y: Option<String>,
 }
 
 /// Convert a JS value to a `JsonWebKey` dictionary (members in lexicographic order).
-// NOTE: the members of key types not implemented (crv, d, dp, dq, e, n, oth, p, q, qi, x, y)
-// are not read: only a getter on them could tell.
+// NOTE: `oth` (a sequence of RsaOtherPrimesInfo) is only checked for presence: multi-prime
+// keys are not supported, and its conversion could only be told apart by a getter inside it.
 fn to_jwk(value: &JsValue, ctx: &mut Context) -> JsResult<Jwk> {
     let dict = Dictionary::new(value, "JsonWebKey")?;
     let string = |v: Option<JsValue>, ctx: &mut Context| -> JsResult<Option<String>> {
         v.map(|v| v.to_string(ctx).map(|s| s.to_std_string_escaped()))
             .transpose()
     };
-    let alg = dict.get(webidl::key("alg"), ctx)?;
-    let alg = string(alg, ctx)?;
+    let member = |name: &str, ctx: &mut Context| -> JsResult<Option<String>> {
+        let v = dict.get(webidl::key(name), ctx)?;
+        string(v, ctx)
+    };
+    let alg = member("alg", ctx)?;
+    let crv = member("crv", ctx)?;
+    let d = member("d", ctx)?;
+    let dp = member("dp", ctx)?;
+    let dq = member("dq", ctx)?;
+    let e = member("e", ctx)?;
     let ext = dict.get(webidl::key("ext"), ctx)?.map(|v| v.to_boolean());
     let k = dict.get(webidl::key("k"), ctx)?;
     let k = string(k, ctx)?;
@@ -214,15 +249,38 @@ fn to_jwk(value: &JsValue, ctx: &mut Context) -> JsResult<Jwk> {
     };
     let kty = dict.get(webidl::key("kty"), ctx)?;
     let kty = string(kty, ctx)?;
-    let use_ = dict.get(webidl::key("use"), ctx)?;
-    let use_ = string(use_, ctx)?;
+    let n = dict.get(webidl::key("n"), ctx)?;
+    let n = string(n, ctx)?;
+    let oth = dict.get(webidl::key("oth"), ctx)?.is_some();
+    let member = |name: &str, ctx: &mut Context| -> JsResult<Option<String>> {
+        let v = dict.get(webidl::key(name), ctx)?;
+        string(v, ctx)
+    };
+    let p = member("p", ctx)?;
+    let q = member("q", ctx)?;
+    let qi = member("qi", ctx)?;
+    let use_ = member("use", ctx)?;
+    let x = member("x", ctx)?;
+    let y = member("y", ctx)?;
     Ok(Jwk {
         alg,
+        crv,
+        d,
+        dp,
+        dq,
+        e,
         ext,
         k,
         key_ops,
         kty,
+        n,
+        oth,
+        p,
+        q,
+        qi,
         use_,
+        x,
+        y,
     })
 }
 
@@ -256,6 +314,18 @@ fn parse_jwk(bytes: &[u8]) -> Outcome<Jwk> {
     };
     Ok(Jwk {
         alg: string("alg")?,
+        crv: string("crv")?,
+        d: string("d")?,
+        dp: string("dp")?,
+        dq: string("dq")?,
+        e: string("e")?,
+        n: string("n")?,
+        oth: object.get("oth").is_some_and(|v| !v.is_null()),
+        p: string("p")?,
+        q: string("q")?,
+        qi: string("qi")?,
+        x: string("x")?,
+        y: string("y")?,
         ext: object.get("ext").map(|v| match v {
             serde_json::Value::Bool(b) => *b,
             serde_json::Value::Null => false,
@@ -271,9 +341,9 @@ fn parse_jwk(bytes: &[u8]) -> Outcome<Jwk> {
 }
 
 /// The data a key is imported from.
-enum KeyData {
+pub(crate) enum KeyData {
     Bytes(Vec<u8>),
-    Jwk(Jwk),
+    Jwk(Box<Jwk>),
 }
 
 // ---------------------------------------------------------------------------------------
@@ -298,17 +368,45 @@ enum Op {
 
 /// The registered algorithm names of `op`.
 fn registered(op: Op) -> &'static [&'static str] {
-    const AES: [&str; 4] = ["AES-CTR", "AES-CBC", "AES-GCM", "AES-KW"];
     match op {
         Op::Digest => &["SHA-1", "SHA-256", "SHA-384", "SHA-512"],
-        Op::GenerateKey => &["HMAC", "AES-CTR", "AES-CBC", "AES-GCM", "AES-KW"],
-        Op::ImportKey | Op::GetKeyLength => {
-            &["HMAC", AES[0], AES[1], AES[2], AES[3], "PBKDF2", "HKDF"]
-        }
-        Op::Sign | Op::Verify => &["HMAC"],
-        Op::Encrypt | Op::Decrypt => &["AES-CTR", "AES-CBC", "AES-GCM"],
+        Op::GenerateKey => &[
+            "HMAC",
+            "AES-CTR",
+            "AES-CBC",
+            "AES-GCM",
+            "AES-KW",
+            "ECDSA",
+            "ECDH",
+            "Ed25519",
+            "X25519",
+            "RSASSA-PKCS1-v1_5",
+            "RSA-PSS",
+            "RSA-OAEP",
+        ],
+        Op::ImportKey => &[
+            "HMAC",
+            "AES-CTR",
+            "AES-CBC",
+            "AES-GCM",
+            "AES-KW",
+            "PBKDF2",
+            "HKDF",
+            "ECDSA",
+            "ECDH",
+            "Ed25519",
+            "X25519",
+            "RSASSA-PKCS1-v1_5",
+            "RSA-PSS",
+            "RSA-OAEP",
+        ],
+        Op::GetKeyLength => &[
+            "HMAC", "AES-CTR", "AES-CBC", "AES-GCM", "AES-KW", "PBKDF2", "HKDF",
+        ],
+        Op::Sign | Op::Verify => &["HMAC", "ECDSA", "Ed25519", "RSASSA-PKCS1-v1_5", "RSA-PSS"],
+        Op::Encrypt | Op::Decrypt => &["AES-CTR", "AES-CBC", "AES-GCM", "RSA-OAEP"],
         Op::WrapKey | Op::UnwrapKey => &["AES-KW"],
-        Op::DeriveBits => &["PBKDF2", "HKDF"],
+        Op::DeriveBits => &["PBKDF2", "HKDF", "ECDH", "X25519"],
     }
 }
 
@@ -345,6 +443,28 @@ enum Normalized {
         info: Vec<u8>,
         salt: Vec<u8>,
     },
+    /// `EcKeyGenParams` / `EcKeyImportParams` of ECDSA (`ecdh` false) or ECDH.
+    Ec { ecdh: bool, named_curve: String },
+    /// `EcdsaParams`.
+    Ecdsa { hash: Hash },
+    /// `EcdhKeyDeriveParams` of ECDH or X25519: the `public` key's slots.
+    EcdhDerive {
+        name: &'static str,
+        public: Box<KeyParts>,
+    },
+    /// `RsaHashedKeyGenParams`.
+    RsaGen {
+        scheme: RsaScheme,
+        modulus_length: u32,
+        public_exponent: Vec<u8>,
+        hash: Hash,
+    },
+    /// `RsaHashedImportParams`.
+    RsaImport { scheme: RsaScheme, hash: Hash },
+    /// `RsaPssParams`.
+    RsaPss { salt_length: u32 },
+    /// `RsaOaepParams`.
+    RsaOaep { label: Option<Vec<u8>> },
 }
 
 impl Normalized {
@@ -359,6 +479,12 @@ impl Normalized {
             Self::AesGcm { .. } => "AES-GCM",
             Self::Pbkdf2 { .. } => "PBKDF2",
             Self::Hkdf { .. } => "HKDF",
+            Self::Ec { ecdh: false, .. } | Self::Ecdsa { .. } => "ECDSA",
+            Self::Ec { ecdh: true, .. } => "ECDH",
+            Self::EcdhDerive { name, .. } => name,
+            Self::RsaGen { scheme, .. } | Self::RsaImport { scheme, .. } => scheme.name(),
+            Self::RsaPss { .. } => "RSA-PSS",
+            Self::RsaOaep { .. } => "RSA-OAEP",
         }
     }
 }
@@ -484,6 +610,61 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
                 salt,
             }
         }
+        (Op::GenerateKey | Op::ImportKey, "ECDSA" | "ECDH") => {
+            let d = if op == Op::GenerateKey {
+                "EcKeyGenParams"
+            } else {
+                "EcKeyImportParams"
+            };
+            let v = required(&dict, "namedCurve", d, ctx)?;
+            Normalized::Ec {
+                ecdh: name == "ECDH",
+                named_curve: v.to_string(ctx)?.to_std_string_escaped(),
+            }
+        }
+        (Op::Sign | Op::Verify, "ECDSA") => Normalized::Ecdsa {
+            hash: hash_member(&dict, "EcdsaParams", ctx)?,
+        },
+        (Op::DeriveBits, "ECDH" | "X25519") => {
+            let v = required(&dict, "public", "EcdhKeyDeriveParams", ctx)?;
+            let public = to_key(&v, "The public member of EcdhKeyDeriveParams")?;
+            Normalized::EcdhDerive {
+                name,
+                public: Box::new(key_parts(&public)),
+            }
+        }
+        (Op::GenerateKey, _) if RsaScheme::from_name(name).is_some() => {
+            let d = "RsaHashedKeyGenParams";
+            let v = required(&dict, "modulusLength", d, ctx)?;
+            let modulus_length =
+                enforce_range(&v, f64::from(u32::MAX), "modulusLength", ctx)? as u32;
+            let v = required(&dict, "publicExponent", d, ctx)?;
+            let public_exponent = big_integer(&v, ctx)?;
+            let hash = hash_member(&dict, d, ctx)?;
+            Normalized::RsaGen {
+                scheme: RsaScheme::from_name(name).unwrap_or(RsaScheme::Pkcs1),
+                modulus_length,
+                public_exponent,
+                hash,
+            }
+        }
+        (Op::ImportKey, _) if RsaScheme::from_name(name).is_some() => Normalized::RsaImport {
+            scheme: RsaScheme::from_name(name).unwrap_or(RsaScheme::Pkcs1),
+            hash: hash_member(&dict, "RsaHashedImportParams", ctx)?,
+        },
+        (Op::Sign | Op::Verify, "RSA-PSS") => {
+            let v = required(&dict, "saltLength", "RsaPssParams", ctx)?;
+            Normalized::RsaPss {
+                salt_length: enforce_range(&v, f64::from(u32::MAX), "saltLength", ctx)? as u32,
+            }
+        }
+        (Op::Encrypt | Op::Decrypt, "RSA-OAEP") => {
+            let label = match dict.get(webidl::key("label"), ctx)? {
+                None => None,
+                Some(v) => Some(buffer_source_bytes(&v, "label", ctx)?),
+            };
+            Normalized::RsaOaep { label }
+        }
         (Op::DeriveBits, "HKDF") => {
             let hash = hash_member(&dict, "HkdfParams", ctx)?;
             let v = required(&dict, "info", "HkdfParams", ctx)?;
@@ -500,13 +681,13 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
 // The algorithms' operations (the "in parallel" steps: Rust only)
 // ---------------------------------------------------------------------------------------
 
-fn base64url_decode(s: &str) -> Outcome<Vec<u8>> {
+pub(crate) fn base64url_decode(s: &str) -> Outcome<Vec<u8>> {
     use base64ct::Encoding;
     base64ct::Base64UrlUnpadded::decode_vec(s)
         .map_err(|_| Failure::data("the JWK member is not valid base64url"))
 }
 
-fn base64url_encode(bytes: &[u8]) -> String {
+pub(crate) fn base64url_encode(bytes: &[u8]) -> String {
     use base64ct::Encoding;
     base64ct::Base64UrlUnpadded::encode_string(bytes)
 }
@@ -570,7 +751,66 @@ fn truncate_bits(mut bytes: Vec<u8>, bits: u32) -> Vec<u8> {
     bytes
 }
 
-fn generate_key(alg: &Normalized, extractable: bool, usages: Usages) -> Outcome<KeyParts> {
+/// A generated key or key pair.
+enum Generated {
+    Key(KeyParts),
+    Pair { public: KeyParts, private: KeyParts },
+}
+
+/// The steps of generateKey after the algorithm's: "If result is a CryptoKey object: if the
+/// [[type]] internal slot of result is "secret" or "private" and usages is empty, then throw a
+/// SyntaxError. If result is a CryptoKeyPair object: if the [[usages]] internal slot of the
+/// privateKey attribute of result is the empty sequence, then throw a SyntaxError."
+fn finish_generate(generated: Generated) -> Outcome<Output> {
+    match generated {
+        Generated::Key(parts) => require_usages(parts),
+        Generated::Pair { public, private } => {
+            if private.usages.is_empty() {
+                return Err(Failure::syntax("the private key needs at least one usage"));
+            }
+            Ok(Output::KeyPair { public, private })
+        }
+    }
+}
+
+fn generate_key(alg: &Normalized, extractable: bool, usages: Usages) -> Outcome<Generated> {
+    let pair = |(public, private)| Generated::Pair { public, private };
+    match alg {
+        Normalized::Ec { ecdh, named_curve } => {
+            return asym::ec_generate(*ecdh, named_curve, extractable, usages).map(pair)
+        }
+        Normalized::Plain(name @ ("Ed25519" | "X25519")) => {
+            return asym::okp_generate(*name == "Ed25519", extractable, usages).map(pair)
+        }
+        Normalized::RsaGen {
+            scheme,
+            modulus_length,
+            public_exponent,
+            hash,
+        } => {
+            let e = asym::rsa_generate_check(*scheme, *modulus_length, public_exponent, usages)?;
+            // NOTE: the empty-usages SyntaxError of the generateKey steps is checked before the
+            // (slow) generation rather than after it: generation cannot fail once the checks
+            // above passed, so the outcome is the same.
+            if usages.intersection(rsa_private_usages(*scheme)).is_empty() {
+                return Err(Failure::syntax("the private key needs at least one usage"));
+            }
+            return asym::rsa_generate(*scheme, *hash, *modulus_length, &e, extractable, usages)
+                .map(pair);
+        }
+        _ => {}
+    }
+    generate_secret_key(alg, extractable, usages).map(Generated::Key)
+}
+
+fn rsa_private_usages(scheme: RsaScheme) -> Usages {
+    match scheme {
+        RsaScheme::Oaep => Usages::of(&["decrypt", "unwrapKey"]),
+        RsaScheme::Pkcs1 | RsaScheme::Pss => Usages::of(&["sign"]),
+    }
+}
+
+fn generate_secret_key(alg: &Normalized, extractable: bool, usages: Usages) -> Outcome<KeyParts> {
     let secret = |algorithm, material| KeyParts {
         key_type: KeyType::Secret,
         extractable,
@@ -761,6 +1001,15 @@ fn import_key(
             };
             Ok(secret(algorithm, bytes.clone()))
         }
+        Normalized::Ec { ecdh, named_curve } => {
+            asym::ec_import(*ecdh, named_curve, format, data, extractable, usages)
+        }
+        Normalized::Plain(name @ ("Ed25519" | "X25519")) => {
+            asym::okp_import(*name == "Ed25519", format, data, extractable, usages)
+        }
+        Normalized::RsaImport { scheme, hash } => {
+            asym::rsa_import(*scheme, *hash, format, data, extractable, usages)
+        }
         _ => Err(Failure::not_supported(
             "importKey is not supported for this algorithm",
         )),
@@ -768,18 +1017,35 @@ fn import_key(
 }
 
 /// An exported key: bytes, or a JWK's members in lexicographic order.
-enum Exported {
+#[derive(Debug)]
+pub(crate) enum Exported {
     Bytes(Vec<u8>),
     Jwk(serde_json::Map<String, serde_json::Value>),
 }
 
 fn export_key(format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
+    if !matches!(
+        key.algorithm,
+        KeyAlgorithm::Pbkdf2
+            | KeyAlgorithm::Hkdf
+            | KeyAlgorithm::Hmac { .. }
+            | KeyAlgorithm::Aes { .. }
+    ) {
+        // 4. If the [[extractable]] internal slot of key is false, then throw an
+        //    InvalidAccessError.
+        if !key.extractable {
+            return Err(Failure::invalid_access("the key is not extractable"));
+        }
+        if let Some(result) = asym::export(format, key) {
+            return result;
+        }
+    }
     let jwk_alg = match &key.algorithm {
         KeyAlgorithm::Hmac { hash, .. } => hash.hmac_jwk_alg().to_owned(),
         KeyAlgorithm::Aes { mode, length } => format!("A{length}{}", mode.jwk_suffix()),
         // 3. If the name member of the [[algorithm]] internal slot of key does not identify a
         //    registered algorithm that supports the export key operation, NotSupportedError.
-        KeyAlgorithm::Pbkdf2 | KeyAlgorithm::Hkdf => {
+        _ => {
             return Err(Failure::not_supported(format!(
                 "{} keys cannot be exported",
                 key.algorithm.name()
@@ -839,6 +1105,62 @@ fn check_key(alg: &Normalized, key: &KeyParts, usage: &str) -> Outcome<()> {
     Ok(())
 }
 
+/// The sign operation of the key's algorithm (after [`check_key`]).
+fn sign(alg: &Normalized, key: &KeyParts, data: &[u8]) -> Outcome<Vec<u8>> {
+    // The asymmetric algorithms: "If the [[type]] internal slot of key is not "private", then
+    // throw an InvalidAccessError."
+    if key.key_type == KeyType::Public {
+        return Err(Failure::invalid_access("signing needs a private key"));
+    }
+    match (&key.algorithm, alg) {
+        (KeyAlgorithm::Hmac { hash, .. }, _) => ops::hmac_sign(*hash, &key.material, data),
+        (KeyAlgorithm::Ec { curve, .. }, Normalized::Ecdsa { hash }) => {
+            asym::ecdsa_sign(*curve, *hash, &key.material, data)
+        }
+        (KeyAlgorithm::Ed25519, _) => asym::ed25519_sign(&key.material, data),
+        (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
+            asym::rsa_sign(*hash, Some(*salt_length), &key.material, data)
+        }
+        (
+            KeyAlgorithm::Rsa {
+                hash,
+                scheme: RsaScheme::Pkcs1,
+                ..
+            },
+            _,
+        ) => asym::rsa_sign(*hash, None, &key.material, data),
+        _ => Err(Failure::not_supported("unsupported operation")),
+    }
+}
+
+/// The verify operation of the key's algorithm (after [`check_key`]).
+fn verify(alg: &Normalized, key: &KeyParts, data: &[u8], signature: &[u8]) -> Outcome<bool> {
+    if key.key_type == KeyType::Private {
+        return Err(Failure::invalid_access("verifying needs a public key"));
+    }
+    match (&key.algorithm, alg) {
+        (KeyAlgorithm::Hmac { hash, .. }, _) => {
+            ops::hmac_verify(*hash, &key.material, data, signature)
+        }
+        (KeyAlgorithm::Ec { curve, .. }, Normalized::Ecdsa { hash }) => {
+            asym::ecdsa_verify(*curve, *hash, &key.material, data, signature)
+        }
+        (KeyAlgorithm::Ed25519, _) => Ok(asym::ed25519_verify(&key.material, data, signature)),
+        (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
+            asym::rsa_verify(*hash, Some(*salt_length), &key.material, data, signature)
+        }
+        (
+            KeyAlgorithm::Rsa {
+                hash,
+                scheme: RsaScheme::Pkcs1,
+                ..
+            },
+            _,
+        ) => asym::rsa_verify(*hash, None, &key.material, data, signature),
+        _ => Err(Failure::not_supported("unsupported operation")),
+    }
+}
+
 fn encrypt_or_decrypt(
     alg: &Normalized,
     key: &KeyParts,
@@ -868,6 +1190,12 @@ fn encrypt_or_decrypt(
                 encrypt,
             )
         }
+        Normalized::RsaOaep { label } => {
+            let KeyAlgorithm::Rsa { hash, .. } = key.algorithm else {
+                return Err(Failure::invalid_access("the key is not an RSA-OAEP key"));
+            };
+            asym::rsa_oaep(hash, label.as_deref(), key, data, encrypt)
+        }
         Normalized::Plain("AES-KW") if encrypt => ops::aes_kw_wrap(material, data),
         Normalized::Plain("AES-KW") => ops::aes_kw_unwrap(material, data),
         _ => Err(Failure::not_supported("unsupported operation")),
@@ -875,6 +1203,10 @@ fn encrypt_or_decrypt(
 }
 
 fn derive_bits(alg: &Normalized, key: &KeyParts, length: Option<u32>) -> Outcome<Vec<u8>> {
+    // https://w3c.github.io/webcrypto/#ecdh-operations-derive-bits (and X25519's)
+    if let Normalized::EcdhDerive { public, .. } = alg {
+        return asym::ecdh_derive(key, public, length);
+    }
     // If length is null or is not a multiple of 8, then throw an OperationError.
     let Some(length) = length.filter(|l| l % 8 == 0) else {
         return Err(Failure::operation("the length must be a multiple of 8"));
@@ -934,6 +1266,7 @@ enum Output {
     Bytes(Vec<u8>),
     Bool(bool),
     Key(KeyParts),
+    KeyPair { public: KeyParts, private: KeyParts },
     Jwk(serde_json::Map<String, serde_json::Value>),
 }
 
@@ -946,37 +1279,159 @@ fn output_value(output: Output, ctx: &mut Context) -> JsResult<JsValue> {
         }
         Output::Bool(b) => b.into(),
         Output::Key(parts) => CryptoKey::create(parts, ctx)?.into(),
+        Output::KeyPair { public, private } => {
+            // A CryptoKeyPair dictionary: its members in lexicographic order.
+            let private = CryptoKey::create(private, ctx)?;
+            let public = CryptoKey::create(public, ctx)?;
+            let pair = JsObject::with_object_proto(ctx.intrinsics());
+            pair.create_data_property_or_throw(JsString::from("privateKey"), private, ctx)?;
+            pair.create_data_property_or_throw(JsString::from("publicKey"), public, ctx)?;
+            pair.into()
+        }
         Output::Jwk(map) => JsValue::from_json(&serde_json::Value::Object(map), ctx)?,
     })
 }
 
-/// A new promise, settled by a queued task with the result of `steps` (the operation's "in
-/// parallel" steps, which touch no JavaScript value).
-// NOTE: the steps run now, on the event-loop thread, instead of in parallel: they read only
-// copies of the inputs and Rust key material, so script can tell only by the time it takes.
-// The settlement still comes from a task ("queue a global task on the crypto task source"),
-// after the current script and its microtasks.
-fn run_in_parallel(ctx: &mut Context, steps: impl FnOnce() -> Outcome<Output>) -> JsValue {
-    let promise = PromiseCapability::new(ctx);
-    let result = steps();
-    let settle = promise.clone();
-    let job = GenericJob::new(
-        move |ctx| {
-            match result.map_err(|f| failure_value(&f, ctx)) {
-                Ok(output) => match output_value(output, ctx) {
-                    Ok(v) => settle.resolve(v, ctx),
-                    Err(e) => {
-                        let e = webidl::own_error_value(e, ctx);
-                        settle.reject(e, ctx);
-                    }
-                },
-                Err(reason) => settle.reject(reason, ctx),
+/// Inputs of at least this many bytes make an operation [`Work::Heavy`].
+pub(crate) const HEAVY_BYTES: usize = 1 << 20;
+/// PBKDF2 with at least this many iterations is [`Work::Heavy`].
+pub(crate) const HEAVY_ITERATIONS: u32 = 10_000;
+/// The most operations running on worker threads at once (one more runs on the event-loop
+/// thread instead).
+pub(crate) const MAX_WORKERS: usize = 4;
+
+/// The operations running on worker threads now (all contexts of the process).
+static WORKERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Where an operation's "in parallel" steps run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// On the event-loop thread, at once (microseconds of work).
+    Light,
+    /// On a worker thread (RSA key generation, a digest or cipher of megabytes, PBKDF2 with
+    /// many iterations), when fewer than [`MAX_WORKERS`] are busy.
+    Heavy,
+}
+
+impl Work {
+    /// Heavy when `bytes` is at least [`HEAVY_BYTES`].
+    fn of_len(bytes: usize) -> Self {
+        if bytes >= HEAVY_BYTES {
+            Self::Heavy
+        } else {
+            Self::Light
+        }
+    }
+
+    fn max(self, other: Self) -> Self {
+        if self == Self::Heavy || other == Self::Heavy {
+            Self::Heavy
+        } else {
+            Self::Light
+        }
+    }
+
+    /// The weight of an algorithm's own parameters (PBKDF2 iterations, RSA generation).
+    fn of_algorithm(alg: &Normalized) -> Self {
+        match alg {
+            Normalized::Pbkdf2 { iterations, .. } if *iterations >= HEAVY_ITERATIONS => Self::Heavy,
+            Normalized::RsaGen { .. } => Self::Heavy,
+            _ => Self::Light,
+        }
+    }
+}
+
+/// Marks one busy worker; frees it when dropped (also if the steps panic).
+struct WorkerSlot;
+
+impl WorkerSlot {
+    fn acquire() -> Option<Self> {
+        use std::sync::atomic::Ordering;
+        WORKERS
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < MAX_WORKERS).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Self)
+    }
+}
+
+impl Drop for WorkerSlot {
+    fn drop(&mut self) {
+        WORKERS.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Settle `promise` with the outcome of an operation's steps.
+fn settle(promise: &PromiseCapability, result: Outcome<Output>, ctx: &mut Context) {
+    match result.map_err(|f| failure_value(&f, ctx)) {
+        Ok(output) => match output_value(output, ctx) {
+            Ok(v) => promise.resolve(v, ctx),
+            Err(e) => {
+                let e = webidl::own_error_value(e, ctx);
+                promise.reject(e, ctx);
             }
-            Ok(JsValue::undefined())
         },
-        ctx.realm().clone(),
+        Err(reason) => promise.reject(reason, ctx),
+    }
+}
+
+/// A new promise, settled by a task with the result of `steps` (the operation's "in
+/// parallel" steps, which touch no JavaScript value: they own copies of the inputs and the
+/// Rust key material).
+///
+/// [`Work::Light`] steps run now, on the event-loop thread, and a queued job settles the
+/// promise (after the current script and its microtasks). [`Work::Heavy`] steps run on a
+/// worker thread; when they finish, the event loop's native-future driver
+/// (`boa_streams::native`, polled by the host's loop) settles the promise from a task.
+// NOTE: which thread runs the steps is unobservable but for timing: the steps read no
+// JavaScript state, and the spec runs them "in parallel" and then queues a task, so the
+// order in which two operations' promises settle was never defined. When every worker is
+// busy, heavy steps run on the event-loop thread as light ones do (a bound on the threads a
+// script can start).
+fn run_in_parallel(
+    ctx: &mut Context,
+    work: Work,
+    steps: impl FnOnce() -> Outcome<Output> + Send + 'static,
+) -> JsValue {
+    let promise = PromiseCapability::new(ctx);
+    let slot = (work == Work::Heavy).then(WorkerSlot::acquire).flatten();
+    let Some(slot) = slot else {
+        let result = steps();
+        let settle_promise = promise.clone();
+        let job = GenericJob::new(
+            move |ctx| {
+                settle(&settle_promise, result, ctx);
+                Ok(JsValue::undefined())
+            },
+            ctx.realm().clone(),
+        );
+        ctx.enqueue_job(job.into());
+        return promise.value();
+    };
+    let (sender, receiver) = futures::channel::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("boa_crypto worker".into())
+        .spawn(move || {
+            let _slot = slot;
+            // The receiver is gone only if the context was dropped: nothing to settle.
+            let _ = sender.send(steps());
+        });
+    if let Err(e) = spawned {
+        let failure = Failure::operation(format!("could not start a worker thread: {e}"));
+        settle(&promise, Err(failure), ctx);
+        return promise.value();
+    }
+    let settle_promise = promise.clone();
+    boa_streams::native::spawn_future(
+        receiver,
+        move |result, ctx| {
+            let result =
+                result.unwrap_or_else(|_| Err(Failure::operation("the worker thread stopped")));
+            settle(&settle_promise, result, ctx);
+        },
+        ctx,
     );
-    ctx.enqueue_job(job.into());
     promise.value()
 }
 
@@ -1005,8 +1460,11 @@ fn optional_length(value: &JsValue, ctx: &mut Context) -> JsResult<Option<u32>> 
 /// The steps after an import: "If the [[type]] internal slot of result is "secret" or
 /// "private" and usages is empty, then throw a SyntaxError."
 fn require_usages(parts: KeyParts) -> Outcome<Output> {
-    if parts.key_type == KeyType::Secret && parts.usages.is_empty() {
-        return Err(Failure::syntax("a secret key needs at least one usage"));
+    if parts.key_type != KeyType::Public && parts.usages.is_empty() {
+        return Err(Failure::syntax(format!(
+            "a {} key needs at least one usage",
+            parts.key_type.as_str()
+        )));
     }
     Ok(Output::Key(parts))
 }
@@ -1074,12 +1532,9 @@ impl Class for SubtleCrypto {
                     let data = buffer_source_bytes(&arg(args, 2), "data", ctx)?;
                     let alg = normalize(&arg(args, 0), Op::Sign, ctx)?;
                     let key = key_parts(&key);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_len(data.len()), move || {
                         check_key(&alg, &key, "sign")?;
-                        let KeyAlgorithm::Hmac { hash, .. } = key.algorithm else {
-                            return Err(Failure::not_supported("unsupported operation"));
-                        };
-                        ops::hmac_sign(hash, &key.material, &data).map(Output::Bytes)
+                        sign(&alg, &key, &data).map(Output::Bytes)
                     }))
                 }))
             }),
@@ -1099,12 +1554,9 @@ impl Class for SubtleCrypto {
                     let data = buffer_source_bytes(&arg(args, 3), "data", ctx)?;
                     let alg = normalize(&arg(args, 0), Op::Verify, ctx)?;
                     let key = key_parts(&key);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_len(data.len()), move || {
                         check_key(&alg, &key, "verify")?;
-                        let KeyAlgorithm::Hmac { hash, .. } = key.algorithm else {
-                            return Err(Failure::not_supported("unsupported operation"));
-                        };
-                        ops::hmac_verify(hash, &key.material, &data, &signature).map(Output::Bool)
+                        verify(&alg, &key, &data, &signature).map(Output::Bool)
                     }))
                 }))
             }),
@@ -1125,7 +1577,7 @@ impl Class for SubtleCrypto {
                         return Err(type_error("not a digest algorithm"));
                     };
                     // 6-8. In parallel: the digest; queue a task to resolve with an ArrayBuffer.
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_len(data.len()), move || {
                         Ok(Output::Bytes(hash.digest(&data)))
                     }))
                 }))
@@ -1144,8 +1596,8 @@ impl Class for SubtleCrypto {
                     let extractable = arg(args, 1).to_boolean();
                     let usages = to_usages(&arg(args, 2), ctx)?;
                     let alg = normalize(&arg(args, 0), Op::GenerateKey, ctx)?;
-                    Ok(run_in_parallel(ctx, move || {
-                        require_usages(generate_key(&alg, extractable, usages)?)
+                    Ok(run_in_parallel(ctx, Work::of_algorithm(&alg), move || {
+                        finish_generate(generate_key(&alg, extractable, usages)?)
                     }))
                 }))
             }),
@@ -1167,7 +1619,7 @@ impl Class for SubtleCrypto {
                     let import = normalize(&arg(args, 2), Op::ImportKey, ctx)?;
                     let length_alg = normalize(&arg(args, 2), Op::GetKeyLength, ctx)?;
                     let base = key_parts(&base);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_algorithm(&alg), move || {
                         check_key(&alg, &base, "deriveKey")?;
                         let length = get_key_length(&length_alg)?;
                         let secret = derive_bits(&alg, &base, length)?;
@@ -1197,7 +1649,7 @@ impl Class for SubtleCrypto {
                     let length = optional_length(&arg(args, 2), ctx)?;
                     let alg = normalize(&arg(args, 0), Op::DeriveBits, ctx)?;
                     let base = key_parts(&base);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::of_algorithm(&alg), move || {
                         check_key(&alg, &base, "deriveBits")?;
                         derive_bits(&alg, &base, length).map(Output::Bytes)
                     }))
@@ -1221,7 +1673,7 @@ impl Class for SubtleCrypto {
                     let key_data = if is_buffer {
                         KeyData::Bytes(buffer_source_bytes(&key_data, "keyData", ctx)?)
                     } else {
-                        KeyData::Jwk(to_jwk(&key_data, ctx)?)
+                        KeyData::Jwk(Box::new(to_jwk(&key_data, ctx)?))
                     };
                     let extractable = arg(args, 3).to_boolean();
                     let usages = to_usages(&arg(args, 4), ctx)?;
@@ -1236,7 +1688,7 @@ impl Class for SubtleCrypto {
                         }
                         _ => {}
                     }
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::Light, move || {
                         require_usages(import_key(format, &key_data, &alg, extractable, usages)?)
                     }))
                 }))
@@ -1253,7 +1705,7 @@ impl Class for SubtleCrypto {
                     require_args(args, 2, "exportKey")?;
                     let format = to_format(&arg(args, 0), ctx)?;
                     let key = key_parts(&to_key(&arg(args, 1), "key")?);
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::Light, move || {
                         Ok(match export_key(format, &key)? {
                             Exported::Bytes(b) => Output::Bytes(b),
                             Exported::Jwk(j) => Output::Jwk(j),
@@ -1276,7 +1728,7 @@ impl Class for SubtleCrypto {
                     let key = key_parts(&to_key(&arg(args, 1), "key")?);
                     let wrapping = key_parts(&to_key(&arg(args, 2), "wrappingKey")?);
                     let alg = normalize_wrap(&arg(args, 3), true, ctx)?;
-                    Ok(run_in_parallel(ctx, move || {
+                    Ok(run_in_parallel(ctx, Work::Light, move || {
                         check_key(&alg, &wrapping, "wrapKey")?;
                         let bytes = match export_key(format, &key)? {
                             Exported::Bytes(b) => b,
@@ -1307,16 +1759,20 @@ impl Class for SubtleCrypto {
                     let usages = to_usages(&arg(args, 6), ctx)?;
                     let alg = normalize_wrap(&arg(args, 3), false, ctx)?;
                     let import = normalize(&arg(args, 4), Op::ImportKey, ctx)?;
-                    Ok(run_in_parallel(ctx, move || {
-                        check_key(&alg, &unwrapping, "unwrapKey")?;
-                        let bytes = encrypt_or_decrypt(&alg, &unwrapping, &wrapped, false)?;
-                        let data = if format == KeyFormat::Jwk {
-                            KeyData::Jwk(parse_jwk(&bytes)?)
-                        } else {
-                            KeyData::Bytes(bytes)
-                        };
-                        require_usages(import_key(format, &data, &import, extractable, usages)?)
-                    }))
+                    Ok(run_in_parallel(
+                        ctx,
+                        Work::of_len(wrapped.len()),
+                        move || {
+                            check_key(&alg, &unwrapping, "unwrapKey")?;
+                            let bytes = encrypt_or_decrypt(&alg, &unwrapping, &wrapped, false)?;
+                            let data = if format == KeyFormat::Jwk {
+                                KeyData::Jwk(Box::new(parse_jwk(&bytes)?))
+                            } else {
+                                KeyData::Bytes(bytes)
+                            };
+                            require_usages(import_key(format, &data, &import, extractable, usages)?)
+                        },
+                    ))
                 }))
             }),
         );
@@ -1343,7 +1799,8 @@ fn cipher_method(this: &JsValue, args: &[JsValue], ctx: &mut Context, encrypt: b
         let op = if encrypt { Op::Encrypt } else { Op::Decrypt };
         let alg = normalize(&arg(args, 0), op, ctx)?;
         let key = key_parts(&key);
-        Ok(run_in_parallel(ctx, move || {
+        let work = Work::of_len(data.len()).max(Work::of_algorithm(&alg));
+        Ok(run_in_parallel(ctx, work, move || {
             check_key(&alg, &key, method)?;
             encrypt_or_decrypt(&alg, &key, &data, encrypt).map(Output::Bytes)
         }))

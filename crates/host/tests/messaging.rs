@@ -268,3 +268,43 @@ fn a_worker_has_its_own_time_origin_entry_buffer_and_worker_navigator() {
         "[object Navigator]|[object WorkerNavigator]|undefined/function|0|true|true"
     );
 }
+
+#[test]
+fn a_crypto_key_posted_to_a_worker_signs_there() {
+    // CryptoKey is serializable (boa_crypto's hook in boa_html's structured clone): a
+    // non-extractable private key crosses to the worker thread and signs there; the RSA key
+    // pair is generated on a boa_crypto worker thread and settles through the host loop.
+    let out = run(
+        r#"
+        globalThis.out = [];
+        const w = new Worker("crypto-signer.js");
+        (async () => {
+          const ec = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+          const rsa = await crypto.subtle.generateKey({ name: "RSA-PSS", modulusLength: 1024,
+            publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, false, ["sign", "verify"]);
+          const data = new Uint8Array([1, 2, 3]);
+          w.onmessage = async (e) => {
+            out.push(e.data.info);
+            out.push(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, ec.publicKey, e.data.ecdsa, data));
+            out.push(await crypto.subtle.verify({ name: "RSA-PSS", saltLength: 32 }, rsa.publicKey, e.data.pss, data));
+            w.terminate();
+          };
+          w.postMessage({ ec: ec.privateKey, rsa: rsa.privateKey, data });
+        })();
+        "#,
+        &[(
+            "crypto-signer.js",
+            r#"
+            onmessage = async (e) => {
+              const { ec, rsa, data } = e.data;
+              const info = [ec instanceof CryptoKey, ec.type, ec.extractable, ec.algorithm.namedCurve,
+                rsa.algorithm.modulusLength].join(",");
+              const ecdsa = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, ec, data);
+              const pss = await crypto.subtle.sign({ name: "RSA-PSS", saltLength: 32 }, rsa, data);
+              postMessage({ info, ecdsa, pss });
+            };
+            "#,
+        )],
+    );
+    assert_eq!(out, "true,private,false,P-256,1024|true|true");
+}

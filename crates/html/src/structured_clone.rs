@@ -10,8 +10,9 @@
 //! RegExp, ArrayBuffer (fixed-length and resizable), every typed array kind and DataView
 //! (byteOffset and length kept), Map, Set, the Error types (name, message and the stack
 //! string), arrays, plain objects (with cycles and shared references), `DOMException`, and
-//! `Blob`/`File` (bytes shared, not copied; type, and a File's name and lastModified).
-//! Transferable: ArrayBuffer (its data block moves: the source is detached and no byte is
+//! `Blob`/`File` (bytes shared, not copied; type, and a File's name and lastModified), and the
+//! platform objects crates above this one make serializable with [`add_serializable`]
+//! (boa_crypto's `CryptoKey`). Transferable: ArrayBuffer (its data block moves: the source is detached and no byte is
 //! copied), `MessagePort`, `ReadableStream`, `WritableStream`, `TransformStream`. Anything
 //! else throws a "DataCloneError" `DOMException`.
 
@@ -126,6 +127,8 @@ pub enum ObjectRecord {
     },
     /// A `Blob` or `File` (serializable platform objects): the bytes are shared, not copied.
     Blob(boa_fileapi::SerializedBlob),
+    /// A serializable platform object of a crate above this one (see [`add_serializable`]).
+    Platform(Box<dyn PlatformRecord>),
     /// An Array: its length and its enumerable own string-keyed properties.
     Array {
         /// The `length`.
@@ -135,6 +138,58 @@ pub enum ObjectRecord {
     },
     /// An ordinary object's enumerable own string-keyed properties.
     Object(Vec<(Vec<u16>, Serialized)>),
+}
+
+/// The serialized record of a [serializable](https://html.spec.whatwg.org/multipage/structured-data.html#serializable-objects)
+/// platform object whose interface a crate above this one defines (boa_crypto's `CryptoKey`):
+/// plain `Send` data that builds the object again.
+pub trait PlatformRecord: Send + std::fmt::Debug {
+    /// The interface's deserialization steps: a new object in the current realm.
+    fn deserialize(self: Box<Self>, ctx: &mut Context) -> JsResult<JsObject>;
+}
+
+/// A serializable interface's serialization steps: the record of `object` if it implements
+/// the interface, else `None`.
+pub type SerializationSteps = fn(object: &JsObject) -> Option<Box<dyn PlatformRecord>>;
+
+/// The serialization steps installed on a context with [`add_serializable`].
+#[derive(Clone, Default)]
+struct SerializableInterfaces(Vec<SerializationSteps>);
+
+/// Make the platform objects `steps` recognizes serializable in `ctx`: structured
+/// serialization (structuredClone, postMessage) asks `steps` about each platform object it
+/// does not know, and a record it returns is deserialized through
+/// [`PlatformRecord::deserialize`]. A crate above this one calls it from its `register` (it
+/// cannot be named here: the crate graph goes upward only).
+///
+/// ```
+/// use boa_engine::{Context, JsObject, JsResult};
+/// use boa_html::structured_clone::{add_serializable, PlatformRecord};
+///
+/// #[derive(Debug)]
+/// struct Nothing;
+/// impl PlatformRecord for Nothing {
+///     fn deserialize(self: Box<Self>, ctx: &mut Context) -> JsResult<JsObject> {
+///         Ok(JsObject::with_object_proto(ctx.intrinsics()))
+///     }
+/// }
+/// let mut context = Context::default();
+/// boa_html::register(&mut context).unwrap();
+/// add_serializable(&mut context, |_object| None);
+/// ```
+pub fn add_serializable(ctx: &mut Context, steps: SerializationSteps) {
+    let mut interfaces = ctx
+        .get_data::<SerializableInterfaces>()
+        .cloned()
+        .unwrap_or_default();
+    interfaces.0.push(steps);
+    ctx.insert_data(interfaces);
+}
+
+/// The record of `object` from the installed serialization steps, if one recognizes it.
+fn platform_record(object: &JsObject, ctx: &Context) -> Option<Box<dyn PlatformRecord>> {
+    let interfaces = ctx.get_data::<SerializableInterfaces>()?;
+    interfaces.0.iter().find_map(|steps| steps(object))
 }
 
 /// A transferred object's data holder.
@@ -494,6 +549,9 @@ impl Serializer {
         } else if let Some(blob) = boa_fileapi::blob_serialization_steps(&object) {
             // 20. A serializable platform object: Blob's (File's) serialization steps.
             ObjectRecord::Blob(blob)
+        } else if let Some(record) = platform_record(&object, ctx) {
+            // 20. A serializable platform object of a crate above this one.
+            ObjectRecord::Platform(record)
         } else if object.is::<ErrorData>() {
             error_record(&object, ctx)?
         } else if object.is_array() {
@@ -834,6 +892,7 @@ impl Deserializer<'_> {
                     .ok_or_else(|| data_clone_error("Malformed serialization", ctx))?
             }
             ObjectRecord::Blob(blob) => boa_fileapi::blob_deserialization_steps(blob, ctx)?,
+            ObjectRecord::Platform(record) => record.deserialize(ctx)?,
             ObjectRecord::Array { length, properties } => {
                 let array: JsObject = JsArray::new(ctx)?.into();
                 array.set(js_string!("length"), length as f64, true, ctx)?;

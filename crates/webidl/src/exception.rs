@@ -76,11 +76,16 @@ pub fn legacy_code(name: &JsString) -> u16 {
         .map_or(0, |(_, code)| *code)
 }
 
-/// A `DOMException` object's internal slots: name and message (immutable after creation).
+/// A `DOMException` object's internal slots: name and message (immutable after creation),
+/// and for a [`QuotaExceededError`](https://webidl.spec.whatwg.org/#quotaexceedederror) its
+/// quota and requested values.
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct DomException {
     name: JsString,
     message: JsString,
+    /// `Some` for a `QuotaExceededError` instance: (quota, requested).
+    #[unsafe_ignore_trace]
+    quota: Option<(Option<f64>, Option<f64>)>,
 }
 
 impl DomException {
@@ -158,7 +163,11 @@ impl Class for DomException {
                 Some(v) if v.is_undefined() => js_string!("Error"),
                 Some(v) => webidl::to_dom_string(v, context)?,
             };
-            Ok(Self { name, message })
+            Ok(Self {
+                name,
+                message,
+                quota: None,
+            })
         })())
     }
 
@@ -247,7 +256,234 @@ pub fn register(context: &mut Context) -> JsResult<()> {
         .ok_or_else(|| JsNativeError::typ().with_message("DOMException is not registered"))?;
     let error_proto = context.intrinsics().constructors().error().prototype();
     class.prototype().set_prototype(Some(error_proto));
+    register_quota_exceeded_error(class.constructor(), class.prototype(), context)
+}
+
+/// The `QuotaExceededError` interface object and prototype of a realm (in its
+/// `host_defined`).
+#[derive(Trace, Finalize, boa_engine::JsData)]
+struct QuotaRealm {
+    prototype: JsObject,
+}
+
+/// The `DomException` of a `QuotaExceededError` instance.
+fn this_quota(this: &JsValue) -> JsResult<(Option<f64>, Option<f64>)> {
+    this.as_object()
+        .and_then(|o| o.downcast_ref::<DomException>().and_then(|d| d.quota))
+        .ok_or_else(|| {
+            JsNativeError::typ()
+                .with_message("'this' is not a QuotaExceededError")
+                .into()
+        })
+}
+
+/// Register [`QuotaExceededError`](https://webidl.spec.whatwg.org/#quotaexceedederror), the
+/// `DOMException` subclass with `quota` and `requested`:
+/// `[Exposed=*, Serializable] interface QuotaExceededError : DOMException {
+/// constructor(optional DOMString message = "", optional QuotaExceededErrorOptions options = {});
+/// readonly attribute double? quota; readonly attribute double? requested; };`
+fn register_quota_exceeded_error(
+    dom_exception: JsObject,
+    dom_exception_prototype: JsObject,
+    context: &mut Context,
+) -> JsResult<()> {
+    use boa_engine::object::FunctionObjectBuilder;
+    use boa_engine::property::Attribute;
+    let prototype = JsObject::with_null_proto();
+    prototype.set_prototype(Some(dom_exception_prototype));
+    let constructor = FunctionObjectBuilder::new(
+        context.realm(),
+        NativeFunction::from_fn_ptr(construct_quota_exceeded_error),
+    )
+    .name(js_string!("QuotaExceededError"))
+    .length(0)
+    .constructor(true)
+    .build();
+    // The interface object's [[Prototype]] is the parent interface's (DOMException).
+    constructor.set_prototype(Some(dom_exception));
+    constructor.define_property_or_throw(
+        js_string!("prototype"),
+        PropertyDescriptor::builder()
+            .value(prototype.clone())
+            .writable(false)
+            .enumerable(false)
+            .configurable(false),
+        context,
+    )?;
+    for (name, index) in [("quota", 0), ("requested", 1)] {
+        let getter = NativeFunction::from_copy_closure(move |this, _, _| {
+            let (quota, requested) = this_quota(this)?;
+            let value = if index == 0 { quota } else { requested };
+            Ok(value.map_or(JsValue::null(), JsValue::from))
+        });
+        let getter = webidl::function(context, &format!("get {name}"), 0, getter);
+        prototype.define_property_or_throw(
+            JsString::from(name),
+            PropertyDescriptor::builder()
+                .get(getter)
+                .enumerable(true)
+                .configurable(true),
+            context,
+        )?;
+    }
+    // The attributes, then the constructor and @@toStringTag (the interfaces' key order).
+    prototype.define_property_or_throw(
+        js_string!("constructor"),
+        PropertyDescriptor::builder()
+            .value(constructor.clone())
+            .writable(true)
+            .enumerable(false)
+            .configurable(true),
+        context,
+    )?;
+    prototype.define_property_or_throw(
+        boa_engine::JsSymbol::to_string_tag(),
+        PropertyDescriptor::builder()
+            .value(js_string!("QuotaExceededError"))
+            .writable(false)
+            .enumerable(false)
+            .configurable(true),
+        context,
+    )?;
+    context.register_global_property(
+        js_string!("QuotaExceededError"),
+        constructor,
+        Attribute::WRITABLE | Attribute::CONFIGURABLE,
+    )?;
+    context
+        .realm()
+        .host_defined_mut()
+        .insert(QuotaRealm { prototype });
     Ok(())
+}
+
+/// Read a `double` member of `QuotaExceededErrorOptions` (absent when undefined); a
+/// non-finite value is a TypeError (a WebIDL `double`).
+fn quota_option(options: &JsValue, name: &str, context: &mut Context) -> JsResult<Option<f64>> {
+    let Some(object) = options.as_object() else {
+        return Ok(None);
+    };
+    let value = object.get(JsString::from(name), context)?;
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    let n = value.to_number(context)?;
+    if !n.is_finite() {
+        return Err(JsNativeError::typ()
+            .with_message(format!(
+                "QuotaExceededErrorOptions.{name} is not a finite number"
+            ))
+            .into());
+    }
+    Ok(Some(n))
+}
+
+/// `new QuotaExceededError(message = "", options = {})`.
+fn construct_quota_exceeded_error(
+    new_target: &JsValue,
+    args: &[JsValue],
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    let Some(new_target) = new_target.as_object() else {
+        return Err(JsNativeError::typ()
+            .with_message("Constructor QuotaExceededError requires 'new'")
+            .into());
+    };
+    let message = match args.first() {
+        None => js_string!(),
+        Some(v) if v.is_undefined() => js_string!(),
+        Some(v) => webidl::to_dom_string(v, context)?,
+    };
+    let options = args.get(1).cloned().unwrap_or_default();
+    if !options.is_null_or_undefined() && !options.is_object() {
+        return Err(JsNativeError::typ()
+            .with_message("QuotaExceededErrorOptions is not an object")
+            .into());
+    }
+    // Dictionary members in lexicographic order.
+    let quota = quota_option(&options, "quota", context)?;
+    let requested = quota_option(&options, "requested", context)?;
+    // If quota is present and negative, or requested is, or requested is less than quota:
+    // a RangeError.
+    if quota.is_some_and(|q| q < 0.0) || requested.is_some_and(|r| r < 0.0) {
+        return Err(JsNativeError::range()
+            .with_message("QuotaExceededError quota and requested must not be negative")
+            .into());
+    }
+    if let (Some(q), Some(r)) = (quota, requested) {
+        if r < q {
+            return Err(JsNativeError::range()
+                .with_message("QuotaExceededError requested must not be less than quota")
+                .into());
+        }
+    }
+    // The prototype from newTarget (a subclass), else this realm's.
+    let fallback = context
+        .realm()
+        .host_defined()
+        .get::<QuotaRealm>()
+        .map(|r| r.prototype.clone());
+    let proto = match new_target
+        .get(js_string!("prototype"), context)?
+        .as_object()
+    {
+        Some(p) => Some(p.clone()),
+        None => fallback,
+    };
+    let object = JsObject::from_proto_and_data(
+        proto,
+        DomException {
+            name: js_string!("QuotaExceededError"),
+            message,
+            quota: Some((quota, requested)),
+        },
+    );
+    define_stack(&object, context)?;
+    Ok(object.into())
+}
+
+/// Create a [`QuotaExceededError`](https://webidl.spec.whatwg.org/#quotaexceedederror) (a
+/// `DOMException` named "QuotaExceededError" with `quota` and `requested`) in the current
+/// realm.
+///
+/// ```
+/// use boa_engine::{Context, Source};
+///
+/// let mut context = Context::default();
+/// boa_webidl::register(&mut context).unwrap();
+/// let e = boa_webidl::exception::create_quota_exceeded_error("too big", Some(8.0), Some(9.0), &mut context)
+///     .unwrap();
+/// context.global_object().set(boa_engine::js_string!("e"), e, false, &mut context).unwrap();
+/// let ok = context
+///     .eval(Source::from_bytes(
+///         "e instanceof QuotaExceededError && e instanceof DOMException && e.code === 22 \
+///          && e.quota === 8 && e.requested === 9 && e.name === 'QuotaExceededError'",
+///     ))
+///     .unwrap();
+/// assert_eq!(ok.as_boolean(), Some(true));
+/// ```
+pub fn create_quota_exceeded_error(
+    message: &str,
+    quota: Option<f64>,
+    requested: Option<f64>,
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    let proto = context
+        .realm()
+        .host_defined()
+        .get::<QuotaRealm>()
+        .map(|r| r.prototype.clone())
+        .ok_or_else(|| JsNativeError::typ().with_message("QuotaExceededError is not registered"))?;
+    let object = JsObject::from_proto_and_data(
+        Some(proto),
+        DomException {
+            name: js_string!("QuotaExceededError"),
+            message: JsString::from(message),
+            quota: Some((quota, requested)),
+        },
+    );
+    define_stack(&object, context)?;
+    Ok(object.into())
 }
 
 /// Create a `DOMException` object with `message` and `name` (e.g. "AbortError") in the
@@ -276,6 +512,7 @@ pub fn create(message: &str, name: &str, context: &mut Context) -> JsResult<JsOb
         DomException {
             name: JsString::from(name),
             message: JsString::from(message),
+            quota: None,
         },
     );
     define_stack(&object, context)?;

@@ -252,7 +252,7 @@ pub fn assert_globals(ctx: &mut Context, present: &[&str], absent: &[&str]) {
 /// The globals each crate of the workspace registers (by crate directory name), for
 /// [`assert_crates_registered`].
 pub const CRATE_GLOBALS: &[(&str, &[&str])] = &[
-    ("webidl", &["DOMException"]),
+    ("webidl", &["DOMException", "QuotaExceededError"]),
     (
         "dom",
         &[
