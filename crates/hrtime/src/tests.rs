@@ -148,6 +148,8 @@ fn register_installs_only_this_crate_and_its_dependencies() {
     let mut ctx = context();
     crate::test_support::assert_crates_registered(
         &mut ctx,
-        &["webidl", "dom", "streams", "fileapi", "html", "hrtime"],
+        &[
+            "webidl", "dom", "streams", "fileapi", "url", "html", "hrtime",
+        ],
     );
 }

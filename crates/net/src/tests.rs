@@ -615,7 +615,15 @@ fn keep_alive_reuses_connections() {
     );
     run_until(&mut ctx, "done");
     assert_eq!(string(&mut ctx, "log.length"), "10");
-    assert_eq!(counters.connections.load(Ordering::SeqCst), 1);
+    // One connection when the pool got it back in time for every request (the usual case:
+    // hyper hands a connection back to its pool from a task of its own after the body ends);
+    // on a loaded machine a request may start before that and open a second one. Ten
+    // requests over at most three connections is reuse; without it there would be ten.
+    let connections = counters.connections.load(Ordering::SeqCst);
+    assert!(
+        (1..=3).contains(&connections),
+        "{connections} connections for 10 requests"
+    );
 }
 
 #[test]

@@ -250,6 +250,28 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "Performance",
+        "timeOrigin,now,toJSON,getEntries,getEntriesByType,getEntriesByName,mark,clearMarks,\
+         measure,clearMeasures,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "PerformanceEntry",
+        "id,name,entryType,startTime,duration,navigationId,toJSON,constructor,\
+         Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "PerformanceMark",
+        "detail,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "PerformanceMeasure",
+        "detail,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
         "URL",
         "href,origin,protocol,username,password,host,hostname,port,pathname,search,\
          searchParams,hash,toJSON,toString,constructor,Symbol(Symbol.toStringTag)",
