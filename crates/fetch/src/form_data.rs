@@ -86,13 +86,7 @@ fn this_form_data(this: &JsValue) -> JsResult<JsObject<FormData>> {
 }
 
 fn required(args: &[JsValue], n: usize, method: &str) -> JsResult<()> {
-    if args.len() < n {
-        return Err(type_error(format!(
-            "Failed to execute '{method}' on 'FormData': {n} argument(s) required, but only {} present.",
-            args.len()
-        )));
-    }
-    Ok(())
+    boa_webidl::required_arguments(args, n, "FormData", method)
 }
 
 /// The arguments of `append` and `set` after overload resolution and conversion: the

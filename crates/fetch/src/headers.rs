@@ -340,13 +340,7 @@ fn this_headers(this: &JsValue) -> JsResult<JsObject<Headers>> {
 }
 
 fn required(args: &[JsValue], n: usize, method: &str) -> JsResult<()> {
-    if args.len() < n {
-        return Err(type_error(format!(
-            "Failed to execute '{method}' on 'Headers': {n} argument(s) required, but only {} present.",
-            args.len()
-        )));
-    }
-    Ok(())
+    boa_webidl::required_arguments(args, n, "Headers", method)
 }
 
 fn invalid_name(name: &[u8]) -> boa_engine::JsError {

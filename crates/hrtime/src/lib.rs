@@ -335,13 +335,7 @@ impl Class for PerformanceInterface {
 }
 
 fn required(args: &[JsValue], n: usize, method: &str, interface: &str) -> JsResult<()> {
-    if args.len() < n {
-        return Err(type_error(format!(
-            "Failed to execute '{method}' on '{interface}': {n} argument(s) required, but only {} present.",
-            args.len()
-        )));
-    }
-    Ok(())
+    webidl::required_arguments(args, n, interface, method)
 }
 
 /// The entries of the buffer of `state` filtered by `name` and `entry_type`, in

@@ -198,13 +198,7 @@ fn this_params(this: &JsValue) -> JsResult<JsObject<UrlSearchParams>> {
 }
 
 fn required(args: &[JsValue], n: usize, method: &str) -> JsResult<()> {
-    if args.len() < n {
-        return Err(type_error(format!(
-            "Failed to execute '{method}' on 'URLSearchParams': {n} argument(s) required, but only {} present.",
-            args.len()
-        )));
-    }
-    Ok(())
+    boa_webidl::required_arguments(args, n, "URLSearchParams", method)
 }
 
 /// An optional argument: absent when missing or `undefined` (WebIDL overload resolution

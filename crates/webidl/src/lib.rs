@@ -262,6 +262,30 @@ pub fn illegal_constructor() -> JsError {
         .into()
 }
 
+/// WebIDL's argument-count check of an operation: a TypeError when fewer than `n` arguments
+/// were passed to `interface`'s `method`.
+///
+/// ```
+/// use boa_engine::JsValue;
+/// assert!(boa_webidl::required_arguments(&[JsValue::undefined()], 1, "Headers", "get").is_ok());
+/// let error = boa_webidl::required_arguments(&[], 2, "Headers", "set").unwrap_err();
+/// assert!(error.to_string().contains("Failed to execute 'set' on 'Headers': 2 argument(s) required"));
+/// ```
+pub fn required_arguments(
+    args: &[JsValue],
+    n: usize,
+    interface: &str,
+    method: &str,
+) -> JsResult<()> {
+    if args.len() < n {
+        return Err(type_error(format!(
+            "Failed to execute '{method}' on '{interface}': {n} argument(s) required, but only {} present.",
+            args.len()
+        )));
+    }
+    Ok(())
+}
+
 /// A TypeError with `message`.
 pub fn type_error(message: impl Into<String>) -> JsError {
     let message: String = message.into();
