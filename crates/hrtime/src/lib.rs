@@ -1,9 +1,10 @@
 //! # boa_hrtime
 //!
 //! [High Resolution Time](https://w3c.github.io/hr-time/) (`Performance`, `performance.now()`,
-//! `performance.timeOrigin`), the entry buffer of the
+//! `performance.timeOrigin`), the
 //! [Performance Timeline](https://w3c.github.io/performance-timeline/) (`PerformanceEntry`,
-//! `getEntries()`, `getEntriesByType()`, `getEntriesByName()`) and
+//! `getEntries()`, `getEntriesByType()`, `getEntriesByName()`, `PerformanceObserver`,
+//! `PerformanceObserverEntryList`) and
 //! [User Timing](https://w3c.github.io/user-timing/) (`mark()`, `measure()`, `clearMarks()`,
 //! `clearMeasures()`, `PerformanceMark`, `PerformanceMeasure`) for Boa.
 //!

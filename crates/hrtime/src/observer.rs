@@ -200,6 +200,24 @@ fn performance_observer_task(state: &JsObject, ctx: &mut Context) -> JsResult<()
 }
 
 /// The `PerformanceObserver` interface object.
+///
+/// ```
+/// use boa_engine::{Context, Source};
+///
+/// let mut context = Context::default();
+/// boa_hrtime::register(&mut context).unwrap();
+/// context
+///     .eval(Source::from_bytes(
+///         "globalThis.seen = [];
+///          new PerformanceObserver((list) => seen.push(...list.getEntries().map(e => e.name)))
+///            .observe({ type: 'mark' });
+///          performance.mark('a');",
+///     ))
+///     .unwrap();
+/// context.run_jobs().unwrap();
+/// let seen = context.eval(Source::from_bytes("seen.join()")).unwrap();
+/// assert_eq!(seen.as_string().unwrap().to_std_string_escaped(), "a");
+/// ```
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct PerformanceObserverInterface;
 
@@ -522,7 +540,27 @@ fn this_entry_list(this: &JsValue) -> JsResult<Vec<JsObject>> {
     Ok(entries)
 }
 
-/// The `PerformanceObserverEntryList` interface object (not constructible).
+/// The `PerformanceObserverEntryList` interface object (not constructible: an observer's
+/// callback gets one).
+///
+/// ```
+/// use boa_engine::{Context, Source};
+///
+/// let mut context = Context::default();
+/// boa_hrtime::register(&mut context).unwrap();
+/// context
+///     .eval(Source::from_bytes(
+///         "globalThis.names = '';
+///          new PerformanceObserver((list) => {
+///            names = list.getEntriesByType('measure').map(e => e.name).join();
+///          }).observe({ entryTypes: ['mark', 'measure'] });
+///          performance.mark('a'); performance.measure('m', 'a');",
+///     ))
+///     .unwrap();
+/// context.run_jobs().unwrap();
+/// let names = context.eval(Source::from_bytes("names")).unwrap();
+/// assert_eq!(names.as_string().unwrap().to_std_string_escaped(), "m");
+/// ```
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct PerformanceObserverEntryListInterface;
 
