@@ -5,9 +5,17 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use boa_engine::context::time::{Clock, JsInstant};
 
-/// A monotonic clock that only moves when the event loop moves it.
+/// How far the virtual clock moves when the host starts evaluating a script or module
+/// ([`VirtualClock::tick`]): a real clock always advances between a realm's creation (its
+/// time origin, `performance.timeOrigin`) and the first statement of a script run in it, and
+/// between two scripts. One millisecond is ten times the resolution `performance.now()` is
+/// coarsened to, so a script never reads `performance.now() === 0`.
+pub(crate) const SCRIPT_TICK: Duration = Duration::from_millis(1);
+
+/// A monotonic clock that only moves when the event loop or the host moves it.
 ///
-/// `now()` starts at zero and advances only through [`VirtualClock::advance_to`]; the wall
+/// `now()` starts at zero and advances only through [`VirtualClock::advance_to`] (the loop
+/// jumping to the next due timer) and [`VirtualClock::tick`] (a script evaluation); the wall
 /// clock seen by `Date` is the real time at creation plus the virtual time elapsed, so dates
 /// stay plausible while timers run instantly.
 ///
@@ -28,6 +36,15 @@ impl VirtualClock {
             elapsed: Cell::new(Duration::ZERO),
             system_base_millis,
         }
+    }
+
+    /// Move the clock forward by [`SCRIPT_TICK`] (saturating): the host calls it as it starts
+    /// evaluating a script or a module, so time has passed since the realm was created and
+    /// since the previous script, as on a real clock. Timers keep their order: each is due at
+    /// a fixed point of this one clock.
+    pub(crate) fn tick(&self) {
+        self.elapsed
+            .set(self.elapsed.get().saturating_add(SCRIPT_TICK));
     }
 
     /// Move the clock forward to `target` (never backward).

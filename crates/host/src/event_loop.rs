@@ -632,6 +632,14 @@ impl EventLoop {
         }
     }
 
+    /// A script or module is about to be evaluated: with the virtual clock, time moves on by
+    /// one [`crate::clock::SCRIPT_TICK`] (a real clock moves by itself).
+    pub(crate) fn script_tick(&self) {
+        if let Some(clock) = &self.virtual_clock {
+            clock.tick();
+        }
+    }
+
     fn insert_task(&self, due: JsInstant, task: Task) {
         let seq = self.next_seq.get();
         self.next_seq.set(seq.wrapping_add(1));

@@ -48,7 +48,9 @@
 //!   slots), any other object as `[object Tag]`. (The `error` event's listeners are script,
 //!   and can queue more work, as in HTML.)
 //! * With [`HostOptions::virtual_time`] the context gets a virtual clock: when nothing but
-//!   timers is pending, the loop moves the clock to the next due timer instead of sleeping.
+//!   timers is pending, the loop moves the clock to the next due timer instead of sleeping;
+//!   each script or module the host evaluates moves it on by 1 ms first (time passes between
+//!   the realm's creation, its time origin, and its first script, as on a real clock).
 //!   `performance.now()` and `Date.now()` follow that clock (a busy-wait on `Date.now()` never
 //!   ends in that mode).
 //!
@@ -136,7 +138,8 @@ pub struct HostOptions {
     /// Expose a global `gc()` that runs a full collection (`boa_gc::force_collect`).
     pub expose_gc: bool,
     /// Use a virtual clock: when only timers are pending, the loop jumps the clock to the
-    /// next due timer instead of sleeping (tests and WPT run fast and deterministically).
+    /// next due timer instead of sleeping (tests and WPT run fast and deterministically), and
+    /// moves it on by 1 ms as each script or module starts evaluating.
     pub virtual_time: bool,
     /// Print uncaught errors and unhandled rejections to stderr as they are reported.
     pub print_errors: bool,
@@ -318,6 +321,7 @@ impl Host {
     /// recorded in `take_errors`).
     pub fn eval_source(&mut self, source: &str, name: &str) -> JsResult<JsValue> {
         let source = Source::from_bytes(source).with_path(Path::new(name));
+        self.event_loop.script_tick();
         self.context.eval(source)
     }
 
@@ -381,6 +385,7 @@ impl Host {
             std::env::current_dir().unwrap_or_default().join(path)
         };
         self.set_main_script(&path);
+        self.event_loop.script_tick();
         modules::eval_entry(source, &path, &mut self.context)
     }
 

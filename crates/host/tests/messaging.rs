@@ -270,6 +270,33 @@ fn a_worker_has_its_own_time_origin_entry_buffer_and_worker_navigator() {
 }
 
 #[test]
+fn a_performance_observer_in_a_worker_sees_only_the_worker_entries() {
+    let out = run(
+        r#"
+        globalThis.out = [];
+        new PerformanceObserver((list) => out.push("main saw " + list.getEntries().map(e => e.name)))
+          .observe({ type: "mark" });
+        performance.mark("main mark");
+        const w = new Worker("observer-worker.js");
+        w.onmessage = (e) => { out.push(e.data); w.terminate(); };
+        "#,
+        &[(
+            "observer-worker.js",
+            r#"
+            performance.mark("before");
+            new PerformanceObserver((list, observer, options) => {
+              postMessage("worker saw " + list.getEntries().map(e => e.name) + " dropped "
+                + options.droppedEntriesCount);
+              observer.disconnect();
+            }).observe({ type: "mark", buffered: true });
+            performance.mark("after");
+            "#,
+        )],
+    );
+    assert_eq!(out, "main saw main mark|worker saw before,after dropped 0");
+}
+
+#[test]
 fn a_crypto_key_posted_to_a_worker_signs_there() {
     // CryptoKey is serializable (boa_crypto's hook in boa_html's structured clone): a
     // non-extractable private key crosses to the worker thread and signs there; the RSA key

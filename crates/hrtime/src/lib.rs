@@ -1,9 +1,10 @@
 //! # boa_hrtime
 //!
 //! [High Resolution Time](https://w3c.github.io/hr-time/) (`Performance`, `performance.now()`,
-//! `performance.timeOrigin`), the entry buffer of the
+//! `performance.timeOrigin`), the
 //! [Performance Timeline](https://w3c.github.io/performance-timeline/) (`PerformanceEntry`,
-//! `getEntries()`, `getEntriesByType()`, `getEntriesByName()`) and
+//! `getEntries()`, `getEntriesByType()`, `getEntriesByName()`, `PerformanceObserver`,
+//! `PerformanceObserverEntryList`) and
 //! [User Timing](https://w3c.github.io/user-timing/) (`mark()`, `measure()`, `clearMarks()`,
 //! `clearMeasures()`, `PerformanceMark`, `PerformanceMeasure`) for Boa.
 //!
@@ -63,6 +64,9 @@ boa_webidl::runtime_extension!(
 #[derive(Debug, Default, Trace, Finalize, JsData)]
 struct Registered;
 
+mod observer;
+pub use observer::{PerformanceObserverEntryListInterface, PerformanceObserverInterface};
+
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]
@@ -117,6 +121,11 @@ struct PerformanceState {
     buffer: GcRefCell<Vec<JsObject>>,
     /// The id the next entry gets.
     next_id: Cell<u64>,
+    /// The [list of registered performance observer objects](https://w3c.github.io/performance-timeline/#list-of-registered-performance-observer-objects)
+    /// (the `PerformanceObserver`s; each keeps its own options list).
+    observers: GcRefCell<Vec<JsObject>>,
+    /// The [performance observer task queued flag](https://w3c.github.io/performance-timeline/#dfn-performance-observer-task-queued-flag).
+    observer_task_queued: Cell<bool>,
 }
 
 /// The per-realm state: the global's `performance` object and its state.
@@ -124,6 +133,8 @@ struct PerformanceState {
 struct HrRealm {
     performance: JsObject,
     state: JsObject,
+    /// The global's frozen array of supported entry types (`supportedEntryTypes`).
+    supported_entry_types: JsObject,
 }
 
 fn realm_state(ctx: &Context) -> Option<JsObject> {
@@ -289,7 +300,8 @@ impl Class for PerformanceInterface {
                 // 1. Run the PerformanceMark constructor and let entry be the newly created
                 //    object.
                 let entry = new_mark(&arg(args, 0), &arg(args, 1), &state, None, ctx)?;
-                // 2. Queue entry. (No PerformanceObserver: nothing observes it.)
+                // 2. Queue entry.
+                observer::queue_a_performance_entry(&state, &entry, "mark", ctx)?;
                 // 3. Add entry to the performance entry buffer.
                 with_state(&state, |s| s.buffer.borrow_mut().push(entry.clone()))?;
                 // 4. Return entry.
@@ -313,6 +325,8 @@ impl Class for PerformanceInterface {
                 let state = this_performance(this)?;
                 required(args, 1, "measure", "Performance")?;
                 let entry = measure(&state, args, ctx)?;
+                // Queue entry, then add it to the performance entry buffer.
+                observer::queue_a_performance_entry(&state, &entry, "measure", ctx)?;
                 with_state(&state, |s| s.buffer.borrow_mut().push(entry.clone()))?;
                 Ok(entry.into())
             }),
@@ -348,6 +362,17 @@ fn filter_buffer(
     ctx: &mut Context,
 ) -> JsResult<JsValue> {
     let entries = with_state(state, |s| s.buffer.borrow().clone())?;
+    filter_entries(entries, name, entry_type, ctx)
+}
+
+/// [Filter buffer by name and type](https://w3c.github.io/performance-timeline/#filter-buffer-by-name-and-type):
+/// the `entries` of `entry_type` named `name` (each if given), sorted by `startTime`.
+fn filter_entries(
+    entries: Vec<JsObject>,
+    name: Option<JsString>,
+    entry_type: Option<JsString>,
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
     let mut selected: Vec<(f64, JsObject)> = Vec::new();
     for object in entries {
         let Some(entry) = object.downcast_ref::<Entry>() else {
@@ -957,6 +982,8 @@ pub fn register(ctx: &mut Context) -> JsResult<()> {
     webidl::register_interface::<PerformanceEntryInterface>(ctx)?;
     webidl::register_interface::<PerformanceMarkInterface>(ctx)?;
     webidl::register_interface::<PerformanceMeasureInterface>(ctx)?;
+    webidl::register_interface::<PerformanceObserverInterface>(ctx)?;
+    webidl::register_interface::<PerformanceObserverEntryListInterface>(ctx)?;
     let (target_proto, target_constructor) = boa_dom::event_target_class(ctx)
         .ok_or_else(|| JsNativeError::typ().with_message("EventTarget is not registered"))?;
     let performance_class = ctx
@@ -981,12 +1008,24 @@ pub fn register(ctx: &mut Context) -> JsResult<()> {
             origin_unix_ms,
             buffer: GcRefCell::new(Vec::new()),
             next_id: Cell::new(1),
+            observers: GcRefCell::new(Vec::new()),
+            observer_task_queued: Cell::new(false),
         },
     );
+    // The frozen array of supported entry types, made once per global.
+    let supported = JsArray::from_iter(
+        observer::SUPPORTED_ENTRY_TYPES
+            .iter()
+            .map(|t| JsValue::from(JsString::from(*t))),
+        ctx,
+    );
+    let supported_entry_types: JsObject = supported.into();
+    supported_entry_types.set_integrity_level(boa_engine::object::IntegrityLevel::Frozen, ctx)?;
     let performance = boa_dom::new_event_target_with(performance_class.prototype(), state.clone());
     ctx.realm().host_defined_mut().insert(HrRealm {
         performance: performance.clone(),
         state,
+        supported_entry_types,
     });
 
     // partial interface mixin WindowOrWorkerGlobalScope {

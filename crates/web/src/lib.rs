@@ -45,7 +45,7 @@
 //! | `boa_net` (feature `net`) | Fetch (network) | webidl, dom, streams, fetch | `fetch`, `BoaStreams.serve` |
 //! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
 //! | [`boa_crypto`] | Web Cryptography API | webidl | `crypto`, `Crypto`, `SubtleCrypto`, `CryptoKey` |
-//! | [`boa_hrtime`] | HR Time, User Timing | webidl, dom, html | `performance`, `Performance`, `PerformanceEntry`, `PerformanceMark`, `PerformanceMeasure` |
+//! | [`boa_hrtime`] | HR Time, Performance Timeline, User Timing | webidl, dom, html | `performance`, `Performance`, `PerformanceEntry`, `PerformanceMark`, `PerformanceMeasure`, `PerformanceObserver`, `PerformanceObserverEntryList` |
 //! | `boa_web` (this) | – | all of the above | – |
 //!
 //! Where a lower crate needs a higher one at run time, the lower one defines a hook and the

@@ -306,6 +306,8 @@ pub const CRATE_GLOBALS: &[(&str, &[&str])] = &[
             "PerformanceEntry",
             "PerformanceMark",
             "PerformanceMeasure",
+            "PerformanceObserver",
+            "PerformanceObserverEntryList",
         ],
     ),
 ];

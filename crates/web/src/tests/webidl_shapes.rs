@@ -272,6 +272,16 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "PerformanceObserver",
+        "observe,disconnect,takeRecords,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype,supportedEntryTypes",
+    ),
+    (
+        "PerformanceObserverEntryList",
+        "getEntries,getEntriesByType,getEntriesByName,constructor,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
         "URL",
         "href,origin,protocol,username,password,host,hostname,port,pathname,search,\
          searchParams,hash,toJSON,toString,constructor,Symbol(Symbol.toStringTag)",
