@@ -48,6 +48,15 @@ mod url_interface;
 
 pub use url_interface::{api_url_parse, Url};
 
+/// The URL parser behind [`Url`] and [`api_url_parse`] (ada), re-exported so that code using
+/// their records names the same crate version.
+///
+/// ```
+/// let url: boa_url::ada_url::Url = boa_url::api_url_parse("https://a.test/x", None).unwrap();
+/// assert_eq!(url.origin(), "https://a.test");
+/// ```
+pub use ada_url;
+
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]

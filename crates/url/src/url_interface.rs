@@ -1,5 +1,8 @@
-//! The [`URL` interface](https://url.spec.whatwg.org/#url-class) on the `url` crate (its
-//! parser is the URL Standard's basic URL parser; `url::quirks` has the attribute setters).
+//! The [`URL` interface](https://url.spec.whatwg.org/#url-class) on ada (`ada-url`): its parser
+//! is the URL Standard's basic URL parser and its setters are the standard's attribute setters,
+//! the implementation Node uses. (The `url` crate 2.5 deviates from the current standard in
+//! file: and non-special paths: it drops a host before a Windows drive letter, collapses
+//! leading empty path segments and has no "/." path prefix.)
 
 use std::cell::RefCell;
 
@@ -9,7 +12,6 @@ use boa_engine::{
     Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
-use url::quirks;
 
 use boa_webidl::{self as webidl, arg, brand, type_error, INTERFACE_ATTRIBUTES};
 
@@ -20,7 +22,7 @@ use crate::{new_linked, set_list_from_query, to_usv_string};
 pub struct Url {
     /// The object's [URL](https://url.spec.whatwg.org/#concept-url-url).
     #[unsafe_ignore_trace]
-    url: RefCell<url::Url>,
+    url: RefCell<ada_url::Url>,
     /// The [query object](https://url.spec.whatwg.org/#concept-url-query-object), a
     /// `URLSearchParams` (set right after the object is made).
     query: GcRefCell<Option<JsObject>>,
@@ -29,13 +31,13 @@ pub struct Url {
 impl std::fmt::Debug for Url {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Url")
-            .field("href", &self.url.borrow().as_str())
+            .field("href", &self.url.borrow().href())
             .finish_non_exhaustive()
     }
 }
 
 impl Url {
-    fn new(url: url::Url) -> Self {
+    fn new(url: ada_url::Url) -> Self {
         Self {
             url: RefCell::new(url),
             query: GcRefCell::new(None),
@@ -52,82 +54,56 @@ impl Url {
     ///     .unwrap();
     /// let object = v.as_object().unwrap();
     /// let url = object.downcast_ref::<boa_url::Url>().unwrap().url();
-    /// assert_eq!(url.as_str(), "https://example.com/a?b#c");
+    /// assert_eq!(url.href(), "https://example.com/a?b#c");
+    /// assert_eq!(url.hostname(), "example.com");
     /// ```
-    pub fn url(&self) -> url::Url {
+    pub fn url(&self) -> ada_url::Url {
         self.url.borrow().clone()
     }
 
     /// The URL's [serialization](https://url.spec.whatwg.org/#concept-url-serializer) (`href`).
+    ///
+    /// ```
+    /// let mut ctx = boa_engine::Context::default();
+    /// boa_url::register(&mut ctx).unwrap();
+    /// let v = ctx
+    ///     .eval(boa_engine::Source::from_bytes("new URL('file://host/C:/x')"))
+    ///     .unwrap();
+    /// let object = v.as_object().unwrap();
+    /// let href = object.downcast_ref::<boa_url::Url>().unwrap().href();
+    /// assert_eq!(href, "file://host/C:/x");
+    /// ```
     pub fn href(&self) -> String {
-        self.url.borrow().as_str().to_owned()
+        self.url.borrow().href().to_owned()
     }
 }
 
 /// The [API URL parser](https://url.spec.whatwg.org/#api-url-parser): parse `base` (if given)
 /// with the basic URL parser, then `url` against it. `None` is failure.
-pub fn api_url_parse(url: &str, base: Option<&str>) -> Option<url::Url> {
+///
+/// This is the parser behind the `URL` interface (ada, the URL Standard's parser that Node
+/// uses too), for Rust code that must agree with `new URL(url, base)` in JS.
+///
+/// ```
+/// let u = boa_url::api_url_parse("//h/C:/x", Some("file:///y")).unwrap();
+/// assert_eq!(u.href(), "file://h/C:/x");
+/// assert_eq!(u.pathname(), "/C:/x");
+/// assert!(boa_url::api_url_parse("http://[", None).is_none());
+/// assert!(boa_url::api_url_parse("a", Some("not a base")).is_none());
+/// ```
+pub fn api_url_parse(url: &str, base: Option<&str>) -> Option<ada_url::Url> {
     // 1. Let parsedBase be null.
     // 2. If base is non-null: set parsedBase to the result of running the basic URL parser
     //    on base; if parsedBase is failure, then return failure.
-    let parsed_base = match base {
-        Some(base) => Some(url::Url::parse(base).ok()?),
-        None => None,
-    };
     // 3. Return the result of running the basic URL parser on url with parsedBase.
-    let parsed = url::Url::options()
-        .base_url(parsed_base.as_ref())
-        .parse(url);
-    match parsed {
-        Ok(parsed) => Some(parsed),
-        Err(_) => parsed_base.and_then(|base| reparse_ignoring_slashes(url, &base)),
-    }
+    // (ada's parse with a base does both.)
+    ada_url::Url::parse(url, base).ok()
 }
 
-/// The `url` crate (2.5.8) fails "///host" against a special base (an empty host), where the
-/// basic URL parser goes relative slash state → special authority ignore slashes state, which
-/// skips every "/" and "\\": the result is the one of "//host". Retry that way; it applies only
-/// where the crate failed and gives what the standard's state machine gives by construction.
-fn reparse_ignoring_slashes(url: &str, base: &url::Url) -> Option<url::Url> {
-    // A special base other than file: (file: has its own slash states).
-    if !matches!(base.scheme(), "http" | "https" | "ws" | "wss" | "ftp") {
-        return None;
-    }
-    // The parser's input preprocessing: strip leading and trailing C0 control or space,
-    // remove ASCII tab or newline.
-    let cleaned: String = url
-        .trim_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
-    let slashes = cleaned
-        .chars()
-        .take_while(|c| matches!(c, '/' | '\\'))
-        .count();
-    if slashes < 3 {
-        return None;
-    }
-    let rest = cleaned.get(slashes..)?;
-    url::Url::options()
-        .base_url(Some(base))
-        .parse(&format!("//{rest}"))
-        .ok()
-}
-
-/// The serialization of `url`'s [origin](https://url.spec.whatwg.org/#concept-url-origin).
-fn origin(url: &url::Url) -> String {
-    if url.scheme() == "blob" {
-        // "blob": 2. Let pathURL be the result of parsing the result of URL path
-        // serializing url. 3. If pathURL is failure, return a new opaque origin. 4. If
-        // pathURL's scheme is "http" or "https", return pathURL's origin. 5. Return a new
-        // opaque origin. (The `url` crate also gives ws:, wss:, ftp: and nested blob: URLs
-        // a tuple origin.)
-        return match url::Url::parse(url.path()) {
-            Ok(path) if matches!(path.scheme(), "http" | "https") => quirks::origin(&path),
-            _ => "null".to_owned(),
-        };
-    }
-    quirks::origin(url)
+/// The URL's [query](https://url.spec.whatwg.org/#concept-url-query) (`None` for null or, as
+/// ada does not tell them apart, for the empty query: both give an empty query object list).
+fn query_of(url: &ada_url::Url) -> Option<String> {
+    url.search().strip_prefix('?').map(str::to_owned)
 }
 
 /// The `url` and optional `base` arguments of the constructor and the statics, converted.
@@ -152,8 +128,8 @@ fn url_and_base(
 
 /// A new `URL` object with prototype `proto` for `record`, with its query object
 /// ([initialize](https://url.spec.whatwg.org/#url-initialize) steps 3-5).
-fn new_url_object(record: url::Url, proto: JsObject, ctx: &mut Context) -> JsResult<JsObject> {
-    let query = record.query().map(str::to_owned);
+fn new_url_object(record: ada_url::Url, proto: JsObject, ctx: &mut Context) -> JsResult<JsObject> {
+    let query = query_of(&record);
     let object = JsObject::from_proto_and_data(Some(proto), Url::new(record));
     link_query_object(&object, query.as_deref(), ctx)?;
     Ok(object.upcast())
@@ -171,10 +147,17 @@ fn link_query_object(object: &JsObject, query: Option<&str>, ctx: &mut Context) 
 
 /// The query object's [update steps](https://url.spec.whatwg.org/#concept-urlsearchparams-update)
 /// 4-5: set the URL's query to `query`; when null, potentially strip trailing spaces from an
-/// opaque path (the `url` crate's `set_query(None)` does).
+/// opaque path (ada's `search` setter with the empty string does both).
 fn update_url_query(url: &JsObject, query: Option<&str>, _ctx: &mut Context) -> JsResult<()> {
     if let Some(url) = url.downcast_ref::<Url>() {
-        url.url.borrow_mut().set_query(query);
+        // NOTE: ada sets a query through the `search` setter, which percent-encodes with the
+        // query percent-encode set; a serialized list holds only ASCII alphanumerics,
+        // "*-._+" and "%XX", none in that set, so the query is serializedQuery unchanged. The
+        // "?" keeps a leading "?" of the value from being taken as the delimiter.
+        let value = query.map(|q| format!("?{q}"));
+        url.url
+            .borrow_mut()
+            .set_search(Some(value.as_deref().unwrap_or("")));
     }
     Ok(())
 }
@@ -186,7 +169,7 @@ fn reparse_query_object(url: &JsObject<Url>) {
         let u = url.borrow();
         let data = u.data();
         let params = data.query.borrow().clone();
-        let query = data.url.borrow().query().map(str::to_owned);
+        let query = query_of(&data.url.borrow());
         (params, query)
     };
     if let Some(params) = params {
@@ -280,15 +263,15 @@ impl Class for Url {
         webidl::attribute(
             class,
             "href",
-            getter!(quirks::href),
+            getter!(ada_url::Url::href),
             Some(NativeFunction::from_fn_ptr(|this, args, ctx| {
                 let u = this_url(this)?;
                 let value = to_usv_string(&arg(args, 0), ctx)?;
                 // 1. Let parsedURL be the result of running the basic URL parser on the
                 //    given value.
                 // 2. If parsedURL is failure, then throw a TypeError.
-                let parsed = url::Url::parse(&value)
-                    .map_err(|e| type_error(format!("Invalid URL '{value}': {e}")))?;
+                let parsed = ada_url::Url::parse(value.as_str(), None)
+                    .map_err(|_| type_error(format!("Invalid URL '{value}'")))?;
                 // 3. Set this's URL to parsedURL.
                 *u.borrow().data().url.borrow_mut() = parsed;
                 // 4. Empty this's query object's list.
@@ -300,79 +283,82 @@ impl Class for Url {
             })),
         );
         // readonly attribute USVString origin;
-        webidl::attribute(class, "origin", getter!(origin), None);
+        webidl::attribute(class, "origin", getter!(ada_url::Url::origin), None);
         // attribute USVString protocol;
         webidl::attribute(
             class,
             "protocol",
-            getter!(quirks::protocol),
-            setter!(|url: &mut url::Url, v: &str| {
+            getter!(ada_url::Url::protocol),
+            setter!(|url: &mut ada_url::Url, v: &str| {
                 // Failure: return (the URL is unchanged).
-                let _ = quirks::set_protocol(url, v);
+                let _ = url.set_protocol(v);
             }),
         );
         // attribute USVString username;
         webidl::attribute(
             class,
             "username",
-            getter!(quirks::username),
-            setter!(|url: &mut url::Url, v: &str| {
+            getter!(ada_url::Url::username),
+            setter!(|url: &mut ada_url::Url, v: &str| {
                 // Failure: return (the URL is unchanged).
-                let _ = quirks::set_username(url, v);
+                let _ = url.set_username(Some(v));
             }),
         );
         // attribute USVString password;
         webidl::attribute(
             class,
             "password",
-            getter!(quirks::password),
-            setter!(|url: &mut url::Url, v: &str| {
+            getter!(ada_url::Url::password),
+            setter!(|url: &mut ada_url::Url, v: &str| {
                 // Failure: return (the URL is unchanged).
-                let _ = quirks::set_password(url, v);
+                let _ = url.set_password(Some(v));
             }),
         );
         // attribute USVString host;
         webidl::attribute(
             class,
             "host",
-            getter!(quirks::host),
-            setter!(|url: &mut url::Url, v: &str| {
+            getter!(ada_url::Url::host),
+            setter!(|url: &mut ada_url::Url, v: &str| {
                 // Failure: return (the URL is unchanged).
-                let _ = quirks::set_host(url, v);
+                let _ = url.set_host(Some(v));
             }),
         );
         // attribute USVString hostname;
         webidl::attribute(
             class,
             "hostname",
-            getter!(quirks::hostname),
-            setter!(|url: &mut url::Url, v: &str| {
+            getter!(ada_url::Url::hostname),
+            setter!(|url: &mut ada_url::Url, v: &str| {
                 // Failure: return (the URL is unchanged).
-                let _ = quirks::set_hostname(url, v);
+                let _ = url.set_hostname(Some(v));
             }),
         );
         // attribute USVString port;
         webidl::attribute(
             class,
             "port",
-            getter!(quirks::port),
-            setter!(|url: &mut url::Url, v: &str| {
+            getter!(ada_url::Url::port),
+            setter!(|url: &mut ada_url::Url, v: &str| {
                 // Failure: return (the URL is unchanged).
-                let _ = quirks::set_port(url, v);
+                let _ = url.set_port(Some(v));
             }),
         );
         // attribute USVString pathname;
         webidl::attribute(
             class,
             "pathname",
-            getter!(quirks::pathname),
-            setter!(quirks::set_pathname),
+            getter!(ada_url::Url::pathname),
+            setter!(|url: &mut ada_url::Url, v: &str| {
+                // Failure: return (the URL is unchanged).
+                let _ = url.set_pathname(Some(v));
+            }),
         );
         // attribute USVString search;
         webidl::attribute(
             class,
             "search",
-            getter!(quirks::search),
+            getter!(ada_url::Url::search),
             Some(NativeFunction::from_fn_ptr(|this, args, ctx| {
                 let u = this_url(this)?;
                 let value = to_usv_string(&arg(args, 0), ctx)?;
@@ -380,7 +366,7 @@ impl Class for Url {
                 //    potentially strip trailing spaces from an opaque path.
                 // 4-6. Otherwise: remove a leading "?", set the query to the empty string,
                 //    basic URL parse the input into the URL with the query state.
-                quirks::set_search(&mut u.borrow().data().url.borrow_mut(), &value);
+                u.borrow().data().url.borrow_mut().set_search(Some(&value));
                 // 7. Set this's query object's list to the result of parsing input.
                 reparse_query_object(&u);
                 Ok(JsValue::undefined())
@@ -402,8 +388,10 @@ impl Class for Url {
         webidl::attribute(
             class,
             "hash",
-            getter!(quirks::hash),
-            setter!(quirks::set_hash),
+            getter!(ada_url::Url::hash),
+            setter!(|url: &mut ada_url::Url, v: &str| {
+                url.set_hash(Some(v));
+            }),
         );
         // USVString toJSON();
         webidl::operation(
@@ -456,7 +444,7 @@ impl Class for Url {
         // Initialize steps 3-5: the query object.
         let query = object
             .downcast_ref::<Url>()
-            .and_then(|u| u.url.borrow().query().map(str::to_owned));
+            .and_then(|u| query_of(&u.url.borrow()));
         link_query_object(&object, query.as_deref(), ctx)?;
         Ok(object)
     }
