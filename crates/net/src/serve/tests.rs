@@ -214,6 +214,9 @@ fn a_client_vanishing_during_a_pending_pull_cancels_once() {
             }, { highWaterMark: 0 }));
         }",
     );
+    // The client leaves only once the second pull is pending (told through `leave`): it
+    // must not win the race against that pull.
+    let (leave, told) = std::sync::mpsc::channel::<()>();
     let client = std::thread::spawn(move || {
         let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
         socket
@@ -230,9 +233,11 @@ fn a_client_vanishing_during_a_pending_pull_cancels_once() {
                 break;
             }
         }
+        let _ = told.recv_timeout(Duration::from_secs(10));
         got
     });
     run_until(&mut ctx, "log.includes('pending pull')");
+    let _ = leave.send(());
     assert!(client.join().unwrap() > 1000);
     run_until(
         &mut ctx,
