@@ -301,6 +301,12 @@ impl Body for OutBody {
 /// small count of chunks whatever the body's length.
 const PUMP_AHEAD: usize = 4;
 
+/// Once a [`pump`]'s channel is full, the chunks the socket's side must take before the pump
+/// reads again: the socket's thread then wakes the script's thread once per this many
+/// chunks rather than once per chunk (with at least `PUMP_AHEAD - PUMP_REFILL` chunks still
+/// queued for the socket meanwhile).
+const PUMP_REFILL: usize = 2;
+
 /// How a [`pump`] ended.
 pub(crate) enum PumpEnd {
     /// The stream ended and every chunk was handed over.
@@ -330,6 +336,17 @@ pub(crate) fn pump(
         // a read is pending (a client vanishing during a `pull()` that has not settled)
         // ends the pump at once, so the stream is cancelled rather than left waiting.
         loop {
+            if tx.capacity() == 0 {
+                // Full: wait until `PUMP_REFILL` slots are free (the permits go back at
+                // once; this pump is the only sender, so the sends below find room).
+                let room = tokio::select! {
+                    room = tx.reserve_many(PUMP_REFILL) => room.is_ok(),
+                    () = tx.closed() => false,
+                };
+                if !room {
+                    return PumpEnd::ReceiverGone;
+                }
+            }
             let item = tokio::select! {
                 item = chunks.next() => item,
                 () = tx.closed() => return PumpEnd::ReceiverGone,
@@ -340,6 +357,10 @@ pub(crate) fn pump(
                     if bytes.is_empty() {
                         continue;
                     }
+                    // The chunk's bytes were copied out of its ArrayBuffer, which the
+                    // collector does not see: count them, so dead chunks do not pile up
+                    // between collections (here, between jobs, no GC borrow is held).
+                    boa_webidl::gc_pressure::count_foreign_block(bytes.len());
                     if tx.send(Ok(bytes)).await.is_err() {
                         return PumpEnd::ReceiverGone;
                     }

@@ -1,7 +1,7 @@
 //! The HTTP/1.1 server host API: `BoaStreams.serve(options, handler)` (a namespaced host
 //! API, not a web standard; the global `BoaStreams` object is created if missing).
 //!
-//! `serve({ hostname = "127.0.0.1", port = 0, signal, onListen, headersTimeout }, handler)` (or
+//! `serve({ hostname = "127.0.0.1", port = 0, signal, onListen, headersTimeout, idleTimeout }, handler)` (or
 //! `serve(handler)`) binds a TCP listener at once (a bind failure throws a TypeError) and
 //! returns `{ addr: { hostname, port, transport: "tcp" }, finished, shutdown() }`.
 //! `onListen(addr)` is called once it listens. For every request `handler(request)` runs
@@ -21,7 +21,20 @@
 //! malformed request body (bad chunk sizes, a body shorter than its `Content-Length`) errors
 //! `request.body` with a TypeError and the connection is closed after the handler's response.
 //! A client that shuts down its sending side before the response is written is taken as gone
-//! (its `request.signal` aborts). `shutdown()` stops accepting, lets requests in flight finish and closes
+//! (its `request.signal` aborts).
+//!
+//! `idleTimeout` (seconds, as Bun names it; 0 to 86400, fractions allowed; default 0: no
+//! limit) closes a connection on which nothing was read or written for that long: between
+//! requests, while a handler has not answered, or while a response body's `pull()` has not
+//! settled or the client does not read. The response body stream is then cancelled and
+//! `request.signal` aborted, both with a `TimeoutError` `DOMException` saying so (a client
+//! that goes away gives an `AbortError`). There is no limit by default, as in Node (whose
+//! server has none for a response being written): a quiet but live stream (an event stream
+//! that sends an event every few minutes, a long poll) is legitimate, and a default that
+//! cuts it, as Bun's 10 s does, breaks it in a way a user discovers only in production; a
+//! server exposed to clients that may stall sets one (with heartbeats shorter than it).
+//! Idle keep-alive connections waiting for a next request are closed by the header read
+//! timeout anyway. `shutdown()` stops accepting, lets requests in flight finish and closes
 //! idle connections; `finished` resolves when every connection is closed. Aborting
 //! `signal` shuts down.
 //!
@@ -78,6 +91,131 @@ struct Incoming1 {
     request: http::Request<Incoming>,
     respond: oneshot::Sender<http::Response<OutBody>>,
     ended: oneshot::Receiver<bool>,
+    /// Set (before the connection is dropped) when the connection was closed for being idle.
+    idle: Arc<IdleState>,
+}
+
+/// How a connection task tells the script's side that it closed the connection for being
+/// idle (`idleTimeout`), so the reasons given to the script say so.
+#[derive(Default)]
+struct IdleState {
+    /// The idle timeout that closed the connection, in milliseconds (0: not closed for it).
+    closed_after_ms: std::sync::atomic::AtomicU64,
+}
+
+impl IdleState {
+    /// The reason of the aborts and cancels that follow the connection's end: a
+    /// `TimeoutError` if it was closed for being idle, else an `AbortError` (the client
+    /// went away).
+    fn reason(&self, ctx: &mut Context) -> JsValue {
+        let ms = self
+            .closed_after_ms
+            .load(std::sync::atomic::Ordering::SeqCst);
+        let made = if ms == 0 {
+            boa_webidl::create_dom_exception("the client closed the connection", "AbortError", ctx)
+        } else {
+            boa_webidl::create_dom_exception(
+                &format!(
+                    "BoaStreams.serve: nothing was read or written on the connection for {} s (idleTimeout)",
+                    ms as f64 / 1000.0
+                ),
+                "TimeoutError",
+                ctx,
+            )
+        };
+        made.unwrap_or_default()
+    }
+}
+
+/// The limits of a listener's connections.
+#[derive(Clone, Copy)]
+struct ConnLimits {
+    /// How long a client has to send a request head.
+    header_timeout: Duration,
+    /// How long a connection may stay with nothing read or written (`None`: no limit).
+    idle_timeout: Option<Duration>,
+}
+
+/// A socket that records when it last read or wrote a byte (for `idleTimeout`).
+struct Watched {
+    inner: tokio::net::TcpStream,
+    /// Milliseconds since `since` at the last byte read or written.
+    last: Arc<std::sync::atomic::AtomicU64>,
+    since: tokio::time::Instant,
+}
+
+impl Watched {
+    fn touch(&self) {
+        let ms = u64::try_from(self.since.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last.store(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Note progress if `poll` moved bytes.
+    fn note(&self, poll: &std::task::Poll<std::io::Result<usize>>) {
+        if let std::task::Poll::Ready(Ok(n)) = poll {
+            if *n > 0 {
+                self.touch();
+            }
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for Watched {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let poll = std::pin::Pin::new(&mut this.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            this.touch();
+        }
+        poll
+    }
+}
+
+impl tokio::io::AsyncWrite for Watched {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = std::pin::Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.note(&poll);
+        poll
+    }
+
+    fn poll_write_vectored(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = std::pin::Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.note(&poll);
+        poll
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
 }
 
 /// Sends how the exchange ended when dropped.
@@ -316,7 +454,7 @@ fn listen(
     hostname: &str,
     port: u16,
     reuse_port: bool,
-    header_timeout: Duration,
+    limits: ConnLimits,
 ) -> JsResult<(SocketAddr, mpsc::Receiver<Incoming1>, watch::Sender<bool>)> {
     let runtime = crate::runtime()?;
     let listener = bind(hostname, port, reuse_port).map_err(|e| {
@@ -337,16 +475,12 @@ fn listen(
     };
     let (tx, rx) = mpsc::channel::<Incoming1>(QUEUE);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
-    runtime.spawn(accept_loop(listener, tx, shutdown_rx, header_timeout));
+    runtime.spawn(accept_loop(listener, tx, shutdown_rx, limits));
     Ok((local, rx, shutdown_tx))
 }
 
 /// Join the listener shared under `hostname:port`, or start it.
-fn join_shared(
-    hostname: &str,
-    port: u16,
-    header_timeout: Duration,
-) -> JsResult<Arc<SharedListener>> {
+fn join_shared(hostname: &str, port: u16, limits: ConnLimits) -> JsResult<Arc<SharedListener>> {
     let mut registry = registry()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -361,7 +495,7 @@ fn join_shared(
             return Ok(shared.clone());
         }
     }
-    let (addr, rx, shutdown) = listen(hostname, port, true, header_timeout)?;
+    let (addr, rx, shutdown) = listen(hostname, port, true, limits)?;
     let mut keys = vec![(hostname.to_string(), port)];
     if addr.port() != port {
         keys.push((hostname.to_string(), addr.port()));
@@ -430,12 +564,34 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
             Duration::from_millis(ms as u64)
         }
     };
+    // `idleTimeout`: seconds a connection may stay with nothing read or written (0: no
+    // limit, the default).
+    let idle_timeout = match get(&options, "idleTimeout", ctx)? {
+        v if v.is_undefined() => None,
+        v => {
+            let secs = v.to_number(ctx)?;
+            if !(0.0..=86_400.0).contains(&secs) {
+                return Err(boa_engine::JsNativeError::range()
+                    .with_message(format!(
+                        "BoaStreams.serve: idleTimeout must be 0 (none) to 86400 s, not {secs}"
+                    ))
+                    .into());
+            }
+            // Whole milliseconds, at least one.
+            let ms = (secs * 1000.0).round() as u64;
+            (ms > 0).then(|| Duration::from_millis(ms))
+        }
+    };
+    let limits = ConnLimits {
+        header_timeout,
+        idle_timeout,
+    };
     let signal = get(&options, "signal", ctx)?;
     let on_listen = get(&options, "onListen", ctx)?;
     let reuse_port = get(&options, "reusePort", ctx)?.to_boolean();
 
     let server = if reuse_port {
-        let shared = join_shared(&hostname, port, header_timeout)?;
+        let shared = join_shared(&hostname, port, limits)?;
         let (shutdown, stop) = watch::channel(false);
         let server = Rc::new(Server {
             handler,
@@ -448,7 +604,7 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
         receive_shared(server.clone(), shared.queue.clone(), stop, ctx);
         server
     } else {
-        let (local, rx, shutdown) = listen(&hostname, port, false, header_timeout)?;
+        let (local, rx, shutdown) = listen(&hostname, port, false, limits)?;
         let server = Rc::new(Server {
             handler,
             shutdown,
@@ -524,7 +680,7 @@ async fn accept_loop(
     listener: tokio::net::TcpListener,
     tx: mpsc::Sender<Incoming1>,
     mut shutdown: watch::Receiver<bool>,
-    header_timeout: Duration,
+    limits: ConnLimits,
 ) {
     loop {
         let accepted = tokio::select! {
@@ -540,8 +696,18 @@ async fn accept_loop(
         let tx = tx.clone();
         let mut shutdown = shutdown.clone();
         tokio::spawn(async move {
+            let idle = Arc::new(IdleState::default());
+            let last = Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let since = tokio::time::Instant::now();
+            let socket = Watched {
+                inner: socket,
+                last: last.clone(),
+                since,
+            };
+            let idle_for_requests = idle.clone();
             let service = hyper::service::service_fn(move |request| {
                 let tx = tx.clone();
+                let idle = idle_for_requests.clone();
                 async move {
                     let (respond, response) = oneshot::channel();
                     let (ended_tx, ended) = oneshot::channel();
@@ -558,6 +724,7 @@ async fn accept_loop(
                         request,
                         respond,
                         ended,
+                        idle,
                     };
                     if tx.send(incoming).await.is_err() {
                         return Ok::<_, Infallible>(
@@ -570,14 +737,40 @@ async fn accept_loop(
             });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(header_timeout)
+                .header_read_timeout(limits.header_timeout)
                 .max_headers(MAX_HEADERS)
                 .max_buf_size(MAX_HEAD_BYTES)
                 .serve_connection(TokioIo::new(socket), service);
             let mut conn = std::pin::pin!(conn);
-            tokio::select! {
-                _ = conn.as_mut() => return,
-                _ = shutdown.wait_for(|s| *s) => {}
+            // Bounded by the connection: each turn either ends it or waits at least until
+            // the idle deadline, which only moves forward.
+            loop {
+                let deadline = limits.idle_timeout.map(|t| {
+                    let last = last.load(std::sync::atomic::Ordering::Relaxed);
+                    since + Duration::from_millis(last) + t
+                });
+                let idle_passed = async {
+                    match deadline {
+                        Some(d) => tokio::time::sleep_until(d).await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    _ = conn.as_mut() => return,
+                    _ = shutdown.wait_for(|s| *s) => break,
+                    () = idle_passed => {
+                        let (Some(t), Some(d)) = (limits.idle_timeout, deadline) else { continue };
+                        let last = last.load(std::sync::atomic::Ordering::Relaxed);
+                        if since + Duration::from_millis(last) + t > d {
+                            continue; // bytes moved meanwhile
+                        }
+                        // Idle: say so first, then drop the connection (the response body and
+                        // the request's end guard go with it).
+                        let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1);
+                        idle.closed_after_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
+                        return;
+                    }
+                }
             }
             conn.as_mut().graceful_shutdown();
             let _ = conn.await;
@@ -650,6 +843,7 @@ fn report(error: JsValue, ctx: &mut Context) {
 #[derive(Trace, Finalize)]
 struct Responder(
     #[unsafe_ignore_trace] Rc<RefCell<Option<oneshot::Sender<http::Response<OutBody>>>>>,
+    #[unsafe_ignore_trace] Arc<IdleState>,
 );
 
 /// Run the handler for one request.
@@ -658,6 +852,7 @@ fn handle(server: &Rc<Server>, incoming: Incoming1, ctx: &mut Context) {
         request,
         respond,
         ended,
+        idle,
     } = incoming;
     let (head, body) = request.into_parts();
     // 431 beyond the header limits (hyper enforces the count; the size is checked here too).
@@ -715,19 +910,16 @@ fn handle(server: &Rc<Server>, incoming: Incoming1, ctx: &mut Context) {
         }
     };
     let responder = Rc::new(RefCell::new(Some(respond)));
-    // The client going away before the response was written to its end aborts the signal.
+    // The client going away (or the connection closed for being idle) before the response
+    // was written to its end aborts the signal.
     {
         let signal = signal.clone();
+        let idle = idle.clone();
         spawn_future(
             ended,
             move |ended, ctx| {
                 if ended != Ok(true) && !boa_dom::is_aborted(&signal) {
-                    let reason = boa_webidl::create_dom_exception(
-                        "the client closed the connection",
-                        "AbortError",
-                        ctx,
-                    )
-                    .unwrap_or_default();
+                    let reason = idle.reason(ctx);
                     let _ = boa_dom::signal_abort(&signal, reason, ctx);
                 }
             },
@@ -759,7 +951,7 @@ fn handle(server: &Rc<Server>, incoming: Incoming1, ctx: &mut Context) {
         ctx.realm(),
         NativeFunction::from_copy_closure_with_captures(
             |_, args, r: &Responder, ctx| {
-                let response = respond_with(&arg(args, 0), ctx);
+                let response = respond_with(&arg(args, 0), r.1.clone(), ctx);
                 let response = response.unwrap_or_else(|e| {
                     let e = own_error_value(e, ctx);
                     report(e, ctx);
@@ -768,7 +960,7 @@ fn handle(server: &Rc<Server>, incoming: Incoming1, ctx: &mut Context) {
                 send(&r.0, response);
                 Ok(JsValue::undefined())
             },
-            Responder(responder.clone()),
+            Responder(responder.clone(), idle.clone()),
         ),
     )
     .build();
@@ -780,7 +972,7 @@ fn handle(server: &Rc<Server>, incoming: Incoming1, ctx: &mut Context) {
                 send(&r.0, status_only(500));
                 Ok(JsValue::undefined())
             },
-            Responder(responder),
+            Responder(responder, idle),
         ),
     )
     .build();
@@ -798,7 +990,11 @@ fn send(
 }
 
 /// The hyper response for the handler's `value` (a `Response`).
-fn respond_with(value: &JsValue, ctx: &mut Context) -> JsResult<http::Response<OutBody>> {
+fn respond_with(
+    value: &JsValue,
+    idle: Arc<IdleState>,
+    ctx: &mut Context,
+) -> JsResult<http::Response<OutBody>> {
     let parts = value
         .as_object()
         .and_then(|o| response_parts(&o))
@@ -815,12 +1011,7 @@ fn respond_with(value: &JsValue, ctx: &mut Context) -> JsResult<http::Response<O
                 future,
                 move |end, ctx| {
                     if let PumpEnd::ReceiverGone = end {
-                        let reason = boa_webidl::create_dom_exception(
-                            "the client closed the connection",
-                            "AbortError",
-                            ctx,
-                        )
-                        .unwrap_or_default();
+                        let reason = idle.reason(ctx);
                         drop(reader.cancel(reason, ctx));
                     }
                 },

@@ -198,6 +198,27 @@ pub fn adopt_array_buffer(block: AlignedVec<u8>, ctx: &mut Context) -> JsResult<
     JsArrayBuffer::from_byte_block(block, ctx)
 }
 
+/// Count `bytes` of `ArrayBuffer` data blocks this module did not make (a script's
+/// `slice()`, the engine's own constructors) that a native consumer took and will drop: a
+/// byte stream's chunks copied out by a Rust reader (an HTTP response body written to a
+/// socket) are dead once copied, and without this count the collector, which does not see
+/// data blocks, lets them pile up. May force a collection, so call it only where no
+/// `GcRefCell` borrow is held and no JS runs (e.g. in a native future's poll, between
+/// jobs); during a collection's sweep it only counts.
+///
+/// ```
+/// use boa_webidl::gc_pressure::{counted_since_collection, count_foreign_block};
+///
+/// boa_gc::force_collect();
+/// let before = counted_since_collection();
+/// count_foreign_block(1000);
+/// assert_eq!(counted_since_collection(), before + 1000);
+/// ```
+#[inline]
+pub fn count_foreign_block(bytes: usize) {
+    report(bytes);
+}
+
 /// How many collections this thread's counter forced so far.
 ///
 /// ```

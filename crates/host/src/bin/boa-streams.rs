@@ -68,7 +68,41 @@ EXIT CODES:
 
 Errors are printed to stderr as they are reported; the event loop goes on after an error
 (as in a browser), the exit code says what happened.
+
+MEMORY (glibc on Linux):
+    The allocator keeps up to 32 MiB of freed memory per heap instead of returning it to the
+    system after every garbage collection (blocks of 1 MiB and more are mapped apart), so the
+    64 KiB chunks a stream makes reuse warm memory. MALLOC_TRIM_THRESHOLD_,
+    MALLOC_MMAP_THRESHOLD_ or GLIBC_TUNABLES in the environment leave glibc's own settings.
 ";
+
+/// Keep freed memory for reuse: glibc returns the free top of a heap to the system (madvise)
+/// once it passes 128 KiB, so after a collection frees the dead chunks a stream made, the
+/// next chunks fault their pages in again (measured on a server streaming 64 KiB chunks:
+/// page faults were a quarter of the script thread's time; docs/perf/net-2026-12-04.md).
+/// Skipped when the environment sets glibc's own malloc parameters.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tune_allocator() {
+    let set_by_user = [
+        "MALLOC_TRIM_THRESHOLD_",
+        "MALLOC_MMAP_THRESHOLD_",
+        "GLIBC_TUNABLES",
+    ]
+    .iter()
+    .any(|name| std::env::var_os(name).is_some());
+    if set_by_user {
+        return;
+    }
+    // SAFETY: mallopt only changes the allocator's parameters (it takes the allocator's own
+    // lock); it is called first thing in main, before any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 32 << 20);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn tune_allocator() {}
 
 /// Where the program comes from.
 #[derive(Clone)]
@@ -211,6 +245,7 @@ fn run(args: Args) -> i32 {
 }
 
 fn main() -> ExitCode {
+    tune_allocator();
     let args = match parse_args(
         std::env::args_os()
             .skip(1)

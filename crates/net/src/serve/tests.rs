@@ -214,6 +214,9 @@ fn a_client_vanishing_during_a_pending_pull_cancels_once() {
             }, { highWaterMark: 0 }));
         }",
     );
+    // The client leaves only once the second pull is pending (told through `leave`): it
+    // must not win the race against that pull.
+    let (leave, told) = std::sync::mpsc::channel::<()>();
     let client = std::thread::spawn(move || {
         let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
         socket
@@ -230,9 +233,11 @@ fn a_client_vanishing_during_a_pending_pull_cancels_once() {
                 break;
             }
         }
+        let _ = told.recv_timeout(Duration::from_secs(10));
         got
     });
     run_until(&mut ctx, "log.includes('pending pull')");
+    let _ = leave.send(());
     assert!(client.join().unwrap() > 1000);
     run_until(
         &mut ctx,
@@ -381,4 +386,163 @@ fn a_client_slower_than_the_header_timeout_is_dropped() {
         string(&mut ctx, "(() => { try { BoaStreams.serve({ headersTimeout: 0 }, () => {}); } catch (e) { return e.name; } })()"),
         "RangeError"
     );
+}
+
+fn idle_server(ctx: &mut boa_engine::Context, handler: &str) -> u16 {
+    eval(
+        ctx,
+        &format!(
+            "globalThis.log = [];
+             globalThis.server = BoaStreams.serve({{ port: 0, idleTimeout: 1 }}, {handler});"
+        ),
+    );
+    eval(ctx, "server.addr.port").to_number(ctx).unwrap() as u16
+}
+
+#[test]
+fn idle_timeout_closes_a_connection_whose_pull_never_settles() {
+    let mut ctx = context();
+    let port = idle_server(
+        &mut ctx,
+        "(req) => {
+            req.signal.addEventListener('abort', () => log.push('aborted ' + req.signal.reason.name));
+            let first = true;
+            return new Response(new ReadableStream({
+                pull(c) {
+                    if (first) { first = false; c.enqueue(new Uint8Array(1000)); return; }
+                    log.push('pending pull');
+                    return new Promise(() => {});
+                },
+                cancel(reason) { log.push('cancelled ' + reason.name + ': ' + reason.message); },
+            }, { highWaterMark: 0 }));
+        }",
+    );
+    let client = std::thread::spawn(move || {
+        let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        socket
+            .write_all(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+            .unwrap();
+        let mut buf = [0u8; 4096];
+        let mut got = 0;
+        let mut last_byte = std::time::Instant::now();
+        // Until the server closes (EOF) or 10 s pass; bounded in count too.
+        for _ in 0..1000 {
+            match socket.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    got += n;
+                    last_byte = std::time::Instant::now();
+                }
+            }
+        }
+        (got, last_byte.elapsed())
+    });
+    for _ in 0..400 {
+        run_for(&mut ctx, 20);
+        if client.is_finished() {
+            break;
+        }
+    }
+    let (got, quiet) = client.join().unwrap();
+    assert!(got > 1000, "{got}");
+    // Closed about 1 s after the last byte, far before the client's 10 s read timeout.
+    assert!(
+        quiet >= Duration::from_millis(800) && quiet < Duration::from_secs(5),
+        "{quiet:?}"
+    );
+    run_until(
+        &mut ctx,
+        "log.some(x => x.startsWith('cancelled')) && log.some(x => x.startsWith('aborted'))",
+    );
+    run_for(&mut ctx, 200);
+    assert_eq!(
+        string(&mut ctx, "log.filter(x => x.startsWith('cancelled')).join('|')"),
+        "cancelled TimeoutError: BoaStreams.serve: nothing was read or written on the connection for 1 s (idleTimeout)"
+    );
+    assert_eq!(
+        string(
+            &mut ctx,
+            "log.filter(x => x.startsWith('aborted')).join('|')"
+        ),
+        "aborted TimeoutError"
+    );
+    // Bad values are RangeErrors; 0 is accepted (no limit).
+    assert_eq!(
+        string(&mut ctx, "['x', -1, 1e9].map(v => { try { BoaStreams.serve({ idleTimeout: v }, () => {}); return 'ok'; } catch (e) { return e.name; } }).join()"),
+        "RangeError,RangeError,RangeError"
+    );
+    assert_eq!(
+        string(&mut ctx, "(() => { const s = BoaStreams.serve({ idleTimeout: 0 }, () => {}); s.shutdown(); return 'ok'; })()"),
+        "ok"
+    );
+}
+
+#[test]
+fn idle_timeout_leaves_a_slow_but_live_stream_alone() {
+    let mut ctx = context();
+    let port = idle_server(
+        &mut ctx,
+        "(req) => {
+            req.signal.addEventListener('abort', () => log.push('aborted'));
+            let sent = 0;
+            return new Response(new ReadableStream({
+                pull(c) {
+                    return new Promise((resolve) => {
+                        globalThis.next = () => {
+                            globalThis.next = null;
+                            c.enqueue(new Uint8Array(100).fill(65));
+                            if (++sent === 6) c.close();
+                            resolve();
+                        };
+                    });
+                },
+                cancel(reason) { log.push('cancelled ' + reason.name); },
+            }, { highWaterMark: 0 }));
+        }",
+    );
+    let client = std::thread::spawn(move || {
+        let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        socket
+            .write_all(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+            .unwrap();
+        let started = std::time::Instant::now();
+        let mut all = Vec::new();
+        let mut buf = [0u8; 4096];
+        for _ in 0..1000 {
+            match socket.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => all.extend_from_slice(&buf[..n]),
+            }
+            if all.ends_with(b"\r\n0\r\n\r\n") {
+                break;
+            }
+        }
+        (
+            String::from_utf8_lossy(&all).into_owned(),
+            started.elapsed(),
+        )
+    });
+    // One 100-byte chunk every 400 ms: 2.4 s in all, more than twice the idle timeout.
+    for _ in 0..6 {
+        run_for(&mut ctx, 400);
+        eval(&mut ctx, "if (globalThis.next) next();");
+    }
+    for _ in 0..250 {
+        run_for(&mut ctx, 20);
+        if client.is_finished() {
+            break;
+        }
+    }
+    let (answer, elapsed) = client.join().unwrap();
+    assert!(answer.ends_with("\r\n0\r\n\r\n"), "{answer}");
+    assert_eq!(answer.matches(&"A".repeat(100)).count(), 6, "{answer}");
+    assert!(elapsed >= Duration::from_secs(2), "{elapsed:?}");
+    run_for(&mut ctx, 200);
+    assert_eq!(string(&mut ctx, "log.join()"), "");
 }
