@@ -380,6 +380,8 @@ fn registered(op: Op) -> &'static [&'static str] {
             "ECDH",
             "Ed25519",
             "X25519",
+            "Ed448",
+            "X448",
             "RSASSA-PKCS1-v1_5",
             "RSA-PSS",
             "RSA-OAEP",
@@ -396,6 +398,8 @@ fn registered(op: Op) -> &'static [&'static str] {
             "ECDH",
             "Ed25519",
             "X25519",
+            "Ed448",
+            "X448",
             "RSASSA-PKCS1-v1_5",
             "RSA-PSS",
             "RSA-OAEP",
@@ -403,10 +407,17 @@ fn registered(op: Op) -> &'static [&'static str] {
         Op::GetKeyLength => &[
             "HMAC", "AES-CTR", "AES-CBC", "AES-GCM", "AES-KW", "PBKDF2", "HKDF",
         ],
-        Op::Sign | Op::Verify => &["HMAC", "ECDSA", "Ed25519", "RSASSA-PKCS1-v1_5", "RSA-PSS"],
+        Op::Sign | Op::Verify => &[
+            "HMAC",
+            "ECDSA",
+            "Ed25519",
+            "Ed448",
+            "RSASSA-PKCS1-v1_5",
+            "RSA-PSS",
+        ],
         Op::Encrypt | Op::Decrypt => &["AES-CTR", "AES-CBC", "AES-GCM", "RSA-OAEP"],
         Op::WrapKey | Op::UnwrapKey => &["AES-KW"],
-        Op::DeriveBits => &["PBKDF2", "HKDF", "ECDH", "X25519"],
+        Op::DeriveBits => &["PBKDF2", "HKDF", "ECDH", "X25519", "X448"],
     }
 }
 
@@ -417,6 +428,9 @@ enum Normalized {
     Sha(Hash),
     /// A plain `Algorithm` (importKey of AES, PBKDF2, HKDF; HMAC sign/verify; AES-KW wrap).
     Plain(&'static str),
+    /// A plain `Algorithm` of Ed25519, X25519, Ed448 or X448 (generateKey, importKey; Ed25519
+    /// sign/verify).
+    Okp(asym::Okp),
     /// `HmacKeyGenParams` / `HmacImportParams`.
     Hmac { hash: Hash, length: Option<u32> },
     /// `AesKeyGenParams` / `AesDerivedKeyParams`.
@@ -447,7 +461,10 @@ enum Normalized {
     Ec { ecdh: bool, named_curve: String },
     /// `EcdsaParams`.
     Ecdsa { hash: Hash },
-    /// `EcdhKeyDeriveParams` of ECDH or X25519: the `public` key's slots.
+    /// [`Ed448Params`](https://wicg.github.io/webcrypto-secure-curves/#dfn-Ed448Params): the
+    /// `context` member's bytes, None when absent.
+    Ed448 { context: Option<Vec<u8>> },
+    /// `EcdhKeyDeriveParams` of ECDH, X25519 or X448: the `public` key's slots.
     EcdhDerive {
         name: &'static str,
         public: Box<KeyParts>,
@@ -472,6 +489,7 @@ impl Normalized {
         match self {
             Self::Sha(h) => h.name(),
             Self::Plain(n) => n,
+            Self::Okp(okp) => okp.name(),
             Self::Hmac { .. } => "HMAC",
             Self::AesLength { mode, .. } => mode.name(),
             Self::AesCbc { .. } => "AES-CBC",
@@ -480,6 +498,7 @@ impl Normalized {
             Self::Pbkdf2 { .. } => "PBKDF2",
             Self::Hkdf { .. } => "HKDF",
             Self::Ec { ecdh: false, .. } | Self::Ecdsa { .. } => "ECDSA",
+            Self::Ed448 { .. } => "Ed448",
             Self::Ec { ecdh: true, .. } => "ECDH",
             Self::EcdhDerive { name, .. } => name,
             Self::RsaGen { scheme, .. } | Self::RsaImport { scheme, .. } => scheme.name(),
@@ -625,7 +644,14 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
         (Op::Sign | Op::Verify, "ECDSA") => Normalized::Ecdsa {
             hash: hash_member(&dict, "EcdsaParams", ctx)?,
         },
-        (Op::DeriveBits, "ECDH" | "X25519") => {
+        (Op::Sign | Op::Verify, "Ed448") => {
+            let context = match dict.get(webidl::key("context"), ctx)? {
+                None => None,
+                Some(v) => Some(buffer_source_bytes(&v, "context", ctx)?),
+            };
+            Normalized::Ed448 { context }
+        }
+        (Op::DeriveBits, "ECDH" | "X25519" | "X448") => {
             let v = required(&dict, "public", "EcdhKeyDeriveParams", ctx)?;
             let public = to_key(&v, "The public member of EcdhKeyDeriveParams")?;
             Normalized::EcdhDerive {
@@ -673,7 +699,10 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
             let salt = buffer_source_bytes(&v, "salt", ctx)?;
             Normalized::Hkdf { hash, info, salt }
         }
-        _ => Normalized::Plain(name),
+        _ => match asym::Okp::from_name(name) {
+            Some(okp) => Normalized::Okp(okp),
+            None => Normalized::Plain(name),
+        },
     })
 }
 
@@ -779,9 +808,7 @@ fn generate_key(alg: &Normalized, extractable: bool, usages: Usages) -> Outcome<
         Normalized::Ec { ecdh, named_curve } => {
             return asym::ec_generate(*ecdh, named_curve, extractable, usages).map(pair)
         }
-        Normalized::Plain(name @ ("Ed25519" | "X25519")) => {
-            return asym::okp_generate(*name == "Ed25519", extractable, usages).map(pair)
-        }
+        Normalized::Okp(okp) => return asym::okp_generate(*okp, extractable, usages).map(pair),
         Normalized::RsaGen {
             scheme,
             modulus_length,
@@ -1004,9 +1031,7 @@ fn import_key(
         Normalized::Ec { ecdh, named_curve } => {
             asym::ec_import(*ecdh, named_curve, format, data, extractable, usages)
         }
-        Normalized::Plain(name @ ("Ed25519" | "X25519")) => {
-            asym::okp_import(*name == "Ed25519", format, data, extractable, usages)
-        }
+        Normalized::Okp(okp) => asym::okp_import(*okp, format, data, extractable, usages),
         Normalized::RsaImport { scheme, hash } => {
             asym::rsa_import(*scheme, *hash, format, data, extractable, usages)
         }
@@ -1118,6 +1143,9 @@ fn sign(alg: &Normalized, key: &KeyParts, data: &[u8]) -> Outcome<Vec<u8>> {
             asym::ecdsa_sign(*curve, *hash, &key.material, data)
         }
         (KeyAlgorithm::Ed25519, _) => asym::ed25519_sign(&key.material, data),
+        (KeyAlgorithm::Ed448, Normalized::Ed448 { context }) => {
+            asym::ed448_sign(&key.material, context.as_deref(), data)
+        }
         (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
             asym::rsa_sign(*hash, Some(*salt_length), &key.material, data)
         }
@@ -1146,6 +1174,9 @@ fn verify(alg: &Normalized, key: &KeyParts, data: &[u8], signature: &[u8]) -> Ou
             asym::ecdsa_verify(*curve, *hash, &key.material, data, signature)
         }
         (KeyAlgorithm::Ed25519, _) => Ok(asym::ed25519_verify(&key.material, data, signature)),
+        (KeyAlgorithm::Ed448, Normalized::Ed448 { context }) => {
+            asym::ed448_verify(&key.material, context.as_deref(), data, signature)
+        }
         (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
             asym::rsa_verify(*hash, Some(*salt_length), &key.material, data, signature)
         }
@@ -1203,7 +1234,7 @@ fn encrypt_or_decrypt(
 }
 
 fn derive_bits(alg: &Normalized, key: &KeyParts, length: Option<u32>) -> Outcome<Vec<u8>> {
-    // https://w3c.github.io/webcrypto/#ecdh-operations-derive-bits (and X25519's)
+    // https://w3c.github.io/webcrypto/#ecdh-operations-derive-bits (and X25519's, X448's)
     if let Normalized::EcdhDerive { public, .. } = alg {
         return asym::ecdh_derive(key, public, length);
     }
