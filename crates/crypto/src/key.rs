@@ -279,9 +279,9 @@ pub(crate) struct KeyParts {
     pub(crate) algorithm: KeyAlgorithm,
     pub(crate) usages: Usages,
     /// The key material: the secret bytes of a secret key; for EC keys the private scalar
-    /// (big-endian, the field's size) or the uncompressed SEC1 point; for Ed25519, X25519, Ed448
-    /// and X448 the private or public key's bytes (32, 32, 57 and 56 bytes); for RSA keys the PKCS #1 `RSAPrivateKey` or
-    /// `RSAPublicKey` DER.
+    /// (big-endian, the field's size) or the uncompressed SEC1 point; for Ed25519, X25519,
+    /// Ed448 and X448 the private or public key's bytes (32, 32, 57 and 56 bytes); for RSA
+    /// keys the PKCS #1 `RSAPrivateKey` or `RSAPublicKey` DER.
     pub(crate) material: Vec<u8>,
 }
 
