@@ -1453,6 +1453,16 @@ fn run_in_parallel(
         settle(&promise, Err(failure), ctx);
         return promise.value();
     }
+    settle_from_worker(promise, receiver, ctx)
+}
+
+/// `promise`'s value, settled from a task when a worker thread sends its steps' outcome on
+/// `receiver` (through `boa_streams::native`'s future driver).
+fn settle_from_worker(
+    promise: PromiseCapability,
+    receiver: futures::channel::oneshot::Receiver<Outcome<Output>>,
+    ctx: &mut Context,
+) -> JsValue {
     let settle_promise = promise.clone();
     boa_streams::native::spawn_future(
         receiver,
@@ -1464,6 +1474,108 @@ fn run_in_parallel(
         ctx,
     );
     promise.value()
+}
+
+/// The piece size of [`digest_overlapped`]'s copy.
+const DIGEST_PIECE: usize = 4 << 20;
+
+/// `digest(algorithm, data)` of [`HEAVY_BYTES`] or more when `algorithm` is a string and
+/// `data` an `ArrayBuffer` or typed array on a fixed-length `ArrayBuffer`: the copy of the
+/// bytes (step 2) is made in pieces that a worker thread hashes while the next ones are
+/// copied, so the digest takes about the longer of the copy and the hash instead of their
+/// sum, and the copy is freed piece by piece. None when this does not apply (no worker free,
+/// another kind of argument, an algorithm that does not normalize): the caller then takes the
+/// ordinary path, which gives the same result or error.
+// NOTE: normalizing the algorithm (step 3) before the copy (step 2) is unobservable here: a
+// string algorithm converts to `{ name }` without running script, and a failure returns None
+// so that the ordinary path reports errors in the spec's order. The whole copy is still made
+// before this returns, so later changes to the buffer do not reach the digest, and the
+// pieces hash to the digest of the whole (the hash functions are incremental).
+fn digest_overlapped(
+    algorithm: &JsValue,
+    data: &JsValue,
+    ctx: &mut Context,
+) -> JsResult<Option<JsValue>> {
+    if !algorithm.is_string() {
+        return Ok(None);
+    }
+    let Some(object) = data.as_object() else {
+        return Ok(None);
+    };
+    // The ArrayBuffer and the byte range of data.
+    let typed = object
+        .downcast_ref::<TypedArray>()
+        .map(|ta| (ta.byte_offset(), ta.clone()));
+    let (buffer, range) = match typed {
+        Some((offset, ta)) => {
+            let buffer = boa_engine::object::builtins::JsTypedArray::from_object(object.clone())?
+                .buffer(ctx)?;
+            let length = ta.byte_length(buffer_source::buffer_len(&buffer));
+            (buffer, Some((offset, length)))
+        }
+        None => (data.clone(), None),
+    };
+    let Some(buffer) = buffer
+        .as_object()
+        .and_then(|b| JsArrayBuffer::from_object(b.clone()).ok())
+    else {
+        return Ok(None);
+    };
+    if !buffer_source::is_fixed_length(&buffer) {
+        return Ok(None);
+    }
+    let Ok(Normalized::Sha(hash)) = normalize(algorithm, Op::Digest, ctx) else {
+        return Ok(None);
+    };
+    let Some(held) = buffer.data() else {
+        return Ok(None);
+    };
+    let (start, end) = match range {
+        Some((offset, length)) => {
+            let start = usize::try_from(offset).unwrap_or(usize::MAX);
+            (
+                start,
+                start.saturating_add(usize::try_from(length).unwrap_or(usize::MAX)),
+            )
+        }
+        None => (0, held.len()),
+    };
+    let Some(bytes) = held.get(start..end) else {
+        return Ok(None);
+    };
+    if bytes.len() < HEAVY_BYTES {
+        return Ok(None);
+    }
+    let Some(slot) = WorkerSlot::acquire() else {
+        return Ok(None);
+    };
+    let (pieces, pieces_in) = std::sync::mpsc::channel::<Vec<u8>>();
+    let (sender, receiver) = futures::channel::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("boa_crypto worker".into())
+        .spawn(move || {
+            let _slot = slot;
+            let mut state = ops::DigestState::new(hash);
+            // Ends when the event-loop thread has sent every piece and dropped the sender.
+            for piece in pieces_in {
+                state.update(&piece);
+            }
+            // The receiver is gone only if the context was dropped: nothing to settle.
+            let _ = sender.send(Ok(Output::Bytes(state.finalize())));
+        });
+    if spawned.is_err() {
+        return Ok(None);
+    }
+    // 2. Let data be the result of getting a copy of the bytes held by the data parameter
+    //    (piece by piece; the worker holds the pieces it has not hashed yet).
+    for piece in bytes.chunks(DIGEST_PIECE) {
+        // The worker only stops receiving by panicking: the promise then rejects.
+        let _ = pieces.send(piece.to_vec());
+    }
+    drop(pieces);
+    drop(held);
+    let promise = PromiseCapability::new(ctx);
+    Ok(Some(settle_from_worker(promise, receiver, ctx)))
 }
 
 fn this_subtle(this: &JsValue) -> JsResult<()> {
@@ -1601,6 +1713,9 @@ impl Class for SubtleCrypto {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
                     require_args(args, 2, "digest")?;
+                    if let Some(promise) = digest_overlapped(&arg(args, 0), &arg(args, 1), ctx)? {
+                        return Ok(promise);
+                    }
                     // 2. Let data be the result of getting a copy of the bytes held by data.
                     let data = buffer_source_bytes(&arg(args, 1), "data", ctx)?;
                     // 3. Let normalizedAlgorithm be the result of normalizing an algorithm.

@@ -454,3 +454,34 @@ fn ed448_and_x448_from_script_with_context_and_structured_clone() {
     .join("\n");
     assert_eq!(out, expected);
 }
+
+#[test]
+fn overlapped_large_digests_equal_one_shot_digests() {
+    // Over HEAVY_BYTES with a string algorithm: copied in pieces that a worker hashes. A view
+    // at an offset, every hash, and a change to the buffer right after the call (not seen).
+    let bytes: Vec<u8> = (0..(5usize << 20) + 3).map(|i| (i % 251) as u8).collect();
+    let view = &bytes[7..(5 << 20) + 1];
+    let expected: Vec<String> = [
+        crate::ops::Hash::Sha1,
+        crate::ops::Hash::Sha256,
+        crate::ops::Hash::Sha384,
+        crate::ops::Hash::Sha512,
+    ]
+    .iter()
+    .map(|h| h.digest(view).iter().map(|b| format!("{b:02x}")).collect())
+    .collect();
+    let out = run_async(
+        r#"
+        const all = new Uint8Array((5 << 20) + 3);
+        for (let i = 0; i < 251; i++) all[i] = i;
+        for (let n = 251; n < all.length; n *= 2) all.copyWithin(n, 0, n);
+        const view = new Uint8Array(all.buffer, 7, (5 << 20) - 6);
+        const hex = (b) => [...new Uint8Array(b)].map(x => x.toString(16).padStart(2, '0')).join('');
+        const pending = ['SHA-1', 'sha-256', 'SHA-384', 'SHA-512'].map(h => crypto.subtle.digest(h, view));
+        all.fill(0);
+        Promise.all(pending).then(ds => ds.forEach(d => log.push(hex(d))),
+          e => log.push('failed: ' + e.name));
+        "#,
+    );
+    assert_eq!(out, expected.join("\n"));
+}
