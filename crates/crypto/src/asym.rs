@@ -1,13 +1,15 @@
 //! The asymmetric algorithms, on bytes, without JavaScript: [ECDSA](https://w3c.github.io/webcrypto/#ecdsa),
 //! [ECDH](https://w3c.github.io/webcrypto/#ecdh), [Ed25519](https://w3c.github.io/webcrypto/#ed25519),
 //! [X25519](https://w3c.github.io/webcrypto/#x25519),
+//! [Ed448](https://wicg.github.io/webcrypto-secure-curves/#ed448),
+//! [X448](https://wicg.github.io/webcrypto-secure-curves/#x448),
 //! [RSASSA-PKCS1-v1_5](https://w3c.github.io/webcrypto/#rsassa-pkcs1),
 //! [RSA-PSS](https://w3c.github.io/webcrypto/#rsa-pss) and
 //! [RSA-OAEP](https://w3c.github.io/webcrypto/#rsa-oaep): their generate key, import key,
 //! export key, sign, verify, encrypt, decrypt and derive bits operations.
 //!
 //! Every primitive is a RustCrypto crate's (`p256`, `p384`, `p521` with `ecdsa` and
-//! `elliptic-curve`, `ed25519-dalek`, `x25519-dalek`, `rsa`); the DER structures are the `spki`,
+//! `elliptic-curve`, `ed25519-dalek`, `x25519-dalek`, `ed448-goldilocks`, `x448`, `rsa`); the DER structures are the `spki`,
 //! `pkcs8`, `sec1` and `pkcs1` crates'. This module only composes them as the specification
 //! describes and maps their failures to the specification's errors.
 
@@ -36,6 +38,10 @@ const ID_EC_DH: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.132.1.12");
 const ID_ED25519: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.112");
 /// `id-X25519` (RFC 8410).
 const ID_X25519: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.110");
+/// `id-Ed448` (RFC 8410).
+const ID_ED448: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.113");
+/// `id-X448` (RFC 8410).
+const ID_X448: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.101.111");
 /// `rsaEncryption` (RFC 3447).
 const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
 
@@ -193,14 +199,18 @@ enum Kind {
     Ecdh,
     Ed25519,
     X25519,
+    Ed448,
+    X448,
 }
 
 impl Kind {
     /// The usages of (public, private) keys.
     fn usages(self) -> (Usages, Usages) {
         match self {
-            Self::Ecdsa | Self::Ed25519 => (Usages::of(&["verify"]), Usages::of(&["sign"])),
-            Self::Ecdh | Self::X25519 => {
+            Self::Ecdsa | Self::Ed25519 | Self::Ed448 => {
+                (Usages::of(&["verify"]), Usages::of(&["sign"]))
+            }
+            Self::Ecdh | Self::X25519 | Self::X448 => {
                 (Usages::default(), Usages::of(&["deriveKey", "deriveBits"]))
             }
         }
@@ -208,8 +218,8 @@ impl Kind {
 
     fn jwk_use(self) -> &'static str {
         match self {
-            Self::Ecdsa | Self::Ed25519 => "sig",
-            Self::Ecdh | Self::X25519 => "enc",
+            Self::Ecdsa | Self::Ed25519 | Self::Ed448 => "sig",
+            Self::Ecdh | Self::X25519 | Self::X448 => "enc",
         }
     }
 
@@ -219,6 +229,115 @@ impl Kind {
             Self::Ecdh => "ECDH",
             Self::Ed25519 => "Ed25519",
             Self::X25519 => "X25519",
+            Self::Ed448 => "Ed448",
+            Self::X448 => "X448",
+        }
+    }
+}
+
+/// An algorithm whose keys are octet key pairs (RFC 8037 `OKP`): the keys are byte strings
+/// of a fixed length, as RFC 8032 and RFC 7748 define them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Okp {
+    Ed25519,
+    X25519,
+    Ed448,
+    X448,
+}
+
+impl Okp {
+    /// The algorithm of the recognized algorithm name `name`.
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "Ed25519" => Self::Ed25519,
+            "X25519" => Self::X25519,
+            "Ed448" => Self::Ed448,
+            "X448" => Self::X448,
+            _ => return None,
+        })
+    }
+
+    fn kind(self) -> Kind {
+        match self {
+            Self::Ed25519 => Kind::Ed25519,
+            Self::X25519 => Kind::X25519,
+            Self::Ed448 => Kind::Ed448,
+            Self::X448 => Kind::X448,
+        }
+    }
+
+    /// The recognized algorithm name.
+    pub(crate) fn name(self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The length in bytes of a public or private key (RFC 8032 section 5.1.5 / 5.2.5,
+    /// RFC 7748 section 5).
+    fn key_len(self) -> usize {
+        match self {
+            Self::Ed25519 | Self::X25519 => 32,
+            Self::Ed448 => ed448_goldilocks::SECRET_KEY_LENGTH,
+            Self::X448 => 56,
+        }
+    }
+
+    /// The `id-*` object identifier of RFC 8410.
+    fn oid(self) -> ObjectIdentifier {
+        match self {
+            Self::Ed25519 => ID_ED25519,
+            Self::X25519 => ID_X25519,
+            Self::Ed448 => ID_ED448,
+            Self::X448 => ID_X448,
+        }
+    }
+
+    fn algorithm(self) -> KeyAlgorithm {
+        match self {
+            Self::Ed25519 => KeyAlgorithm::Ed25519,
+            Self::X25519 => KeyAlgorithm::X25519,
+            Self::Ed448 => KeyAlgorithm::Ed448,
+            Self::X448 => KeyAlgorithm::X448,
+        }
+    }
+
+    /// Whether this is a signature algorithm (its JWK has an `alg`).
+    fn signs(self) -> bool {
+        matches!(self, Self::Ed25519 | Self::Ed448)
+    }
+
+    /// The public key of `private` (a key of [`Self::key_len`] bytes): RFC 8032 section
+    /// 5.1.5 / 5.2.5, or RFC 7748's `X25519(k, 9)` / `X448(k, 5)`.
+    fn public_of(self, private: &[u8]) -> Outcome<Vec<u8>> {
+        let what = format!(
+            "the {} private key must be {} bytes",
+            self.name(),
+            self.key_len()
+        );
+        match self {
+            Self::Ed25519 => {
+                let private: [u8; 32] = private.try_into().map_err(|_| Failure::data(what))?;
+                Ok(ed25519_dalek::SigningKey::from_bytes(&private)
+                    .verifying_key()
+                    .to_bytes()
+                    .to_vec())
+            }
+            Self::X25519 => {
+                let private: [u8; 32] = private.try_into().map_err(|_| Failure::data(what))?;
+                Ok(
+                    x25519_dalek::PublicKey::from(&x25519_dalek::StaticSecret::from(private))
+                        .to_bytes()
+                        .to_vec(),
+                )
+            }
+            Self::Ed448 => {
+                let key = ed448_goldilocks::SigningKey::try_from(private)
+                    .map_err(|_| Failure::data(what))?;
+                Ok(key.verifying_key().to_bytes().to_vec())
+            }
+            Self::X448 => {
+                let private: [u8; 56] = private.try_into().map_err(|_| Failure::data(what))?;
+                Ok(x448::x448_unchecked(private, x448::X448_BASEPOINT_BYTES).to_vec())
+            }
         }
     }
 }
@@ -814,7 +933,8 @@ fn truncate_secret(mut secret: Vec<u8>, bits: u32, length: Option<u32>) -> Outco
 }
 
 /// [ECDH](https://w3c.github.io/webcrypto/#ecdh-operations-derive-bits) /
-/// [X25519 derive bits](https://w3c.github.io/webcrypto/#x25519-operations-derive-bits).
+/// [X25519](https://w3c.github.io/webcrypto/#x25519-operations-derive-bits) /
+/// [X448 derive bits](https://wicg.github.io/webcrypto-secure-curves/#x448-operations-derive-bits).
 pub(crate) fn ecdh_derive(
     key: &KeyParts,
     public: &KeyParts,
@@ -885,124 +1005,127 @@ pub(crate) fn ecdh_derive(
             }
             truncate_secret(shared.as_bytes().to_vec(), 256, length)
         }
+        (KeyAlgorithm::X448, KeyAlgorithm::X448) => {
+            let private: [u8; 56] = key
+                .material
+                .as_slice()
+                .try_into()
+                .map_err(|_| Failure::operation("the X448 key is invalid"))?;
+            let point: [u8; 56] = public
+                .material
+                .as_slice()
+                .try_into()
+                .map_err(|_| Failure::operation("the X448 key is invalid"))?;
+            // Let secret be the result of performing the X448 function specified in
+            // [RFC7748] Section 5 with key as k and publicKey as u. (The checked `x448`
+            // function would refuse low-order points up front; the specification instead
+            // computes the function and looks at its output.)
+            let secret = x448::x448_unchecked(private, point);
+            // If secret is the all-zero value, then throw an OperationError. This check must
+            // be performed in constant-time, as per [RFC7748] Section 6.2.
+            if bool::from(subtle::ConstantTimeEq::ct_eq(&secret[..], &[0u8; 56][..])) {
+                return Err(Failure::operation(
+                    "the X448 shared secret is all zeros (a small-order public key)",
+                ));
+            }
+            truncate_secret(secret.to_vec(), 448, length)
+        }
         _ => Err(Failure::invalid_access("the keys cannot derive bits")),
     }
 }
 
 // ---------------------------------------------------------------------------------------
-// Ed25519, X25519
+// Ed25519, X25519, Ed448, X448
 // ---------------------------------------------------------------------------------------
 
-fn okp_oid(kind: Kind) -> ObjectIdentifier {
-    if kind == Kind::Ed25519 {
-        ID_ED25519
+/// `bytes` as a key of `okp`'s length, else a DataError naming `what`.
+fn okp_key<'a>(okp: Okp, bytes: &'a [u8], what: &str) -> Outcome<&'a [u8]> {
+    if bytes.len() == okp.key_len() {
+        Ok(bytes)
     } else {
-        ID_X25519
+        Err(Failure::data(format!(
+            "the {} {what} must be {} bytes, not {}",
+            okp.name(),
+            okp.key_len(),
+            bytes.len()
+        )))
     }
-}
-
-fn okp_algorithm(kind: Kind) -> KeyAlgorithm {
-    if kind == Kind::Ed25519 {
-        KeyAlgorithm::Ed25519
-    } else {
-        KeyAlgorithm::X25519
-    }
-}
-
-/// The public key of a 32-byte private key.
-fn okp_public_of(kind: Kind, private: &[u8; 32]) -> [u8; 32] {
-    if kind == Kind::Ed25519 {
-        ed25519_dalek::SigningKey::from_bytes(private)
-            .verifying_key()
-            .to_bytes()
-    } else {
-        x25519_dalek::PublicKey::from(&x25519_dalek::StaticSecret::from(*private)).to_bytes()
-    }
-}
-
-fn okp_kind(ed25519: bool) -> Kind {
-    if ed25519 {
-        Kind::Ed25519
-    } else {
-        Kind::X25519
-    }
-}
-
-fn key32(bytes: &[u8], what: &str) -> Outcome<[u8; 32]> {
-    bytes
-        .try_into()
-        .map_err(|_| Failure::data(format!("the {what} must be 32 bytes")))
 }
 
 /// [Ed25519](https://w3c.github.io/webcrypto/#ed25519-operations-generate-key) /
-/// [X25519 generate key](https://w3c.github.io/webcrypto/#x25519-operations-generate-key).
+/// [X25519](https://w3c.github.io/webcrypto/#x25519-operations-generate-key) /
+/// [Ed448](https://wicg.github.io/webcrypto-secure-curves/#ed448-operations-generate-key) /
+/// [X448 generate key](https://wicg.github.io/webcrypto-secure-curves/#x448-operations-generate-key):
+/// the private key is [`Okp::key_len`] random bytes (RFC 8032 section 5.1.5 / 5.2.5, RFC 7748
+/// section 6), the public key derived from it.
 pub(crate) fn okp_generate(
-    ed25519: bool,
+    okp: Okp,
     extractable: bool,
     usages: Usages,
 ) -> Outcome<(KeyParts, KeyParts)> {
-    let kind = okp_kind(ed25519);
+    let kind = okp.kind();
     let (public_usages, private_usages) = kind.usages();
     usages_within(usages, public_usages.union(private_usages), kind.name())?;
-    let mut private = [0u8; 32];
+    let mut private = vec![0u8; okp.key_len()];
     getrandom::fill(&mut private)
         .map_err(|e| Failure::operation(format!("the OS random generator failed: {e}")))?;
-    let public = okp_public_of(kind, &private);
+    let public = okp.public_of(&private)?;
     Ok((
         parts(
             KeyType::Public,
-            okp_algorithm(kind),
+            okp.algorithm(),
             true,
             usages.intersection(public_usages),
-            public.to_vec(),
+            public,
         ),
         parts(
             KeyType::Private,
-            okp_algorithm(kind),
+            okp.algorithm(),
             extractable,
             usages.intersection(private_usages),
-            private.to_vec(),
+            private,
         ),
     ))
 }
 
-/// The algorithm identifier of an Ed25519 / X25519 key must be the algorithm's OID with no
-/// parameters.
-fn okp_check_algorithm(algorithm: &AlgorithmIdentifierRef<'_>, kind: Kind) -> Outcome<()> {
-    if algorithm.oid != okp_oid(kind) {
+/// The algorithm identifier of an OKP key must be the algorithm's OID with no parameters.
+fn okp_check_algorithm(algorithm: &AlgorithmIdentifierRef<'_>, okp: Okp) -> Outcome<()> {
+    if algorithm.oid != okp.oid() {
         return Err(Failure::data(format!(
             "the key's algorithm is not {}",
-            kind.name()
+            okp.name()
         )));
     }
     if algorithm.parameters.is_some() {
         return Err(Failure::data(format!(
             "the {} algorithm identifier has parameters",
-            kind.name()
+            okp.name()
         )));
     }
     Ok(())
 }
 
 /// [Ed25519](https://w3c.github.io/webcrypto/#ed25519-operations-import-key) /
-/// [X25519 import key](https://w3c.github.io/webcrypto/#x25519-operations-import-key).
+/// [X25519](https://w3c.github.io/webcrypto/#x25519-operations-import-key) /
+/// [Ed448](https://wicg.github.io/webcrypto-secure-curves/#ed448-operations-import-key) /
+/// [X448 import key](https://wicg.github.io/webcrypto-secure-curves/#x448-operations-import-key).
 pub(crate) fn okp_import(
-    ed25519: bool,
+    okp: Okp,
     format: KeyFormat,
     data: &KeyData,
     extractable: bool,
     usages: Usages,
 ) -> Outcome<KeyParts> {
-    let kind = okp_kind(ed25519);
+    let kind = okp.kind();
     let (public_usages, private_usages) = kind.usages();
-    let name = kind.name();
-    let algorithm = okp_algorithm(kind);
+    let name = okp.name();
+    let algorithm = okp.algorithm();
     match (format, data) {
         (KeyFormat::Spki, KeyData::Bytes(bytes)) => {
             usages_within(usages, public_usages, &format!("an {name} public key"))?;
             let (alg, key) = parse_spki(bytes)?;
-            okp_check_algorithm(&alg, kind)?;
-            let key = key32(key, "public key")?;
+            okp_check_algorithm(&alg, okp)?;
+            let key = okp_key(okp, key, "public key")?;
             Ok(parts(
                 KeyType::Public,
                 algorithm,
@@ -1013,7 +1136,11 @@ pub(crate) fn okp_import(
         }
         (KeyFormat::Raw, KeyData::Bytes(bytes)) => {
             usages_within(usages, public_usages, &format!("an {name} public key"))?;
-            let key = key32(bytes, "public key")?;
+            // If the length in bits of data is not the key's, then throw a DataError.
+            // NOTE: the Secure Curves draft says 448 bits for Ed448 too; an Ed448 public key
+            // (RFC 8032 section 5.2.5) is 57 bytes, which is what its spki, jwk and export
+            // steps carry and what WPT imports.
+            let key = okp_key(okp, bytes, "public key")?;
             Ok(parts(
                 KeyType::Public,
                 algorithm,
@@ -1025,11 +1152,11 @@ pub(crate) fn okp_import(
         (KeyFormat::Pkcs8, KeyData::Bytes(bytes)) => {
             usages_within(usages, private_usages, &format!("an {name} private key"))?;
             let (alg, key) = parse_pkcs8(bytes)?;
-            okp_check_algorithm(&alg, kind)?;
+            okp_check_algorithm(&alg, okp)?;
             // The privateKey field is a CurvePrivateKey: an OCTET STRING (RFC 8410).
             let inner = OctetStringRef::from_der(key)
                 .map_err(|_| Failure::data("the private key is not a CurvePrivateKey"))?;
-            let key = key32(inner.as_bytes(), "private key")?;
+            let key = okp_key(okp, inner.as_bytes(), "private key")?;
             Ok(parts(
                 KeyType::Private,
                 algorithm,
@@ -1054,22 +1181,26 @@ pub(crate) fn okp_import(
             if jwk.crv.as_deref() != Some(name) {
                 return Err(Failure::data(format!("the JWK crv is not '{name}'")));
             }
-            // Ed25519: if the alg field of jwk is present and is not "Ed25519" or "EdDSA",
-            // then throw a DataError.
-            if kind == Kind::Ed25519
+            // Ed25519 / Ed448: if the alg field of jwk is present and is not the algorithm's
+            // name or "EdDSA", then throw a DataError.
+            if okp.signs()
                 && jwk
                     .alg
                     .as_deref()
-                    .is_some_and(|a| a != "Ed25519" && a != "EdDSA")
+                    .is_some_and(|a| a != name && a != "EdDSA")
             {
-                return Err(Failure::data("the JWK alg is not 'Ed25519' or 'EdDSA'"));
+                return Err(Failure::data(format!(
+                    "the JWK alg is not '{name}' or 'EdDSA'"
+                )));
             }
             jwk_checks(jwk, "OKP", kind.jwk_use(), usages, extractable)?;
-            let x = key32(&jwk_member(jwk.x.as_ref(), "x")?, "JWK x")?;
+            let x = jwk_member(jwk.x.as_ref(), "x")?;
+            let x = okp_key(okp, &x, "JWK x")?;
             if private {
-                let d = key32(&jwk_member(jwk.d.as_ref(), "d")?, "JWK d")?;
+                let d = jwk_member(jwk.d.as_ref(), "d")?;
+                let d = okp_key(okp, &d, "JWK d")?;
                 // The public key in x must be the private key's.
-                if okp_public_of(kind, &d) != x {
+                if okp.public_of(d)? != x {
                     return Err(Failure::data("the JWK x is not the public key of d"));
                 }
                 Ok(parts(
@@ -1095,9 +1226,10 @@ pub(crate) fn okp_import(
     }
 }
 
-fn okp_export(kind: Kind, format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
+/// The export key operation of Ed25519, X25519, Ed448 and X448.
+fn okp_export(okp: Okp, format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
     let algorithm = AlgorithmIdentifierRef {
-        oid: okp_oid(kind),
+        oid: okp.oid(),
         parameters: None,
     };
     match format {
@@ -1118,17 +1250,17 @@ fn okp_export(kind: Kind, format: KeyFormat, key: &KeyParts) -> Outcome<Exported
             encode_pkcs8(algorithm, &inner).map(Exported::Bytes)
         }
         KeyFormat::Jwk => {
-            let mut members = vec![("crv", Value::String(kind.name().into()))];
+            let mut members = vec![("crv", Value::String(okp.name().into()))];
             if key.key_type == KeyType::Private {
-                let d = key32(&key.material, "private key")?;
-                members.push(("x", b64(&okp_public_of(kind, &d))));
-                members.push(("d", b64(&d)));
+                let d = okp_key(okp, &key.material, "private key")?;
+                members.push(("x", b64(&okp.public_of(d)?)));
+                members.push(("d", b64(d)));
             } else {
                 members.push(("x", b64(&key.material)));
             }
-            // Ed25519: "Set the alg attribute of jwk to the string "Ed25519"".
-            if kind == Kind::Ed25519 {
-                members.push(("alg", Value::String("Ed25519".into())));
+            // Ed25519 / Ed448: "Set the alg attribute of jwk to" the algorithm's name.
+            if okp.signs() {
+                members.push(("alg", Value::String(okp.name().into())));
             }
             Ok(Exported::Jwk(jwk_object(key, "OKP", members)))
         }
@@ -1138,7 +1270,9 @@ fn okp_export(kind: Kind, format: KeyFormat, key: &KeyParts) -> Outcome<Exported
 /// [Ed25519 sign](https://w3c.github.io/webcrypto/#ed25519-operations-sign).
 pub(crate) fn ed25519_sign(private: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
     use ed25519_dalek::Signer;
-    let private = key32(private, "private key")?;
+    let private: [u8; 32] = okp_key(Okp::Ed25519, private, "private key")?
+        .try_into()
+        .map_err(|_| Failure::operation("the Ed25519 key is invalid"))?;
     let key = ed25519_dalek::SigningKey::from_bytes(&private);
     Ok(key.sign(data).to_bytes().to_vec())
 }
@@ -1158,6 +1292,71 @@ pub(crate) fn ed25519_verify(public: &[u8], data: &[u8], signature: &[u8]) -> bo
     };
     let signature = ed25519_dalek::Signature::from_bytes(&signature);
     key.verify_strict(data, &signature).is_ok()
+}
+
+/// The longest Ed448 context (RFC 8032 section 5.2: its length is one octet).
+const MAX_ED448_CONTEXT: usize = 255;
+
+/// [Ed448 sign](https://wicg.github.io/webcrypto-secure-curves/#ed448-operations-sign)
+/// (after the key type check): `context` is the `Ed448Params` member, None when absent.
+pub(crate) fn ed448_sign(private: &[u8], context: Option<&[u8]>, data: &[u8]) -> Outcome<Vec<u8>> {
+    // 2. Let context be the context member of normalizedAlgorithm or the empty octet string
+    //    if the context member of normalizedAlgorithm is not present.
+    let context = context.unwrap_or_default();
+    // 3. If context has a length greater than 255 bytes, then throw an OperationError.
+    if context.len() > MAX_ED448_CONTEXT {
+        return Err(Failure::operation(format!(
+            "the Ed448 context is {} bytes, more than 255",
+            context.len()
+        )));
+    }
+    // 4. Perform the Ed448 signing process, as specified in [RFC8032], Section 5.2.6, with
+    //    message as M and context as C, using the Ed448 private key associated with key.
+    let key = ed448_goldilocks::SigningKey::try_from(okp_key(Okp::Ed448, private, "private key")?)
+        .map_err(|_| Failure::operation("the Ed448 key is invalid"))?;
+    let signature = key
+        .sign_ctx(context, data)
+        .map_err(|e| Failure::operation(format!("Ed448 signing failed: {e}")))?;
+    // 5. Return the bytes of the signature.
+    Ok(signature.to_bytes().to_vec())
+}
+
+/// [Ed448 verify](https://wicg.github.io/webcrypto-secure-curves/#ed448-operations-verify)
+/// (after the key type check): `context` is the `Ed448Params` member, None when absent. A
+/// signature of the wrong length, or a public key or R that is not a point of the prime-order
+/// subgroup, does not verify; the equation is the cofactorless `[S]B = R + [k]A'`.
+pub(crate) fn ed448_verify(
+    public: &[u8],
+    context: Option<&[u8]>,
+    data: &[u8],
+    signature: &[u8],
+) -> Outcome<bool> {
+    // 2. Let context be the context member of normalizedAlgorithm or the empty octet string.
+    let context = context.unwrap_or_default();
+    // 3. If context has a length greater than 255 bytes, then throw an OperationError.
+    if context.len() > MAX_ED448_CONTEXT {
+        return Err(Failure::operation(format!(
+            "the Ed448 context is {} bytes, more than 255",
+            context.len()
+        )));
+    }
+    let Ok(public) = <[u8; ed448_goldilocks::PUBLIC_KEY_LENGTH]>::try_from(public) else {
+        return Ok(false);
+    };
+    let Ok(signature) = ed448_goldilocks::Signature::try_from(signature) else {
+        return Ok(false);
+    };
+    // 4. If the key data of key represents an invalid point or a small-order element on the
+    //    Elliptic Curve of Ed448, return false. 5. The same for the point R, encoded in the
+    //    first half of signature. (ed448-goldilocks decodes A and R with `decompress`, which
+    //    refuses a point off the curve or with a torsion component, so every small-order
+    //    element but the identity, and refuses the identity separately.)
+    let Ok(key) = ed448_goldilocks::VerifyingKey::from_bytes(&public) else {
+        return Ok(false);
+    };
+    // 6-7. Perform the Ed448 verification steps, as specified in [RFC8032], Section 5.2.7,
+    //      using the cofactorless (unbatched) equation, with message as M and context as C.
+    Ok(key.verify_ctx(&signature, context, data).is_ok())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1557,8 +1756,10 @@ pub(crate) fn rsa_oaep(
 pub(crate) fn export(format: KeyFormat, key: &KeyParts) -> Option<Outcome<Exported>> {
     Some(match &key.algorithm {
         KeyAlgorithm::Ec { curve, .. } => ec_export(*curve, format, key),
-        KeyAlgorithm::Ed25519 => okp_export(Kind::Ed25519, format, key),
-        KeyAlgorithm::X25519 => okp_export(Kind::X25519, format, key),
+        KeyAlgorithm::Ed25519 => okp_export(Okp::Ed25519, format, key),
+        KeyAlgorithm::X25519 => okp_export(Okp::X25519, format, key),
+        KeyAlgorithm::Ed448 => okp_export(Okp::Ed448, format, key),
+        KeyAlgorithm::X448 => okp_export(Okp::X448, format, key),
         KeyAlgorithm::Rsa { scheme, hash, .. } => rsa_export(*scheme, *hash, format, key),
         _ => return None,
     })

@@ -168,6 +168,10 @@ pub(crate) enum KeyAlgorithm {
     Ed25519,
     /// `KeyAlgorithm` { name: "X25519" }.
     X25519,
+    /// `KeyAlgorithm` { name: "Ed448" }.
+    Ed448,
+    /// `KeyAlgorithm` { name: "X448" }.
+    X448,
     /// `RsaHashedKeyAlgorithm`: name, modulusLength, publicExponent (big-endian, no leading
     /// zeros) and hash.
     Rsa {
@@ -190,6 +194,8 @@ impl KeyAlgorithm {
             Self::Ec { ecdh: true, .. } => "ECDH",
             Self::Ed25519 => "Ed25519",
             Self::X25519 => "X25519",
+            Self::Ed448 => "Ed448",
+            Self::X448 => "X448",
             Self::Rsa { scheme, .. } => scheme.name(),
         }
     }
@@ -258,7 +264,8 @@ impl KeyAlgorithm {
                 )?;
                 object.create_data_property_or_throw(JsString::from("hash"), h, ctx)?;
             }
-            Self::Pbkdf2 | Self::Hkdf | Self::Ed25519 | Self::X25519 => {}
+            Self::Pbkdf2 | Self::Hkdf | Self::Ed25519 | Self::X25519 | Self::Ed448 | Self::X448 => {
+            }
         }
         Ok(object)
     }
@@ -272,9 +279,9 @@ pub(crate) struct KeyParts {
     pub(crate) algorithm: KeyAlgorithm,
     pub(crate) usages: Usages,
     /// The key material: the secret bytes of a secret key; for EC keys the private scalar
-    /// (big-endian, the field's size) or the uncompressed SEC1 point; for Ed25519 and X25519
-    /// the 32-byte private or public key; for RSA keys the PKCS #1 `RSAPrivateKey` or
-    /// `RSAPublicKey` DER.
+    /// (big-endian, the field's size) or the uncompressed SEC1 point; for Ed25519, X25519,
+    /// Ed448 and X448 the private or public key's bytes (32, 32, 57 and 56 bytes); for RSA
+    /// keys the PKCS #1 `RSAPrivateKey` or `RSAPublicKey` DER.
     pub(crate) material: Vec<u8>,
 }
 

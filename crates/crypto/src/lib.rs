@@ -7,9 +7,10 @@
 //!
 //! Algorithms: SHA-1/256/384/512 digests, HMAC, AES-CTR, AES-CBC, AES-GCM, AES-KW, PBKDF2,
 //! HKDF, ECDSA and ECDH on P-256/P-384/P-521, Ed25519, X25519, RSASSA-PKCS1-v1_5, RSA-PSS and
-//! RSA-OAEP, with the raw, spki, pkcs8 and jwk key formats where the algorithm has them. Every
-//! primitive is a RustCrypto crate's. Ed448 and X448 are not implemented (a
-//! `NotSupportedError`, as for any unknown algorithm).
+//! RSA-OAEP, and [Secure Curves](https://wicg.github.io/webcrypto-secure-curves/)' Ed448 (with
+//! `Ed448Params.context`) and X448, with the raw, spki, pkcs8 and jwk key formats where the
+//! algorithm has them. Every primitive is a RustCrypto crate's (Ed448 and X448:
+//! `ed448-goldilocks` and `x448`, pre-releases pinned exactly; see the crate README).
 //!
 //! Heavy operations (RSA key generation, digests and ciphers of a megabyte or more, PBKDF2
 //! with many iterations) run on worker threads and settle their promise through

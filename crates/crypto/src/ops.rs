@@ -109,6 +109,43 @@ impl Hash {
     }
 }
 
+/// A digest computed piece by piece ([`Hash::digest`] of the concatenated pieces).
+pub(crate) enum DigestState {
+    Sha1(Sha1),
+    Sha256(Sha256),
+    Sha384(Sha384),
+    Sha512(Sha512),
+}
+
+impl DigestState {
+    pub(crate) fn new(hash: Hash) -> Self {
+        match hash {
+            Hash::Sha1 => Self::Sha1(Sha1::new()),
+            Hash::Sha256 => Self::Sha256(Sha256::new()),
+            Hash::Sha384 => Self::Sha384(Sha384::new()),
+            Hash::Sha512 => Self::Sha512(Sha512::new()),
+        }
+    }
+
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        match self {
+            Self::Sha1(h) => Digest::update(h, data),
+            Self::Sha256(h) => Digest::update(h, data),
+            Self::Sha384(h) => Digest::update(h, data),
+            Self::Sha512(h) => Digest::update(h, data),
+        }
+    }
+
+    pub(crate) fn finalize(self) -> Vec<u8> {
+        match self {
+            Self::Sha1(h) => h.finalize().to_vec(),
+            Self::Sha256(h) => h.finalize().to_vec(),
+            Self::Sha384(h) => h.finalize().to_vec(),
+            Self::Sha512(h) => h.finalize().to_vec(),
+        }
+    }
+}
+
 fn hmac_with<M: Mac + KeyInit>(key: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
     let mut mac = <M as KeyInit>::new_from_slice(key)
         .map_err(|_| Failure::operation("invalid HMAC key length"))?;
@@ -329,7 +366,9 @@ where
     let nonce = GenericArray::from_slice(iv);
     let tag_len = T::to_usize();
     if encrypt {
-        let mut buffer = data.to_vec();
+        // Room for the tag from the start: appending it does not move the ciphertext.
+        let mut buffer = Vec::with_capacity(data.len().saturating_add(tag_len));
+        buffer.extend_from_slice(data);
         let tag = cipher
             .encrypt_in_place_detached(nonce, aad, &mut buffer)
             .map_err(|_| Failure::operation("the AES-GCM plaintext is too long"))?;

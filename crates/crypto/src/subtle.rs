@@ -380,6 +380,8 @@ fn registered(op: Op) -> &'static [&'static str] {
             "ECDH",
             "Ed25519",
             "X25519",
+            "Ed448",
+            "X448",
             "RSASSA-PKCS1-v1_5",
             "RSA-PSS",
             "RSA-OAEP",
@@ -396,6 +398,8 @@ fn registered(op: Op) -> &'static [&'static str] {
             "ECDH",
             "Ed25519",
             "X25519",
+            "Ed448",
+            "X448",
             "RSASSA-PKCS1-v1_5",
             "RSA-PSS",
             "RSA-OAEP",
@@ -403,10 +407,17 @@ fn registered(op: Op) -> &'static [&'static str] {
         Op::GetKeyLength => &[
             "HMAC", "AES-CTR", "AES-CBC", "AES-GCM", "AES-KW", "PBKDF2", "HKDF",
         ],
-        Op::Sign | Op::Verify => &["HMAC", "ECDSA", "Ed25519", "RSASSA-PKCS1-v1_5", "RSA-PSS"],
+        Op::Sign | Op::Verify => &[
+            "HMAC",
+            "ECDSA",
+            "Ed25519",
+            "Ed448",
+            "RSASSA-PKCS1-v1_5",
+            "RSA-PSS",
+        ],
         Op::Encrypt | Op::Decrypt => &["AES-CTR", "AES-CBC", "AES-GCM", "RSA-OAEP"],
         Op::WrapKey | Op::UnwrapKey => &["AES-KW"],
-        Op::DeriveBits => &["PBKDF2", "HKDF", "ECDH", "X25519"],
+        Op::DeriveBits => &["PBKDF2", "HKDF", "ECDH", "X25519", "X448"],
     }
 }
 
@@ -417,6 +428,9 @@ enum Normalized {
     Sha(Hash),
     /// A plain `Algorithm` (importKey of AES, PBKDF2, HKDF; HMAC sign/verify; AES-KW wrap).
     Plain(&'static str),
+    /// A plain `Algorithm` of Ed25519, X25519, Ed448 or X448 (generateKey, importKey; Ed25519
+    /// sign/verify).
+    Okp(asym::Okp),
     /// `HmacKeyGenParams` / `HmacImportParams`.
     Hmac { hash: Hash, length: Option<u32> },
     /// `AesKeyGenParams` / `AesDerivedKeyParams`.
@@ -447,7 +461,10 @@ enum Normalized {
     Ec { ecdh: bool, named_curve: String },
     /// `EcdsaParams`.
     Ecdsa { hash: Hash },
-    /// `EcdhKeyDeriveParams` of ECDH or X25519: the `public` key's slots.
+    /// [`Ed448Params`](https://wicg.github.io/webcrypto-secure-curves/#dfn-Ed448Params): the
+    /// `context` member's bytes, None when absent.
+    Ed448 { context: Option<Vec<u8>> },
+    /// `EcdhKeyDeriveParams` of ECDH, X25519 or X448: the `public` key's slots.
     EcdhDerive {
         name: &'static str,
         public: Box<KeyParts>,
@@ -472,6 +489,7 @@ impl Normalized {
         match self {
             Self::Sha(h) => h.name(),
             Self::Plain(n) => n,
+            Self::Okp(okp) => okp.name(),
             Self::Hmac { .. } => "HMAC",
             Self::AesLength { mode, .. } => mode.name(),
             Self::AesCbc { .. } => "AES-CBC",
@@ -480,6 +498,7 @@ impl Normalized {
             Self::Pbkdf2 { .. } => "PBKDF2",
             Self::Hkdf { .. } => "HKDF",
             Self::Ec { ecdh: false, .. } | Self::Ecdsa { .. } => "ECDSA",
+            Self::Ed448 { .. } => "Ed448",
             Self::Ec { ecdh: true, .. } => "ECDH",
             Self::EcdhDerive { name, .. } => name,
             Self::RsaGen { scheme, .. } | Self::RsaImport { scheme, .. } => scheme.name(),
@@ -625,7 +644,14 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
         (Op::Sign | Op::Verify, "ECDSA") => Normalized::Ecdsa {
             hash: hash_member(&dict, "EcdsaParams", ctx)?,
         },
-        (Op::DeriveBits, "ECDH" | "X25519") => {
+        (Op::Sign | Op::Verify, "Ed448") => {
+            let context = match dict.get(webidl::key("context"), ctx)? {
+                None => None,
+                Some(v) => Some(buffer_source_bytes(&v, "context", ctx)?),
+            };
+            Normalized::Ed448 { context }
+        }
+        (Op::DeriveBits, "ECDH" | "X25519" | "X448") => {
             let v = required(&dict, "public", "EcdhKeyDeriveParams", ctx)?;
             let public = to_key(&v, "The public member of EcdhKeyDeriveParams")?;
             Normalized::EcdhDerive {
@@ -673,7 +699,10 @@ fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<Normalized> {
             let salt = buffer_source_bytes(&v, "salt", ctx)?;
             Normalized::Hkdf { hash, info, salt }
         }
-        _ => Normalized::Plain(name),
+        _ => match asym::Okp::from_name(name) {
+            Some(okp) => Normalized::Okp(okp),
+            None => Normalized::Plain(name),
+        },
     })
 }
 
@@ -779,9 +808,7 @@ fn generate_key(alg: &Normalized, extractable: bool, usages: Usages) -> Outcome<
         Normalized::Ec { ecdh, named_curve } => {
             return asym::ec_generate(*ecdh, named_curve, extractable, usages).map(pair)
         }
-        Normalized::Plain(name @ ("Ed25519" | "X25519")) => {
-            return asym::okp_generate(*name == "Ed25519", extractable, usages).map(pair)
-        }
+        Normalized::Okp(okp) => return asym::okp_generate(*okp, extractable, usages).map(pair),
         Normalized::RsaGen {
             scheme,
             modulus_length,
@@ -1004,9 +1031,7 @@ fn import_key(
         Normalized::Ec { ecdh, named_curve } => {
             asym::ec_import(*ecdh, named_curve, format, data, extractable, usages)
         }
-        Normalized::Plain(name @ ("Ed25519" | "X25519")) => {
-            asym::okp_import(*name == "Ed25519", format, data, extractable, usages)
-        }
+        Normalized::Okp(okp) => asym::okp_import(*okp, format, data, extractable, usages),
         Normalized::RsaImport { scheme, hash } => {
             asym::rsa_import(*scheme, *hash, format, data, extractable, usages)
         }
@@ -1118,6 +1143,9 @@ fn sign(alg: &Normalized, key: &KeyParts, data: &[u8]) -> Outcome<Vec<u8>> {
             asym::ecdsa_sign(*curve, *hash, &key.material, data)
         }
         (KeyAlgorithm::Ed25519, _) => asym::ed25519_sign(&key.material, data),
+        (KeyAlgorithm::Ed448, Normalized::Ed448 { context }) => {
+            asym::ed448_sign(&key.material, context.as_deref(), data)
+        }
         (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
             asym::rsa_sign(*hash, Some(*salt_length), &key.material, data)
         }
@@ -1146,6 +1174,9 @@ fn verify(alg: &Normalized, key: &KeyParts, data: &[u8], signature: &[u8]) -> Ou
             asym::ecdsa_verify(*curve, *hash, &key.material, data, signature)
         }
         (KeyAlgorithm::Ed25519, _) => Ok(asym::ed25519_verify(&key.material, data, signature)),
+        (KeyAlgorithm::Ed448, Normalized::Ed448 { context }) => {
+            asym::ed448_verify(&key.material, context.as_deref(), data, signature)
+        }
         (KeyAlgorithm::Rsa { hash, .. }, Normalized::RsaPss { salt_length }) => {
             asym::rsa_verify(*hash, Some(*salt_length), &key.material, data, signature)
         }
@@ -1203,7 +1234,7 @@ fn encrypt_or_decrypt(
 }
 
 fn derive_bits(alg: &Normalized, key: &KeyParts, length: Option<u32>) -> Outcome<Vec<u8>> {
-    // https://w3c.github.io/webcrypto/#ecdh-operations-derive-bits (and X25519's)
+    // https://w3c.github.io/webcrypto/#ecdh-operations-derive-bits (and X25519's, X448's)
     if let Normalized::EcdhDerive { public, .. } = alg {
         return asym::ecdh_derive(key, public, length);
     }
@@ -1422,6 +1453,16 @@ fn run_in_parallel(
         settle(&promise, Err(failure), ctx);
         return promise.value();
     }
+    settle_from_worker(promise, receiver, ctx)
+}
+
+/// `promise`'s value, settled from a task when a worker thread sends its steps' outcome on
+/// `receiver` (through `boa_streams::native`'s future driver).
+fn settle_from_worker(
+    promise: PromiseCapability,
+    receiver: futures::channel::oneshot::Receiver<Outcome<Output>>,
+    ctx: &mut Context,
+) -> JsValue {
     let settle_promise = promise.clone();
     boa_streams::native::spawn_future(
         receiver,
@@ -1433,6 +1474,108 @@ fn run_in_parallel(
         ctx,
     );
     promise.value()
+}
+
+/// The piece size of [`digest_overlapped`]'s copy.
+const DIGEST_PIECE: usize = 4 << 20;
+
+/// `digest(algorithm, data)` of [`HEAVY_BYTES`] or more when `algorithm` is a string and
+/// `data` an `ArrayBuffer` or typed array on a fixed-length `ArrayBuffer`: the copy of the
+/// bytes (step 2) is made in pieces that a worker thread hashes while the next ones are
+/// copied, so the digest takes about the longer of the copy and the hash instead of their
+/// sum, and the copy is freed piece by piece. None when this does not apply (no worker free,
+/// another kind of argument, an algorithm that does not normalize): the caller then takes the
+/// ordinary path, which gives the same result or error.
+// NOTE: normalizing the algorithm (step 3) before the copy (step 2) is unobservable here: a
+// string algorithm converts to `{ name }` without running script, and a failure returns None
+// so that the ordinary path reports errors in the spec's order. The whole copy is still made
+// before this returns, so later changes to the buffer do not reach the digest, and the
+// pieces hash to the digest of the whole (the hash functions are incremental).
+fn digest_overlapped(
+    algorithm: &JsValue,
+    data: &JsValue,
+    ctx: &mut Context,
+) -> JsResult<Option<JsValue>> {
+    if !algorithm.is_string() {
+        return Ok(None);
+    }
+    let Some(object) = data.as_object() else {
+        return Ok(None);
+    };
+    // The ArrayBuffer and the byte range of data.
+    let typed = object
+        .downcast_ref::<TypedArray>()
+        .map(|ta| (ta.byte_offset(), ta.clone()));
+    let (buffer, range) = match typed {
+        Some((offset, ta)) => {
+            let buffer = boa_engine::object::builtins::JsTypedArray::from_object(object.clone())?
+                .buffer(ctx)?;
+            let length = ta.byte_length(buffer_source::buffer_len(&buffer));
+            (buffer, Some((offset, length)))
+        }
+        None => (data.clone(), None),
+    };
+    let Some(buffer) = buffer
+        .as_object()
+        .and_then(|b| JsArrayBuffer::from_object(b.clone()).ok())
+    else {
+        return Ok(None);
+    };
+    if !buffer_source::is_fixed_length(&buffer) {
+        return Ok(None);
+    }
+    let Ok(Normalized::Sha(hash)) = normalize(algorithm, Op::Digest, ctx) else {
+        return Ok(None);
+    };
+    let Some(held) = buffer.data() else {
+        return Ok(None);
+    };
+    let (start, end) = match range {
+        Some((offset, length)) => {
+            let start = usize::try_from(offset).unwrap_or(usize::MAX);
+            (
+                start,
+                start.saturating_add(usize::try_from(length).unwrap_or(usize::MAX)),
+            )
+        }
+        None => (0, held.len()),
+    };
+    let Some(bytes) = held.get(start..end) else {
+        return Ok(None);
+    };
+    if bytes.len() < HEAVY_BYTES {
+        return Ok(None);
+    }
+    let Some(slot) = WorkerSlot::acquire() else {
+        return Ok(None);
+    };
+    let (pieces, pieces_in) = std::sync::mpsc::channel::<Vec<u8>>();
+    let (sender, receiver) = futures::channel::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("boa_crypto worker".into())
+        .spawn(move || {
+            let _slot = slot;
+            let mut state = ops::DigestState::new(hash);
+            // Ends when the event-loop thread has sent every piece and dropped the sender.
+            for piece in pieces_in {
+                state.update(&piece);
+            }
+            // The receiver is gone only if the context was dropped: nothing to settle.
+            let _ = sender.send(Ok(Output::Bytes(state.finalize())));
+        });
+    if spawned.is_err() {
+        return Ok(None);
+    }
+    // 2. Let data be the result of getting a copy of the bytes held by the data parameter
+    //    (piece by piece; the worker holds the pieces it has not hashed yet).
+    for piece in bytes.chunks(DIGEST_PIECE) {
+        // The worker only stops receiving by panicking: the promise then rejects.
+        let _ = pieces.send(piece.to_vec());
+    }
+    drop(pieces);
+    drop(held);
+    let promise = PromiseCapability::new(ctx);
+    Ok(Some(settle_from_worker(promise, receiver, ctx)))
 }
 
 fn this_subtle(this: &JsValue) -> JsResult<()> {
@@ -1570,6 +1713,9 @@ impl Class for SubtleCrypto {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
                     require_args(args, 2, "digest")?;
+                    if let Some(promise) = digest_overlapped(&arg(args, 0), &arg(args, 1), ctx)? {
+                        return Ok(promise);
+                    }
                     // 2. Let data be the result of getting a copy of the bytes held by data.
                     let data = buffer_source_bytes(&arg(args, 1), "data", ctx)?;
                     // 3. Let normalizedAlgorithm be the result of normalizing an algorithm.

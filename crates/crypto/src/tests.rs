@@ -378,3 +378,110 @@ fn crypto_keys_are_structured_cloneable() {
         "true\ntrue\nsecret\nfalse\nSHA-384\n1024\nsign+verify\ntrue\ntrue\nprivate\nP-521\ntrue"
     );
 }
+
+#[test]
+fn ed448_and_x448_from_script_with_context_and_structured_clone() {
+    let out = run_async(
+        r#"
+        const s = crypto.subtle;
+        const data = new Uint8Array([1, 2, 3]);
+        (async () => {
+          const ed = await s.generateKey('Ed448', true, ['sign', 'verify']);
+          log.push(ed.publicKey.algorithm.name, ed.privateKey.usages.join('+'));
+          const context = new Uint8Array([4, 5, 6]);
+          const sig = await s.sign({ name: 'Ed448', context }, ed.privateKey, data);
+          const [pub, priv] = structuredClone([ed.publicKey, ed.privateKey]);
+          log.push(sig.byteLength, pub instanceof CryptoKey, priv.type,
+            await s.verify({ name: 'Ed448', context }, pub, sig, data),
+            await s.verify('Ed448', pub, sig, data),
+            await s.verify({ name: 'Ed448', context: context.buffer }, ed.publicKey,
+              await s.sign({ name: 'ed448', context: context.buffer }, priv, data), data));
+          log.push(await s.sign({ name: 'Ed448', context: new Uint8Array(256) }, priv, data).catch(e => e.name));
+          log.push(await s.sign({ name: 'Ed448', context: 'abc' }, priv, data).catch(e => e.name));
+          log.push(await s.sign('Ed448', pub, data).catch(e => e.name));
+          const jwk = await s.exportKey('jwk', ed.privateKey);
+          log.push(Object.keys(jwk).join('+'), jwk.crv, jwk.alg);
+          log.push((await s.exportKey('raw', ed.publicKey)).byteLength,
+            (await s.exportKey('spki', ed.publicKey)).byteLength,
+            (await s.exportKey('pkcs8', ed.privateKey)).byteLength);
+          log.push(await s.importKey('raw', new Uint8Array(56), 'Ed448', true, ['verify']).catch(e => e.name));
+          const a = await s.generateKey('X448', true, ['deriveBits', 'deriveKey']);
+          const b = await s.generateKey({ name: 'X448' }, false, ['deriveBits']);
+          const bClone = structuredClone(b.privateKey);
+          const ab = new Uint8Array(await s.deriveBits({ name: 'X448', public: b.publicKey }, a.privateKey, null));
+          const ba = new Uint8Array(await s.deriveBits({ name: 'X448', public: a.publicKey }, bClone, 448));
+          log.push(ab.length, ab.join() === ba.join(), bClone.extractable);
+          log.push(await s.deriveBits({ name: 'X448', public: a.publicKey }, b.privateKey, 456).catch(e => e.name));
+          const zero = await s.importKey('raw', new Uint8Array(56), 'X448', true, []);
+          log.push(await s.deriveBits({ name: 'X448', public: zero }, a.privateKey, 448).catch(e => e.name));
+          const x25519 = await s.generateKey('X25519', true, ['deriveBits']);
+          log.push(await s.deriveBits({ name: 'X448', public: x25519.publicKey }, a.privateKey).catch(e => e.name));
+          const aes = await s.deriveKey({ name: 'X448', public: b.publicKey }, a.privateKey,
+            { name: 'AES-GCM', length: 256 }, false, ['encrypt']);
+          log.push(aes.algorithm.name + aes.algorithm.length);
+          log.push(Object.keys(await s.exportKey('jwk', a.privateKey)).join('+'));
+        })().catch(e => log.push('failed: ' + e.name + ': ' + e.message));
+        "#,
+    );
+    let expected = [
+        "Ed448",
+        "sign",
+        "114",
+        "true",
+        "private",
+        "true",
+        "false",
+        "true",
+        "OperationError",
+        "TypeError",
+        "InvalidAccessError",
+        "alg+crv+d+ext+key_ops+kty+x",
+        "Ed448",
+        "Ed448",
+        "57",
+        "69",
+        "73",
+        "DataError",
+        "56",
+        "true",
+        "false",
+        "OperationError",
+        "OperationError",
+        "InvalidAccessError",
+        "AES-GCM256",
+        "crv+d+ext+key_ops+kty+x",
+    ]
+    .join("\n");
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn overlapped_large_digests_equal_one_shot_digests() {
+    // Over HEAVY_BYTES with a string algorithm: copied in pieces that a worker hashes. A view
+    // at an offset, every hash, and a change to the buffer right after the call (not seen).
+    let bytes: Vec<u8> = (0..(5usize << 20) + 3).map(|i| (i % 251) as u8).collect();
+    let view = &bytes[7..(5 << 20) + 1];
+    let expected: Vec<String> = [
+        crate::ops::Hash::Sha1,
+        crate::ops::Hash::Sha256,
+        crate::ops::Hash::Sha384,
+        crate::ops::Hash::Sha512,
+    ]
+    .iter()
+    .map(|h| h.digest(view).iter().map(|b| format!("{b:02x}")).collect())
+    .collect();
+    let out = run_async(
+        r#"
+        const all = new Uint8Array((5 << 20) + 3);
+        for (let i = 0; i < 251; i++) all[i] = i;
+        for (let n = 251; n < all.length; n *= 2) all.copyWithin(n, 0, n);
+        const view = new Uint8Array(all.buffer, 7, (5 << 20) - 6);
+        const hex = (b) => [...new Uint8Array(b)].map(x => x.toString(16).padStart(2, '0')).join('');
+        const pending = ['SHA-1', 'sha-256', 'SHA-384', 'SHA-512'].map(h => crypto.subtle.digest(h, view));
+        all.fill(0);
+        Promise.all(pending).then(ds => ds.forEach(d => log.push(hex(d))),
+          e => log.push('failed: ' + e.name));
+        "#,
+    );
+    assert_eq!(out, expected.join("\n"));
+}

@@ -356,7 +356,7 @@ fn okp_jwk_import_checks_the_pair() {
     };
     let sign = Usages::of(&["sign"]);
     let ok = okp_import(
-        true,
+        Okp::Ed25519,
         KeyFormat::Jwk,
         &KeyData::Jwk(Box::new(jwk(&public))),
         true,
@@ -367,7 +367,7 @@ fn okp_jwk_import_checks_the_pair() {
     let mut other = public.clone();
     other[0] ^= 1;
     let bad = okp_import(
-        true,
+        Okp::Ed25519,
         KeyFormat::Jwk,
         &KeyData::Jwk(Box::new(jwk(&other))),
         true,
@@ -382,10 +382,17 @@ fn okp_jwk_import_checks_the_pair() {
         &pkcs8[..16],
         &[48, 46, 2, 1, 0, 48, 5, 6, 3, 43, 101, 112, 4, 34, 4, 32]
     );
-    let back = okp_import(true, KeyFormat::Pkcs8, &KeyData::Bytes(pkcs8), true, sign).unwrap();
+    let back = okp_import(
+        Okp::Ed25519,
+        KeyFormat::Pkcs8,
+        &KeyData::Bytes(pkcs8),
+        true,
+        sign,
+    )
+    .unwrap();
     assert_eq!(back.material, secret);
     let x_spki = okp_import(
-        false,
+        Okp::X25519,
         KeyFormat::Raw,
         &KeyData::Bytes(public.clone()),
         true,
@@ -397,11 +404,334 @@ fn okp_jwk_import_checks_the_pair() {
     };
     // An X25519 key is not an Ed25519 key.
     let wrong = okp_import(
-        true,
+        Okp::Ed25519,
         KeyFormat::Spki,
         &KeyData::Bytes(spki),
         true,
         Usages::of(&["verify"]),
     );
     assert_eq!(wrong.unwrap_err().name, "DataError");
+}
+
+/// RFC 8032 section 7.4 "-----blank" and "1 octet (with context)": Ed448 signs
+/// deterministically, so the signatures are the RFC's.
+#[test]
+fn ed448_rfc8032_vectors_with_and_without_context() {
+    let blank_secret = unhex("6c82a562cb808d10d632be89c8513ebf6c929f34ddfa8c9f63c9960ef6e348a3528c8a3fcc2f044e39a3fc5b94492f8f032e7549a20098f95b");
+    let blank_public = unhex("5fd7449b59b461fd2ce787ec616ad46a1da1342485a70e1f8a0ea75d80e96778edf124769b46c7061bd6783df1e50f6cd1fa1abeafe8256180");
+    assert_eq!(Okp::Ed448.public_of(&blank_secret).unwrap(), blank_public);
+    let signature = ed448_sign(&blank_secret, None, b"").unwrap();
+    assert_eq!(
+        hex(&signature),
+        "533a37f6bbe457251f023c0d88f976ae2dfb504a843e34d2074fd823d41a591f2b233f034f628281f2fd7a22ddd47d7828c59bd0a21bfd3980ff0d2028d4b18a9df63e006c5d1c2d345b925d8dc00b4104852db99ac5c7cdda8530a113a0f4dbb61149f05a7363268c71d95808ff2e652600"
+    );
+    assert!(ed448_verify(&blank_public, None, b"", &signature).unwrap());
+    // An absent context is the empty context.
+    assert!(ed448_verify(&blank_public, Some(b""), b"", &signature).unwrap());
+
+    let secret = unhex("c4eab05d357007c632f3dbb48489924d552b08fe0c353a0d4a1f00acda2c463afbea67c5e8d2877c5e3bc397a659949ef8021e954e0a12274e");
+    let public = unhex("43ba28f430cdff456ae531545f7ecd0ac834a55d9358c0372bfa0c6c6798c0866aea01eb00742802b8438ea4cb82169c235160627b4c3a9480");
+    let signature = ed448_sign(&secret, Some(b"foo"), &[0x03]).unwrap();
+    assert_eq!(
+        hex(&signature),
+        "d4f8f6131770dd46f40867d6fd5d5055de43541f8c5e35abbcd001b32a89f7d2151f7647f11d8ca2ae279fb842d607217fce6e042f6815ea000c85741de5c8da1144a6a1aba7f96de42505d7a7298524fda538fccbbb754f578c1cad10d54d0d5428407e85dcbc98a49155c13764e66c3c00"
+    );
+    assert!(ed448_verify(&public, Some(b"foo"), &[0x03], &signature).unwrap());
+    // The context is part of what is signed.
+    assert!(!ed448_verify(&public, None, &[0x03], &signature).unwrap());
+    assert!(!ed448_verify(&public, Some(b"fop"), &[0x03], &signature).unwrap());
+    assert!(!ed448_verify(&public, Some(b"foo"), &[0x04], &signature).unwrap());
+    // A truncated signature or key does not verify (no error).
+    assert!(!ed448_verify(&public, Some(b"foo"), &[0x03], &signature[..113]).unwrap());
+    assert!(!ed448_verify(&public[..56], Some(b"foo"), &[0x03], &signature).unwrap());
+}
+
+#[test]
+fn ed448_round_trip_with_context_and_context_limits() {
+    let (public, private) =
+        okp_generate(Okp::Ed448, true, Usages::of(&["sign", "verify"])).unwrap();
+    assert_eq!((public.material.len(), private.material.len()), (57, 57));
+    assert_eq!(public.algorithm, KeyAlgorithm::Ed448);
+    assert_eq!(public.usages, Usages::of(&["verify"]));
+    assert_eq!(private.usages, Usages::of(&["sign"]));
+    let context = [7u8; 255];
+    let signature = ed448_sign(&private.material, Some(&context), b"message").unwrap();
+    assert_eq!(signature.len(), 114);
+    assert!(ed448_verify(&public.material, Some(&context), b"message", &signature).unwrap());
+    assert!(!ed448_verify(
+        &public.material,
+        Some(&context[1..]),
+        b"message",
+        &signature
+    )
+    .unwrap());
+    // A context over 255 bytes is an OperationError, signing or verifying.
+    let long = [7u8; 256];
+    assert_eq!(
+        ed448_sign(&private.material, Some(&long), b"message")
+            .unwrap_err()
+            .name,
+        "OperationError"
+    );
+    assert_eq!(
+        ed448_verify(&public.material, Some(&long), b"message", &signature)
+            .unwrap_err()
+            .name,
+        "OperationError"
+    );
+    // A private key of the wrong length is a DataError.
+    assert_eq!(
+        ed448_sign(&private.material[..56], None, b"m")
+            .unwrap_err()
+            .name,
+        "DataError"
+    );
+    // A small-order public key, (0, -1) of order 2, never verifies; nor does R of small
+    // order (the signature of another key with its R replaced).
+    let mut order_two = vec![0xffu8; 57];
+    order_two[0] = 0xfe;
+    order_two[28] = 0xfe;
+    order_two[56] = 0;
+    assert!(!ed448_verify(&order_two, None, b"message", &signature).unwrap());
+    let mut small_r = signature.clone();
+    small_r[..57].copy_from_slice(&order_two);
+    assert!(!ed448_verify(&public.material, Some(&context), b"message", &small_r).unwrap());
+    // The identity (y = 1) is refused as a key too.
+    let mut identity = vec![0u8; 57];
+    identity[0] = 1;
+    assert!(!ed448_verify(&identity, None, b"message", &signature).unwrap());
+}
+
+#[test]
+fn x448_rfc7748_vectors_and_length_handling() {
+    // RFC 7748 section 5.2, the first X448 vector.
+    let scalar = unhex("3d262fddf9ec8e88495266fea19a34d28882acef045104d0d1aae121700a779c984c24f8cdd78fbff44943eba368f54b29259a4f1c600ad3");
+    let u = unhex("06fce640fa3487bfda5f6cf2d5263f8aad88334cbd07437f020f08f9814dc031ddbdc38c19c6da2583fa5429db94ada18aa7a7fb4ef8a086");
+    let private = key(
+        KeyType::Private,
+        KeyAlgorithm::X448,
+        &["deriveBits"],
+        scalar,
+    );
+    let public = key(KeyType::Public, KeyAlgorithm::X448, &[], u);
+    assert_eq!(
+        hex(&ecdh_derive(&private, &public, None).unwrap()),
+        "ce3e4ff95a60dc6697da1db1d85e6afbdf79b50a2412d7546d5f239fe14fbaadeb445fc66a01b0779d98223961111e21766282f73dd96b6f"
+    );
+    // RFC 7748 section 6.2: Alice's and Bob's public keys and their shared secret.
+    let alice = unhex("9a8f4925d1519f5775cf46b04b5800d4ee9ee8bae8bc5565d498c28dd9c9baf574a9419744897391006382a6f127ab1d9ac2d8c0a598726b");
+    let bob = unhex("1c306a7ac2a0e2e0990b294470cba339e6453772b075811d8fad0d1d6927c120bb5ee8972b0d3e21374c9c921b09d1b0366f10b65173992d");
+    let alice_public = Okp::X448.public_of(&alice).unwrap();
+    let bob_public = Okp::X448.public_of(&bob).unwrap();
+    assert_eq!(hex(&alice_public), "9b08f7cc31b7e3e67d22d5aea121074a273bd2b83de09c63faa73d2c22c5d9bbc836647241d953d40c5b12da88120d53177f80e532c41fa0");
+    assert_eq!(hex(&bob_public), "3eb7a829b0cd20f5bcfc0b599b6feccf6da4627107bdb0d4f345b43027d8b972fc3e34fb4232a13ca706dcb57aec3dae07bdc1c67bf33609");
+    let shared = "07fff4181ac6cc95ec1c16a94a0f74d12da232ce40a77552281d282bb60c0b56fd2464c335543936521c24403085d59a449a5037514a879d";
+    let alice_key = key(KeyType::Private, KeyAlgorithm::X448, &["deriveBits"], alice);
+    let bob_key = key(KeyType::Private, KeyAlgorithm::X448, &["deriveBits"], bob);
+    let alice_public = key(KeyType::Public, KeyAlgorithm::X448, &[], alice_public);
+    let bob_public = key(KeyType::Public, KeyAlgorithm::X448, &[], bob_public);
+    assert_eq!(
+        hex(&ecdh_derive(&alice_key, &bob_public, None).unwrap()),
+        shared
+    );
+    assert_eq!(
+        hex(&ecdh_derive(&bob_key, &alice_public, Some(448)).unwrap()),
+        shared
+    );
+    // 12 bits: the second byte keeps its high nibble only.
+    assert_eq!(
+        hex(&ecdh_derive(&alice_key, &bob_public, Some(12)).unwrap()),
+        "07f0"
+    );
+    assert_eq!(
+        ecdh_derive(&alice_key, &bob_public, Some(456))
+            .unwrap_err()
+            .name,
+        "OperationError"
+    );
+    // u = 0 (a small-order point) gives the all-zero secret: an OperationError.
+    let zero = key(KeyType::Public, KeyAlgorithm::X448, &[], vec![0; 56]);
+    assert_eq!(
+        ecdh_derive(&alice_key, &zero, None).unwrap_err().name,
+        "OperationError"
+    );
+    // An X25519 public key is not an X448 one.
+    let x25519 = key(KeyType::Public, KeyAlgorithm::X25519, &[], vec![9; 32]);
+    assert_eq!(
+        ecdh_derive(&alice_key, &x25519, None).unwrap_err().name,
+        "InvalidAccessError"
+    );
+    // The public member must be a public key, the base key a private one.
+    assert_eq!(
+        ecdh_derive(&alice_key, &bob_key, None).unwrap_err().name,
+        "InvalidAccessError"
+    );
+    assert_eq!(
+        ecdh_derive(&bob_public, &alice_public, None)
+            .unwrap_err()
+            .name,
+        "InvalidAccessError"
+    );
+}
+
+#[test]
+fn ed448_and_x448_import_export_and_bad_lengths() {
+    let secret = unhex("c4eab05d357007c632f3dbb48489924d552b08fe0c353a0d4a1f00acda2c463afbea67c5e8d2877c5e3bc397a659949ef8021e954e0a12274e");
+    let public = unhex("43ba28f430cdff456ae531545f7ecd0ac834a55d9358c0372bfa0c6c6798c0866aea01eb00742802b8438ea4cb82169c235160627b4c3a9480");
+    let sign = Usages::of(&["sign"]);
+    let verify = Usages::of(&["verify"]);
+    let bytes = |b: &[u8]| KeyData::Bytes(b.to_vec());
+    // raw: 57 bytes for Ed448, 56 for X448; anything else is a DataError.
+    let raw = okp_import(Okp::Ed448, KeyFormat::Raw, &bytes(&public), true, verify).unwrap();
+    assert_eq!(raw.material, public);
+    for len in [0, 56, 58] {
+        let bad = okp_import(
+            Okp::Ed448,
+            KeyFormat::Raw,
+            &bytes(&vec![1; len]),
+            true,
+            verify,
+        );
+        assert_eq!(
+            bad.unwrap_err().name,
+            "DataError",
+            "Ed448 raw of {len} bytes"
+        );
+    }
+    for len in [32, 55, 57] {
+        let bad = okp_import(
+            Okp::X448,
+            KeyFormat::Raw,
+            &bytes(&vec![1; len]),
+            true,
+            Usages::default(),
+        );
+        assert_eq!(
+            bad.unwrap_err().name,
+            "DataError",
+            "X448 raw of {len} bytes"
+        );
+    }
+    // A raw import is public only: a "sign" usage is a SyntaxError.
+    let bad = okp_import(Okp::Ed448, KeyFormat::Raw, &bytes(&public), true, sign);
+    assert_eq!(bad.unwrap_err().name, "SyntaxError");
+    // spki and pkcs8 round trips, with RFC 8410's id-Ed448 (1.3.101.113).
+    let Exported::Bytes(spki) = export(KeyFormat::Spki, &raw).unwrap().unwrap() else {
+        panic!()
+    };
+    assert_eq!(&spki[..12], &[48, 67, 48, 5, 6, 3, 43, 101, 113, 3, 58, 0]);
+    let back = okp_import(Okp::Ed448, KeyFormat::Spki, &bytes(&spki), true, verify).unwrap();
+    assert_eq!(back.material, public);
+    let private = key(
+        KeyType::Private,
+        KeyAlgorithm::Ed448,
+        &["sign"],
+        secret.clone(),
+    );
+    let Exported::Bytes(pkcs8) = export(KeyFormat::Pkcs8, &private).unwrap().unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        &pkcs8[..16],
+        &[48, 71, 2, 1, 0, 48, 5, 6, 3, 43, 101, 113, 4, 59, 4, 57]
+    );
+    let back = okp_import(Okp::Ed448, KeyFormat::Pkcs8, &bytes(&pkcs8), true, sign).unwrap();
+    assert_eq!(back.material, secret);
+    // An Ed448 key is not an X448 key, nor an Ed25519 one.
+    for okp in [Okp::X448, Okp::Ed25519] {
+        let wrong = okp_import(
+            okp,
+            KeyFormat::Pkcs8,
+            &bytes(&pkcs8),
+            true,
+            Usages::default(),
+        );
+        assert_eq!(wrong.unwrap_err().name, "DataError");
+    }
+    // A private key with the wrong length inside a valid PKCS #8 structure is a DataError.
+    let short = key(
+        KeyType::Private,
+        KeyAlgorithm::Ed448,
+        &["sign"],
+        secret[..56].to_vec(),
+    );
+    let Exported::Bytes(short) = export(KeyFormat::Pkcs8, &short).unwrap().unwrap() else {
+        panic!()
+    };
+    let bad = okp_import(Okp::Ed448, KeyFormat::Pkcs8, &bytes(&short), true, sign);
+    assert_eq!(bad.unwrap_err().name, "DataError");
+    // jwk: crv Ed448, alg Ed448 or EdDSA, x must be d's public key.
+    let Exported::Jwk(jwk) = export(KeyFormat::Jwk, &private).unwrap().unwrap() else {
+        panic!()
+    };
+    assert_eq!(jwk.get("alg"), Some(&Value::String("Ed448".into())));
+    assert_eq!(jwk.get("crv"), Some(&Value::String("Ed448".into())));
+    assert_eq!(
+        jwk.get("x"),
+        Some(&Value::String(base64url_encode(&public)))
+    );
+    assert_eq!(
+        jwk.get("d"),
+        Some(&Value::String(base64url_encode(&secret)))
+    );
+    let okp_jwk = |crv: &str, alg: Option<&str>, x: &[u8]| Jwk {
+        kty: Some("OKP".into()),
+        crv: Some(crv.into()),
+        alg: alg.map(Into::into),
+        d: Some(base64url_encode(&secret)),
+        x: Some(base64url_encode(x)),
+        ..Jwk::default()
+    };
+    let jwk_import = |okp: Okp, jwk: Jwk| {
+        okp_import(
+            okp,
+            KeyFormat::Jwk,
+            &KeyData::Jwk(Box::new(jwk)),
+            true,
+            sign,
+        )
+    };
+    for alg in [None, Some("Ed448"), Some("EdDSA")] {
+        let ok = jwk_import(Okp::Ed448, okp_jwk("Ed448", alg, &public)).unwrap();
+        assert_eq!(ok.material, secret);
+    }
+    for jwk in [
+        okp_jwk("Ed448", Some("Ed25519"), &public),
+        okp_jwk("X448", None, &public),
+        okp_jwk("Ed448", None, &public[1..]),
+        okp_jwk("Ed448", None, &secret),
+    ] {
+        assert_eq!(jwk_import(Okp::Ed448, jwk).unwrap_err().name, "DataError");
+    }
+    // X448: no alg in its JWK; spki with id-X448 (1.3.101.111).
+    let (x_public, x_private) = okp_generate(Okp::X448, true, Usages::of(&["deriveBits"])).unwrap();
+    assert_eq!(
+        (x_public.material.len(), x_private.material.len()),
+        (56, 56)
+    );
+    assert!(x_public.usages.is_empty());
+    let Exported::Jwk(jwk) = export(KeyFormat::Jwk, &x_private).unwrap().unwrap() else {
+        panic!()
+    };
+    assert!(jwk.get("alg").is_none());
+    assert_eq!(jwk.get("crv"), Some(&Value::String("X448".into())));
+    let Exported::Bytes(spki) = export(KeyFormat::Spki, &x_public).unwrap().unwrap() else {
+        panic!()
+    };
+    assert_eq!(&spki[..12], &[48, 66, 48, 5, 6, 3, 43, 101, 111, 3, 57, 0]);
+    // Only a public key exports to raw or spki, only a private one to pkcs8.
+    assert_eq!(
+        export(KeyFormat::Raw, &x_private)
+            .unwrap()
+            .unwrap_err()
+            .name,
+        "InvalidAccessError"
+    );
+    assert_eq!(
+        export(KeyFormat::Pkcs8, &x_public)
+            .unwrap()
+            .unwrap_err()
+            .name,
+        "InvalidAccessError"
+    );
 }
