@@ -19,6 +19,13 @@
 //! responses under `fetch()`). `--ci` bounds everything to a few minutes; `--long` runs the
 //! full figures of the issue (10^5 requests, 1,000 streams, 10 GiB, longer fuzzing).
 //! Prints the figures as markdown; exits 1 on any failed check or if the server died.
+//!
+//! `net-campaign --compare [--ci | --long] [--node PATH] [--deno PATH]` runs the `slow` and
+//! `load` phases against boa-streams, then against the same routes served by Node
+//! (`benches/net/campaign-server-node.mjs`, `node --expose-gc`) and Deno
+//! (`benches/net/campaign-server-deno.js`, `deno run --v8-flags=--expose-gc`; `DENO` in the
+//! environment also names it; skipped if absent), and prints the figures side by side with
+//! ratios. CI does not run it.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -84,6 +91,8 @@ struct Report {
     faults_injected: u64,
     faults_survived: u64,
     figures: BTreeMap<String, String>,
+    /// Numeric figures for `--compare`'s ratios (higher is better unless the name says MiB).
+    metrics: BTreeMap<String, f64>,
 }
 
 impl Report {
@@ -100,6 +109,10 @@ impl Report {
         let value = value.to_string();
         eprintln!("  {name}: {value}");
         self.figures.insert(name.to_string(), value);
+    }
+
+    fn metric(&mut self, name: &str, value: f64) {
+        self.metrics.insert(name.to_string(), value);
     }
 }
 
@@ -118,8 +131,15 @@ impl Drop for Server {
 
 impl Server {
     fn start(boa: &str) -> Server {
-        let mut child = Command::new(boa)
-            .args(["--expose-gc", "benches/net/campaign-server.js", "0"])
+        Server::spawn(&[boa, "--expose-gc", "benches/net/campaign-server.js", "0"])
+    }
+
+    /// Run `command` (a campaign server printing its `listening on http://HOST:PORT` line).
+    fn spawn(command: &[&str]) -> Server {
+        let (program, args) = command.split_first().expect("a command");
+        let boa = program;
+        let mut child = Command::new(program)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::from(
                 std::fs::File::create(std::env::temp_dir().join("net-campaign-server.err"))
@@ -653,6 +673,8 @@ fn slow_reader(server: &Server, secs: u64, report: &mut Report) {
         "slow reader: server RSS before / max during (MiB)",
         format!("{rss0} / {rss_max}"),
     );
+    report.metric("slow reader: produced ahead (MiB)", ahead);
+    report.metric("slow reader: server RSS max during (MiB)", rss_max as f64);
     // Socket buffers on loopback hold a few MiB; the body is 4 GiB.
     report.check(
         ahead < 16.0,
@@ -879,6 +901,7 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
     });
     let secs = start.elapsed().as_secs_f64();
     let ok = ok.load(Ordering::Relaxed);
+    report.metric("small requests (req/s)", ok as f64 / secs);
     report.figure(
         "small requests over 64 keep-alive connections",
         format!(
@@ -933,6 +956,10 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         .await;
     });
     let good = good.load(Ordering::Relaxed);
+    report.metric(
+        "concurrent 1 MiB streams (MB/s)",
+        (good << 20) as f64 / 1e6 / start.elapsed().as_secs_f64(),
+    );
     report.figure(
         "concurrent 1 MiB streams held",
         format!("{good}/{n} in {:.1} s", start.elapsed().as_secs_f64()),
@@ -955,6 +982,7 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
     match got {
         Ok((200, len, 0)) if len == big << 20 => {
             bytes_checked.fetch_add(len, Ordering::Relaxed);
+            report.metric("one large stream (MB/s)", len as f64 / 1e6 / secs);
             report.figure(
                 "one large stream",
                 format!(
@@ -965,7 +993,16 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         }
         other => report.check(false, format!("large stream of {big} MiB: {other:?}")),
     }
+    let start = Instant::now();
     let echo = echo(port, scale.echo_mib << 20, &rt);
+    if let Ok(n) = echo {
+        let secs = start.elapsed().as_secs_f64();
+        report.metric("echo (MB/s each way)", n as f64 / 1e6 / secs);
+        report.figure(
+            "echo (POST /echo streamed back while uploading)",
+            format!("{} MiB intact in {secs:.1} s", n >> 20),
+        );
+    }
     report.check(
         echo == Ok(scale.echo_mib << 20),
         format!("echo of {} MiB: {echo:?}", scale.echo_mib),
@@ -978,6 +1015,7 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
     let self_ok = Arc::new(AtomicU64::new(0));
     let issued = Arc::new(AtomicU64::new(0));
     let calls = scale.self_fetches;
+    let start = Instant::now();
     rt.block_on(async {
         let mut tasks = Vec::new();
         for _ in 0..16 {
@@ -1006,9 +1044,14 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         .await;
     });
     let self_ok = self_ok.load(Ordering::Relaxed);
+    let secs = start.elapsed().as_secs_f64();
+    report.metric(
+        "fetch() calls to the local server (calls/s)",
+        self_ok as f64 / secs,
+    );
     report.figure(
         "fetch() calls to the local server (from its handler)",
-        format!("{self_ok}/{calls}"),
+        format!("{self_ok}/{calls} in {secs:.1} s"),
     );
     report.check(self_ok == calls, format!("self fetches: {self_ok}/{calls}"));
 
@@ -1028,6 +1071,8 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         "server RSS peak / settled after load, GC forced (MiB)",
         format!("{hwm} / {settled}"),
     );
+    report.metric("server peak RSS (MiB)", hwm as f64);
+    report.metric("server settled RSS, GC forced (MiB)", settled as f64);
     report.figure("bytes checked", bytes_checked.load(Ordering::Relaxed));
     report.check(
         stat(&after, "liveStreams") == 0,
@@ -1341,12 +1386,18 @@ fn main() {
     }
     let mut seed = 0x5EED_2026u64;
     let mut only: Option<Vec<String>> = None;
+    let mut compare_mode = false;
+    let mut node = String::from("node");
+    let mut deno = std::env::var("DENO").ok();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--ci" => mode = Mode::Ci,
             "--long" => mode = Mode::Long,
             "--boa" => boa = args.next().expect("--boa PATH"),
+            "--compare" => compare_mode = true,
+            "--node" => node = args.next().expect("--node PATH"),
+            "--deno" => deno = args.next(),
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             "--only" => {
                 only = args
@@ -1355,7 +1406,7 @@ fn main() {
             }
             _ => {
                 eprintln!(
-                    "usage: net-campaign [--ci|--long] [--boa PATH] [--seed N] [--only PHASE,...]"
+                    "usage: net-campaign [--ci|--long] [--boa PATH] [--seed N] [--only PHASE,...]\n       net-campaign --compare [--ci|--long] [--boa PATH] [--node PATH] [--deno PATH]"
                 );
                 std::process::exit(2);
             }
@@ -1363,6 +1414,10 @@ fn main() {
     }
     let run = |phase: &str| only.as_ref().is_none_or(|o| o.iter().any(|p| p == phase));
     let scale = mode.scale();
+    if compare_mode {
+        compare(mode, &scale, &boa, &node, deno.as_deref());
+        return;
+    }
     let started = Instant::now();
     let mut report = Report::default();
     let mut server = Server::start(&boa);
@@ -1453,6 +1508,140 @@ fn main() {
         for f in &report.failures {
             println!("- {f}");
         }
+        std::process::exit(1);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// --compare: the slow-reader and load phases against boa-streams, Node and Deno
+
+/// Run the `slow` and `load` phases against each runtime's campaign server (the same routes
+/// and byte pattern: benches/net/campaign-server{,-node.mjs,-deno.js}) one after the other,
+/// and print the figures side by side with ratios. Exits 1 if boa-streams failed a check; a
+/// failed check of Node or Deno is listed, not fatal (it is theirs).
+fn compare(mode: Mode, scale: &Scale, boa: &str, node: &str, deno: Option<&str>) {
+    let started = Instant::now();
+    let mut runtimes: Vec<(&str, &str, Vec<&str>)> = vec![
+        (
+            "boa",
+            "gc() (--expose-gc: a full collection)",
+            vec![boa, "--expose-gc", "benches/net/campaign-server.js", "0"],
+        ),
+        (
+            "node",
+            "gc() (--expose-gc)",
+            vec![
+                node,
+                "--expose-gc",
+                "benches/net/campaign-server-node.mjs",
+                "0",
+            ],
+        ),
+    ];
+    match deno {
+        Some(deno) if std::path::Path::new(deno).exists() || deno == "deno" => runtimes.push((
+            "deno",
+            "gc() (--v8-flags=--expose-gc)",
+            vec![
+                deno,
+                "run",
+                "--allow-net",
+                "--v8-flags=--expose-gc",
+                "benches/net/campaign-server-deno.js",
+                "0",
+            ],
+        )),
+        _ => eprintln!("net-campaign --compare: no Deno (pass --deno PATH or DENO=PATH)"),
+    }
+    let mut reports = Vec::new();
+    for (name, _, command) in &runtimes {
+        eprintln!("== {name} ({:.0} s)", started.elapsed().as_secs_f64());
+        let mut report = Report::default();
+        let mut server = Server::spawn(command);
+        slow_reader(&server, scale.slow_secs, &mut report);
+        load(&server, scale, &mut report);
+        let alive = server.alive();
+        report.check(
+            alive,
+            format!("the {name} server process is alive at the end"),
+        );
+        let (rss, hwm) = server.rss();
+        report.figure(
+            "server RSS peak / at the end (MiB)",
+            format!("{hwm} / {rss}"),
+        );
+        drop(server);
+        reports.push(report);
+    }
+    println!(
+        "## net-campaign --compare ({}, {:.0} s)\n",
+        if mode == Mode::Ci { "--ci" } else { "--long" },
+        started.elapsed().as_secs_f64()
+    );
+    let names: Vec<&str> = runtimes.iter().map(|r| r.0).collect();
+    println!("| figure | {} |", names.join(" | "));
+    println!("|---|{}", "---|".repeat(names.len()));
+    let gcs: Vec<&str> = runtimes.iter().map(|r| r.1).collect();
+    println!("| GC forced by | {} |", gcs.join(" | "));
+    let keys: std::collections::BTreeSet<&String> =
+        reports.iter().flat_map(|r| r.figures.keys()).collect();
+    for key in keys {
+        let cells: Vec<&str> = reports
+            .iter()
+            .map(|r| r.figures.get(key).map_or("-", String::as_str))
+            .collect();
+        println!("| {key} | {} |", cells.join(" | "));
+    }
+    let checks: Vec<String> = reports
+        .iter()
+        .map(|r| format!("{} / {}", r.checks, r.failures.len()))
+        .collect();
+    println!("| checks / failed | {} |", checks.join(" | "));
+    println!(
+        "\n| measure | {} | {} |",
+        names.join(" | "),
+        names[1..]
+            .iter()
+            .map(|n| format!("boa/{n}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!("|---|{}", "---|".repeat(2 * names.len() - 1));
+    let keys: std::collections::BTreeSet<&String> =
+        reports.iter().flat_map(|r| r.metrics.keys()).collect();
+    for key in keys {
+        let values: Vec<Option<f64>> = reports
+            .iter()
+            .map(|r| r.metrics.get(key).copied())
+            .collect();
+        let cells: Vec<String> = values
+            .iter()
+            .map(|v| v.map_or("-".into(), |v| format!("{v:.1}")))
+            .collect();
+        let ratios: Vec<String> = values[1..]
+            .iter()
+            .map(|other| match (values[0], other) {
+                (Some(b), Some(o)) if *o > 0.0 => format!("{:.2}", b / o),
+                _ => "-".into(),
+            })
+            .collect();
+        println!("| {key} | {} | {} |", cells.join(" | "), ratios.join(" | "));
+    }
+    println!(
+        "\nRatios: boa's figure over the other's (for rates > 1 means boa-streams is faster; \
+         for MiB rows < 1 means it holds less memory)."
+    );
+    let mut boa_failed = false;
+    for (report, name) in reports.iter().zip(&names) {
+        if !report.failures.is_empty() {
+            println!("\nFailed checks ({name}):");
+            for f in &report.failures {
+                println!("- {f}");
+            }
+            boa_failed |= *name == "boa";
+        }
+    }
+    if boa_failed {
         std::process::exit(1);
     }
 }
