@@ -13,7 +13,10 @@
 //! pipelining, slowloris), `disconnect` (a client vanishing at each phase), `faults` (the
 //! handler throws, rejects, returns a non-Response, a body that errors mid-way, a self
 //! fetch), `slow` (a slow reader: server memory bounded), `upstream` (`fetch()` from a
-//! scripted raw-socket server that stalls, resets, lies about lengths), `load` (small
+//! scripted raw-socket server that stalls, resets, lies about lengths), `bomb`
+//! (`Content-Encoding: gzip`/`deflate` bodies of 1 MiB inflating to 1 GiB, made at run
+//! time, read with a cancelled `for await`, to the end, with `arrayBuffer()` and `text()`;
+//! trailing garbage, truncation, a wrong CRC: a TypeError), `load` (small
 //! requests over 64 keep-alive connections, concurrent 1 MiB streams, a large stream, an
 //! echo, every byte checked), `fuzz` (seeded mutations of request bytes, and of upstream
 //! responses under `fetch()`). `--ci` bounds everything to a few minutes; `--long` runs the
@@ -54,6 +57,8 @@ struct Scale {
     fuzz_cases: u64,
     upstream_fuzz_cases: u64,
     self_fetches: u64,
+    /// What the buffering reads (`arrayBuffer()`, `text()`) of a bomb inflate to.
+    bomb_buffered_mib: u64,
 }
 
 impl Mode {
@@ -68,6 +73,7 @@ impl Mode {
                 fuzz_cases: 2_000,
                 upstream_fuzz_cases: 300,
                 self_fetches: 500,
+                bomb_buffered_mib: 256,
             },
             Mode::Long => Scale {
                 small_requests: 100_000,
@@ -78,6 +84,7 @@ impl Mode {
                 fuzz_cases: 50_000,
                 upstream_fuzz_cases: 5_000,
                 self_fetches: 5_000,
+                bomb_buffered_mib: 1024,
             },
         }
     }
@@ -796,6 +803,300 @@ fn upstream_faults(port: u16, report: &mut Report) {
 }
 
 // ---------------------------------------------------------------------------------------
+// decompression bombs and corrupt codings under fetch()
+
+/// `size` zero bytes as raw DEFLATE (about 1/1000 of `size`), compressed here at run time.
+fn raw_deflate_zeros(size: u64) -> Vec<u8> {
+    use flate2::write::DeflateEncoder;
+    let mut encoder = DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        encoder.write_all(&zeros[..n]).expect("in memory");
+        left -= n as u64;
+    }
+    encoder.finish().expect("in memory")
+}
+
+/// `raw` (the DEFLATE of `size` zeros) in a gzip member (RFC 1952).
+fn gzip_zeros(raw: &[u8], size: u64) -> Vec<u8> {
+    let mut crc = crc32fast::Hasher::new();
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        crc.update(&zeros[..n]);
+        left -= n as u64;
+    }
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    out.extend_from_slice(raw);
+    out.extend_from_slice(&crc.finalize().to_le_bytes());
+    out.extend_from_slice(&(size as u32).to_le_bytes());
+    out
+}
+
+/// `raw` (the DEFLATE of `size` zeros) in a zlib stream (RFC 1950): HTTP's `deflate`.
+fn zlib_zeros(raw: &[u8], size: u64) -> Vec<u8> {
+    // Adler-32 of `size` zeros: a stays 1, b adds a for every byte.
+    let adler = ((size % 65521) << 16 | 1) as u32;
+    let mut out = vec![0x78, 0xda];
+    out.extend_from_slice(raw);
+    out.extend_from_slice(&adler.to_be_bytes());
+    out
+}
+
+/// A raw upstream answering one connection with `head` + `body`, then waiting (bounded) for
+/// the client to close: when the connection was seen closed (write failed, EOF or reset),
+/// measured from the first byte written, or None if it stayed open for 10 s.
+fn bomb_upstream(coding: &str, body: Vec<u8>) -> (u16, std::thread::JoinHandle<Option<Duration>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let port = listener.local_addr().expect("addr").port();
+    let head = format!(
+        "HTTP/1.1 200 OK\r\ncontent-encoding: {coding}\r\ncontent-length: {}\r\ncontent-type: application/octet-stream\r\n\r\n",
+        body.len()
+    );
+    let handle = std::thread::spawn(move || {
+        let (mut socket, _) = listener.accept().ok()?;
+        let _ = socket.set_read_timeout(Some(Duration::from_secs(10)));
+        let _ = socket.set_write_timeout(Some(Duration::from_secs(30)));
+        let mut buf = [0u8; 4096];
+        let mut request = Vec::new();
+        while !request.windows(4).any(|w| w == b"\r\n\r\n") && request.len() < 65536 {
+            match socket.read(&mut buf) {
+                Ok(n) if n > 0 => request.extend_from_slice(&buf[..n]),
+                _ => return None,
+            }
+        }
+        let start = Instant::now();
+        if socket.write_all(head.as_bytes()).is_err() || socket.write_all(&body).is_err() {
+            return Some(start.elapsed());
+        }
+        match socket.read(&mut buf) {
+            Ok(0) => Some(start.elapsed()),
+            Ok(_) => None,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                None
+            }
+            Err(_) => Some(start.elapsed()),
+        }
+    });
+    (port, handle)
+}
+
+/// The server's largest VmRSS (MiB) while `f` runs, sampled every 20 ms.
+fn rss_during<T>(server: &Server, f: impl FnOnce() -> T) -> (T, u64) {
+    let pid = server.child.id();
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut max = 0u64;
+            while !done.load(Ordering::Relaxed) {
+                let status =
+                    std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+                let rss = status
+                    .lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .unwrap_or(0)
+                    / 1024;
+                max = max.max(rss);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            max
+        })
+    };
+    let out = f();
+    done.store(true, Ordering::Relaxed);
+    (out, sampler.join().unwrap_or(0))
+}
+
+fn bombs(server: &Server, buffered_mib: u64, report: &mut Report) {
+    let port = server.port;
+    const BOMB: u64 = 1 << 30;
+    let start = Instant::now();
+    let raw = raw_deflate_zeros(BOMB);
+    let gzip = gzip_zeros(&raw, BOMB);
+    let zlib = zlib_zeros(&raw, BOMB);
+    let small = buffered_mib << 20;
+    let raw_small = raw_deflate_zeros(small);
+    let gzip_small = gzip_zeros(&raw_small, small);
+    report.figure(
+        "decompression bomb (1 GiB of zeros)",
+        format!(
+            "gzip {} KiB, deflate {} KiB (made in {:.1} s)",
+            gzip.len() >> 10,
+            zlib.len() >> 10,
+            start.elapsed().as_secs_f64()
+        ),
+    );
+    let mut trailing = gzip_small.clone();
+    trailing.extend_from_slice(b"trailing garbage after the gzip member");
+    let truncated = gzip_small[..gzip_small.len() / 2].to_vec();
+    let mut bad_crc = gzip_small.clone();
+    let crc_at = bad_crc.len() - 8;
+    bad_crc[crc_at] ^= 0xff;
+
+    struct Case {
+        name: &'static str,
+        coding: &'static str,
+        body: Vec<u8>,
+        how: &'static str,
+        /// Ok(bytes) or Err(error name).
+        want: Result<u64, &'static str>,
+        /// The connection to the upstream must be dropped (the body was not read to its end).
+        dropped: bool,
+    }
+    let cases = vec![
+        Case {
+            name: "gzip bomb, for await cancelled after 16 MiB",
+            coding: "gzip",
+            body: gzip.clone(),
+            how: "cancel",
+            want: Ok(16 << 20),
+            dropped: true,
+        },
+        Case {
+            name: "deflate bomb, for await cancelled after 16 MiB",
+            coding: "deflate",
+            body: zlib,
+            how: "cancel",
+            want: Ok(16 << 20),
+            dropped: true,
+        },
+        Case {
+            name: "gzip bomb, for await to the end",
+            coding: "gzip",
+            body: gzip,
+            how: "read",
+            want: Ok(BOMB),
+            dropped: false,
+        },
+        Case {
+            name: "gzip bomb, arrayBuffer()",
+            coding: "gzip",
+            body: gzip_small.clone(),
+            how: "arrayBuffer",
+            want: Ok(small),
+            dropped: false,
+        },
+        Case {
+            name: "gzip bomb, text()",
+            coding: "gzip",
+            body: gzip_small,
+            how: "text",
+            want: Ok(small),
+            dropped: false,
+        },
+        Case {
+            name: "gzip with trailing garbage",
+            coding: "gzip",
+            body: trailing,
+            how: "read",
+            want: Err("TypeError"),
+            dropped: false,
+        },
+        Case {
+            name: "gzip stream truncated",
+            coding: "gzip",
+            body: truncated,
+            how: "read",
+            want: Err("TypeError"),
+            dropped: false,
+        },
+        Case {
+            name: "gzip with a wrong CRC",
+            coding: "gzip",
+            body: bad_crc,
+            how: "read",
+            want: Err("TypeError"),
+            dropped: false,
+        },
+    ];
+    for case in cases {
+        report.faults_injected += 1;
+        let (rss0, _) = server.rss();
+        let (upstream, handle) = bomb_upstream(case.coding, case.body);
+        let started = Instant::now();
+        let (got, rss_max) = rss_during(server, || {
+            get(
+                port,
+                &format!(
+                    "/bomb?how={}&mib=16&ms=120000&url=http://127.0.0.1:{upstream}/x",
+                    case.how
+                ),
+                Duration::from_secs(180),
+            )
+            .and_then(|(_, b)| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .unwrap_or(serde_json::Value::Null)
+        });
+        let secs = started.elapsed().as_secs_f64();
+        let closed = handle.join().ok().flatten();
+        let bytes = got.get("bytes").and_then(serde_json::Value::as_u64);
+        let error = got.get("error").and_then(|e| e.as_str());
+        let result_ok = match case.want {
+            // A cancelled read gets at least what it waited for and stops soon after.
+            Ok(n) if case.how == "cancel" => {
+                error.is_none() && bytes.is_some_and(|b| b >= n && b < n + (4 << 20))
+            }
+            Ok(n) => error.is_none() && bytes == Some(n),
+            Err(name) => error == Some(name),
+        };
+        let grew = rss_max.saturating_sub(rss0);
+        // Memory: a streamed read holds a bounded window; a buffering read holds what it
+        // asked for (the bytes, plus a copy while the buffer is made, plus the JS string).
+        let bound = match case.how {
+            "arrayBuffer" | "text" => 4 * (case.want.unwrap_or(0) >> 20) + 64,
+            _ => 64,
+        };
+        eprintln!(
+            "  {}: {got} in {secs:.1} s, server RSS {rss0} -> max {rss_max} MiB, upstream connection closed: {closed:?}",
+            case.name
+        );
+        report.figure(
+            &format!("bomb: {}", case.name),
+            format!(
+                "{}; server RSS +{grew} MiB; {secs:.1} s{}",
+                match (bytes, error) {
+                    (_, Some(e)) => e.to_string(),
+                    (Some(b), None) => format!("{} MiB read", b >> 20),
+                    _ => "no answer".into(),
+                },
+                if case.dropped {
+                    format!(
+                        "; upstream connection dropped after {}",
+                        closed.map_or("(not within 10 s)".into(), |d| format!(
+                            "{:.1} s",
+                            d.as_secs_f64()
+                        ))
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+        );
+        let ok = result_ok && grew <= bound && (!case.dropped || closed.is_some());
+        report.check(
+            ok,
+            format!(
+                "{}: got {got}, server RSS +{grew} MiB (bound {bound}), upstream closed {closed:?}",
+                case.name
+            ),
+        );
+        if ok && healthy(port) {
+            report.faults_survived += 1;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // load
 
 type Sender = hyper::client::conn::http1::SendRequest<Empty<Bytes>>;
@@ -1428,11 +1729,12 @@ fn main() {
     let loris = run("hostile").then(|| std::thread::spawn(move || slowloris(port, slowloris_secs)));
 
     type Phase<'a> = (&'a str, &'a dyn Fn(&mut Server, &mut Report));
-    let phases: [Phase; 7] = [
+    let phases: [Phase; 8] = [
         ("hostile", &|s, r| hostile(s.port, r)),
         ("disconnect", &|s, r| disconnects(s.port, r)),
         ("faults", &|s, r| faults(s.port, r)),
         ("upstream", &|s, r| upstream_faults(s.port, r)),
+        ("bomb", &|s, r| bombs(s, scale.bomb_buffered_mib, r)),
         ("slow", &|s, r| slow_reader(s, scale.slow_secs, r)),
         ("load", &|s, r| load(s, &scale, r)),
         ("fuzz", &|s, r| {
