@@ -848,8 +848,12 @@ fn zlib_zeros(raw: &[u8], size: u64) -> Vec<u8> {
 
 /// A raw upstream answering one connection with `head` + `body`, then waiting (bounded) for
 /// the client to close: when the connection was seen closed (write failed, EOF or reset),
-/// measured from the first byte written, or None if it stayed open for 10 s.
-fn bomb_upstream(coding: &str, body: Vec<u8>) -> (u16, std::thread::JoinHandle<Option<Duration>>) {
+/// measured from the first byte written, or None if it stayed open for `wait` after.
+fn bomb_upstream(
+    coding: &str,
+    body: Vec<u8>,
+    wait: Duration,
+) -> (u16, std::thread::JoinHandle<Option<Duration>>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a listener");
     let port = listener.local_addr().expect("addr").port();
     let head = format!(
@@ -872,6 +876,7 @@ fn bomb_upstream(coding: &str, body: Vec<u8>) -> (u16, std::thread::JoinHandle<O
         if socket.write_all(head.as_bytes()).is_err() || socket.write_all(&body).is_err() {
             return Some(start.elapsed());
         }
+        let _ = socket.set_read_timeout(Some(wait));
         match socket.read(&mut buf) {
             Ok(0) => Some(start.elapsed()),
             Ok(_) => None,
@@ -1023,7 +1028,9 @@ fn bombs(server: &Server, buffered_mib: u64, report: &mut Report) {
     for case in cases {
         report.faults_injected += 1;
         let (rss0, _) = server.rss();
-        let (upstream, handle) = bomb_upstream(case.coding, case.body);
+        // A body read to its end leaves the connection to the pool: no need to wait long.
+        let wait = Duration::from_secs(if case.dropped { 10 } else { 1 });
+        let (upstream, handle) = bomb_upstream(case.coding, case.body, wait);
         let started = Instant::now();
         let (got, rss_max) = rss_during(server, || {
             get(
@@ -1734,9 +1741,9 @@ fn main() {
         ("disconnect", &|s, r| disconnects(s.port, r)),
         ("faults", &|s, r| faults(s.port, r)),
         ("upstream", &|s, r| upstream_faults(s.port, r)),
-        ("bomb", &|s, r| bombs(s, scale.bomb_buffered_mib, r)),
         ("slow", &|s, r| slow_reader(s, scale.slow_secs, r)),
         ("load", &|s, r| load(s, &scale, r)),
+        ("bomb", &|s, r| bombs(s, scale.bomb_buffered_mib, r)),
         ("fuzz", &|s, r| {
             fuzz_requests(s.port, scale.fuzz_cases, seed, r);
             fuzz_responses(s.port, scale.upstream_fuzz_cases, seed, r);
