@@ -174,6 +174,33 @@ BoaStreams.serve({
         return new Response(JSON.stringify({ error: e?.name ?? String(e), message: String(e?.message ?? e) }));
       }
     }
+    case "/bomb": {
+      // fetch() a compressed upstream body (a decompression bomb, or a corrupt one) and read
+      // it as `how` says: `cancel` (for await, cancelled after `mib` MiB), `read` (for await
+      // to the end), `arrayBuffer`, `text`.
+      const how = url.searchParams.get("how");
+      const limit = q("mib", 16) * 1048576;
+      const t0 = Date.now();
+      let n = 0;
+      try {
+        const r = await fetch(url.searchParams.get("url"), { signal: AbortSignal.timeout(q("ms", 60000)) });
+        if (how === "arrayBuffer") {
+          n = (await r.arrayBuffer()).byteLength;
+        } else if (how === "text") {
+          n = (await r.text()).length;
+        } else {
+          for await (const chunk of r.body) {
+            n += chunk.length;
+            if (how === "cancel" && n >= limit) break;
+          }
+        }
+        return new Response(JSON.stringify({ bytes: n, ms: Date.now() - t0 }));
+      } catch (e) {
+        return new Response(JSON.stringify({
+          error: e?.name ?? String(e), message: String(e?.message ?? e), bytes: n, ms: Date.now() - t0,
+        }));
+      }
+    }
     default:
       return new Response("not found\n", { status: 404 });
   }

@@ -13,12 +13,22 @@
 //! pipelining, slowloris), `disconnect` (a client vanishing at each phase), `faults` (the
 //! handler throws, rejects, returns a non-Response, a body that errors mid-way, a self
 //! fetch), `slow` (a slow reader: server memory bounded), `upstream` (`fetch()` from a
-//! scripted raw-socket server that stalls, resets, lies about lengths), `load` (small
+//! scripted raw-socket server that stalls, resets, lies about lengths), `bomb`
+//! (`Content-Encoding: gzip`/`deflate` bodies of 1 MiB inflating to 1 GiB, made at run
+//! time, read with a cancelled `for await`, to the end, with `arrayBuffer()` and `text()`;
+//! trailing garbage, truncation, a wrong CRC: a TypeError), `load` (small
 //! requests over 64 keep-alive connections, concurrent 1 MiB streams, a large stream, an
 //! echo, every byte checked), `fuzz` (seeded mutations of request bytes, and of upstream
 //! responses under `fetch()`). `--ci` bounds everything to a few minutes; `--long` runs the
 //! full figures of the issue (10^5 requests, 1,000 streams, 10 GiB, longer fuzzing).
 //! Prints the figures as markdown; exits 1 on any failed check or if the server died.
+//!
+//! `net-campaign --compare [--ci | --long] [--node PATH] [--deno PATH]` runs the `slow` and
+//! `load` phases against boa-streams, then against the same routes served by Node
+//! (`benches/net/campaign-server-node.mjs`, `node --expose-gc`) and Deno
+//! (`benches/net/campaign-server-deno.js`, `deno run --v8-flags=--expose-gc`; `DENO` in the
+//! environment also names it; skipped if absent), and prints the figures side by side with
+//! ratios. CI does not run it.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -47,6 +57,8 @@ struct Scale {
     fuzz_cases: u64,
     upstream_fuzz_cases: u64,
     self_fetches: u64,
+    /// What the buffering reads (`arrayBuffer()`, `text()`) of a bomb inflate to.
+    bomb_buffered_mib: u64,
 }
 
 impl Mode {
@@ -61,6 +73,7 @@ impl Mode {
                 fuzz_cases: 2_000,
                 upstream_fuzz_cases: 300,
                 self_fetches: 500,
+                bomb_buffered_mib: 256,
             },
             Mode::Long => Scale {
                 small_requests: 100_000,
@@ -71,6 +84,7 @@ impl Mode {
                 fuzz_cases: 50_000,
                 upstream_fuzz_cases: 5_000,
                 self_fetches: 5_000,
+                bomb_buffered_mib: 1024,
             },
         }
     }
@@ -84,6 +98,8 @@ struct Report {
     faults_injected: u64,
     faults_survived: u64,
     figures: BTreeMap<String, String>,
+    /// Numeric figures for `--compare`'s ratios (higher is better unless the name says MiB).
+    metrics: BTreeMap<String, f64>,
 }
 
 impl Report {
@@ -100,6 +116,10 @@ impl Report {
         let value = value.to_string();
         eprintln!("  {name}: {value}");
         self.figures.insert(name.to_string(), value);
+    }
+
+    fn metric(&mut self, name: &str, value: f64) {
+        self.metrics.insert(name.to_string(), value);
     }
 }
 
@@ -118,8 +138,15 @@ impl Drop for Server {
 
 impl Server {
     fn start(boa: &str) -> Server {
-        let mut child = Command::new(boa)
-            .args(["--expose-gc", "benches/net/campaign-server.js", "0"])
+        Server::spawn(&[boa, "--expose-gc", "benches/net/campaign-server.js", "0"])
+    }
+
+    /// Run `command` (a campaign server printing its `listening on http://HOST:PORT` line).
+    fn spawn(command: &[&str]) -> Server {
+        let (program, args) = command.split_first().expect("a command");
+        let boa = program;
+        let mut child = Command::new(program)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::from(
                 std::fs::File::create(std::env::temp_dir().join("net-campaign-server.err"))
@@ -653,6 +680,8 @@ fn slow_reader(server: &Server, secs: u64, report: &mut Report) {
         "slow reader: server RSS before / max during (MiB)",
         format!("{rss0} / {rss_max}"),
     );
+    report.metric("slow reader: produced ahead (MiB)", ahead);
+    report.metric("slow reader: server RSS max during (MiB)", rss_max as f64);
     // Socket buffers on loopback hold a few MiB; the body is 4 GiB.
     report.check(
         ahead < 16.0,
@@ -774,6 +803,307 @@ fn upstream_faults(port: u16, report: &mut Report) {
 }
 
 // ---------------------------------------------------------------------------------------
+// decompression bombs and corrupt codings under fetch()
+
+/// `size` zero bytes as raw DEFLATE (about 1/1000 of `size`), compressed here at run time.
+fn raw_deflate_zeros(size: u64) -> Vec<u8> {
+    use flate2::write::DeflateEncoder;
+    let mut encoder = DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        encoder.write_all(&zeros[..n]).expect("in memory");
+        left -= n as u64;
+    }
+    encoder.finish().expect("in memory")
+}
+
+/// `raw` (the DEFLATE of `size` zeros) in a gzip member (RFC 1952).
+fn gzip_zeros(raw: &[u8], size: u64) -> Vec<u8> {
+    let mut crc = crc32fast::Hasher::new();
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        crc.update(&zeros[..n]);
+        left -= n as u64;
+    }
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    out.extend_from_slice(raw);
+    out.extend_from_slice(&crc.finalize().to_le_bytes());
+    out.extend_from_slice(&(size as u32).to_le_bytes());
+    out
+}
+
+/// `raw` (the DEFLATE of `size` zeros) in a zlib stream (RFC 1950): HTTP's `deflate`.
+fn zlib_zeros(raw: &[u8], size: u64) -> Vec<u8> {
+    // Adler-32 of `size` zeros: a stays 1, b adds a for every byte.
+    let adler = ((size % 65521) << 16 | 1) as u32;
+    let mut out = vec![0x78, 0xda];
+    out.extend_from_slice(raw);
+    out.extend_from_slice(&adler.to_be_bytes());
+    out
+}
+
+/// A raw upstream answering one connection with `head` + `body`, then waiting (bounded) for
+/// the client to close: when the connection was seen closed (write failed, EOF or reset),
+/// measured from the first byte written, or None if it stayed open for `wait` after.
+fn bomb_upstream(
+    coding: &str,
+    body: Vec<u8>,
+    wait: Duration,
+) -> (u16, std::thread::JoinHandle<Option<Duration>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a listener");
+    let port = listener.local_addr().expect("addr").port();
+    let head = format!(
+        "HTTP/1.1 200 OK\r\ncontent-encoding: {coding}\r\ncontent-length: {}\r\ncontent-type: application/octet-stream\r\n\r\n",
+        body.len()
+    );
+    let handle = std::thread::spawn(move || {
+        let (mut socket, _) = listener.accept().ok()?;
+        let _ = socket.set_read_timeout(Some(Duration::from_secs(10)));
+        let _ = socket.set_write_timeout(Some(Duration::from_secs(30)));
+        let mut buf = [0u8; 4096];
+        let mut request = Vec::new();
+        while !request.windows(4).any(|w| w == b"\r\n\r\n") && request.len() < 65536 {
+            match socket.read(&mut buf) {
+                Ok(n) if n > 0 => request.extend_from_slice(&buf[..n]),
+                _ => return None,
+            }
+        }
+        let start = Instant::now();
+        if socket.write_all(head.as_bytes()).is_err() || socket.write_all(&body).is_err() {
+            return Some(start.elapsed());
+        }
+        let _ = socket.set_read_timeout(Some(wait));
+        match socket.read(&mut buf) {
+            Ok(0) => Some(start.elapsed()),
+            Ok(_) => None,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                None
+            }
+            Err(_) => Some(start.elapsed()),
+        }
+    });
+    (port, handle)
+}
+
+/// The server's largest VmRSS (MiB) while `f` runs, sampled every 20 ms.
+fn rss_during<T>(server: &Server, f: impl FnOnce() -> T) -> (T, u64) {
+    let pid = server.child.id();
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut max = 0u64;
+            while !done.load(Ordering::Relaxed) {
+                let status =
+                    std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+                let rss = status
+                    .lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .unwrap_or(0)
+                    / 1024;
+                max = max.max(rss);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            max
+        })
+    };
+    let out = f();
+    done.store(true, Ordering::Relaxed);
+    (out, sampler.join().unwrap_or(0))
+}
+
+fn bombs(server: &Server, buffered_mib: u64, report: &mut Report) {
+    let port = server.port;
+    const BOMB: u64 = 1 << 30;
+    let start = Instant::now();
+    let raw = raw_deflate_zeros(BOMB);
+    let gzip = gzip_zeros(&raw, BOMB);
+    let zlib = zlib_zeros(&raw, BOMB);
+    let small = buffered_mib << 20;
+    let raw_small = raw_deflate_zeros(small);
+    let gzip_small = gzip_zeros(&raw_small, small);
+    report.figure(
+        "decompression bomb (1 GiB of zeros)",
+        format!(
+            "gzip {} KiB, deflate {} KiB (made in {:.1} s)",
+            gzip.len() >> 10,
+            zlib.len() >> 10,
+            start.elapsed().as_secs_f64()
+        ),
+    );
+    let mut trailing = gzip_small.clone();
+    trailing.extend_from_slice(b"trailing garbage after the gzip member");
+    let truncated = gzip_small[..gzip_small.len() / 2].to_vec();
+    let mut bad_crc = gzip_small.clone();
+    let crc_at = bad_crc.len() - 8;
+    bad_crc[crc_at] ^= 0xff;
+
+    struct Case {
+        name: &'static str,
+        coding: &'static str,
+        body: Vec<u8>,
+        how: &'static str,
+        /// Ok(bytes) or Err(error name).
+        want: Result<u64, &'static str>,
+        /// The connection to the upstream must be dropped (the body was not read to its end).
+        dropped: bool,
+    }
+    let cases = vec![
+        Case {
+            name: "gzip bomb, for await cancelled after 16 MiB",
+            coding: "gzip",
+            body: gzip.clone(),
+            how: "cancel",
+            want: Ok(16 << 20),
+            dropped: true,
+        },
+        Case {
+            name: "deflate bomb, for await cancelled after 16 MiB",
+            coding: "deflate",
+            body: zlib,
+            how: "cancel",
+            want: Ok(16 << 20),
+            dropped: true,
+        },
+        Case {
+            name: "gzip bomb, for await to the end",
+            coding: "gzip",
+            body: gzip,
+            how: "read",
+            want: Ok(BOMB),
+            dropped: false,
+        },
+        Case {
+            name: "gzip bomb, arrayBuffer()",
+            coding: "gzip",
+            body: gzip_small.clone(),
+            how: "arrayBuffer",
+            want: Ok(small),
+            dropped: false,
+        },
+        Case {
+            name: "gzip bomb, text()",
+            coding: "gzip",
+            body: gzip_small,
+            how: "text",
+            want: Ok(small),
+            dropped: false,
+        },
+        Case {
+            name: "gzip with trailing garbage",
+            coding: "gzip",
+            body: trailing,
+            how: "read",
+            want: Err("TypeError"),
+            dropped: false,
+        },
+        Case {
+            name: "gzip stream truncated",
+            coding: "gzip",
+            body: truncated,
+            how: "read",
+            want: Err("TypeError"),
+            dropped: false,
+        },
+        Case {
+            name: "gzip with a wrong CRC",
+            coding: "gzip",
+            body: bad_crc,
+            how: "read",
+            want: Err("TypeError"),
+            dropped: false,
+        },
+    ];
+    for case in cases {
+        report.faults_injected += 1;
+        let (rss0, _) = server.rss();
+        // A body read to its end leaves the connection to the pool: no need to wait long.
+        let wait = Duration::from_secs(if case.dropped { 10 } else { 1 });
+        let (upstream, handle) = bomb_upstream(case.coding, case.body, wait);
+        let started = Instant::now();
+        let (got, rss_max) = rss_during(server, || {
+            get(
+                port,
+                &format!(
+                    "/bomb?how={}&mib=16&ms=120000&url=http://127.0.0.1:{upstream}/x",
+                    case.how
+                ),
+                Duration::from_secs(180),
+            )
+            .and_then(|(_, b)| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .unwrap_or(serde_json::Value::Null)
+        });
+        let secs = started.elapsed().as_secs_f64();
+        let closed = handle.join().ok().flatten();
+        let bytes = got.get("bytes").and_then(serde_json::Value::as_u64);
+        let error = got.get("error").and_then(|e| e.as_str());
+        let result_ok = match case.want {
+            // A cancelled read gets at least what it waited for and stops soon after.
+            Ok(n) if case.how == "cancel" => {
+                error.is_none() && bytes.is_some_and(|b| b >= n && b < n + (4 << 20))
+            }
+            Ok(n) => error.is_none() && bytes == Some(n),
+            Err(name) => error == Some(name),
+        };
+        let grew = rss_max.saturating_sub(rss0);
+        // Memory: a streamed read holds a bounded window; a buffering read holds what it
+        // asked for (the bytes, plus a copy while the buffer is made, plus the JS string).
+        let bound = match case.how {
+            "arrayBuffer" | "text" => 4 * (case.want.unwrap_or(0) >> 20) + 64,
+            _ => 64,
+        };
+        eprintln!(
+            "  {}: {got} in {secs:.1} s, server RSS {rss0} -> max {rss_max} MiB, upstream connection closed: {closed:?}",
+            case.name
+        );
+        report.figure(
+            &format!("bomb: {}", case.name),
+            format!(
+                "{}; server RSS +{grew} MiB; {secs:.1} s{}",
+                match (bytes, error) {
+                    (_, Some(e)) => e.to_string(),
+                    (Some(b), None) => format!("{} MiB read", b >> 20),
+                    _ => "no answer".into(),
+                },
+                if case.dropped {
+                    format!(
+                        "; upstream connection dropped after {}",
+                        closed.map_or("(not within 10 s)".into(), |d| format!(
+                            "{:.1} s",
+                            d.as_secs_f64()
+                        ))
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+        );
+        let ok = result_ok && grew <= bound && (!case.dropped || closed.is_some());
+        report.check(
+            ok,
+            format!(
+                "{}: got {got}, server RSS +{grew} MiB (bound {bound}), upstream closed {closed:?}",
+                case.name
+            ),
+        );
+        if ok && healthy(port) {
+            report.faults_survived += 1;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // load
 
 type Sender = hyper::client::conn::http1::SendRequest<Empty<Bytes>>;
@@ -879,6 +1209,7 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
     });
     let secs = start.elapsed().as_secs_f64();
     let ok = ok.load(Ordering::Relaxed);
+    report.metric("small requests (req/s)", ok as f64 / secs);
     report.figure(
         "small requests over 64 keep-alive connections",
         format!(
@@ -933,6 +1264,10 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         .await;
     });
     let good = good.load(Ordering::Relaxed);
+    report.metric(
+        "concurrent 1 MiB streams (MB/s)",
+        (good << 20) as f64 / 1e6 / start.elapsed().as_secs_f64(),
+    );
     report.figure(
         "concurrent 1 MiB streams held",
         format!("{good}/{n} in {:.1} s", start.elapsed().as_secs_f64()),
@@ -955,6 +1290,7 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
     match got {
         Ok((200, len, 0)) if len == big << 20 => {
             bytes_checked.fetch_add(len, Ordering::Relaxed);
+            report.metric("one large stream (MB/s)", len as f64 / 1e6 / secs);
             report.figure(
                 "one large stream",
                 format!(
@@ -965,7 +1301,16 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         }
         other => report.check(false, format!("large stream of {big} MiB: {other:?}")),
     }
+    let start = Instant::now();
     let echo = echo(port, scale.echo_mib << 20, &rt);
+    if let Ok(n) = echo {
+        let secs = start.elapsed().as_secs_f64();
+        report.metric("echo (MB/s each way)", n as f64 / 1e6 / secs);
+        report.figure(
+            "echo (POST /echo streamed back while uploading)",
+            format!("{} MiB intact in {secs:.1} s", n >> 20),
+        );
+    }
     report.check(
         echo == Ok(scale.echo_mib << 20),
         format!("echo of {} MiB: {echo:?}", scale.echo_mib),
@@ -978,6 +1323,7 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
     let self_ok = Arc::new(AtomicU64::new(0));
     let issued = Arc::new(AtomicU64::new(0));
     let calls = scale.self_fetches;
+    let start = Instant::now();
     rt.block_on(async {
         let mut tasks = Vec::new();
         for _ in 0..16 {
@@ -1006,9 +1352,14 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         .await;
     });
     let self_ok = self_ok.load(Ordering::Relaxed);
+    let secs = start.elapsed().as_secs_f64();
+    report.metric(
+        "fetch() calls to the local server (calls/s)",
+        self_ok as f64 / secs,
+    );
     report.figure(
         "fetch() calls to the local server (from its handler)",
-        format!("{self_ok}/{calls}"),
+        format!("{self_ok}/{calls} in {secs:.1} s"),
     );
     report.check(self_ok == calls, format!("self fetches: {self_ok}/{calls}"));
 
@@ -1028,6 +1379,8 @@ fn load(server: &Server, scale: &Scale, report: &mut Report) {
         "server RSS peak / settled after load, GC forced (MiB)",
         format!("{hwm} / {settled}"),
     );
+    report.metric("server peak RSS (MiB)", hwm as f64);
+    report.metric("server settled RSS, GC forced (MiB)", settled as f64);
     report.figure("bytes checked", bytes_checked.load(Ordering::Relaxed));
     report.check(
         stat(&after, "liveStreams") == 0,
@@ -1341,12 +1694,18 @@ fn main() {
     }
     let mut seed = 0x5EED_2026u64;
     let mut only: Option<Vec<String>> = None;
+    let mut compare_mode = false;
+    let mut node = String::from("node");
+    let mut deno = std::env::var("DENO").ok();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--ci" => mode = Mode::Ci,
             "--long" => mode = Mode::Long,
             "--boa" => boa = args.next().expect("--boa PATH"),
+            "--compare" => compare_mode = true,
+            "--node" => node = args.next().expect("--node PATH"),
+            "--deno" => deno = args.next(),
             "--seed" => seed = args.next().and_then(|s| s.parse().ok()).expect("--seed N"),
             "--only" => {
                 only = args
@@ -1355,7 +1714,7 @@ fn main() {
             }
             _ => {
                 eprintln!(
-                    "usage: net-campaign [--ci|--long] [--boa PATH] [--seed N] [--only PHASE,...]"
+                    "usage: net-campaign [--ci|--long] [--boa PATH] [--seed N] [--only PHASE,...]\n       net-campaign --compare [--ci|--long] [--boa PATH] [--node PATH] [--deno PATH]"
                 );
                 std::process::exit(2);
             }
@@ -1363,6 +1722,10 @@ fn main() {
     }
     let run = |phase: &str| only.as_ref().is_none_or(|o| o.iter().any(|p| p == phase));
     let scale = mode.scale();
+    if compare_mode {
+        compare(mode, &scale, &boa, &node, deno.as_deref());
+        return;
+    }
     let started = Instant::now();
     let mut report = Report::default();
     let mut server = Server::start(&boa);
@@ -1373,13 +1736,14 @@ fn main() {
     let loris = run("hostile").then(|| std::thread::spawn(move || slowloris(port, slowloris_secs)));
 
     type Phase<'a> = (&'a str, &'a dyn Fn(&mut Server, &mut Report));
-    let phases: [Phase; 7] = [
+    let phases: [Phase; 8] = [
         ("hostile", &|s, r| hostile(s.port, r)),
         ("disconnect", &|s, r| disconnects(s.port, r)),
         ("faults", &|s, r| faults(s.port, r)),
         ("upstream", &|s, r| upstream_faults(s.port, r)),
         ("slow", &|s, r| slow_reader(s, scale.slow_secs, r)),
         ("load", &|s, r| load(s, &scale, r)),
+        ("bomb", &|s, r| bombs(s, scale.bomb_buffered_mib, r)),
         ("fuzz", &|s, r| {
             fuzz_requests(s.port, scale.fuzz_cases, seed, r);
             fuzz_responses(s.port, scale.upstream_fuzz_cases, seed, r);
@@ -1453,6 +1817,140 @@ fn main() {
         for f in &report.failures {
             println!("- {f}");
         }
+        std::process::exit(1);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// --compare: the slow-reader and load phases against boa-streams, Node and Deno
+
+/// Run the `slow` and `load` phases against each runtime's campaign server (the same routes
+/// and byte pattern: benches/net/campaign-server{,-node.mjs,-deno.js}) one after the other,
+/// and print the figures side by side with ratios. Exits 1 if boa-streams failed a check; a
+/// failed check of Node or Deno is listed, not fatal (it is theirs).
+fn compare(mode: Mode, scale: &Scale, boa: &str, node: &str, deno: Option<&str>) {
+    let started = Instant::now();
+    let mut runtimes: Vec<(&str, &str, Vec<&str>)> = vec![
+        (
+            "boa",
+            "gc() (--expose-gc: a full collection)",
+            vec![boa, "--expose-gc", "benches/net/campaign-server.js", "0"],
+        ),
+        (
+            "node",
+            "gc() (--expose-gc)",
+            vec![
+                node,
+                "--expose-gc",
+                "benches/net/campaign-server-node.mjs",
+                "0",
+            ],
+        ),
+    ];
+    match deno {
+        Some(deno) if std::path::Path::new(deno).exists() || deno == "deno" => runtimes.push((
+            "deno",
+            "gc() (--v8-flags=--expose-gc)",
+            vec![
+                deno,
+                "run",
+                "--allow-net",
+                "--v8-flags=--expose-gc",
+                "benches/net/campaign-server-deno.js",
+                "0",
+            ],
+        )),
+        _ => eprintln!("net-campaign --compare: no Deno (pass --deno PATH or DENO=PATH)"),
+    }
+    let mut reports = Vec::new();
+    for (name, _, command) in &runtimes {
+        eprintln!("== {name} ({:.0} s)", started.elapsed().as_secs_f64());
+        let mut report = Report::default();
+        let mut server = Server::spawn(command);
+        slow_reader(&server, scale.slow_secs, &mut report);
+        load(&server, scale, &mut report);
+        let alive = server.alive();
+        report.check(
+            alive,
+            format!("the {name} server process is alive at the end"),
+        );
+        let (rss, hwm) = server.rss();
+        report.figure(
+            "server RSS peak / at the end (MiB)",
+            format!("{hwm} / {rss}"),
+        );
+        drop(server);
+        reports.push(report);
+    }
+    println!(
+        "## net-campaign --compare ({}, {:.0} s)\n",
+        if mode == Mode::Ci { "--ci" } else { "--long" },
+        started.elapsed().as_secs_f64()
+    );
+    let names: Vec<&str> = runtimes.iter().map(|r| r.0).collect();
+    println!("| figure | {} |", names.join(" | "));
+    println!("|---|{}", "---|".repeat(names.len()));
+    let gcs: Vec<&str> = runtimes.iter().map(|r| r.1).collect();
+    println!("| GC forced by | {} |", gcs.join(" | "));
+    let keys: std::collections::BTreeSet<&String> =
+        reports.iter().flat_map(|r| r.figures.keys()).collect();
+    for key in keys {
+        let cells: Vec<&str> = reports
+            .iter()
+            .map(|r| r.figures.get(key).map_or("-", String::as_str))
+            .collect();
+        println!("| {key} | {} |", cells.join(" | "));
+    }
+    let checks: Vec<String> = reports
+        .iter()
+        .map(|r| format!("{} / {}", r.checks, r.failures.len()))
+        .collect();
+    println!("| checks / failed | {} |", checks.join(" | "));
+    println!(
+        "\n| measure | {} | {} |",
+        names.join(" | "),
+        names[1..]
+            .iter()
+            .map(|n| format!("boa/{n}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    println!("|---|{}", "---|".repeat(2 * names.len() - 1));
+    let keys: std::collections::BTreeSet<&String> =
+        reports.iter().flat_map(|r| r.metrics.keys()).collect();
+    for key in keys {
+        let values: Vec<Option<f64>> = reports
+            .iter()
+            .map(|r| r.metrics.get(key).copied())
+            .collect();
+        let cells: Vec<String> = values
+            .iter()
+            .map(|v| v.map_or("-".into(), |v| format!("{v:.1}")))
+            .collect();
+        let ratios: Vec<String> = values[1..]
+            .iter()
+            .map(|other| match (values[0], other) {
+                (Some(b), Some(o)) if *o > 0.0 => format!("{:.2}", b / o),
+                _ => "-".into(),
+            })
+            .collect();
+        println!("| {key} | {} | {} |", cells.join(" | "), ratios.join(" | "));
+    }
+    println!(
+        "\nRatios: boa's figure over the other's (for rates > 1 means boa-streams is faster; \
+         for MiB rows < 1 means it holds less memory)."
+    );
+    let mut boa_failed = false;
+    for (report, name) in reports.iter().zip(&names) {
+        if !report.failures.is_empty() {
+            println!("\nFailed checks ({name}):");
+            for f in &report.failures {
+                println!("- {f}");
+            }
+            boa_failed |= *name == "boa";
+        }
+    }
+    if boa_failed {
         std::process::exit(1);
     }
 }

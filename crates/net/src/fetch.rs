@@ -589,7 +589,7 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
         .iter()
         .all(|c| matches!(c.as_str(), "gzip" | "x-gzip" | "deflate"));
     if !codings.is_empty() && decodable {
-        if let Some(decoded) = crate::body::Decoded::new(body, &codings) {
+        if let Some(decoded) = crate::decode::Decoded::new(body, &codings) {
             return respond_with_body(state, status, status_text, headers, decoded, ctx);
         }
         return network_error(

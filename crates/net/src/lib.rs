@@ -69,6 +69,7 @@ use boa_webidl::type_error;
 mod blob_url;
 mod body;
 mod data_url;
+mod decode;
 mod fetch;
 mod hooks;
 pub mod serve;
