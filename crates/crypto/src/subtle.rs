@@ -1582,16 +1582,6 @@ fn this_subtle(this: &JsValue) -> JsResult<()> {
     webidl::brand::<SubtleCrypto>(this, "SubtleCrypto").map(|_| ())
 }
 
-fn require_args(args: &[JsValue], n: usize, method: &str) -> JsResult<()> {
-    if args.len() < n {
-        return Err(type_error(format!(
-            "Failed to execute '{method}' on 'SubtleCrypto': {n} arguments required, but only {} present.",
-            args.len()
-        )));
-    }
-    Ok(())
-}
-
 /// `unsigned long? length = null` of deriveBits.
 fn optional_length(value: &JsValue, ctx: &mut Context) -> JsResult<Option<u32>> {
     if value.is_null_or_undefined() {
@@ -1670,7 +1660,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 3, "sign")?;
+                    webidl::required_arguments(args, 3, "SubtleCrypto", "sign")?;
                     let key = to_key(&arg(args, 1), "key")?;
                     let data = buffer_source_bytes(&arg(args, 2), "data", ctx)?;
                     let alg = normalize(&arg(args, 0), Op::Sign, ctx)?;
@@ -1691,7 +1681,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 4, "verify")?;
+                    webidl::required_arguments(args, 4, "SubtleCrypto", "verify")?;
                     let key = to_key(&arg(args, 1), "key")?;
                     let signature = buffer_source_bytes(&arg(args, 2), "signature", ctx)?;
                     let data = buffer_source_bytes(&arg(args, 3), "data", ctx)?;
@@ -1712,7 +1702,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 2, "digest")?;
+                    webidl::required_arguments(args, 2, "SubtleCrypto", "digest")?;
                     if let Some(promise) = digest_overlapped(&arg(args, 0), &arg(args, 1), ctx)? {
                         return Ok(promise);
                     }
@@ -1738,7 +1728,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 3, "generateKey")?;
+                    webidl::required_arguments(args, 3, "SubtleCrypto", "generateKey")?;
                     let extractable = arg(args, 1).to_boolean();
                     let usages = to_usages(&arg(args, 2), ctx)?;
                     let alg = normalize(&arg(args, 0), Op::GenerateKey, ctx)?;
@@ -1757,7 +1747,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 5, "deriveKey")?;
+                    webidl::required_arguments(args, 5, "SubtleCrypto", "deriveKey")?;
                     let base = to_key(&arg(args, 1), "baseKey")?;
                     let extractable = arg(args, 3).to_boolean();
                     let usages = to_usages(&arg(args, 4), ctx)?;
@@ -1790,7 +1780,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 2, "deriveBits")?;
+                    webidl::required_arguments(args, 2, "SubtleCrypto", "deriveBits")?;
                     let base = to_key(&arg(args, 1), "baseKey")?;
                     let length = optional_length(&arg(args, 2), ctx)?;
                     let alg = normalize(&arg(args, 0), Op::DeriveBits, ctx)?;
@@ -1811,7 +1801,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 5, "importKey")?;
+                    webidl::required_arguments(args, 5, "SubtleCrypto", "importKey")?;
                     let format = to_format(&arg(args, 0), ctx)?;
                     let key_data = arg(args, 1);
                     let is_buffer =
@@ -1848,7 +1838,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 2, "exportKey")?;
+                    webidl::required_arguments(args, 2, "SubtleCrypto", "exportKey")?;
                     let format = to_format(&arg(args, 0), ctx)?;
                     let key = key_parts(&to_key(&arg(args, 1), "key")?);
                     Ok(run_in_parallel(ctx, Work::Light, move || {
@@ -1869,7 +1859,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 4, "wrapKey")?;
+                    webidl::required_arguments(args, 4, "SubtleCrypto", "wrapKey")?;
                     let format = to_format(&arg(args, 0), ctx)?;
                     let key = key_parts(&to_key(&arg(args, 1), "key")?);
                     let wrapping = key_parts(&to_key(&arg(args, 2), "wrappingKey")?);
@@ -1897,7 +1887,7 @@ impl Class for SubtleCrypto {
             NativeFunction::from_fn_ptr(|this, args, ctx| {
                 Ok(webidl::promise_method(ctx, |ctx| {
                     this_subtle(this)?;
-                    require_args(args, 7, "unwrapKey")?;
+                    webidl::required_arguments(args, 7, "SubtleCrypto", "unwrapKey")?;
                     let format = to_format(&arg(args, 0), ctx)?;
                     let wrapped = buffer_source_bytes(&arg(args, 1), "wrappedKey", ctx)?;
                     let unwrapping = key_parts(&to_key(&arg(args, 2), "unwrappingKey")?);
@@ -1939,7 +1929,7 @@ fn cipher_method(this: &JsValue, args: &[JsValue], ctx: &mut Context, encrypt: b
     webidl::promise_method(ctx, |ctx| {
         this_subtle(this)?;
         let method = if encrypt { "encrypt" } else { "decrypt" };
-        require_args(args, 3, method)?;
+        webidl::required_arguments(args, 3, "SubtleCrypto", method)?;
         let key = to_key(&arg(args, 1), "key")?;
         let data = buffer_source_bytes(&arg(args, 2), "data", ctx)?;
         let op = if encrypt { Op::Encrypt } else { Op::Decrypt };
