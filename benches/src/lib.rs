@@ -137,7 +137,7 @@ pub fn run_file(path: &Path, fast_paths: bool, config: &Config) -> Result<Value,
     boa_web::set_fast_paths(fast_paths);
     let mut host = Host::new(HostOptions {
         expose_gc: true,
-        ..HostOptions::default()
+        ..HostOptions::unrestricted()
     })
     .map_err(|e| e.to_string())?;
     host.context()
@@ -295,7 +295,7 @@ pub fn run_file_node(node: &str, path: &Path, config: &Config) -> Result<Value, 
 pub fn host_with(setup: &str) -> Host {
     let mut host = Host::new(HostOptions {
         print_errors: true,
-        ..HostOptions::default()
+        ..HostOptions::unrestricted()
     })
     .unwrap_or_else(|e| panic!("host: {e}"));
     if let Err(e) = host.eval_source(setup, "setup.js") {

@@ -445,6 +445,7 @@ fn run_in_host(corpus: &Path, rel: &str) -> FileResult {
         expose_gc: true,
         virtual_time: true,
         print_errors: false,
+        ..HostOptions::unrestricted()
     }) {
         Ok(h) => h,
         Err(e) => return error_result(rel, format!("host setup failed: {e}")),

@@ -120,6 +120,7 @@ use boa_engine::{
 use boa_runtime::extensions::{
     ConsoleExtension, MicrotaskExtension, StructuredCloneExtension, TimeoutExtension,
 };
+pub use boa_web::capabilities::{self, Capabilities};
 
 mod base64;
 mod clock;
@@ -133,6 +134,23 @@ use clock::VirtualClock;
 use event_loop::{EventLoop, Hooks, Shared};
 
 /// What the host installs and how the loop behaves.
+///
+/// [`HostOptions::default()`] is restrictive, as the library is
+/// ([`Capabilities::default()`]): no network, no `file:` fetch or import outside the entry
+/// script's directory tree, no `serve`, no workers, no environment. Grant what the scripts
+/// need in [`capabilities`](Self::capabilities) (the `boa-streams` CLI uses
+/// [`Capabilities::unrestricted()`] unless `--permission` is given):
+///
+/// ```
+/// use boa_streams_host::{Capabilities, HostOptions};
+///
+/// let options = HostOptions {
+///     capabilities: Capabilities::default().allow_net(["api.example.com"]).allow_worker(),
+///     ..HostOptions::default()
+/// };
+/// assert!(options.capabilities.check_worker().is_ok());
+/// assert!(HostOptions::default().capabilities.check_worker().is_err());
+/// ```
 #[derive(Debug, Clone)]
 pub struct HostOptions {
     /// Expose a global `gc()` that runs a full collection (`boa_gc::force_collect`).
@@ -143,6 +161,13 @@ pub struct HostOptions {
     pub virtual_time: bool,
     /// Print uncaught errors and unhandled rejections to stderr as they are reported.
     pub print_errors: bool,
+    /// What scripts may reach (network, files, `serve`, workers, environment): the
+    /// context's [`Capabilities`]. Besides these, the directory tree of the entry script
+    /// (the file given to [`Host::eval_file`], [`Host::eval_module_file`] or
+    /// [`Host::set_main_script`]) is readable for imports and `file:` fetches. Workers run
+    /// with their creator's. Default: [`Capabilities::default()`] (everything with authority
+    /// denied).
+    pub capabilities: Capabilities,
 }
 
 impl Default for HostOptions {
@@ -151,6 +176,23 @@ impl Default for HostOptions {
             expose_gc: false,
             virtual_time: false,
             print_errors: true,
+            capabilities: Capabilities::default(),
+        }
+    }
+}
+
+impl HostOptions {
+    /// The default options with every capability granted ([`Capabilities::unrestricted()`]):
+    /// what the `boa-streams` CLI runs with unless `--permission` is given.
+    ///
+    /// ```
+    /// use boa_streams_host::{Capabilities, HostOptions};
+    /// assert_eq!(HostOptions::unrestricted().capabilities, Capabilities::unrestricted());
+    /// ```
+    pub fn unrestricted() -> Self {
+        Self {
+            capabilities: Capabilities::unrestricted(),
+            ..Self::default()
         }
     }
 }
@@ -284,7 +326,7 @@ impl Host {
         event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
         base64::register(&mut context)?;
-        boa_web::register(&mut context)?;
+        boa_web::register_with(&mut context, options.capabilities.clone())?;
         worker::register(&mut context, &options)?;
         // HTML's `navigator`: the values are the host's.
         let mut navigator = boa_web::boa_html::navigator::NavigatorInfo::new(USER_AGENT);
@@ -351,7 +393,10 @@ impl Host {
     /// missing export, an exception, a rejected top-level `await`) is reported like an
     /// uncaught exception (the `error` event first) when it happens, so the returned promise
     /// never counts as an unhandled rejection. `Err` is a `SyntaxError` in `source` itself
-    /// (one line ending in `(file:line:col)`), not recorded.
+    /// (one line ending in `(file:line:col)`), not recorded. Unlike
+    /// [`eval_module_file`](Self::eval_module_file), this does not make `path`'s directory
+    /// readable: imports need [`HostOptions::capabilities`] (or
+    /// [`set_main_script`](Self::set_main_script)) to allow their files.
     ///
     /// ```
     /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
@@ -384,7 +429,7 @@ impl Host {
         } else {
             std::env::current_dir().unwrap_or_default().join(path)
         };
-        self.set_main_script(&path);
+        self.set_main_path(&path);
         self.event_loop.script_tick();
         modules::eval_entry(source, &path, &mut self.context)
     }
@@ -406,12 +451,34 @@ impl Host {
     /// })
     /// .unwrap();
     /// ```
+    ///
+    /// The file's directory tree becomes readable (imports and `file:` fetches) whatever
+    /// [`HostOptions::capabilities`] says, as under `boa-streams --permission`.
     pub fn set_main_script(&mut self, path: &Path) {
         let path = if path.is_absolute() {
             path.to_owned()
         } else {
             std::env::current_dir().unwrap_or_default().join(path)
         };
+        self.allow_script_tree(&path);
+        self.set_main_path(&path);
+    }
+
+    /// Make the directory tree of the entry script `path` readable (added to the context's
+    /// capabilities' fs-read roots).
+    fn allow_script_tree(&mut self, path: &Path) {
+        let Some(dir) = path.parent() else { return };
+        let capabilities = Capabilities::of(&self.context);
+        if let capabilities::FsAccess::Roots(_) = capabilities.fs_read() {
+            (*capabilities)
+                .clone()
+                .allow_fs_read([dir])
+                .install(&mut self.context);
+        }
+    }
+
+    /// [`set_main_script`](Self::set_main_script) without the read grant (`path` absolute).
+    fn set_main_path(&mut self, path: &Path) {
         if let Some(dir) = path.parent() {
             self.context.insert_data(worker::ScriptBase(dir.to_owned()));
         }
@@ -455,6 +522,7 @@ impl Host {
                 JsNativeError::error().with_message(format!("cannot read {}: {e}", path.display())),
             )
         })?;
+        self.allow_script_tree(&canonical);
         self.eval_module_source(&text, &canonical)
     }
 

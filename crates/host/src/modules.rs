@@ -26,6 +26,9 @@
 //! `crypto.getRandomValues` where its default entry imports `node:crypto`), as in the
 //! Workers runtimes, whose bundlers also take `browser` after `worker`. `node` is not.
 //!
+//! The resolved file must be readable under the context's capabilities (fs-read; a
+//! TypeError naming the capability otherwise, before the file is read).
+//!
 //! The resolved path is canonicalized (symlinks followed) and each file is parsed and
 //! evaluated once per context (the cache key is the canonical path and whether it was
 //! imported as JSON).
@@ -169,6 +172,16 @@ impl HostLoader {
         let path = resolver
             .resolve(&specifier, referrer)
             .map_err(|e| e.into_js(&specifier, &from))?;
+        // The context's capabilities: the file must be inside the readable directories
+        // (checked before it is read, so a denied import reveals nothing of it).
+        let path = boa_web::Capabilities::of(context)
+            .check_read(&path)
+            .map_err(|d| {
+                d.to_error(&format!(
+                    "import of \"{specifier}\" ({}) from {from}",
+                    display_path(&path)
+                ))
+            })?;
         let is_json_file = path.extension().is_some_and(|e| e == "json");
         if is_json_file && kind != Kind::Json {
             return Err(JsNativeError::typ()

@@ -26,6 +26,10 @@
 //! and if that is not canceled either, the exception is reported in the creator (recorded
 //! there as uncaught). A worker script that cannot be read throws from `new Worker()`.
 //!
+//! `new Worker()` needs the worker capability and its script the fs-read capability (the
+//! context's `Capabilities`; a TypeError naming the capability otherwise); the worker runs
+//! with its creator's capabilities.
+//!
 //! `new Worker(url, { type: "module" })` runs the file as an ES module (its imports resolve
 //! from its own path, with the `worker` condition active); `type` is `"classic"` by default
 //! and any other value is a TypeError.
@@ -262,17 +266,24 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
         .to_string(context)?
         .to_std_string_escaped();
     let module = args.get(1).is_some_and(JsValue::to_boolean);
-    let path = resolve(&url, context);
-    let path = std::fs::canonicalize(&path).unwrap_or(path);
+    // The context's capabilities: starting a worker, and reading its script; the worker
+    // runs with the creator's capabilities (below).
+    let capabilities = boa_web::Capabilities::of(context);
+    let denied = |d: boa_web::capabilities::Denied| d.to_error(&format!("new Worker(\"{url}\")"));
+    capabilities.check_worker().map_err(denied)?;
+    let path = capabilities
+        .check_read(&resolve(&url, context))
+        .map_err(denied)?;
     let source = std::fs::read_to_string(&path).map_err(|e| {
         JsNativeError::error().with_message(format!("Worker: cannot read {}: {e}", path.display()))
     })?;
     let group = group_of(context)
         .ok_or_else(|| JsNativeError::typ().with_message("Worker needs the host event loop"))?;
-    let options = context
+    let mut options = context
         .get_data::<WorkerOptions>()
         .map(|o| o.0.clone())
         .unwrap_or_default();
+    options.capabilities = (*capabilities).clone();
     let (here, there) = message::create_entangled_ports(context)?;
     let handle = message::ship_port(&there, context)?;
     let (errors_here, errors_there) = message::create_entangled_ports(context)?;

@@ -9,6 +9,7 @@ fn host(virtual_time: bool) -> Host {
         expose_gc: false,
         virtual_time,
         print_errors: false,
+        ..HostOptions::default()
     })
     .expect("host")
 }
@@ -536,6 +537,7 @@ fn gc_exists_only_when_asked() {
         expose_gc: true,
         virtual_time: true,
         print_errors: false,
+        ..HostOptions::default()
     })
     .expect("host");
     assert_eq!(string(&mut h, "typeof gc"), "function");
@@ -652,6 +654,7 @@ fn finalization_registry_callbacks_run_and_do_not_keep_the_loop_alive() {
         expose_gc: true,
         virtual_time: true,
         print_errors: false,
+        ..HostOptions::default()
     })
     .expect("host");
     eval(

@@ -3,7 +3,16 @@
 
 use std::path::PathBuf;
 
-use boa_streams_host::{run_with_large_stack, Host, HostOptions, LoopOutcome};
+use boa_streams_host::{run_with_large_stack, Capabilities, Host, HostOptions, LoopOutcome};
+
+/// The default host options plus the worker capability (the scripts beside the main one are
+/// readable: its directory tree is).
+fn with_workers() -> HostOptions {
+    HostOptions {
+        capabilities: Capabilities::default().allow_worker(),
+        ..HostOptions::default()
+    }
+}
 
 fn dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("boa-streams-messaging-{}", std::process::id()));
@@ -23,7 +32,7 @@ fn run(main: &str, files: &[(&str, &str)]) -> String {
     let main_path = dir.join(format!("main-{n}.js"));
     std::fs::write(&main_path, main).expect("write");
     run_with_large_stack(move || {
-        let mut host = Host::new(HostOptions::default()).expect("host");
+        let mut host = Host::new(with_workers()).expect("host");
         host.eval_file(&main_path).expect("script");
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         assert_eq!(host.run_event_loop(Some(deadline)), LoopOutcome::Idle);
@@ -156,7 +165,7 @@ fn a_worker_error_nobody_handles_is_reported_in_the_creator() {
     )
     .expect("write");
     let (errors, seen) = run_with_large_stack(move || {
-        let mut host = Host::new(HostOptions::default()).expect("host");
+        let mut host = Host::new(with_workers()).expect("host");
         host.eval_file(&main_path).expect("script");
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         assert_eq!(host.run_event_loop(Some(deadline)), LoopOutcome::Idle);

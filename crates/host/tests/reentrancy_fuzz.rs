@@ -18,6 +18,7 @@ fn run_seed(seed: u32, fast_paths: bool) -> Result<(), String> {
             expose_gc: true,
             virtual_time: true,
             print_errors: false,
+            ..HostOptions::default()
         })
         .expect("host");
         let source = format!("var SEED = {seed};\n{SCRIPT}");

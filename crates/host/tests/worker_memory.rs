@@ -2,7 +2,7 @@
 //! bounded (the cross-realm pipe pulls one chunk at a time). Alone in its test binary, so
 //! the process's peak RSS is this test's.
 
-use boa_streams_host::{run_with_large_stack, Host, HostOptions, LoopOutcome};
+use boa_streams_host::{run_with_large_stack, Capabilities, Host, HostOptions, LoopOutcome};
 
 fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -58,6 +58,7 @@ fn stream(mib: u64) -> Option<f64> {
     run_with_large_stack(move || {
         let options = HostOptions {
             expose_gc: true,
+            capabilities: Capabilities::default().allow_worker(),
             ..HostOptions::default()
         };
         let mut host = Host::new(options).expect("host");

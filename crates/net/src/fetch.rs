@@ -18,6 +18,7 @@ use boa_gc::{Finalize, Trace};
 use boa_streams::native::{
     native_byte_stream, spawn_future, ReadableStream, SpawnedFuture, StreamReader,
 };
+use boa_webidl::capabilities::{Capabilities, Denied};
 use boa_webidl::promise::PromiseCapability;
 use boa_webidl::{arg, own_error_value, type_error};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
@@ -305,14 +306,32 @@ fn abort_fetch(state: &Rc<FetchState>, reason: JsValue, ctx: &mut Context) {
 
 /// Reject the fetch with a network error: a TypeError with `message`.
 fn network_error(state: &Rc<FetchState>, message: String, ctx: &mut Context) {
+    fail(state, &format!("fetch failed: {message}"), ctx);
+}
+
+/// Reject the fetch of `url` (the current hop) that the context's capabilities deny: a
+/// TypeError naming the capability and its flag (nothing was sent or read).
+fn denied(state: &Rc<FetchState>, url: &str, denied: &Denied, ctx: &mut Context) {
+    let message = format!("fetch of {url} denied: {}", denied.reason());
+    // A request body stream not sent is canceled with the same error.
+    let unsent = state.body_stream.borrow_mut().take();
+    if let Some(stream) = unsent {
+        let reason = own_error_value(type_error(message.as_str()), ctx);
+        cancel_stream(&stream, reason, ctx);
+    }
+    fail(state, &message, ctx);
+}
+
+/// Reject the fetch with a TypeError whose message is `message`, and cancel what it sends.
+fn fail(state: &Rc<FetchState>, message: &str, ctx: &mut Context) {
     if !state.settled.replace(true) {
-        let e = own_error_value(type_error(format!("fetch failed: {message}")), ctx);
+        let e = own_error_value(type_error(message), ctx);
         state.capability.reject(e, ctx);
     }
     let pump = state.pump.borrow_mut().take();
     if let Some((task, reader)) = pump {
         task.abort();
-        let reason = own_error_value(type_error(format!("fetch failed: {message}")), ctx);
+        let reason = own_error_value(type_error(message), ctx);
         drop(reader.cancel(reason, ctx));
     }
     finish(state);
@@ -345,8 +364,23 @@ fn scheme_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
         .map_or("", |(s, _)| s)
         .to_ascii_lowercase();
     if matches!(scheme.as_str(), "http" | "https") {
+        // An origin the embedder answers in process contacts no host: no capability needed.
         if let Some(handler) = crate::hooks::local_handler(ctx, &url) {
             return local_fetch(state, &handler, ctx);
+        }
+    }
+    // The context's capabilities, checked on every hop (redirects come back here).
+    let capabilities = Capabilities::of(ctx);
+    if let Err(d) = capabilities.check_scheme(&scheme) {
+        return denied(state, &url, &d, ctx);
+    }
+    if matches!(scheme.as_str(), "http" | "https") {
+        if let Ok(parsed) = url::Url::parse(&url) {
+            let host = parsed.host_str().unwrap_or_default();
+            let port = parsed.port_or_known_default().unwrap_or_default();
+            if let Err(d) = capabilities.check_connect(host, port) {
+                return denied(state, &url, &d, ctx);
+            }
         }
     }
     match scheme.as_str() {
@@ -723,6 +757,11 @@ fn file_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
         None => {
             return network_error(state, format!("{url}: not a local file path"), ctx);
         }
+    };
+    // Open the canonical path the check admitted (not a name that could be swapped).
+    let path = match Capabilities::of(ctx).check_read(&path) {
+        Ok(p) => p,
+        Err(d) => return denied(state, url, &d, ctx),
     };
     let unsent = state.body_stream.borrow_mut().take();
     if let Some(stream) = unsent {

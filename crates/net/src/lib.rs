@@ -34,6 +34,40 @@
 //!   into a one-chunk channel that hyper's connection task drains as the socket accepts
 //!   bytes (chunked transfer coding), so the stream is read only as fast as the peer takes it.
 //!
+//! ## Capabilities
+//!
+//! Every fetch hop (redirects included) and every `serve()` asks the context's
+//! [`Capabilities`](boa_webidl::capabilities::Capabilities) first: `http:`/`https:` need the
+//! net capability for the URL's host and port (the scheme's default port when it has none),
+//! `file:` the fs-read capability for the file's canonical path (the file opened is that
+//! path), `serve()` the listen capability for its hostname and port; `data:` and `blob:` need
+//! none, and an origin answered in process ([`serve_origin_locally`]) contacts no host. A
+//! context with no policy installed (this crate registered on its own) gets the restrictive
+//! default: no network, no files, no listening. A denial is a TypeError naming the capability
+//! and its flag (`fetch()` rejects, `serve()` throws):
+//!
+//! ```
+//! use boa_engine::{Context, Source};
+//! use boa_webidl::capabilities::Capabilities;
+//!
+//! let mut context = Context::default();
+//! boa_net::register(&mut context).unwrap(); // no policy installed: the default
+//! context
+//!     .eval(Source::from_bytes(
+//!         "globalThis.out = '';
+//!          fetch('http://127.0.0.1:9/').catch((e) => { out = e.message; });",
+//!     ))
+//!     .unwrap();
+//! boa_streams::native::run_until_idle(&mut context).unwrap();
+//! let out = context.eval(Source::from_bytes("out")).unwrap();
+//! assert_eq!(
+//!     out.as_string().unwrap().to_std_string_escaped(),
+//!     "fetch of http://127.0.0.1:9/ denied: network access needs the net capability (--allow-net)"
+//! );
+//! // Grant it: `Capabilities::default().allow_net(["127.0.0.1"]).install(&mut context)`.
+//! # Capabilities::default().allow_net(["127.0.0.1"]).install(&mut context);
+//! ```
+//!
 //! Aborting (the request's `signal`) drops the in-flight request (hyper closes the
 //! connection), cancels the request body stream, rejects the `fetch()` promise or errors
 //! the response body stream with the abort reason.
@@ -88,13 +122,17 @@ boa_webidl::runtime_extension!(
 struct Registered;
 
 #[cfg(test)]
+mod caps_tests;
+#[cfg(test)]
 mod test_support;
 #[cfg(test)]
 mod tests;
 
 /// Register `fetch()` and `BoaStreams.serve()` on the context's current realm, after what
 /// they depend on (boa_fetch's `Headers`, `Request`, `Response`, registered first if they are
-/// not there yet). Registering twice does nothing the second time.
+/// not there yet). Registering twice does nothing the second time. What they may reach is
+/// the context's capability policy, checked at each call (see [Capabilities](crate#capabilities);
+/// none installed: no network, no files, no listening).
 pub fn register(context: &mut Context) -> JsResult<()> {
     if !boa_webidl::first_registration::<Registered>(context) {
         return Ok(());

@@ -590,6 +590,11 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
     let on_listen = get(&options, "onListen", ctx)?;
     let reuse_port = get(&options, "reusePort", ctx)?.to_boolean();
 
+    // The context's capabilities: listening needs the net capability.
+    boa_webidl::capabilities::Capabilities::of(ctx)
+        .check_listen(&hostname, port)
+        .map_err(|d| d.to_error(&format!("BoaStreams.serve on {hostname}:{port}")))?;
+
     let server = if reuse_port {
         let shared = join_shared(&hostname, port, limits)?;
         let (shutdown, stop) = watch::channel(false);

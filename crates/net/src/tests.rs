@@ -18,9 +18,9 @@ use crate::test_support::*;
 
 /// What the test server counts.
 #[derive(Default)]
-struct Counters {
+pub(crate) struct Counters {
     /// Connections accepted.
-    connections: AtomicUsize,
+    pub(crate) connections: AtomicUsize,
     /// Bytes the `/stream` producer handed to hyper.
     produced: AtomicU64,
     /// Bytes `/sink` read from request bodies.
@@ -157,6 +157,7 @@ async fn route(
         "/r301" => redirect_to(301, "/echo"),
         "/r307" => redirect_to(307, "/echo"),
         "/rdata" => redirect_to(302, "data:,x"),
+        "/goto" => redirect_to(302, &query),
         "/nocontent" => reply(204, full("")),
         "/coded" => {
             // `?gzip`, `?deflate`, `?gzip,deflate` (applied in that order), `?bad`, `?br`.
@@ -226,7 +227,7 @@ async fn route(
 }
 
 /// Start the test server on 127.0.0.1:0 (a thread with its own runtime); returns its port.
-fn server() -> (u16, Arc<Counters>) {
+pub(crate) fn server() -> (u16, Arc<Counters>) {
     let counters = Arc::new(Counters::default());
     let shared = counters.clone();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -301,7 +302,7 @@ pub(crate) fn run_for(ctx: &mut Context, ms: u64) {
     run_jobs(ctx);
 }
 
-fn start(script: &str, port: u16) -> Context {
+pub(crate) fn start(script: &str, port: u16) -> Context {
     let mut ctx = context();
     eval(&mut ctx, &format!("globalThis.log = []; globalThis.done = false; globalThis.base = 'http://127.0.0.1:{port}';"));
     eval(&mut ctx, script);

@@ -51,6 +51,64 @@
 //! Where a lower crate needs a higher one at run time, the lower one defines a hook and the
 //! higher one installs it when registered: [`boa_streams::OwningHooks`] (the owning type's
 //! StructuredTransferOrClone and dispose steps, installed by `boa_html`).
+//!
+//! # Registering a subset
+//!
+//! Two ways, which combine: turn cargo features off (`boa_web = { default-features = false,
+//! features = ["encoding"] }` compiles only `boa_encoding` and what it depends on), or call
+//! the `register` of the crates you want instead of [`register`] (each registers what it
+//! depends on first, and nothing else):
+//!
+//! ```
+//! use boa_engine::{Context, Source};
+//!
+//! let mut context = Context::default();
+//! boa_web::boa_streams::register(&mut context).unwrap();
+//! boa_web::boa_encoding::register(&mut context).unwrap();
+//! let kinds = context
+//!     .eval(Source::from_bytes("[typeof TextDecoderStream, typeof fetch, typeof Blob].join()"))
+//!     .unwrap();
+//! assert_eq!(kinds.as_string().unwrap().to_std_string_escaped(), "function,undefined,undefined");
+//! ```
+//!
+//! # Capabilities (least authority)
+//!
+//! What scripts may reach beyond their own memory is a per-context policy,
+//! [`Capabilities`] (`boa_webidl::capabilities`, re-exported here as [`capabilities`]),
+//! checked when the operation runs. [`register`] leaves the context under the **restrictive
+//! default** unless a policy was installed: no `file:` fetch, no module loading outside the
+//! directories the embedder names, no network (neither `fetch()` to any host nor
+//! `BoaStreams.serve()`), no workers, no environment. `data:` and `blob:` URLs carry no
+//! authority and always work, as does everything that only computes. Grant what the scripts
+//! need with [`register_with`]:
+//!
+//! ```
+//! use boa_engine::{Context, Source};
+//! use boa_web::Capabilities;
+//!
+//! let mut context = Context::default();
+//! boa_web::register_with(
+//!     &mut context,
+//!     Capabilities::default().allow_net(["api.example.com:443"]),
+//! )
+//! .unwrap();
+//! // file: is still denied: the promise rejects with a TypeError naming the capability.
+//! context
+//!     .eval(Source::from_bytes(
+//!         "globalThis.out = '';
+//!          fetch('file:///etc/passwd').catch((e) => { out = e.name + ': ' + e.message; });",
+//!     ))
+//!     .unwrap();
+//! boa_web::boa_streams::native::run_until_idle(&mut context).unwrap();
+//! let out = context.eval(Source::from_bytes("out")).unwrap();
+//! assert_eq!(
+//!     out.as_string().unwrap().to_std_string_escaped(),
+//!     "TypeError: fetch of file:///etc/passwd denied: reading files needs the fs-read capability (--allow-fs-read)"
+//! );
+//! ```
+//!
+//! A crate registered on its own (`boa_net::register`) with no policy installed behaves the
+//! same way: [`Capabilities::of`] returns the restrictive default when none is installed.
 
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -85,10 +143,13 @@ pub use boa_streams;
 #[cfg(feature = "url")]
 pub use boa_url;
 pub use boa_webidl;
+pub use boa_webidl::capabilities;
+pub use boa_webidl::capabilities::Capabilities;
 pub use boa_webidl::{fast_paths, set_fast_paths};
 
 /// Register every enabled crate's interfaces on the context's current realm, in dependency
-/// order.
+/// order. The context keeps the capability policy installed on it, or gets the restrictive
+/// [`Capabilities::default()`] when none was (see [`register_with`]).
 pub fn register(context: &mut Context) -> JsResult<()> {
     boa_webidl::register(context)?;
     #[cfg(feature = "json")]
@@ -116,6 +177,22 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     #[cfg(feature = "net")]
     boa_net::register(context)?;
     Ok(())
+}
+
+/// Install `capabilities` as the context's policy (what its scripts may reach: network,
+/// files, workers, environment; see [`capabilities`]), then [`register`] everything.
+///
+/// ```
+/// use boa_engine::Context;
+/// use boa_web::Capabilities;
+///
+/// let mut context = Context::default();
+/// boa_web::register_with(&mut context, Capabilities::unrestricted()).unwrap();
+/// assert!(Capabilities::of(&context).check_connect("example.com", 443).is_ok());
+/// ```
+pub fn register_with(context: &mut Context, capabilities: Capabilities) -> JsResult<()> {
+    capabilities.install(context);
+    register(context)
 }
 
 /// Register everything on `realm` (the context's current realm is restored after).

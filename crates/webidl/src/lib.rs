@@ -30,6 +30,7 @@
 //! | --- | --- |
 //! | (root) | installation of operations and attributes, brand checks, errors, conversions, dictionaries, [`catching`] (user code run inside a JS try/catch trampoline, `docs/engine-bugs/`), the fast-path switch |
 //! | [`promise`] | the promise vocabulary: JS-visible promises, Rust-side promises script never sees, [`Completion`](promise::Completion), [`Reaction`](promise::Reaction), [`PromiseSlot`](promise::PromiseSlot) |
+//! | [`capabilities`] | the capability policy ("least authority"): what a context's scripts may reach (network, files, workers, environment), checked by every crate at operation time |
 //! | [`exception`] | `DOMException` |
 //! | [`gc_pressure`] | the one way the library makes an `ArrayBuffer`: counts its data block and forces a collection every 4 MiB or more |
 //! | [`pair_iterable`] | WebIDL pair iterators (`entries`/`keys`/`values`/`forEach`) |
@@ -43,6 +44,7 @@
 use std::cell::{Cell, RefCell};
 
 pub mod buffer_source;
+pub mod capabilities;
 pub mod exception;
 pub mod gc_pressure;
 pub mod pair_iterable;

@@ -78,6 +78,7 @@ impl Runner {
             expose_gc: false,
             virtual_time: true,
             print_errors: false,
+            ..HostOptions::unrestricted()
         })
         .map_err(|e| format!("cannot create a host: {e}"))?;
         if self.mode == Mode::Ref {

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use boa_streams_host::boa_engine::builtins::promise::PromiseState;
-use boa_streams_host::{exit_code, run_with_large_stack, Host, HostOptions};
+use boa_streams_host::capabilities::HostPort;
+use boa_streams_host::{exit_code, run_with_large_stack, Capabilities, Host, HostOptions};
 
 const HELP: &str = "\
 boa-streams: run a JavaScript file in Boa with the WHATWG Streams globals
@@ -33,7 +34,7 @@ MODULES:
     node_modules walking up from the importing file, through package.json \"exports\"
     (subpath patterns with *; null hides a subpath) and else \"module\", \"main\", index.js.
     Conditions, matched in the package's key order: boa-streams, worker (in a worker),
-    import, module, default. JSON modules need `with { type: \"json\" }`. import.meta has
+    browser, import, module, default. JSON modules need `with { type: \"json\" }`. import.meta has
     url, filename, dirname and resolve(). Each file is evaluated once. Not supported: node:
     built-ins, CommonJS (require, .cjs), URLs other than file:.
 
@@ -57,6 +58,25 @@ OPTIONS:
                       in each copy shares one listener, port 0 included, and each request goes
                       to whichever copy takes it next); the exit code is the worst one
     -h, --help        print this help
+
+PERMISSIONS (least authority, as Node's permission model):
+    Without --permission a program may do everything the process may (as in Node and Bun).
+    With it, only what is granted; a denied operation throws or rejects with a TypeError
+    naming the capability and the flag, e.g. \"fetch of file:///etc/passwd denied: reading
+    files needs the fs-read capability (--allow-fs-read)\".
+    --permission                 turn restriction on: no network, no file outside the
+                                 program's own directory tree (always readable for imports
+                                 and file: fetches), no workers, no environment
+    --allow-fs-read[=PATH,...]   read files inside these directories too (file: fetches,
+                                 imports); bare or =*: any file
+    --allow-net[=HOST[:PORT],...]  fetch() to these hosts (every port of a HOST without one;
+                                 URLs without a port use their scheme's, checked on every
+                                 redirect) and BoaStreams.serve() on these hostnames (port 0
+                                 needs an entry without a port); bare: any host
+    --allow-worker               new Worker() (workers inherit these permissions)
+    --allow-env                  read the environment
+    The program's own tree is the directory of FILE and everything below it; -e and stdin
+    programs have none (grant it with --allow-fs-read=.).
 
 EXIT CODES:
     0    the program and the event loop finished with no error
@@ -129,15 +149,64 @@ enum Parsed {
     Usage(String),
 }
 
+/// The grants of `--allow-*` flags (they take effect with `--permission`).
+fn grant(flag: &str, capabilities: Capabilities) -> Result<Capabilities, String> {
+    let (name, value) = match flag.split_once('=') {
+        Some((name, value)) => (name, Some(value)),
+        None => (flag, None),
+    };
+    let list = |value: &str| -> Vec<String> {
+        value
+            .split(',')
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    match (name, value) {
+        ("--allow-fs-read", None | Some("*")) => Ok(capabilities.allow_fs_read_any()),
+        ("--allow-fs-read", Some(paths)) => {
+            let paths = list(paths);
+            if paths.is_empty() {
+                return Err("--allow-fs-read= needs a PATH".into());
+            }
+            let cwd = std::env::current_dir().unwrap_or_default();
+            Ok(capabilities.allow_fs_read(paths.iter().map(|p| cwd.join(p))))
+        }
+        ("--allow-net", None | Some("*")) => Ok(capabilities.allow_net_any().allow_listen_any()),
+        ("--allow-net", Some(hosts)) => {
+            let hosts = list(hosts);
+            if hosts.is_empty() {
+                return Err("--allow-net= needs a HOST".into());
+            }
+            for host in &hosts {
+                HostPort::parse(host).map_err(|e| format!("--allow-net: {e}"))?;
+            }
+            Ok(capabilities.allow_net(&hosts).allow_listen(&hosts))
+        }
+        ("--allow-worker", None) => Ok(capabilities.allow_worker()),
+        ("--allow-env", None) => Ok(capabilities.allow_env()),
+        _ => Err(format!("unknown option {flag}")),
+    }
+}
+
 fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     let mut options = HostOptions::default();
     let mut module = None;
     let mut threads = 1;
+    // `--permission` and the grants of `--allow-*`.
+    let mut permission = false;
+    let mut grants = Capabilities::default();
     let program = loop {
         let Some(arg) = args.next() else {
             return Parsed::Usage("missing FILE".into());
         };
         match arg.as_str() {
+            "--permission" => permission = true,
+            flag if flag.starts_with("--allow-") => match grant(flag, grants) {
+                Ok(g) => grants = g,
+                Err(message) => return Parsed::Usage(message),
+            },
             "-h" | "--help" => return Parsed::Help,
             "--expose-gc" | "--expose_gc" => options.expose_gc = true,
             "--virtual-time" => options.virtual_time = true,
@@ -161,6 +230,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
             }
             _ => break Program::File(PathBuf::from(arg)),
         }
+    };
+    // Without --permission, everything is allowed (as today, and as in Node and Bun).
+    options.capabilities = if permission {
+        grants
+    } else {
+        Capabilities::unrestricted()
     };
     Parsed::Run(Args {
         options,

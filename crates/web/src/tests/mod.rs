@@ -8,5 +8,6 @@ mod form_data;
 mod gc_pressure;
 mod injection;
 mod pair_iterable;
+mod subset;
 mod transform;
 mod webidl_shapes;
