@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use boa_streams_host::boa_engine::builtins::promise::PromiseState;
-use boa_streams_host::{exit_code, run_with_large_stack, Host, HostOptions};
+use boa_streams_host::{exit_code, run_with_large_stack, Host, HostOptions, SignalHandle};
+
+/// The signal handles of the running copies of the program (see `signals`).
+static SIGNAL_HANDLES: std::sync::Mutex<Vec<SignalHandle>> = std::sync::Mutex::new(Vec::new());
 
 const HELP: &str = "\
 boa-streams: run a JavaScript file in Boa with the WHATWG Streams globals
@@ -201,9 +204,15 @@ fn run(args: Args) -> i32 {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;
     }
+    if let Ok(mut handles) = SIGNAL_HANDLES.lock() {
+        handles.push(host.signal_handle());
+    }
     let is_module = args
         .module
         .unwrap_or_else(|| host.is_module_program(file.as_deref(), &source));
+    let commonjs = args.module.is_none()
+        && !is_module
+        && file.as_deref().is_some_and(|f| host.is_commonjs_file(f));
     // The name of a program without a file (its imports resolve from the current directory).
     let name = match (&args.program, &file) {
         (_, Some(file)) => file.clone(),
@@ -231,7 +240,14 @@ fn run(args: Args) -> i32 {
                 host.run_event_loop(None);
             }
         }
-        return exit_code::for_errors(&host.take_errors());
+        return final_code(&mut host);
+    }
+    if let (true, Some(file)) = (commonjs, file.as_deref()) {
+        if let Err(e) = host.eval_commonjs_source(&source, file) {
+            host.report_exception(e);
+        }
+        host.run_event_loop(None);
+        return final_code(&mut host);
     }
     if let Some(file) = file.as_deref() {
         host.set_main_script(file);
@@ -241,11 +257,76 @@ fn run(args: Args) -> i32 {
         host.report_exception(e);
     }
     host.run_event_loop(None);
-    exit_code::for_errors(&host.take_errors())
+    final_code(&mut host)
 }
+
+/// The exit code of a finished run: `process.exit(code)`'s, else the errors', else
+/// `process.exitCode`.
+fn final_code(host: &mut Host) -> i32 {
+    if let Some(code) = host.exit_requested() {
+        return code;
+    }
+    match exit_code::for_errors(&host.take_errors()) {
+        exit_code::OK => host.process_exit_code().unwrap_or(exit_code::OK),
+        code => code,
+    }
+}
+
+/// SIGINT and SIGTERM: a thread waits for them (they are blocked in every other thread) and
+/// hands each to the programs' `process.on(...)` listeners; with none, the process exits at
+/// once with 128 + the signal's number, as Node's does.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn handle_signals() {
+    use boa_streams_host::Signal;
+    // SAFETY: sigset_t is plain data that sigemptyset initializes; pthread_sigmask only
+    // changes this thread's mask, before any other thread exists (they inherit it).
+    let set = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            return;
+        }
+        set
+    };
+    let spawned = std::thread::Builder::new()
+        .name("boa-streams-signals".into())
+        .spawn(move || loop {
+            let mut number: libc::c_int = 0;
+            // SAFETY: `set` is an initialized signal set and `number` a valid out pointer.
+            if unsafe { libc::sigwait(&set, &mut number) } != 0 {
+                continue;
+            }
+            let signal = match number {
+                libc::SIGINT => Signal::Interrupt,
+                libc::SIGTERM => Signal::Terminate,
+                _ => continue,
+            };
+            let delivered = SIGNAL_HANDLES.lock().map_or(false, |handles| {
+                handles
+                    .iter()
+                    .fold(false, |any, handle| handle.deliver(signal) || any)
+            });
+            if !delivered {
+                std::process::exit(128 + signal.number());
+            }
+        });
+    if spawned.is_err() {
+        // No thread to wait for them: let the signals act as they would.
+        // SAFETY: as above, on this thread's own mask.
+        unsafe {
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn handle_signals() {}
 
 fn main() -> ExitCode {
     tune_allocator();
+    handle_signals();
     let args = match parse_args(
         std::env::args_os()
             .skip(1)
