@@ -423,7 +423,10 @@ pub(crate) fn facade(path: &Path, context: &mut Context) -> Module {
                 if let Some(l) = &loader {
                     l.evaluating.borrow_mut().pop();
                 }
-                let value = result?;
+                let value = match result {
+                    Ok(value) => value,
+                    Err(error) => return Err(remember_failure(error, context)),
+                };
                 module.set_export(&js_string!("default"), value.clone())?;
                 let count = names.length(context)?;
                 for i in 0..count {
@@ -445,6 +448,49 @@ pub(crate) fn facade(path: &Path, context: &mut Context) -> Module {
         None,
         context,
     )
+}
+
+/// The error that ends a CommonJS module's evaluation as an ES module is thrown to the
+/// importer (and reported there); Boa also rejects the synthetic module's own evaluation
+/// promise with it, which no script can see or handle: remember the value so that the
+/// rejection tracker leaves that promise out (`is_facade_failure`).
+fn remember_failure(error: JsError, context: &mut Context) -> JsError {
+    let Ok(value) = error.clone().into_opaque(context) else {
+        return error;
+    };
+    if let Some(loader) = loader(context) {
+        let mut failures = loader.facade_failures.borrow_mut();
+        if failures.len() >= 16 {
+            failures.remove(0);
+        }
+        failures.push(value.clone());
+    }
+    JsError::from_opaque(value)
+}
+
+/// Is `promise` rejected with a value `remember_failure` kept (which is then forgotten)?
+pub(crate) fn is_facade_failure(
+    promise: &boa_engine::object::JsObject<boa_engine::builtins::promise::Promise>,
+    context: &mut Context,
+) -> bool {
+    let Some(loader) = loader(context) else {
+        return false;
+    };
+    let object: JsObject = promise.clone().upcast();
+    let Ok(promise) = boa_engine::object::builtins::JsPromise::from_object(object) else {
+        return false;
+    };
+    let boa_engine::builtins::promise::PromiseState::Rejected(reason) = promise.state() else {
+        return false;
+    };
+    let mut failures = loader.facade_failures.borrow_mut();
+    match failures.iter().position(|v| v == &reason) {
+        Some(i) => {
+            failures.remove(i);
+            true
+        }
+        None => false,
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -514,10 +514,12 @@ impl HostHooks for Hooks {
         match operation {
             // 7. If operation is "reject": append promise to the about-to-be-notified
             //    rejected promises list.
-            OperationType::Reject => shared
-                .about_to_be_notified
-                .borrow_mut()
-                .push(promise.clone()),
+            OperationType::Reject => {
+                if crate::cjs::is_facade_failure(promise, context) {
+                    return;
+                }
+                shared.about_to_be_notified.borrow_mut().push(promise.clone());
+            }
             // 8. If operation is "handle":
             OperationType::Handle => {
                 // 1. If the about-to-be-notified rejected promises list contains promise,

@@ -19,12 +19,29 @@
 //!    `index.js`) inside the package.
 //!
 //! A target object of conditions is matched in the package's key order: the first key that
-//! is an active condition wins. The active conditions are `boa-streams`, `worker` (in a
-//! worker), `browser`, `import`, `module` and `default`. A `null` target means "not
-//! exported". `browser` is active because the host has the web platform's APIs and not
-//! Node's: a package's browser build is the one that runs here (nanoid's `browser` entry uses
-//! `crypto.getRandomValues` where its default entry imports `node:crypto`), as in the
-//! Workers runtimes, whose bundlers also take `browser` after `worker`. `node` is not.
+//! is an active condition wins. A `null` target means "not exported". The active conditions
+//! are the runtime's, `boa-streams`, `workerd`, `edge-light`, `worker` and `browser`, then
+//! the loader's, `import` and `module` for an `import` (`require` for a `require()`, see the
+//! `cjs` module), then `default`; `node`, `deno` and `bun` are not. Why, from the exports of
+//! the packages a server program pulls in (h3 2.0, srvx 1.0, nanoid 5.1, hono 4.13,
+//! @whatwg-node/fetch 0.10, standardwebhooks 1.3, urlpattern-polyfill 10, as installed
+//! from npm):
+//!
+//! * The host has the web platform's APIs and not Node's, which is what the Workers runtimes
+//!   offer: Cloudflare's bundler resolves with `workerd`, `worker`, `browser`, Vercel's edge
+//!   runtime with `edge-light`, `worker`, `browser`. Packages list those keys before
+//!   `browser` when their build for a server-side Workers runtime differs from the one for a
+//!   page (h3 and srvx: `deno`, `bun`, `workerd`, `browser`, `node`, `default`), so they
+//!   are active here too, and the package's own order decides.
+//! * `browser` stays: a package's browser build is often the only one without Node's
+//!   built-ins (nanoid: `browser` uses `crypto.getRandomValues`, `default` imports
+//!   `node:crypto`; @whatwg-node/fetch's `browser` field, which this loader does not read,
+//!   is the same idea).
+//! * `worker` is active on the main thread too: a Workers runtime's program is a worker.
+//!
+//! Known gap: h3's and srvx's `serve(app)` pick their Cloudflare adapter here, which (as the
+//! service-worker one `browser` gave) registers a `fetch` event listener and does not
+//! listen on a port; serve `app.fetch` with `BoaStreams.serve` instead.
 //!
 //! The resolved path is canonicalized (symlinks followed) and each file is parsed and
 //! evaluated once per context (the cache key is the canonical path and whether it was
@@ -70,13 +87,19 @@ pub(crate) struct HostLoader {
     pub(crate) cjs_main: RefCell<Option<JsObject>>,
     /// The CommonJS files whose ES module face is being evaluated now (innermost last).
     pub(crate) evaluating: RefCell<Vec<PathBuf>>,
+    /// Errors that ended the evaluation of a CommonJS module's face (see `cjs`).
+    pub(crate) facade_failures: RefCell<Vec<JsValue>>,
 }
 
 impl HostLoader {
     /// Drop the cached modules (when the host goes away).
     pub(crate) fn clear(&self) {
         let cache = std::mem::take(&mut *self.cache.borrow_mut());
-        let cjs = (self.cjs_cache.take(), self.cjs_main.take());
+        let cjs = (
+            self.cjs_cache.take(),
+            self.cjs_main.take(),
+            self.facade_failures.take(),
+        );
         drop((cache, cjs));
     }
 
@@ -546,7 +569,7 @@ impl Resolver {
             .unwrap_or_default();
         if let Some(name) = specifier.strip_prefix("node:") {
             return Err(ResolveError::Unsupported(format!(
-                "\"{name}\" is a Node.js built-in module; boa-streams does not provide Node's built-ins (it runs web-platform APIs only)"
+                "\"{name}\" is a Node.js built-in module: not supported by boa-streams (it provides web-platform APIs, not Node's built-ins)"
             )));
         }
         if let Some(path) = self.path_specifier(specifier, &base)? {
@@ -564,7 +587,7 @@ impl Resolver {
                 if NODE_BUILTINS.contains(&specifier.split('/').next().unwrap_or_default()) =>
             {
                 Err(ResolveError::Unsupported(format!(
-                    "\"{specifier}\" is a Node.js built-in module (and no package of that name is installed); boa-streams does not provide Node's built-ins (it runs web-platform APIs only)"
+                    "\"{specifier}\" is a Node.js built-in module (and no package of that name is installed): not supported by boa-streams (it provides web-platform APIs, not Node's built-ins)"
                 )))
             }
             other => other,
@@ -681,12 +704,11 @@ impl Resolver {
             };
         }
         if subpath == "." && self.require {
-            let main = manifest
-                .as_ref()
-                .and_then(|m| m.get("main"))
-                .and_then(Json::as_str);
-            if let Some(found) = main.and_then(|m| probe(&package.join(m)).ok()) {
-                return Ok(found);
+            for field in ["browser", "main"] {
+                let entry = manifest.as_ref().and_then(|m| entry_field(m, field));
+                if let Some(found) = entry.and_then(|m| probe(&package.join(m)).ok()) {
+                    return Ok(found);
+                }
             }
             return probe_index(package).ok_or_else(|| {
                 ResolveError::NotFound(format!(
@@ -696,11 +718,10 @@ impl Resolver {
             });
         }
         if subpath == "." {
-            for field in ["module", "main"] {
+            for field in ["browser", "module", "main"] {
                 let Some(entry) = manifest
                     .as_ref()
-                    .and_then(|m| m.get(field))
-                    .and_then(Json::as_str)
+                    .and_then(|m| entry_field(m, field))
                 else {
                     continue;
                 };
@@ -922,6 +943,27 @@ fn existing_file(path: &Path) -> Result<PathBuf, ResolveError> {
     }
     std::fs::canonicalize(path)
         .map_err(|_| ResolveError::NotFound(format!("no file {}", display_path(&normalize(path)))))
+}
+
+/// A package's entry from the field `field` of its `package.json` (without `exports`). The
+/// `browser` field (bundlers' convention, as the `browser` condition) is a path, or an object
+/// mapping files to replacements, of which the entry of `main` (or `./index.js`) counts.
+fn entry_field<'a>(manifest: &'a Json, field: &str) -> Option<&'a str> {
+    let value = manifest.get(field)?;
+    if field != "browser" {
+        return value.as_str();
+    }
+    match value {
+        Json::String(s) => Some(s),
+        Json::Object(_) => {
+            let main = manifest.get("main").and_then(Json::as_str).unwrap_or("./index.js");
+            let bare = main.trim_start_matches("./");
+            [main.to_owned(), format!("./{bare}"), bare.to_owned()]
+                .iter()
+                .find_map(|k| value.get(k).and_then(Json::as_str))
+        }
+        _ => None,
+    }
 }
 
 /// Node's `require` probing of a path: the file, then with `.js`, `.json`, `.node`, then

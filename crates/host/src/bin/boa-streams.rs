@@ -24,8 +24,8 @@ tasks go on). Everything after the program is passed to it as the global array `
 (strings).
 
 MODULE OR SCRIPT:
-    --module / --script decide. Otherwise FILE runs as a module if it ends in .mjs, as a
-    script if it ends in .cjs; for another file the \"type\" of the nearest package.json
+    --module / --script decide. Otherwise FILE runs as a module if it ends in .mjs, as
+    CommonJS if it ends in .cjs; for another file the \"type\" of the nearest package.json
     decides (\"module\" or \"commonjs\"). Failing all that (and for -e and -), the program is
     a module if it fails to parse as a script but parses as a module (it uses import/export
     or top-level await), else a script.
@@ -35,10 +35,13 @@ MODULES:
     #name from the \"imports\" of the nearest package.json; other names are packages found in
     node_modules walking up from the importing file, through package.json \"exports\"
     (subpath patterns with *; null hides a subpath) and else \"module\", \"main\", index.js.
-    Conditions, matched in the package's key order: boa-streams, worker (in a worker),
-    import, module, default. JSON modules need `with { type: \"json\" }`. import.meta has
-    url, filename, dirname and resolve(). Each file is evaluated once. Not supported: node:
-    built-ins, CommonJS (require, .cjs), URLs other than file:.
+    Conditions, matched in the package's key order: boa-streams, workerd, edge-light, worker,
+    browser, then import and module (require for require()), then default. JSON modules need
+    `with { type: \"json\" }`. import.meta has url, filename, dirname and resolve(). Each file
+    is evaluated once. CommonJS (.cjs, and .js under \"type\": \"commonjs\" or without a type
+    and without import/export) runs with require, module, exports, __filename, __dirname;
+    importing it gives module.exports as default and the names found in its source. Not
+    supported: node: built-ins, native addons (.node), URLs other than file:.
 
 Globals: console, setTimeout/setInterval/clearTimeout/clearInterval, queueMicrotask,
 structuredClone, atob/btoa, URL, self, performance.now(), performance.timeOrigin,
