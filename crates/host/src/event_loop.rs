@@ -518,7 +518,10 @@ impl HostHooks for Hooks {
                 if crate::cjs::is_facade_failure(promise, context) {
                     return;
                 }
-                shared.about_to_be_notified.borrow_mut().push(promise.clone());
+                shared
+                    .about_to_be_notified
+                    .borrow_mut()
+                    .push(promise.clone());
             }
             // 8. If operation is "handle":
             OperationType::Handle => {

@@ -719,10 +719,7 @@ impl Resolver {
         }
         if subpath == "." {
             for field in ["browser", "module", "main"] {
-                let Some(entry) = manifest
-                    .as_ref()
-                    .and_then(|m| entry_field(m, field))
-                else {
+                let Some(entry) = manifest.as_ref().and_then(|m| entry_field(m, field)) else {
                     continue;
                 };
                 let entry = package.join(entry);
@@ -956,7 +953,10 @@ fn entry_field<'a>(manifest: &'a Json, field: &str) -> Option<&'a str> {
     match value {
         Json::String(s) => Some(s),
         Json::Object(_) => {
-            let main = manifest.get("main").and_then(Json::as_str).unwrap_or("./index.js");
+            let main = manifest
+                .get("main")
+                .and_then(Json::as_str)
+                .unwrap_or("./index.js");
             let bare = main.trim_start_matches("./");
             [main.to_owned(), format!("./{bare}"), bare.to_owned()]
                 .iter()

@@ -325,7 +325,11 @@ fn unsupported_specifiers_and_attributes_say_so() {
     );
     expect_error(
         "import { missing } from '@scope/mod-pkg/cjs-main.cjs';",
-        &["is a CommonJS module", "\"missing\"", "found in its source are: none"],
+        &[
+            "is a CommonJS module",
+            "\"missing\"",
+            "found in its source are: none",
+        ],
     );
     // `require` does not exist in classic scripts and ES modules (as in Node's ES modules
     // and Deno): the ReferenceError gets a hint naming the specifier of the file's first

@@ -230,6 +230,9 @@ fn run(args: Args) -> i32 {
         match evaluation {
             Ok(promise) => {
                 host.run_event_loop(None);
+                if let Some(code) = host.exit_requested() {
+                    return code;
+                }
                 if matches!(promise.state(), PromiseState::Pending) {
                     eprintln!(
                         "boa-streams: {}: the module's top-level await never settled (nothing left to wait for)",
