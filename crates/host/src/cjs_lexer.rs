@@ -285,7 +285,7 @@ fn tokenize(text: &str) -> Vec<Token> {
     .run()
 }
 
-fn ident<'t>(tokens: &'t [Token], i: usize) -> Option<&'t str> {
+fn ident(tokens: &[Token], i: usize) -> Option<&str> {
     match tokens.get(i) {
         Some(Token::Ident(s)) => Some(s),
         _ => None,

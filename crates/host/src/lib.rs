@@ -147,8 +147,6 @@ pub struct HostOptions {
     pub virtual_time: bool,
     /// Print uncaught errors and unhandled rejections to stderr as they are reported.
     pub print_errors: bool,
-    /// `process.env` shows the environment (else it is an empty object).
-    pub allow_env: bool,
 }
 
 impl Default for HostOptions {
@@ -157,7 +155,6 @@ impl Default for HostOptions {
             expose_gc: false,
             virtual_time: false,
             print_errors: true,
-            allow_env: true,
         }
     }
 }
@@ -293,7 +290,7 @@ impl Host {
         base64::register(&mut context)?;
         boa_web::register(&mut context)?;
         worker::register(&mut context, &options)?;
-        process::register(&mut context, &options)?;
+        process::register(&mut context)?;
         // HTML's `navigator`: the values are the host's.
         let mut navigator = boa_web::boa_html::navigator::NavigatorInfo::new(USER_AGENT);
         navigator.worker = worker;
@@ -686,6 +683,25 @@ impl Host {
     /// ```
     pub fn process_exit_code(&mut self) -> Option<i32> {
         process::exit_code(&mut self.context)
+    }
+
+    /// Whether `process.env` shows the environment (it does unless this turns it off; the
+    /// environment is read on the first access, so this decides before that). Denied, it
+    /// is an empty object: packages that probe `process.env.NODE_ENV` still load.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     host.set_env_access(false);
+    ///     let count = host.eval_source("Object.keys(process.env).length", "main.js").unwrap();
+    ///     assert_eq!(count.as_number(), Some(0.0));
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn set_env_access(&mut self, allowed: bool) {
+        process::set_env_allowed(&mut self.context, allowed);
     }
 
     /// A handle that delivers `SIGINT`/`SIGTERM` to the program's `process.on(...)`

@@ -31,7 +31,6 @@ use boa_engine::{
 use std::io::Write;
 
 use crate::event_loop::EventLoop;
-use crate::HostOptions;
 
 const PROCESS_JS: &str = include_str!("process.js");
 
@@ -162,9 +161,14 @@ impl SignalHandle {
 }
 
 /// Whether `process.env` shows the environment. The one place that decides.
-// NOTE: the host options' `allow_env`, for now (a capability policy may decide later).
+// NOTE: allowed unless the embedder called `Host::set_env_access(false)`, for now (a
+// capability policy may decide here later).
 pub(crate) fn env_allowed(context: &Context) -> bool {
     context.get_data::<EnvPolicy>().is_none_or(|p| p.0)
+}
+
+pub(crate) fn set_env_allowed(context: &mut Context, allowed: bool) {
+    context.insert_data(EnvPolicy(allowed));
 }
 
 struct EnvPolicy(bool);
@@ -292,8 +296,7 @@ pub(crate) fn dispatch_signal(signal: Signal, context: &mut Context) {
 }
 
 /// Install the global `process`.
-pub(crate) fn register(context: &mut Context, options: &HostOptions) -> JsResult<()> {
-    context.insert_data(EnvPolicy(options.allow_env));
+pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     let argv = argv_array(&Argv::default(), context);
     let natives = ObjectInitializer::new(context)
         .function(

@@ -309,10 +309,13 @@ fn handle_signals() {
                 libc::SIGTERM => Signal::Terminate,
                 _ => continue,
             };
-            let delivered = SIGNAL_HANDLES.lock().map_or(false, |handles| {
+            // Every copy gets the signal (no short cut after the first listener).
+            let delivered = SIGNAL_HANDLES.lock().is_ok_and(|handles| {
                 handles
                     .iter()
-                    .fold(false, |any, handle| handle.deliver(signal) || any)
+                    .map(|handle| handle.deliver(signal))
+                    .collect::<Vec<_>>()
+                    .contains(&true)
             });
             if !delivered {
                 std::process::exit(128 + signal.number());
