@@ -92,7 +92,11 @@
 //! the `worker` module: a script in its own `Host` on its own thread), everything
 //! `boa_web::register` installs (its `structuredClone` replaces boa_runtime's; `URL` with
 //! `URL.createObjectURL`/`URL.revokeObjectURL` is boa_url's and boa_fileapi's), and
-//! `ErrorEvent` and `PromiseRejectionEvent` (HTML).
+//! `ErrorEvent` and `PromiseRejectionEvent` (HTML), and `process` (the part of Node's that
+//! packages probe: see the `process` module, [`Host::exit_requested`], [`SignalHandle`]).
+//!
+//! CommonJS: [`Host::eval_commonjs_source`] runs a CommonJS entry; imported and required
+//! CommonJS files, and `require()` of ES modules, follow the README's "Modules" section.
 //!
 //! An exception that is reported (uncaught in a job, thrown by an event listener, or passed
 //! to [`Host::report_exception`]) first fires a cancelable `ErrorEvent` named `error` at the

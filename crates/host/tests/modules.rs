@@ -689,7 +689,7 @@ fn help_documents_the_module_rules() {
         "--module",
         "--script",
         "-e CODE",
-        "boa-streams, workerd, edge-light, worker, browser",
+        "boa-streams, workerd, edge-light, worker,\n    browser, then import and module",
         "node:",
     ] {
         assert!(help.contains(needle), "{needle:?} not in --help");
