@@ -18,6 +18,9 @@
 //! * `require.cache` maps file names to module objects; deleting an entry makes the next
 //!   `require` run the file again. A module is cached before it runs, so a cycle sees the
 //!   partial `module.exports` of a module that is still running; one that throws is removed.
+//! * A package's `browser` field mapping a file or module name to `false` (an empty object)
+//!   or to another file is honoured by `require` (bundlers' convention, as the `browser`
+//!   condition is active).
 //! * `.json` files are parsed with `boa_json` (the module's `exports` is the value).
 //! * `require()` of an ES module links and evaluates it at once and returns its namespace
 //!   (Node 22); a graph with top-level `await` is an error naming the file (before anything
@@ -176,8 +179,56 @@ pub(crate) fn require(
     referrer: &Path,
     context: &mut Context,
 ) -> JsResult<JsValue> {
-    let path = resolve_for_require(specifier, referrer)?;
+    let bare = !specifier.starts_with('.') && !Path::new(specifier).is_absolute();
+    if bare && browser_replacement(referrer, specifier) == Some(None) {
+        return Ok(JsObject::with_object_proto(context.intrinsics()).into());
+    }
+    let mut path = resolve_for_require(specifier, referrer)?;
+    if let Some(root) = path.parent().and_then(package_root) {
+        let relative = path
+            .strip_prefix(&root)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let manifest = root.join("package.json");
+        match browser_replacement(&manifest, &format!("./{relative}")) {
+            Some(None) => return Ok(JsObject::with_object_proto(context.intrinsics()).into()),
+            Some(Some(replacement)) => {
+                let replacement = format!("./{}", replacement.trim_start_matches("./"));
+                path = resolve_for_require(&replacement, &manifest)?;
+            }
+            None => {}
+        }
+    }
     load(&path, Some(referrer), context)
+}
+
+/// The directory of the nearest `package.json` at or above `dir`.
+fn package_root(dir: &Path) -> Option<PathBuf> {
+    let mut dir = Some(dir);
+    while let Some(d) = dir {
+        if d.join("package.json").is_file() {
+            return Some(d.to_owned());
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// The `browser` field's object form (bundlers' convention, honoured with the `browser`
+/// condition) in the package of `file`: what `key` (a module name, or `./file` in the
+/// package) maps to: `Some(None)` for `false` (an empty module), `Some(Some(path))` for a
+/// replacement, `None` when it is not mapped.
+fn browser_replacement(file: &Path, key: &str) -> Option<Option<String>> {
+    let root = package_root(file.parent()?)?;
+    let text = std::fs::read_to_string(root.join("package.json")).ok()?;
+    let manifest = crate::json::Json::parse(&text).ok()?;
+    let map = manifest.get("browser")?;
+    let value = map.get(key).or_else(|| map.get(key.strip_suffix(".js")?))?;
+    match value {
+        crate::json::Json::Bool(false) => Some(None),
+        crate::json::Json::String(s) => Some(Some(s.clone())),
+        _ => None,
+    }
 }
 
 /// The value `require` gives for the resolved file `path`: a cached module's exports, or the

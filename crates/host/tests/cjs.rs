@@ -62,6 +62,8 @@ fn commonjs_program_requires_like_node() {
         "json: 42 42",
         "names: A impl",
         "dir main: lib/index.js lib/index.js",
+        // The `browser` field's object form: `false` is an empty module, a path replaces.
+        "browser map: 0 object swapped",
         // "workerd" (then its "require") before "browser"; "edge-light" is active; "node"
         // is not.
         "conditions: workerd require edge",
