@@ -86,6 +86,11 @@ pub(crate) struct Shared {
     /// In a worker: `(message) => undefined`, which hands an exception the worker's global
     /// did not handle to the `Worker` object in the creator (instead of recording it here).
     error_forwarder: RefCell<Option<JsObject>>,
+    /// The code `process.exit(code)` asked for: the loop stops and drops its work, and
+    /// nothing more is reported.
+    pub(crate) exit: Cell<Option<i32>>,
+    /// `process` and `(signalName) => undefined`, which calls its signal listeners.
+    pub(crate) process: RefCell<Option<(JsObject, JsObject)>>,
 }
 
 impl Shared {
@@ -97,6 +102,9 @@ impl Shared {
     }
 
     fn record(&self, mut error: HostError) {
+        if self.exit.get().is_some() {
+            return;
+        }
         let (HostError::Uncaught { message, stack }
         | HostError::UnhandledRejection { message, stack }) = &mut error;
         if let Some(hint) = crate::modules::commonjs_hint(message, stack.as_deref()) {
@@ -157,6 +165,10 @@ impl Shared {
     /// that escaped a script or a job: fire an `ErrorEvent` (cancelable, `error` = the
     /// exception) at the global; unless a listener canceled it, record it (and print it).
     pub(crate) fn report_exception(&self, error: JsError, context: &mut Context) {
+        if self.exit.get().is_some() {
+            // `process.exit()` unwinds with an uncatchable error: not an error of the program.
+            return;
+        }
         let value = match error.into_opaque(context) {
             Ok(value) => value,
             // An engine error (runtime limit, ...) has no JS value: nothing to fire.
@@ -285,6 +297,7 @@ impl Shared {
         drop(self.rejection_dispatcher.borrow_mut().take());
         drop(self.outstanding.borrow_mut().take());
         drop(self.error_forwarder.borrow_mut().take());
+        drop(self.process.borrow_mut().take());
     }
 }
 
@@ -501,10 +514,15 @@ impl HostHooks for Hooks {
         match operation {
             // 7. If operation is "reject": append promise to the about-to-be-notified
             //    rejected promises list.
-            OperationType::Reject => shared
-                .about_to_be_notified
-                .borrow_mut()
-                .push(promise.clone()),
+            OperationType::Reject => {
+                if crate::cjs::is_facade_failure(promise, context) {
+                    return;
+                }
+                shared
+                    .about_to_be_notified
+                    .borrow_mut()
+                    .push(promise.clone());
+            }
             // 8. If operation is "handle":
             OperationType::Handle => {
                 // 1. If the about-to-be-notified rejected promises list contains promise,
@@ -615,6 +633,8 @@ pub(crate) struct EventLoop {
     running: Cell<bool>,
     /// The worker group this loop belongs to (messages from other threads), if any.
     pub(crate) group: RefCell<Option<Arc<crate::worker::Group>>>,
+    /// Process signals delivered from other threads (`SignalHandle`).
+    pub(crate) signals: Arc<crate::process::SignalState>,
 }
 
 impl EventLoop {
@@ -629,6 +649,7 @@ impl EventLoop {
             virtual_clock,
             running: Cell::new(false),
             group: RefCell::new(None),
+            signals: Arc::default(),
         }
     }
 
@@ -676,6 +697,9 @@ impl EventLoop {
                 Some(job) => {
                     if let Err(error) = job.call(context) {
                         self.shared.report_exception(error, context);
+                    }
+                    if self.shared.exit.get().is_some() {
+                        return true;
                     }
                     if stop.is_bounded() {
                         since_check += 1;
@@ -806,6 +830,7 @@ impl EventLoop {
             woken: AtomicBool::new(true),
             thread: std::thread::current(),
         });
+        self.signals.set_thread(std::thread::current());
         let task_waker = Waker::from(waker.clone());
         // (future, is a FinalizationRegistry cleanup)
         let mut running: Vec<(RunningFuture<'_>, bool)> = Vec::new();
@@ -821,6 +846,16 @@ impl EventLoop {
                 .is_some_and(|g| g.is_terminated())
             {
                 return LoopOutcome::Idle;
+            }
+            // `process.exit()`: the run ends, pending work is dropped.
+            if self.shared.exit.get().is_some() {
+                self.clear();
+                return LoopOutcome::Idle;
+            }
+            // A process signal with listeners (a task).
+            if let Some(signal) = self.signals.take_pending() {
+                crate::process::dispatch_signal(signal, &mut context.borrow_mut());
+                continue;
             }
             // 1. Microtask checkpoint.
             if !self.checkpoint(&mut context.borrow_mut(), stop) {
@@ -949,6 +984,39 @@ impl EventLoop {
 
     fn has_microtasks(&self) -> bool {
         !self.microtasks.borrow().is_empty()
+    }
+
+    /// Run, now, the async jobs queued since `mark` (and those they queue): `require()` of an
+    /// ES module loads its graph synchronously. The host's module loader answers at once, so
+    /// each loading job finishes on its first poll; one that does not is dropped (its graph
+    /// then stays unloaded, which the caller reports).
+    pub(crate) fn run_loading_jobs_since(&self, mark: usize, context: &mut Context) {
+        let waker = Waker::noop();
+        let mut cx = TaskContext::from_waker(waker);
+        // Bounded: each round takes every job queued since `mark`; a graph of n modules
+        // queues at most one job per import.
+        for _ in 0..100_000 {
+            let jobs = {
+                let mut queue = self.async_jobs.borrow_mut();
+                if queue.len() <= mark {
+                    return;
+                }
+                queue.split_off(mark)
+            };
+            for job in jobs {
+                let cell = RefCell::new(&mut *context);
+                let mut future = Box::pin(job.call(&cell));
+                if let Poll::Ready(Err(error)) = future.as_mut().poll(&mut cx) {
+                    drop(future);
+                    self.shared.report_exception(error, context);
+                }
+            }
+        }
+    }
+
+    /// How many async jobs are queued (the `mark` of `run_loading_jobs_since`).
+    pub(crate) fn queued_async_jobs(&self) -> usize {
+        self.async_jobs.borrow().len()
     }
 }
 

@@ -92,7 +92,11 @@
 //! the `worker` module: a script in its own `Host` on its own thread), everything
 //! `boa_web::register` installs (its `structuredClone` replaces boa_runtime's; `URL` with
 //! `URL.createObjectURL`/`URL.revokeObjectURL` is boa_url's and boa_fileapi's), and
-//! `ErrorEvent` and `PromiseRejectionEvent` (HTML).
+//! `ErrorEvent` and `PromiseRejectionEvent` (HTML), and `process` (the part of Node's that
+//! packages probe: see the `process` module, [`Host::exit_requested`], [`SignalHandle`]).
+//!
+//! CommonJS: [`Host::eval_commonjs_source`] runs a CommonJS entry; imported and required
+//! CommonJS files, and `require()` of ES modules, follow the README's "Modules" section.
 //!
 //! An exception that is reported (uncaught in a job, thrown by an event listener, or passed
 //! to [`Host::report_exception`]) first fires a cancelable `ErrorEvent` named `error` at the
@@ -123,15 +127,19 @@ use boa_runtime::extensions::{
 pub use boa_web::capabilities::{self, Capabilities};
 
 mod base64;
+mod cjs;
+mod cjs_lexer;
 mod clock;
 mod event_loop;
 mod json;
 mod modules;
 pub mod native_file;
+mod process;
 mod worker;
 
 use clock::VirtualClock;
 use event_loop::{EventLoop, Hooks, Shared};
+pub use process::{Signal, SignalHandle};
 
 /// What the host installs and how the loop behaves.
 ///
@@ -328,6 +336,7 @@ impl Host {
         base64::register(&mut context)?;
         boa_web::register_with(&mut context, options.capabilities.clone())?;
         worker::register(&mut context, &options)?;
+        process::register(&mut context)?;
         // HTML's `navigator`: the values are the host's.
         let mut navigator = boa_web::boa_html::navigator::NavigatorInfo::new(USER_AGENT);
         navigator.worker = worker;
@@ -485,6 +494,10 @@ impl Host {
         if let Ok(url) = ::url::Url::from_file_path(&path) {
             boa_web::boa_fetch::set_api_base_url(&mut self.context, Some(url.as_str()));
         }
+        let script = path.to_string_lossy().into_owned();
+        // Setting an own data property of `process` only fails if the program made it
+        // read-only: then `argv` stays as the program left it.
+        let _ = process::update_argv(&mut self.context, |argv| argv.script = Some(script));
     }
 
     /// Read the file at `path` and run it as an ES module (see
@@ -565,6 +578,30 @@ impl Host {
         modules::has_module_syntax(source)
     }
 
+    /// Does the file `path` run as CommonJS when it is the program ([`Host::eval_commonjs_source`])?
+    /// It does when it ends in `.cjs`, or the nearest `package.json` says
+    /// `"type": "commonjs"`. (A `.js` file without a type runs as a classic script, or as a
+    /// module when [`Host::is_module_program`] says so; imported and required files follow
+    /// Node's rules, see the README.)
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let host = Host::new(HostOptions::default()).unwrap();
+    ///     assert!(host.is_commonjs_file(std::path::Path::new("/nowhere/x.cjs")));
+    ///     assert!(!host.is_commonjs_file(std::path::Path::new("/nowhere/x.mjs")));
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn is_commonjs_file(&self, path: &Path) -> bool {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("cjs") => true,
+            Some("mjs") => false,
+            _ => modules::package_type(path).as_deref() == Some("commonjs"),
+        }
+    }
+
     /// Perform a microtask checkpoint only (drain the microtask queue, report rejections).
     pub fn run_microtasks(&mut self) {
         self.event_loop.run_microtasks(&mut self.context);
@@ -640,7 +677,109 @@ impl Host {
     /// Set the global `scriptArgs` (an array of strings; `boa-streams FILE a b` gives
     /// `["a", "b"]`).
     pub fn set_script_args(&mut self, args: &[String]) -> JsResult<()> {
-        set_script_args(&mut self.context, args)
+        set_script_args(&mut self.context, args)?;
+        process::update_argv(&mut self.context, |argv| argv.args = args.to_vec())
+    }
+
+    /// Run `source` as the main CommonJS module whose file is `path` (see the README's
+    /// "Modules" section): `require`, `module`, `exports`, `__filename` and `__dirname` are
+    /// its own, `require.main` is its `module`. Like `eval_source`, no job runs; an
+    /// exception (a `SyntaxError` naming `file:line:col` included) is returned.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let dir = std::env::temp_dir().join(format!("boa-streams-cjs-doc-{}", std::process::id()));
+    ///     std::fs::create_dir_all(&dir).unwrap();
+    ///     std::fs::write(dir.join("lib.js"), "exports.twice = (x) => 2 * x;").unwrap();
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     host.eval_commonjs_source(
+    ///         "globalThis.result = require('./lib').twice(21);",
+    ///         &dir.join("main.cjs"),
+    ///     )
+    ///     .unwrap();
+    ///     assert_eq!(host.eval_source("result", "check.js").unwrap().as_number(), Some(42.0));
+    ///     std::fs::remove_dir_all(&dir).unwrap();
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn eval_commonjs_source(&mut self, source: &str, path: &Path) -> JsResult<()> {
+        let path = if path.is_absolute() {
+            path.to_owned()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(path)
+        };
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        self.set_main_script(&path);
+        self.event_loop.script_tick();
+        cjs::eval_main(source, &path, &mut self.context)
+    }
+
+    /// The code `process.exit(code)` ended the run with, if the program called it (the
+    /// event loop then returns at once, dropping queued work, and nothing more is reported).
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     let result = host.eval_source(
+    ///         "setTimeout(() => { try { process.exit(3); } finally { globalThis.after = 1; } }, 1);",
+    ///         "main.js",
+    ///     );
+    ///     assert!(result.is_ok());
+    ///     host.run_event_loop(None);
+    ///     assert_eq!(host.exit_requested(), Some(3));
+    ///     assert!(host.take_errors().is_empty());
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn exit_requested(&self) -> Option<i32> {
+        self.shared.exit.get()
+    }
+
+    /// `process.exitCode` as the program set it (an integer, as an exit status), if it did:
+    /// the exit code of a run that ends without `process.exit()` and without errors.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     assert_eq!(host.process_exit_code(), None);
+    ///     host.eval_source("process.exitCode = 4;", "main.js").unwrap();
+    ///     assert_eq!(host.process_exit_code(), Some(4));
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn process_exit_code(&mut self) -> Option<i32> {
+        process::exit_code(&mut self.context)
+    }
+
+    /// Whether `process.env` shows the environment (it does unless this turns it off; the
+    /// environment is read on the first access, so this decides before that). Denied, it
+    /// is an empty object: packages that probe `process.env.NODE_ENV` still load.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     host.set_env_access(false);
+    ///     let count = host.eval_source("Object.keys(process.env).length", "main.js").unwrap();
+    ///     assert_eq!(count.as_number(), Some(0.0));
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn set_env_access(&mut self, allowed: bool) {
+        process::set_env_allowed(&mut self.context, allowed);
+    }
+
+    /// A handle that delivers `SIGINT`/`SIGTERM` to the program's `process.on(...)`
+    /// listeners from any thread (see [`SignalHandle`]).
+    pub fn signal_handle(&self) -> SignalHandle {
+        SignalHandle(self.event_loop.signals.clone())
     }
 
     /// Is any microtask, timer, async job or native future pending (FinalizationRegistry

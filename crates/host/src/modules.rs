@@ -19,12 +19,29 @@
 //!    `index.js`) inside the package.
 //!
 //! A target object of conditions is matched in the package's key order: the first key that
-//! is an active condition wins. The active conditions are `boa-streams`, `worker` (in a
-//! worker), `browser`, `import`, `module` and `default`. A `null` target means "not
-//! exported". `browser` is active because the host has the web platform's APIs and not
-//! Node's: a package's browser build is the one that runs here (nanoid's `browser` entry uses
-//! `crypto.getRandomValues` where its default entry imports `node:crypto`), as in the
-//! Workers runtimes, whose bundlers also take `browser` after `worker`. `node` is not.
+//! is an active condition wins. A `null` target means "not exported". The active conditions
+//! are the runtime's, `boa-streams`, `workerd`, `edge-light`, `worker` and `browser`, then
+//! the loader's, `import` and `module` for an `import` (`require` for a `require()`, see the
+//! `cjs` module), then `default`; `node`, `deno` and `bun` are not. Why, from the exports of
+//! the packages a server program pulls in (h3 2.0, srvx 1.0, nanoid 5.1, hono 4.13,
+//! @whatwg-node/fetch 0.10, standardwebhooks 1.3, urlpattern-polyfill 10, as installed
+//! from npm):
+//!
+//! * The host has the web platform's APIs and not Node's, which is what the Workers runtimes
+//!   offer: Cloudflare's bundler resolves with `workerd`, `worker`, `browser`, Vercel's edge
+//!   runtime with `edge-light`, `worker`, `browser`. Packages list those keys before
+//!   `browser` when their build for a server-side Workers runtime differs from the one for a
+//!   page (h3 and srvx: `deno`, `bun`, `workerd`, `browser`, `node`, `default`), so they
+//!   are active here too, and the package's own order decides.
+//! * `browser` stays: a package's browser build is often the only one without Node's
+//!   built-ins (nanoid: `browser` uses `crypto.getRandomValues`, `default` imports
+//!   `node:crypto`; @whatwg-node/fetch's `browser` field, which this loader does not read,
+//!   is the same idea).
+//! * `worker` is active on the main thread too: a Workers runtime's program is a worker.
+//!
+//! Known gap: h3's and srvx's `serve(app)` pick their Cloudflare adapter here, which (as the
+//! service-worker one `browser` gave) registers a `fetch` event listener and does not
+//! listen on a port; serve `app.fetch` with `BoaStreams.serve` instead.
 //!
 //! The resolved file must be readable under the context's capabilities (fs-read; a
 //! TypeError naming the capability otherwise, before the file is read).
@@ -33,7 +50,7 @@
 //! evaluated once per context (the cache key is the canonical path and whether it was
 //! imported as JSON).
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
@@ -53,6 +70,8 @@ use crate::json::Json;
 enum Kind {
     JavaScript,
     Json,
+    /// The ES module face of a CommonJS file.
+    CommonJs,
 }
 
 /// The host's module loader: resolves specifiers (see the module docs), caches modules by
@@ -60,22 +79,73 @@ enum Kind {
 #[derive(Default)]
 pub(crate) struct HostLoader {
     cache: RefCell<HashMap<(PathBuf, Kind), Module>>,
-    /// Whether this context is a worker's (the `worker` condition).
-    in_worker: Cell<bool>,
     /// The entry module's path and text (it need not be a file: `-e`, stdin), to explain a
     /// link error.
     entry: RefCell<Option<(PathBuf, Rc<str>)>>,
+    /// The files each loaded module file imports (resolved), for `require()` of an ES module.
+    edges: RefCell<HashMap<PathBuf, Vec<PathBuf>>>,
+    /// `require.cache` (CommonJS), once created.
+    pub(crate) cjs_cache: RefCell<Option<JsObject>>,
+    /// `require.main`: the entry's `module` object when the entry is CommonJS.
+    pub(crate) cjs_main: RefCell<Option<JsObject>>,
+    /// The CommonJS files whose ES module face is being evaluated now (innermost last).
+    pub(crate) evaluating: RefCell<Vec<PathBuf>>,
+    /// Errors that ended the evaluation of a CommonJS module's face (see `cjs`).
+    pub(crate) facade_failures: RefCell<Vec<JsValue>>,
 }
 
 impl HostLoader {
-    pub(crate) fn set_worker(&self, worker: bool) {
-        self.in_worker.set(worker);
-    }
-
     /// Drop the cached modules (when the host goes away).
     pub(crate) fn clear(&self) {
         let cache = std::mem::take(&mut *self.cache.borrow_mut());
-        drop(cache);
+        let cjs = (
+            self.cjs_cache.take(),
+            self.cjs_main.take(),
+            self.facade_failures.take(),
+        );
+        drop((cache, cjs));
+    }
+
+    /// The files of the modules loaded so far.
+    pub(crate) fn cached_paths(&self) -> std::collections::HashSet<PathBuf> {
+        self.cache.borrow().keys().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// The module files reachable from `path` through the imports loaded so far (`path`
+    /// included).
+    pub(crate) fn graph_of(&self, path: &Path) -> Vec<PathBuf> {
+        let edges = self.edges.borrow();
+        let mut out = vec![path.to_owned()];
+        let mut i = 0;
+        while let Some(p) = out.get(i).cloned() {
+            i += 1;
+            for next in edges.get(&p).into_iter().flatten() {
+                if !out.contains(next) {
+                    out.push(next.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// The ES module record of the file `path` (parsed now, or from the cache), for
+    /// `require()`.
+    pub(crate) fn module_for_require(
+        &self,
+        path: &Path,
+        context: &mut Context,
+    ) -> JsResult<Module> {
+        if let Some(module) = self.cached(path, Kind::JavaScript) {
+            return Ok(module);
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            JsNativeError::typ()
+                .with_message(format!("Cannot read module {}: {e}", display_path(path)))
+        })?;
+        let module = parse_module(&text, path, context)
+            .map_err(|e| JsError::from(JsNativeError::syntax().with_message(e)))?;
+        self.insert(path.to_owned(), Kind::JavaScript, module.clone());
+        Ok(module)
     }
 
     fn cached(&self, path: &Path, kind: Kind) -> Option<Module> {
@@ -84,15 +154,6 @@ impl HostLoader {
 
     fn insert(&self, path: PathBuf, kind: Kind, module: Module) {
         self.cache.borrow_mut().insert((path, kind), module);
-    }
-
-    fn conditions(&self) -> Vec<&'static str> {
-        let mut conditions = vec!["boa-streams"];
-        if self.in_worker.get() {
-            conditions.push("worker");
-        }
-        conditions.extend(["browser", "import", "module", "default"]);
-        conditions
     }
 
     /// Which import makes linking fail with "could not find export `name`" (Boa's link error
@@ -120,9 +181,7 @@ impl HostLoader {
                 files.push((path, Rc::from(text)));
             }
         }
-        let resolver = Resolver {
-            conditions: self.conditions(),
-        };
+        let resolver = Resolver::for_import();
         for (importer, text) in &files {
             let Some(requests) = module_requests_of(text, name) else {
                 continue;
@@ -131,6 +190,22 @@ impl HostLoader {
                 let Ok(target) = resolver.resolve(&specifier, Some(importer)) else {
                     continue;
                 };
+                if !json && crate::cjs::format_of(&target) == crate::cjs::Format::CommonJs {
+                    let names = crate::cjs::detected_names(&target);
+                    if name == "default" || names.iter().any(|n| n == name) {
+                        continue;
+                    }
+                    let found = if names.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        names.join(", ")
+                    };
+                    return Some(format!(
+                        "\"{specifier}\" ({}) is a CommonJS module, which does not provide an export named \"{name}\", imported by {}: the names found in its source are: {found}; its module.exports is the default export (import m from \"{specifier}\"; then m.{name})",
+                        display_path(&target),
+                        display_path(importer)
+                    ));
+                }
                 let exported = json && name == "default"
                     || !json && exports_name(&resolver, &target, name, &mut Vec::new());
                 if !exported {
@@ -166,9 +241,7 @@ impl HostLoader {
                     .into())
             }
         };
-        let resolver = Resolver {
-            conditions: self.conditions(),
-        };
+        let resolver = Resolver::for_import();
         let path = resolver
             .resolve(&specifier, referrer)
             .map_err(|e| e.into_js(&specifier, &from))?;
@@ -190,13 +263,33 @@ impl HostLoader {
                 ))
                 .into());
         }
-        if path.extension().is_some_and(|e| e == "cjs" || e == "node") {
+        if let Some(referrer) = referrer {
+            let mut edges = self.edges.borrow_mut();
+            let list = edges.entry(referrer.to_owned()).or_default();
+            if !list.contains(&path) {
+                list.push(path.clone());
+            }
+        }
+        let format = if kind == Kind::Json {
+            crate::cjs::Format::Json
+        } else {
+            crate::cjs::format_of(&path)
+        };
+        if format == crate::cjs::Format::Addon {
             return Err(JsNativeError::typ()
                 .with_message(format!(
-                    "\"{specifier}\" imported from {from} resolves to {}: CommonJS and native addons are not supported (only ES modules and JSON)",
+                    "\"{specifier}\" imported from {from} resolves to {}: native addons (.node) are not supported",
                     display_path(&path)
                 ))
                 .into());
+        }
+        if format == crate::cjs::Format::CommonJs {
+            if let Some(module) = self.cached(&path, Kind::CommonJs) {
+                return Ok(module);
+            }
+            let module = crate::cjs::facade(&path, context);
+            self.insert(path, Kind::CommonJs, module.clone());
+            return Ok(module);
         }
         if let Some(module) = self.cached(&path, kind) {
             return Ok(module);
@@ -217,12 +310,14 @@ impl HostLoader {
                     )))
                 })?
             }
-            Kind::JavaScript => parse_module(&text, &path, context).map_err(|e| {
-                JsError::from(
-                    JsNativeError::syntax()
-                        .with_message(format!("{e} (\"{specifier}\" imported from {from})")),
-                )
-            })?,
+            Kind::JavaScript | Kind::CommonJs => {
+                parse_module(&text, &path, context).map_err(|e| {
+                    JsError::from(
+                        JsNativeError::syntax()
+                            .with_message(format!("{e} (\"{specifier}\" imported from {from})")),
+                    )
+                })?
+            }
         };
         self.insert(path, kind, module.clone());
         Ok(module)
@@ -301,10 +396,7 @@ fn meta_resolve(
         .to_string(context)?
         .to_std_string_escaped();
     let referrer = PathBuf::from(module_path.to_std_string_escaped());
-    let conditions = context
-        .downcast_module_loader::<HostLoader>()
-        .map_or_else(|| HostLoader::default().conditions(), |l| l.conditions());
-    let path = Resolver { conditions }
+    let path = Resolver::for_import()
         .resolve(&specifier, Some(&referrer))
         .map_err(|e| e.into_js(&specifier, &display_path(&referrer)))?;
     Ok(JsString::from(file_url(&path).as_str()).into())
@@ -372,6 +464,11 @@ pub(crate) enum ResolveError {
 
 impl ResolveError {
     fn into_js(self, specifier: &str, from: &str) -> JsError {
+        self.into_js_from(specifier, &format!("imported from {from}"))
+    }
+
+    /// The error for `specifier`, `from` saying who asked (`"required from file"`).
+    pub(crate) fn into_js_from(self, specifier: &str, from: &str) -> JsError {
         let (prefix, detail) = match self {
             ResolveError::NotFound(d) => ("Cannot find module", d),
             ResolveError::Unsupported(d) => ("Unsupported module specifier", d),
@@ -380,9 +477,7 @@ impl ResolveError {
             ResolveError::Invalid(d) => ("Invalid module specifier", d),
         };
         JsNativeError::typ()
-            .with_message(format!(
-                "{prefix} \"{specifier}\" imported from {from}: {detail}"
-            ))
+            .with_message(format!("{prefix} \"{specifier}\" {from}: {detail}"))
             .into()
     }
 }
@@ -393,12 +488,86 @@ enum Target {
     Bare(String),
 }
 
+/// The conditions matched in a package's `exports`/`imports`, before the loader's own
+/// (`import` and `module` for an `import`, `require` for a `require`), and `default` after
+/// them. See the module docs for why these.
+pub(crate) const RUNTIME_CONDITIONS: [&str; 5] =
+    ["boa-streams", "workerd", "edge-light", "worker", "browser"];
+
+/// Node's built-in modules (without the `node:` prefix): a bare specifier naming one that no
+/// installed package provides gets an error saying it is a built-in.
+const NODE_BUILTINS: [&str; 40] = [
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "console",
+    "constants",
+    "crypto",
+    "dgram",
+    "diagnostics_channel",
+    "dns",
+    "domain",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "inspector",
+    "module",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "process",
+    "punycode",
+    "querystring",
+    "readline",
+    "repl",
+    "stream",
+    "string_decoder",
+    "sys",
+    "timers",
+    "tls",
+    "trace_events",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+    "zlib",
+];
+
 /// Specifier resolution with a set of active conditions.
 pub(crate) struct Resolver {
     pub(crate) conditions: Vec<&'static str>,
+    /// `require` resolution: Node's CommonJS probing (`.js`, `.json`, directories) and the
+    /// `main` field only.
+    pub(crate) require: bool,
 }
 
 impl Resolver {
+    /// The resolver of `import` (and `import()`, `import.meta.resolve`).
+    pub(crate) fn for_import() -> Self {
+        let mut conditions = RUNTIME_CONDITIONS.to_vec();
+        conditions.extend(["import", "module", "default"]);
+        Self {
+            conditions,
+            require: false,
+        }
+    }
+
+    /// The resolver of `require`.
+    pub(crate) fn for_require() -> Self {
+        let mut conditions = RUNTIME_CONDITIONS.to_vec();
+        conditions.extend(["require", "default"]);
+        Self {
+            conditions,
+            require: true,
+        }
+    }
+
     /// The canonical path `specifier` names, imported from the file `referrer`.
     pub(crate) fn resolve(
         &self,
@@ -411,18 +580,31 @@ impl Resolver {
             .filter(|p| !p.as_os_str().is_empty())
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_default();
-        if specifier.starts_with("node:") {
-            return Err(ResolveError::Unsupported(
-                "node: built-in modules are not supported by boa-streams (it runs web-platform APIs only)".into(),
-            ));
+        if let Some(name) = specifier.strip_prefix("node:") {
+            return Err(ResolveError::Unsupported(format!(
+                "\"{name}\" is a Node.js built-in module: not supported by boa-streams (it provides web-platform APIs, not Node's built-ins)"
+            )));
         }
         if let Some(path) = self.path_specifier(specifier, &base)? {
-            return existing_file(&path);
+            return if self.require {
+                probe(&path)
+            } else {
+                existing_file(&path)
+            };
         }
         if specifier.starts_with('#') {
             return self.resolve_import(specifier, &base);
         }
-        self.resolve_package(specifier, &base)
+        match self.resolve_package(specifier, &base) {
+            Err(ResolveError::NotFound(_))
+                if NODE_BUILTINS.contains(&specifier.split('/').next().unwrap_or_default()) =>
+            {
+                Err(ResolveError::Unsupported(format!(
+                    "\"{specifier}\" is a Node.js built-in module (and no package of that name is installed): not supported by boa-streams (it provides web-platform APIs, not Node's built-ins)"
+                )))
+            }
+            other => other,
+        }
     }
 
     /// A URL, absolute or relative specifier: its path (`None` for a bare or `#` one).
@@ -534,13 +716,23 @@ impl Resolver {
                 ))),
             };
         }
+        if subpath == "." && self.require {
+            for field in ["browser", "main"] {
+                let entry = manifest.as_ref().and_then(|m| entry_field(m, field));
+                if let Some(found) = entry.and_then(|m| probe(&package.join(m)).ok()) {
+                    return Ok(found);
+                }
+            }
+            return probe_index(package).ok_or_else(|| {
+                ResolveError::NotFound(format!(
+                    "{} has no \"exports\", no usable \"main\" and no index.js",
+                    display_path(package)
+                ))
+            });
+        }
         if subpath == "." {
-            for field in ["module", "main"] {
-                let Some(entry) = manifest
-                    .as_ref()
-                    .and_then(|m| m.get(field))
-                    .and_then(Json::as_str)
-                else {
+            for field in ["browser", "module", "main"] {
+                let Some(entry) = manifest.as_ref().and_then(|m| entry_field(m, field)) else {
                     continue;
                 };
                 let entry = package.join(entry);
@@ -563,6 +755,9 @@ impl Resolver {
             )));
         }
         let path = package.join(subpath.trim_start_matches("./"));
+        if self.require {
+            return probe(&path);
+        }
         if path.is_dir() && path.join("index.js").is_file() {
             return existing_file(&path.join("index.js"));
         }
@@ -758,6 +953,77 @@ fn existing_file(path: &Path) -> Result<PathBuf, ResolveError> {
     }
     std::fs::canonicalize(path)
         .map_err(|_| ResolveError::NotFound(format!("no file {}", display_path(&normalize(path)))))
+}
+
+/// A package's entry from the field `field` of its `package.json` (without `exports`). The
+/// `browser` field (bundlers' convention, as the `browser` condition) is a path, or an object
+/// mapping files to replacements, of which the entry of `main` (or `./index.js`) counts.
+fn entry_field<'a>(manifest: &'a Json, field: &str) -> Option<&'a str> {
+    let value = manifest.get(field)?;
+    if field != "browser" {
+        return value.as_str();
+    }
+    match value {
+        Json::String(s) => Some(s),
+        Json::Object(_) => {
+            let main = manifest
+                .get("main")
+                .and_then(Json::as_str)
+                .unwrap_or("./index.js");
+            let bare = main.trim_start_matches("./");
+            [main.to_owned(), format!("./{bare}"), bare.to_owned()]
+                .iter()
+                .find_map(|k| value.get(k).and_then(Json::as_str))
+        }
+        _ => None,
+    }
+}
+
+/// Node's `require` probing of a path: the file, then with `.js`, `.json`, `.node`, then
+/// as a directory (its `package.json` `main`, probed the same way, then `index.*`).
+fn probe(path: &Path) -> Result<PathBuf, ResolveError> {
+    if let Some(found) = probe_file(path) {
+        return Ok(found);
+    }
+    if path.is_dir() {
+        let main = read_package_json(&path.join("package.json"))
+            .ok()
+            .flatten()
+            .and_then(|m| m.get("main").and_then(Json::as_str).map(str::to_owned));
+        if let Some(main) = main {
+            let main = path.join(main);
+            if let Some(found) = probe_file(&main).or_else(|| probe_index(&main)) {
+                return Ok(found);
+            }
+        }
+        if let Some(found) = probe_index(path) {
+            return Ok(found);
+        }
+    }
+    Err(ResolveError::NotFound(format!(
+        "no file {} (nor with .js, .json or .node, nor a directory with index.js)",
+        display_path(&normalize(path))
+    )))
+}
+
+fn probe_file(path: &Path) -> Option<PathBuf> {
+    [
+        path.to_owned(),
+        with_suffix(path, ".js"),
+        with_suffix(path, ".json"),
+        with_suffix(path, ".node"),
+    ]
+    .into_iter()
+    .find(|c| c.is_file())
+    .and_then(|c| std::fs::canonicalize(c).ok())
+}
+
+fn probe_index(dir: &Path) -> Option<PathBuf> {
+    ["index.js", "index.json", "index.node"]
+        .into_iter()
+        .map(|i| dir.join(i))
+        .find(|c| c.is_file())
+        .and_then(|c| std::fs::canonicalize(c).ok())
 }
 
 /// `.` and `..` removed lexically (for messages).
@@ -961,8 +1227,9 @@ pub(crate) fn commonjs_hint(message: &str, stack: Option<&str>) -> Option<String
     };
     let place = file.map_or_else(String::new, |f| format!(" in {f}"));
     Some(format!(
-        "\n  {what}{place}: CommonJS (require, module.exports) is not supported: boa-streams \
-         runs ES modules; use `import` (a package's ES module build, or `import(...)`)"
+        "\n  {what}{place}: CommonJS names (require, module, exports) exist only in CommonJS \
+         modules: a .cjs file, or a .js file under a package.json with \"type\": \"commonjs\" \
+         (or imported or required from one); here, use `import`"
     ))
 }
 
@@ -1056,6 +1323,7 @@ mod tests {
     fn resolve_with(conditions: &[&'static str], specifier: &str) -> Result<String, ResolveError> {
         let resolver = Resolver {
             conditions: conditions.to_vec(),
+            require: false,
         };
         resolver
             .resolve(specifier, Some(&fixture_referrer()))

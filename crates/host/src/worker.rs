@@ -397,12 +397,6 @@ fn run_worker(
         host.report_exception(e);
         return;
     }
-    if let Some(loader) = host
-        .context
-        .downcast_module_loader::<crate::modules::HostLoader>()
-    {
-        loader.set_worker(true);
-    }
     let evaluated = if ports.module {
         host.eval_module_source(source, Path::new(name)).map(drop)
     } else {

@@ -97,7 +97,7 @@ fn fixture_app_resolves_packages_json_cycles_and_runs_once() {
          cond-pkg: nested import.browser\n\
          cond-pkg: nested import.module\n\
          cond-pkg: default\n\
-         feature: main thread / main thread\n\
+         feature: worker / worker\n\
          utils/strings\n\
          main-only via main\n\
          index-only via index.js\n\
@@ -324,12 +324,16 @@ fn unsupported_specifiers_and_attributes_say_so() {
         &["Unsupported import type \"css\"", "\"./data/config.json\""],
     );
     expect_error(
-        "import x from '@scope/mod-pkg/cjs-main.cjs';",
-        &["CommonJS", "\"@scope/mod-pkg/cjs-main.cjs\""],
+        "import { missing } from '@scope/mod-pkg/cjs-main.cjs';",
+        &[
+            "is a CommonJS module",
+            "\"missing\"",
+            "found in its source are: none",
+        ],
     );
-    // `require` does not exist (as in Node's ES modules and Deno): the ReferenceError gets a
-    // hint naming the specifier of the file's first `require(...)` and saying CommonJS is not
-    // supported.
+    // `require` does not exist in classic scripts and ES modules (as in Node's ES modules
+    // and Deno): the ReferenceError gets a hint naming the specifier of the file's first
+    // `require(...)` and saying where CommonJS names exist.
     let dir = temp_dir("require");
     for (file, code) in [
         ("cjs.js", "const path = 1;\nconst fs = require('fs');\n"),
@@ -355,7 +359,7 @@ fn unsupported_specifiers_and_attributes_say_so() {
             "ReferenceError: require is not defined",
             specifier,
             file,
-            "CommonJS (require, module.exports) is not supported",
+            "exist only in CommonJS modules",
         ] {
             assert!(
                 stderr.contains(needle),
@@ -685,7 +689,7 @@ fn help_documents_the_module_rules() {
         "--module",
         "--script",
         "-e CODE",
-        "boa-streams, worker (in a worker),\n    import, module, default",
+        "boa-streams, workerd, edge-light, worker,\n    browser, then import and module",
         "node:",
     ] {
         assert!(help.contains(needle), "{needle:?} not in --help");

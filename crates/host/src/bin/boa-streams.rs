@@ -6,7 +6,12 @@ use std::process::ExitCode;
 
 use boa_streams_host::boa_engine::builtins::promise::PromiseState;
 use boa_streams_host::capabilities::HostPort;
-use boa_streams_host::{exit_code, run_with_large_stack, Capabilities, Host, HostOptions};
+use boa_streams_host::{
+    exit_code, run_with_large_stack, Capabilities, Host, HostOptions, SignalHandle,
+};
+
+/// The signal handles of the running copies of the program (see `signals`).
+static SIGNAL_HANDLES: std::sync::Mutex<Vec<SignalHandle>> = std::sync::Mutex::new(Vec::new());
 
 const HELP: &str = "\
 boa-streams: run a JavaScript file in Boa with the WHATWG Streams globals
@@ -22,8 +27,8 @@ tasks go on). Everything after the program is passed to it as the global array `
 (strings).
 
 MODULE OR SCRIPT:
-    --module / --script decide. Otherwise FILE runs as a module if it ends in .mjs, as a
-    script if it ends in .cjs; for another file the \"type\" of the nearest package.json
+    --module / --script decide. Otherwise FILE runs as a module if it ends in .mjs, as
+    CommonJS if it ends in .cjs; for another file the \"type\" of the nearest package.json
     decides (\"module\" or \"commonjs\"). Failing all that (and for -e and -), the program is
     a module if it fails to parse as a script but parses as a module (it uses import/export
     or top-level await), else a script.
@@ -33,10 +38,13 @@ MODULES:
     #name from the \"imports\" of the nearest package.json; other names are packages found in
     node_modules walking up from the importing file, through package.json \"exports\"
     (subpath patterns with *; null hides a subpath) and else \"module\", \"main\", index.js.
-    Conditions, matched in the package's key order: boa-streams, worker (in a worker),
-    browser, import, module, default. JSON modules need `with { type: \"json\" }`. import.meta has
-    url, filename, dirname and resolve(). Each file is evaluated once. Not supported: node:
-    built-ins, CommonJS (require, .cjs), URLs other than file:.
+    Conditions, matched in the package's key order: boa-streams, workerd, edge-light, worker,
+    browser, then import and module (require for require()), then default. JSON modules need
+    `with { type: \"json\" }`. import.meta has url, filename, dirname and resolve(). Each file
+    is evaluated once. CommonJS (.cjs, and .js under \"type\": \"commonjs\" or without a type
+    and without import/export) runs with require, module, exports, __filename, __dirname;
+    importing it gives module.exports as default and the names found in its source. Not
+    supported: node: built-ins, native addons (.node), URLs other than file:.
 
 Globals: console, setTimeout/setInterval/clearTimeout/clearInterval, queueMicrotask,
 structuredClone, atob/btoa, URL, self, performance.now(), performance.timeOrigin,
@@ -276,9 +284,15 @@ fn run(args: Args) -> i32 {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;
     }
+    if let Ok(mut handles) = SIGNAL_HANDLES.lock() {
+        handles.push(host.signal_handle());
+    }
     let is_module = args
         .module
         .unwrap_or_else(|| host.is_module_program(file.as_deref(), &source));
+    let commonjs = args.module.is_none()
+        && !is_module
+        && file.as_deref().is_some_and(|f| host.is_commonjs_file(f));
     // The name of a program without a file (its imports resolve from the current directory).
     let name = match (&args.program, &file) {
         (_, Some(file)) => file.clone(),
@@ -293,6 +307,9 @@ fn run(args: Args) -> i32 {
         match evaluation {
             Ok(promise) => {
                 host.run_event_loop(None);
+                if let Some(code) = host.exit_requested() {
+                    return code;
+                }
                 if matches!(promise.state(), PromiseState::Pending) {
                     eprintln!(
                         "boa-streams: {}: the module's top-level await never settled (nothing left to wait for)",
@@ -306,7 +323,14 @@ fn run(args: Args) -> i32 {
                 host.run_event_loop(None);
             }
         }
-        return exit_code::for_errors(&host.take_errors());
+        return final_code(&mut host);
+    }
+    if let (true, Some(file)) = (commonjs, file.as_deref()) {
+        if let Err(e) = host.eval_commonjs_source(&source, file) {
+            host.report_exception(e);
+        }
+        host.run_event_loop(None);
+        return final_code(&mut host);
     }
     if let Some(file) = file.as_deref() {
         host.set_main_script(file);
@@ -316,11 +340,79 @@ fn run(args: Args) -> i32 {
         host.report_exception(e);
     }
     host.run_event_loop(None);
-    exit_code::for_errors(&host.take_errors())
+    final_code(&mut host)
 }
+
+/// The exit code of a finished run: `process.exit(code)`'s, else the errors', else
+/// `process.exitCode`.
+fn final_code(host: &mut Host) -> i32 {
+    if let Some(code) = host.exit_requested() {
+        return code;
+    }
+    match exit_code::for_errors(&host.take_errors()) {
+        exit_code::OK => host.process_exit_code().unwrap_or(exit_code::OK),
+        code => code,
+    }
+}
+
+/// SIGINT and SIGTERM: a thread waits for them (they are blocked in every other thread) and
+/// hands each to the programs' `process.on(...)` listeners; with none, the process exits at
+/// once with 128 + the signal's number, as Node's does.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn handle_signals() {
+    use boa_streams_host::Signal;
+    // SAFETY: sigset_t is plain data that sigemptyset initializes; pthread_sigmask only
+    // changes this thread's mask, before any other thread exists (they inherit it).
+    let set = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            return;
+        }
+        set
+    };
+    let spawned = std::thread::Builder::new()
+        .name("boa-streams-signals".into())
+        .spawn(move || loop {
+            let mut number: libc::c_int = 0;
+            // SAFETY: `set` is an initialized signal set and `number` a valid out pointer.
+            if unsafe { libc::sigwait(&set, &mut number) } != 0 {
+                continue;
+            }
+            let signal = match number {
+                libc::SIGINT => Signal::Interrupt,
+                libc::SIGTERM => Signal::Terminate,
+                _ => continue,
+            };
+            // Every copy gets the signal (no short cut after the first listener).
+            let delivered = SIGNAL_HANDLES.lock().is_ok_and(|handles| {
+                handles
+                    .iter()
+                    .map(|handle| handle.deliver(signal))
+                    .collect::<Vec<_>>()
+                    .contains(&true)
+            });
+            if !delivered {
+                std::process::exit(128 + signal.number());
+            }
+        });
+    if spawned.is_err() {
+        // No thread to wait for them: let the signals act as they would.
+        // SAFETY: as above, on this thread's own mask.
+        unsafe {
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn handle_signals() {}
 
 fn main() -> ExitCode {
     tune_allocator();
+    handle_signals();
     let args = match parse_args(
         std::env::args_os()
             .skip(1)

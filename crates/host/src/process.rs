@@ -1,0 +1,397 @@
+//! The global `process`: the part of Node's that packages probe.
+//!
+//! * `env`: the environment, read on first access into a plain object (later changes to
+//!   the object stay in the program) when [`env_allowed`] says so, else an empty object;
+//! * `argv` (`[execPath, scriptPath, ...scriptArgs]`), `argv0`, `execPath`, `execArgv`
+//!   (empty), `platform`, `arch`, `pid`, `title`, `cwd()`;
+//! * `exit(code)`: the run ends at once (the code after the call does not run, the event
+//!   loop stops and drops what is queued); [`crate::Host::exit_requested`] gives the code
+//!   (the CLI exits with it). `exitCode`: the code of a run that ends normally
+//!   ([`crate::Host::process_exit_code`]);
+//! * `nextTick(fn, ...args)`: a microtask (Node runs its next-tick queue before promise
+//!   jobs; here the callbacks share the microtask queue, in order with promise reactions);
+//! * `on`/`once`/`off`/`addListener`/`removeListener`/`removeAllListeners`/`emit`/
+//!   `listeners`/`listenerCount`: `'SIGINT'` and `'SIGTERM'` listeners are called, as a
+//!   task, when the embedder delivers that signal ([`SignalHandle`]; the CLI does on Unix);
+//!   other events are stored and emitted only by `emit`;
+//! * `stdout.write`/`stderr.write` (strings or bytes; `isTTY` false);
+//! * `versions` is `{ boa_streams }` and there is no `version`: packages that find
+//!   `versions.node` take their Node code paths, which need Node's built-ins.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::Mutex;
+use std::thread::Thread;
+
+use boa_engine::object::builtins::JsArray;
+use boa_engine::object::{JsObject, ObjectInitializer};
+use boa_engine::property::Attribute;
+use boa_engine::{
+    js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
+};
+use std::io::Write;
+
+use crate::event_loop::EventLoop;
+
+const PROCESS_JS: &str = include_str!("process.js");
+
+/// A process signal a program can listen to with `process.on(name, listener)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// `SIGINT` (2): Ctrl-C.
+    Interrupt,
+    /// `SIGTERM` (15): a request to terminate.
+    Terminate,
+}
+
+impl Signal {
+    /// The name listeners use (`"SIGINT"`, `"SIGTERM"`).
+    ///
+    /// ```
+    /// assert_eq!(boa_streams_host::Signal::Terminate.name(), "SIGTERM");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::Interrupt => "SIGINT",
+            Signal::Terminate => "SIGTERM",
+        }
+    }
+
+    /// The signal's number on Unix (2, 15): a process that a signal ends without a
+    /// listener exits with 128 plus it.
+    ///
+    /// ```
+    /// assert_eq!(boa_streams_host::Signal::Interrupt.number(), 2);
+    /// ```
+    pub fn number(self) -> i32 {
+        match self {
+            Signal::Interrupt => 2,
+            Signal::Terminate => 15,
+        }
+    }
+
+    fn bit(self) -> u8 {
+        match self {
+            Signal::Interrupt => 1,
+            Signal::Terminate => 2,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Signal::Interrupt => 0,
+            Signal::Terminate => 1,
+        }
+    }
+}
+
+/// The signals delivered to one host and which ones it listens to (shared with other
+/// threads).
+#[derive(Debug, Default)]
+pub(crate) struct SignalState {
+    pending: AtomicU8,
+    listening: [AtomicBool; 2],
+    thread: Mutex<Option<Thread>>,
+}
+
+impl SignalState {
+    pub(crate) fn set_thread(&self, thread: Thread) {
+        if let Ok(mut slot) = self.thread.lock() {
+            *slot = Some(thread);
+        }
+    }
+
+    /// A delivered signal not dispatched yet (SIGINT first).
+    pub(crate) fn take_pending(&self) -> Option<Signal> {
+        for signal in [Signal::Interrupt, Signal::Terminate] {
+            let before = self.pending.fetch_and(!signal.bit(), Ordering::SeqCst);
+            if before & signal.bit() != 0 {
+                return Some(signal);
+            }
+        }
+        None
+    }
+}
+
+/// Delivers process signals to a [`crate::Host`]'s `process.on('SIGINT'|'SIGTERM')`
+/// listeners from any thread (get one with [`crate::Host::signal_handle`]).
+///
+/// ```
+/// use boa_streams_host::{run_with_large_stack, Host, HostOptions, Signal};
+///
+/// run_with_large_stack(|| {
+///     let mut host = Host::new(HostOptions::default()).unwrap();
+///     let signals = host.signal_handle();
+///     // No listener: the caller decides (the CLI exits with 128 + 15).
+///     assert!(!signals.deliver(Signal::Terminate));
+///     host.eval_source(
+///         "process.on('SIGTERM', (name) => { globalThis.got = name; })",
+///         "main.js",
+///     )
+///     .unwrap();
+///     assert!(signals.deliver(Signal::Terminate));
+///     host.run_event_loop(None);
+///     let got = host.eval_source("got", "check.js").unwrap();
+///     assert_eq!(got.as_string().unwrap().to_std_string_escaped(), "SIGTERM");
+/// })
+/// .unwrap();
+/// ```
+#[derive(Debug, Clone)]
+pub struct SignalHandle(pub(crate) std::sync::Arc<SignalState>);
+
+impl SignalHandle {
+    /// Queue `signal` for the host's listeners and wake its event loop. Returns `false` (and
+    /// queues nothing) when the program has no listener for it.
+    pub fn deliver(&self, signal: Signal) -> bool {
+        let state = &self.0;
+        let listening = state
+            .listening
+            .get(signal.index())
+            .is_some_and(|l| l.load(Ordering::SeqCst));
+        if !listening {
+            return false;
+        }
+        state.pending.fetch_or(signal.bit(), Ordering::SeqCst);
+        if let Ok(thread) = state.thread.lock() {
+            if let Some(thread) = thread.as_ref() {
+                thread.unpark();
+            }
+        }
+        true
+    }
+}
+
+/// Whether `process.env` shows the environment. The one place that decides.
+// NOTE: allowed unless the embedder called `Host::set_env_access(false)`, for now (a
+// capability policy may decide here later).
+pub(crate) fn env_allowed(context: &Context) -> bool {
+    context.get_data::<EnvPolicy>().is_none_or(|p| p.0)
+}
+
+pub(crate) fn set_env_allowed(context: &mut Context, allowed: bool) {
+    context.insert_data(EnvPolicy(allowed));
+}
+
+struct EnvPolicy(bool);
+
+/// `process.argv`'s parts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Argv {
+    pub(crate) script: Option<String>,
+    pub(crate) args: Vec<String>,
+}
+
+fn exec_path() -> String {
+    std::env::current_exe()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "boa-streams".to_owned())
+}
+
+fn argv_array(argv: &Argv, context: &mut Context) -> JsArray {
+    let mut items = vec![exec_path()];
+    items.extend(argv.script.clone());
+    items.extend(argv.args.iter().cloned());
+    JsArray::from_iter(
+        items.into_iter().map(|s| JsString::from(s.as_str()).into()),
+        context,
+    )
+}
+
+/// Set `process.argv` (and remember it) after the script path or arguments change.
+pub(crate) fn update_argv(context: &mut Context, change: impl FnOnce(&mut Argv)) -> JsResult<()> {
+    let mut argv = context.get_data::<Argv>().cloned().unwrap_or_default();
+    change(&mut argv);
+    let array = argv_array(&argv, context);
+    context.insert_data(argv);
+    let process = context
+        .downcast_job_executor::<EventLoop>()
+        .and_then(|l| l.shared.process.borrow().as_ref().map(|(p, _)| p.clone()));
+    if let Some(process) = process {
+        process.set(js_string!("argv"), array, false, context)?;
+    }
+    Ok(())
+}
+
+fn env_object(context: &mut Context) -> JsResult<JsValue> {
+    let object = JsObject::with_object_proto(context.intrinsics());
+    if env_allowed(context) {
+        for (key, value) in std::env::vars_os() {
+            let key = JsString::from(key.to_string_lossy().as_ref());
+            let value = JsString::from(value.to_string_lossy().as_ref());
+            object.create_data_property_or_throw(key, value, context)?;
+        }
+    }
+    Ok(object.into())
+}
+
+fn exit(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let code = match args.first() {
+        None => 0,
+        Some(v) if v.is_undefined() || v.is_null() => 0,
+        Some(v) => {
+            let n = v.to_number(context)?;
+            if !n.is_finite() || n.fract() != 0.0 {
+                return Err(JsNativeError::range()
+                    .with_message(format!(
+                        "process.exit: the code must be an integer (got {n})"
+                    ))
+                    .into());
+            }
+            // As a process exit status: the low 8 bits.
+            (n.rem_euclid(256.0)) as i32
+        }
+    };
+    if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
+        event_loop.shared.exit.set(Some(code));
+    }
+    // Unwind the program: an error scripts cannot catch.
+    Err(JsError::from(boa_engine::error::PanicError::new(format!(
+        "process.exit({code})"
+    ))))
+}
+
+fn write_to(out: &mut dyn Write, args: &[JsValue]) {
+    if let Some(text) = args.first().and_then(JsValue::as_string) {
+        let _ = out.write_all(text.to_std_string_escaped().as_bytes());
+        let _ = out.flush();
+    }
+}
+
+fn listen(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let name = args
+        .first()
+        .and_then(JsValue::as_string)
+        .map(|s| s.to_std_string_escaped())
+        .unwrap_or_default();
+    let on = args.get(1).is_some_and(JsValue::to_boolean);
+    let signal = match name.as_str() {
+        "SIGINT" => Signal::Interrupt,
+        "SIGTERM" => Signal::Terminate,
+        _ => return Ok(JsValue::undefined()),
+    };
+    if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
+        if let Some(flag) = event_loop.signals.listening.get(signal.index()) {
+            flag.store(on, Ordering::SeqCst);
+        }
+    }
+    Ok(JsValue::undefined())
+}
+
+/// Call the program's listeners for `signal` (a task of the event loop).
+pub(crate) fn dispatch_signal(signal: Signal, context: &mut Context) {
+    let Some(event_loop) = context.downcast_job_executor::<EventLoop>() else {
+        return;
+    };
+    let dispatcher = event_loop
+        .shared
+        .process
+        .borrow()
+        .as_ref()
+        .map(|(_, d)| d.clone());
+    if let Some(dispatcher) = dispatcher {
+        let name = JsString::from(signal.name());
+        if let Err(error) = dispatcher.call(&JsValue::undefined(), &[name.into()], context) {
+            event_loop.shared.report_exception(error, context);
+        }
+    }
+}
+
+/// Install the global `process`.
+pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+    let argv = argv_array(&Argv::default(), context);
+    let natives = ObjectInitializer::new(context)
+        .function(
+            NativeFunction::from_fn_ptr(|_, _, c| env_object(c)),
+            js_string!("env"),
+            0,
+        )
+        .function(
+            NativeFunction::from_fn_ptr(|_, _, _| {
+                let dir = std::env::current_dir().map_err(|e| {
+                    JsError::from(
+                        JsNativeError::error().with_message(format!("process.cwd(): {e}")),
+                    )
+                })?;
+                Ok(JsString::from(dir.to_string_lossy().as_ref()).into())
+            }),
+            js_string!("cwd"),
+            0,
+        )
+        .function(NativeFunction::from_fn_ptr(exit), js_string!("exit"), 1)
+        .function(
+            NativeFunction::from_fn_ptr(|_, args, _| {
+                write_to(&mut std::io::stdout().lock(), args);
+                Ok(JsValue::undefined())
+            }),
+            js_string!("stdout"),
+            1,
+        )
+        .function(
+            NativeFunction::from_fn_ptr(|_, args, _| {
+                write_to(&mut std::io::stderr().lock(), args);
+                Ok(JsValue::undefined())
+            }),
+            js_string!("stderr"),
+            1,
+        )
+        .function(NativeFunction::from_fn_ptr(listen), js_string!("listen"), 2)
+        .property(js_string!("argv"), argv, Attribute::all())
+        .property(
+            js_string!("platform"),
+            js_string!(std::env::consts::OS),
+            Attribute::all(),
+        )
+        .property(
+            js_string!("arch"),
+            JsString::from(node_arch()),
+            Attribute::all(),
+        )
+        .property(js_string!("pid"), std::process::id(), Attribute::all())
+        .property(
+            js_string!("version"),
+            js_string!(env!("CARGO_PKG_VERSION")),
+            Attribute::all(),
+        )
+        .build();
+    let setup = context.eval(Source::from_bytes(PROCESS_JS))?;
+    let Some(setup) = setup.as_callable() else {
+        return Ok(());
+    };
+    let made = setup.call(&JsValue::undefined(), &[natives.into()], context)?;
+    let Some(made) = made.as_object() else {
+        return Ok(());
+    };
+    let process = made.get(0, context)?;
+    let dispatcher = made.get(1, context)?;
+    if let (Some(process), Some(dispatcher)) = (process.as_object(), dispatcher.as_object()) {
+        if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
+            *event_loop.shared.process.borrow_mut() = Some((process.clone(), dispatcher.clone()));
+        }
+        context.register_global_property(
+            js_string!("process"),
+            process.clone(),
+            Attribute::WRITABLE | Attribute::CONFIGURABLE,
+        )?;
+    }
+    Ok(())
+}
+
+/// Node's name for the CPU architecture.
+fn node_arch() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "x86" => "ia32",
+        "aarch64" => "arm64",
+        "powerpc64" => "ppc64",
+        other => other,
+    }
+}
+
+/// `process.exitCode` as the program left it (an integer), if any.
+pub(crate) fn exit_code(context: &mut Context) -> Option<i32> {
+    let process = context
+        .downcast_job_executor::<EventLoop>()
+        .and_then(|l| l.shared.process.borrow().as_ref().map(|(p, _)| p.clone()))?;
+    let code = process.get(js_string!("exitCode"), context).ok()?;
+    let n = code.as_number()?;
+    (n.is_finite() && n.fract() == 0.0).then(|| n.rem_euclid(256.0) as i32)
+}
