@@ -18,7 +18,7 @@ use timezone_provider::experimental_tzif::ZeroCompiledTzdbProvider;
 use crate::job::Job;
 use crate::js_error;
 use crate::module::DynModuleLoader;
-use crate::vm::{CodeBlock, RuntimeLimits, create_function_object_fast};
+use crate::vm::{CodeBlock, InterruptHandle, RuntimeLimits, create_function_object_fast};
 use crate::{
     HostDefined, JsNativeError, JsResult, JsString, JsValue, Source, builtins,
     class::{Class, ClassBuilder},
@@ -593,6 +593,26 @@ impl Context {
     #[inline]
     pub fn runtime_limits_mut(&mut self) -> &mut RuntimeLimits {
         &mut self.vm.runtime_limits
+    }
+
+    /// A handle that stops the script this context runs, from any thread (see
+    /// [`InterruptHandle`]). Every call returns a handle to the same request.
+    #[inline]
+    #[must_use]
+    pub fn interrupt_handle(&self) -> InterruptHandle {
+        self.vm.interrupt.clone()
+    }
+
+    /// Returns the [`EngineError::Interrupted`][crate::error::EngineError::Interrupted] error if
+    /// the script was asked to stop (see [`InterruptHandle`]). Native functions that loop over
+    /// large inputs can call it periodically.
+    ///
+    /// # Errors
+    ///
+    /// An uncatchable error if a request to stop is pending.
+    #[inline]
+    pub fn check_interrupt(&self) -> JsResult<()> {
+        self.vm.interrupt.check()
     }
 
     /// Returns `true` if this context can be suspended by an `Atomics.wait` call.

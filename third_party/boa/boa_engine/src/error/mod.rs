@@ -373,6 +373,10 @@ pub enum EngineError {
     /// Error thrown when an internal panic condition is encountered.
     #[error("EnginePanic: {0}")]
     Panic(#[from] PanicError),
+
+    /// The embedder interrupted the script (see [`InterruptHandle`][crate::vm::InterruptHandle]).
+    #[error("InterruptedError: the script was interrupted by its embedder")]
+    Interrupted,
 }
 
 impl EngineError {
@@ -390,6 +394,7 @@ impl EngineError {
                 message: err.message,
                 source: err.source.map(|err| Box::new(err.into_erased(context))),
             }),
+            EngineError::Interrupted => ErasedEngineError::Interrupted,
         }
     }
 }
@@ -1590,6 +1595,10 @@ pub enum ErasedEngineError {
     /// Error thrown when an internal panic condition is encountered.
     #[error("EnginePanic: {0}")]
     Panic(#[from] ErasedPanicError),
+
+    /// The embedder interrupted the script (see [`InterruptHandle`][crate::vm::InterruptHandle]).
+    #[error("InterruptedError: the script was interrupted by its embedder")]
+    Interrupted,
 }
 
 /// Erased version of [`JsError`].

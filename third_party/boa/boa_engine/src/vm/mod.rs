@@ -34,6 +34,7 @@ pub(crate) use {
     inline_cache::InlineCache,
 };
 
+pub use interrupt::InterruptHandle;
 pub use runtime_limits::RuntimeLimits;
 pub use {
     call_frame::{CallFrame, GeneratorResumeKind},
@@ -47,6 +48,7 @@ mod call_frame;
 mod code_block;
 mod completion_record;
 mod inline_cache;
+pub(crate) mod interrupt;
 mod runtime_limits;
 
 pub(crate) mod opcode;
@@ -82,6 +84,9 @@ pub struct Vm {
     /// This eliminates the conversion between [`crate::JsNativeError`] and [`crate::JsValue`] if not needed.
     pub(crate) pending_exception: Option<JsError>,
     pub(crate) runtime_limits: RuntimeLimits,
+
+    /// Requests to stop the running script (see [`InterruptHandle`]).
+    pub(crate) interrupt: InterruptHandle,
 
     /// This is used to assign a native (rust) function as the active function,
     /// because we don't push a frame for them.
@@ -418,6 +423,7 @@ impl Vm {
             return_value: JsValue::undefined(),
             pending_exception: None,
             runtime_limits: RuntimeLimits::default(),
+            interrupt: InterruptHandle::default(),
             native_active_function: None,
             host_call_depth: 0,
             shadow_stack: ShadowStack::default(),
@@ -1015,6 +1021,7 @@ impl Context {
 
     /// Checks if we haven't exceeded the defined runtime limits.
     pub(crate) fn check_runtime_limits(&self) -> JsResult<()> {
+        self.vm.interrupt.check()?;
         // Must throw if the number of recursive calls exceeds the defined limit.
         //
         // `host_call_depth` accounts for nested host calls that re-enter the VM by invoking

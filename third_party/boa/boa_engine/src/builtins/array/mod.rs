@@ -1006,6 +1006,7 @@ impl Array {
         // 6. Let k be 0.
         // 7. Repeat, while k < len,
         for k in 0..len {
+            context.check_interrupt()?;
             // a. If k > 0, set R to the string-concatenation of R and sep.
             if k > 0 {
                 r.push(separator.clone());
@@ -1992,6 +1993,7 @@ impl Array {
 
         // 11. Repeat, while k < final,
         while k < final_ {
+            context.check_interrupt()?;
             // a. Let Pk be ! ToString(𝔽(k)).
             let pk = k;
             // b. Perform ? Set(O, Pk, value, true).

@@ -767,6 +767,7 @@ impl BuiltinTypedArray {
 
         let ta = ta.upcast();
         for k in start_index..end_index {
+            context.check_interrupt()?;
             // a. Let Pk be ! ToString(𝔽(k)).
             // b. Perform ! Set(O, Pk, value, true).
             ta.set(k, value.clone(), true, context)
@@ -1890,6 +1891,7 @@ impl BuiltinTypedArray {
 
             // a. Repeat, while targetByteIndex < limit,
             while target_byte_index < limit {
+                context.check_interrupt()?;
                 // i. Let value be GetValueFromBuffer(srcBuffer, srcByteIndex, srcType, true, Unordered).
 
                 let value = unsafe {
@@ -1985,6 +1987,7 @@ impl BuiltinTypedArray {
         // 9. Repeat, while k < srcLength,
         let target = target.clone().upcast();
         for k in 0..src_length {
+            context.check_interrupt()?;
             // a. Let Pk be ! ToString(𝔽(k)).
             // b. Let value be ? Get(src, Pk).
             let value = src.get(k, context)?;
