@@ -50,6 +50,15 @@ thread_local!(static BOA_GC: RefCell<BoaGc> = RefCell::new( BoaGc {
     weak_maps: Vec::default(),
 }));
 
+/// A heap limit: after a collection that leaves more than `bytes` allocated, `exceeded` is
+/// called with the bytes still allocated.
+struct HeapLimit {
+    bytes: usize,
+    exceeded: Box<dyn Fn(usize)>,
+}
+
+thread_local!(static HEAP_LIMIT: RefCell<Option<HeapLimit>> = const { RefCell::new(None) });
+
 #[derive(Debug, Clone, Copy)]
 struct GcConfig {
     /// The threshold at which the garbage collector will trigger a collection.
@@ -188,6 +197,7 @@ impl Allocator {
     fn manage_state(gc: &mut BoaGc) {
         if gc.runtime.bytes_allocated > gc.config.threshold {
             Collector::collect(gc);
+            check_heap_limit(gc.runtime.bytes_allocated);
 
             // Post collection check
             // If the allocated bytes are still above the threshold, increase the threshold.
@@ -537,6 +547,62 @@ pub fn force_collect() {
 
         if gc.runtime.bytes_allocated > 0 {
             Collector::collect(&mut gc);
+            check_heap_limit(gc.runtime.bytes_allocated);
+        }
+    });
+}
+
+/// The bytes of the garbage-collected boxes currently allocated on this thread.
+///
+/// This is the collector's own accounting, which decides when it collects: the size of each
+/// `Gc` box (the value stored in it), not the memory that values own outside their box (the
+/// buffer of a `Vec` or a string inside an object).
+///
+/// ```
+/// let before = boa_gc::allocated_bytes();
+/// let value = boa_gc::Gc::new([0u64; 64]);
+/// assert!(boa_gc::allocated_bytes() >= before + 512);
+/// drop(value);
+/// ```
+#[must_use]
+pub fn allocated_bytes() -> usize {
+    BOA_GC.with(|current| current.borrow().runtime.bytes_allocated)
+}
+
+/// Sets the heap limit of this thread's collector: after any collection that leaves more than
+/// `limit` bytes allocated (as counted by [`allocated_bytes`]), `exceeded` is called with the
+/// bytes still allocated. `None` removes the limit.
+///
+/// `exceeded` runs inside the collector: it must not allocate or access `Gc` values (it
+/// typically sets a flag that the embedder checks, such as an interrupt request).
+///
+/// ```
+/// use std::{cell::Cell, rc::Rc};
+///
+/// let hit = Rc::new(Cell::new(0));
+/// let seen = hit.clone();
+/// boa_gc::set_heap_limit(Some(1024), Some(Box::new(move |bytes| seen.set(bytes))));
+/// let live: Vec<_> = (0..64).map(|i| boa_gc::Gc::new([i as u64; 8])).collect();
+/// boa_gc::force_collect();
+/// assert!(hit.get() > 1024);
+/// boa_gc::set_heap_limit(None, None);
+/// drop(live);
+/// ```
+pub fn set_heap_limit(limit: Option<usize>, exceeded: Option<Box<dyn Fn(usize)>>) {
+    let new = match (limit, exceeded) {
+        (Some(bytes), Some(exceeded)) => Some(HeapLimit { bytes, exceeded }),
+        _ => None,
+    };
+    HEAP_LIMIT.with(|current| *current.borrow_mut() = new);
+}
+
+/// Calls the heap limit's function if `allocated` exceeds the limit.
+fn check_heap_limit(allocated: usize) {
+    HEAP_LIMIT.with(|current| {
+        if let Ok(current) = current.try_borrow() {
+            if let Some(limit) = current.as_ref().filter(|limit| allocated > limit.bytes) {
+                (limit.exceeded)(allocated);
+            }
         }
     });
 }

@@ -615,6 +615,68 @@ impl Context {
         self.vm.interrupt.check()
     }
 
+    /// Sets (or with `None` removes) a heap limit in bytes:
+    ///
+    /// - a single allocation that script asks for and that would not fit under the limit (an
+    ///   `ArrayBuffer` or typed array's data block, the result of `String.prototype.repeat`)
+    ///   throws a `RangeError`, which script can catch;
+    /// - when the garbage-collected heap (`boa_gc::allocated_bytes`) stays above the limit
+    ///   after a collection, the running script ends with the uncatchable
+    ///   [`EngineError::HeapLimit`][crate::error::EngineError::HeapLimit] at its next
+    ///   interrupt check (see [`InterruptHandle`]; [`InterruptHandle::reset`] clears it).
+    ///
+    /// The collector's heap belongs to the thread: the limit covers every context of this
+    /// thread, and the context that set it last is the one interrupted. The collector counts
+    /// the garbage-collected boxes, not the memory values own outside them (the elements of
+    /// an array, the characters of a string): an embedder that needs a bound on all memory
+    /// also counts allocations (a counting global allocator) and interrupts the context when
+    /// they pass its budget.
+    ///
+    /// ```
+    /// use boa_engine::{Context, Source};
+    ///
+    /// let mut context = Context::default();
+    /// context.set_heap_limit(Some(64 << 20));
+    /// let caught = context
+    ///     .eval(Source::from_bytes(
+    ///         "try { new ArrayBuffer(128 * 1024 * 1024); 'allocated' } catch (e) { e.name }",
+    ///     ))
+    ///     .unwrap();
+    /// assert_eq!(caught.as_string().unwrap().to_std_string_escaped(), "RangeError");
+    /// context.set_heap_limit(None);
+    /// ```
+    pub fn set_heap_limit(&mut self, limit: Option<usize>) {
+        self.vm.heap_limit = limit;
+        let handle = self.vm.interrupt.clone();
+        let exceeded: Option<Box<dyn Fn(usize)>> = limit.map(|_| {
+            Box::new(move |_: usize| handle.heap_limit_exceeded()) as Box<dyn Fn(usize)>
+        });
+        boa_gc::set_heap_limit(limit, exceeded);
+    }
+
+    /// The heap limit set by [`Context::set_heap_limit`].
+    #[inline]
+    #[must_use]
+    pub const fn heap_limit(&self) -> Option<usize> {
+        self.vm.heap_limit
+    }
+
+    /// A `RangeError` if an allocation of `bytes` would not fit under the heap limit.
+    pub(crate) fn check_allocation(&self, bytes: u64, what: &str) -> JsResult<()> {
+        let Some(limit) = self.vm.heap_limit else {
+            return Ok(());
+        };
+        let available = limit.saturating_sub(boa_gc::allocated_bytes()) as u64;
+        if bytes > available {
+            return Err(JsNativeError::range()
+                .with_message(format!(
+                    "cannot allocate {what} of {bytes} bytes: the heap limit is {limit} bytes"
+                ))
+                .into());
+        }
+        Ok(())
+    }
+
     /// Returns `true` if this context can be suspended by an `Atomics.wait` call.
     #[inline]
     #[must_use]

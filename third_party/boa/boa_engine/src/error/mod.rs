@@ -377,6 +377,11 @@ pub enum EngineError {
     /// The embedder interrupted the script (see [`InterruptHandle`][crate::vm::InterruptHandle]).
     #[error("InterruptedError: the script was interrupted by its embedder")]
     Interrupted,
+
+    /// The garbage-collected heap stayed above the context's heap limit after a collection
+    /// (see [`Context::set_heap_limit`][crate::Context::set_heap_limit]).
+    #[error("HeapLimitError: the heap stayed above its limit after a garbage collection")]
+    HeapLimit,
 }
 
 impl EngineError {
@@ -395,6 +400,7 @@ impl EngineError {
                 source: err.source.map(|err| Box::new(err.into_erased(context))),
             }),
             EngineError::Interrupted => ErasedEngineError::Interrupted,
+            EngineError::HeapLimit => ErasedEngineError::HeapLimit,
         }
     }
 }
@@ -1599,6 +1605,11 @@ pub enum ErasedEngineError {
     /// The embedder interrupted the script (see [`InterruptHandle`][crate::vm::InterruptHandle]).
     #[error("InterruptedError: the script was interrupted by its embedder")]
     Interrupted,
+
+    /// The garbage-collected heap stayed above the context's heap limit after a collection
+    /// (see [`Context::set_heap_limit`][crate::Context::set_heap_limit]).
+    #[error("HeapLimitError: the heap stayed above its limit after a garbage collection")]
+    HeapLimit,
 }
 
 /// Erased version of [`JsError`].

@@ -14,6 +14,8 @@ use crate::{
 const RUNNING: u8 = 0;
 /// [`InterruptHandle::interrupt`] was called.
 const INTERRUPTED: u8 = 1;
+/// The heap limit of the context was exceeded after a garbage collection.
+const HEAP_LIMIT: u8 = 2;
 
 /// A handle that stops the script a [`Context`][crate::Context] is running, from any thread.
 ///
@@ -55,7 +57,13 @@ pub struct InterruptHandle {
 impl InterruptHandle {
     /// Asks the engine to stop the running script at its next check.
     pub fn interrupt(&self) {
-        self.state.store(INTERRUPTED, Ordering::Relaxed);
+        // Keep a reason already recorded (the heap limit).
+        let _ = self.state.compare_exchange(
+            RUNNING,
+            INTERRUPTED,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
     }
 
     /// Clears a pending request, so that the context can run code again.
@@ -69,6 +77,12 @@ impl InterruptHandle {
         self.state.load(Ordering::Relaxed) != RUNNING
     }
 
+    /// Records that the heap limit was exceeded: the next check ends the script with
+    /// [`EngineError::HeapLimit`].
+    pub(crate) fn heap_limit_exceeded(&self) {
+        self.state.store(HEAP_LIMIT, Ordering::Relaxed);
+    }
+
     /// Ends the running script if a request to stop is pending.
     #[inline]
     pub(crate) fn check(&self) -> JsResult<()> {
@@ -76,13 +90,17 @@ impl InterruptHandle {
         if state == RUNNING {
             Ok(())
         } else {
-            Err(Self::error())
+            Err(Self::error(state))
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn error() -> JsError {
-        EngineError::Interrupted.into()
+    fn error(state: u8) -> JsError {
+        if state == HEAP_LIMIT {
+            EngineError::HeapLimit.into()
+        } else {
+            EngineError::Interrupted.into()
+        }
     }
 }

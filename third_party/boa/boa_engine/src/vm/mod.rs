@@ -88,6 +88,9 @@ pub struct Vm {
     /// Requests to stop the running script (see [`InterruptHandle`]).
     pub(crate) interrupt: InterruptHandle,
 
+    /// The heap limit in bytes (see [`Context::set_heap_limit`]).
+    pub(crate) heap_limit: Option<usize>,
+
     /// This is used to assign a native (rust) function as the active function,
     /// because we don't push a frame for them.
     pub(crate) native_active_function: Option<JsObject>,
@@ -424,6 +427,7 @@ impl Vm {
             pending_exception: None,
             runtime_limits: RuntimeLimits::default(),
             interrupt: InterruptHandle::default(),
+            heap_limit: None,
             native_active_function: None,
             host_call_depth: 0,
             shadow_stack: ShadowStack::default(),

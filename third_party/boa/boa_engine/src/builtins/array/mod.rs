@@ -1002,7 +1002,7 @@ impl Array {
         };
 
         // 5. Let R be the empty String.
-        let mut r = Vec::with_capacity(len as usize + len.saturating_sub(1) as usize);
+        let mut r = Vec::with_capacity(reserved_capacity(len.saturating_mul(2)));
         // 6. Let k be 0.
         // 7. Repeat, while k < len,
         for k in 0..len {
@@ -2203,7 +2203,7 @@ impl Array {
         };
 
         // 4. Let R be the empty String.
-        let mut r = Vec::with_capacity(len as usize + len.saturating_sub(1) as usize);
+        let mut r = Vec::with_capacity(reserved_capacity(len.saturating_mul(2)));
 
         // 5. Let k be 0.
         // 6. Repeat, while k < len,
@@ -2641,8 +2641,8 @@ impl Array {
         F: Fn(&JsValue, &JsValue, &mut Context) -> JsResult<Ordering>,
     {
         // 1. Let items be a new empty List.
-        // doesn't matter if it clamps since it's just a best-effort optimization
-        let mut items = Vec::with_capacity(len as usize);
+        // A best-effort reservation: bounded, since `len` can be any length up to 2^53 - 1.
+        let mut items = Vec::with_capacity(reserved_capacity(len));
 
         // 2. Let k be 0.
         // 3. Repeat, while k < len,
@@ -3701,4 +3701,12 @@ fn array_set_length(
 
     // 19. Return true.
     Ok(true)
+}
+
+/// The capacity to reserve up front for a list of up to `len` elements: `len` up to a bound,
+/// since an array-like's length can be up to 2^53 - 1 (reserving that aborts the process);
+/// the list grows past it as elements are actually read.
+fn reserved_capacity(len: u64) -> usize {
+    const MAX_RESERVED: u64 = 1 << 16;
+    len.min(MAX_RESERVED) as usize
 }

@@ -958,6 +958,7 @@ pub(crate) fn create_byte_data_block(
             .with_message("cannot allocate a buffer that exceeds the maximum buffer size")
             .into());
     }
+    context.check_allocation(alloc_size, "a buffer")?;
 
     // 1. Let db be a new Data Block value consisting of size bytes. If it is impossible to
     //    create such a Data Block, throw a RangeError exception.

@@ -732,6 +732,8 @@ impl String {
         }
 
         let n = n as usize;
+        let char_size = if string.as_str().is_latin1() { 1 } else { 2 };
+        context.check_allocation((n * len * char_size) as u64, "a string")?;
 
         // Charge each repetition against the VM loop-iteration limit.
         let mut result = Vec::with_capacity(n);
