@@ -125,6 +125,7 @@ mod base64;
 mod clock;
 mod event_loop;
 mod json;
+pub mod limits;
 mod modules;
 pub mod native_file;
 mod worker;

@@ -5,7 +5,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use boa_streams_host::boa_engine::builtins::promise::PromiseState;
+use boa_streams_host::limits::{CountingAllocator, Limits};
 use boa_streams_host::{exit_code, run_with_large_stack, Host, HostOptions};
+
+/// Counts the bytes in use, for `--max-heap-mib` (boa_streams_host::limits).
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 const HELP: &str = "\
 boa-streams: run a JavaScript file in Boa with the WHATWG Streams globals
@@ -56,6 +61,14 @@ OPTIONS:
                       context (a server on several cores: BoaStreams.serve({ reusePort: true })
                       in each copy shares one listener, port 0 included, and each request goes
                       to whichever copy takes it next); the exit code is the worst one
+    --cpu-time-limit-ms=N
+                      stop the program once its thread has spent N ms of CPU time (a tight
+                      loop, a long native call, an endless promise chain): not catchable by
+                      the script; exit code 1 with \"LimitExceeded: CPU time limit\"
+    --max-heap-mib=N  heap budget of N MiB (all memory the process allocates): a single
+                      allocation that does not fit (ArrayBuffer, typed array, repeat())
+                      throws a RangeError; passing the budget stops the program (exit 1,
+                      \"LimitExceeded: heap limit\")
     -h, --help        print this help
 
 EXIT CODES:
@@ -115,6 +128,8 @@ enum Program {
 #[derive(Clone)]
 struct Args {
     options: HostOptions,
+    /// `--cpu-time-limit-ms`, `--max-heap-mib`.
+    limits: Limits,
     /// `--serve-threads N`: copies of the program run at once (1: just this one).
     threads: usize,
     program: Program,
@@ -131,6 +146,7 @@ enum Parsed {
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     let mut options = HostOptions::default();
+    let mut limits = Limits::default();
     let mut module = None;
     let mut threads = 1;
     let program = loop {
@@ -147,6 +163,11 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
                 _ => return Parsed::Usage("--serve-threads needs a count from 1 to 256".into()),
             },
             "--script" => module = Some(false),
+            flag if flag.starts_with("--cpu-time-limit-ms=") || flag.starts_with("--max-heap-mib=") => {
+                if let Err(message) = parse_limit(flag, &mut limits) {
+                    return Parsed::Usage(message);
+                }
+            }
             "-e" | "--eval" => match args.next() {
                 Some(code) => break Program::Eval(code),
                 None => return Parsed::Usage(format!("missing CODE after {arg}")),
@@ -164,11 +185,32 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     };
     Parsed::Run(Args {
         options,
+        limits,
         threads,
         program,
         module,
         script_args: args.collect(),
     })
+}
+
+/// `--cpu-time-limit-ms=N` or `--max-heap-mib=N` into `limits`.
+fn parse_limit(flag: &str, limits: &mut Limits) -> Result<(), String> {
+    let (name, value) = flag.split_once('=').unwrap_or((flag, ""));
+    let n = value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("{name} needs a positive whole number, not {value:?}"))?;
+    if name == "--cpu-time-limit-ms" {
+        limits.cpu_time = Some(std::time::Duration::from_millis(n));
+    } else {
+        let bytes = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(1 << 20))
+            .ok_or_else(|| format!("{name}={n} is too large"))?;
+        limits.max_heap_bytes = Some(bytes);
+    }
+    Ok(())
 }
 
 fn run(args: Args) -> i32 {
@@ -197,6 +239,7 @@ fn run(args: Args) -> i32 {
             return exit_code::UNCAUGHT_ERROR;
         }
     };
+    host.set_limits(args.limits);
     if let Err(e) = host.set_script_args(&args.script_args) {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;

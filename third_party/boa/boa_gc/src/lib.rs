@@ -593,12 +593,13 @@ pub fn set_heap_limit(limit: Option<usize>, exceeded: Option<Box<dyn Fn(usize)>>
         (Some(bytes), Some(exceeded)) => Some(HeapLimit { bytes, exceeded }),
         _ => None,
     };
-    HEAP_LIMIT.with(|current| *current.borrow_mut() = new);
+    // (After this thread's locals are destroyed there is no limit to set.)
+    let _ = HEAP_LIMIT.try_with(|current| *current.borrow_mut() = new);
 }
 
 /// Calls the heap limit's function if `allocated` exceeds the limit.
 fn check_heap_limit(allocated: usize) {
-    HEAP_LIMIT.with(|current| {
+    let _ = HEAP_LIMIT.try_with(|current| {
         if let Ok(current) = current.try_borrow() {
             if let Some(limit) = current.as_ref().filter(|limit| allocated > limit.bytes) {
                 (limit.exceeded)(allocated);

@@ -648,10 +648,8 @@ impl Context {
     pub fn set_heap_limit(&mut self, limit: Option<usize>) {
         self.vm.heap_limit = limit;
         let handle = self.vm.interrupt.clone();
-        let exceeded: Option<Box<dyn Fn(usize)>> = limit.map(|_| {
-            Box::new(move |_: usize| handle.heap_limit_exceeded()) as Box<dyn Fn(usize)>
-        });
-        boa_gc::set_heap_limit(limit, exceeded);
+        let exceeded: Box<dyn Fn(usize)> = Box::new(move |_| handle.heap_limit_exceeded());
+        boa_gc::set_heap_limit(limit, limit.map(|_| exceeded));
     }
 
     /// The heap limit set by [`Context::set_heap_limit`].

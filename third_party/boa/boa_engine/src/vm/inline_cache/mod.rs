@@ -7,7 +7,13 @@ use boa_macros::{Finalize, Trace};
 
 use crate::{
     JsString,
-    object::shape::{Shape, WeakShape, slot::Slot},
+    object::{
+        JsObject,
+        shape::{
+            Shape, WeakShape,
+            slot::{Slot, SlotAttributes},
+        },
+    },
 };
 
 #[cfg(test)]
@@ -20,8 +26,28 @@ pub(crate) const PIC_CAPACITY: usize = 4;
 pub(crate) struct CacheEntry {
     /// A weak reference is kept to the shape to avoid the shape preventing deallocation.
     pub(crate) shape: WeakShape,
+    /// For a slot found on the prototype, the prototype's shape when it was cached: the slot
+    /// indexes the prototype's storage, so it is only valid while the prototype keeps that
+    /// shape (a property deleted or added on the prototype gives it a new one).
+    pub(crate) prototype_shape: Option<WeakShape>,
     #[unsafe_ignore_trace]
     pub(crate) slot: Slot,
+}
+
+/// The shapes a cached access depends on: the object's and its prototype's. A property access
+/// that runs code (a getter, a setter, a proxy trap) can change either; it compares them
+/// before and after, and caches only if they are the same.
+pub(crate) fn shapes_of(object: &JsObject) -> (Shape, Option<Shape>) {
+    let object = object.borrow();
+    let shape = object.shape().clone();
+    let prototype = shape.prototype().map(|p| p.borrow().shape().clone());
+    (shape, prototype)
+}
+
+/// Whether two results of [`shapes_of`] are the same shapes.
+pub(crate) fn same_shapes(a: &(Shape, Option<Shape>), b: &(Shape, Option<Shape>)) -> bool {
+    a.0.to_addr_usize() == b.0.to_addr_usize()
+        && a.1.as_ref().map(Shape::to_addr_usize) == b.1.as_ref().map(Shape::to_addr_usize)
 }
 
 /// An inline cache entry for a property access.
@@ -67,16 +93,31 @@ impl InlineCache {
             return;
         }
 
+        let prototype_shape = if slot.attributes.contains(SlotAttributes::PROTOTYPE) {
+            shape.prototype().map(|p| WeakShape::from(p.borrow().shape()))
+        } else {
+            None
+        };
+        let entry = CacheEntry {
+            shape: shape.into(),
+            prototype_shape,
+            slot,
+        };
+
         let mut entries = self.entries.borrow_mut();
 
-        // Add a new entry if there's space.
-        if entries
-            .try_push(CacheEntry {
-                shape: shape.into(),
-                slot,
-            })
-            .is_err()
+        // Replace the entry of this shape if there is one (its prototype changed).
+        let shape_addr = shape.to_addr_usize();
+        if let Some(existing) = entries
+            .iter_mut()
+            .find(|e| e.shape.upgrade().is_some_and(|s| s.to_addr_usize() == shape_addr))
         {
+            *existing = entry;
+            return;
+        }
+
+        // Add a new entry if there's space.
+        if entries.try_push(entry).is_err() {
             // Polymorphic cache is full, transition to megamorphic.
             self.megamorphic.set(true);
             entries.clear();
@@ -99,6 +140,17 @@ impl InlineCache {
         while i < entries.len() {
             if let Some(upgraded) = entries[i].shape.upgrade() {
                 if upgraded.to_addr_usize() == shape_addr {
+                    // A slot on the prototype: only while the prototype keeps its shape.
+                    if let Some(cached) = &entries[i].prototype_shape {
+                        let current = upgraded.prototype().map(|p| p.borrow().shape().clone());
+                        let valid = cached
+                            .upgrade()
+                            .zip(current)
+                            .is_some_and(|(c, p)| c.to_addr_usize() == p.to_addr_usize());
+                        if !valid {
+                            break;
+                        }
+                    }
                     result = Some((upgraded, entries[i].slot));
                     break;
                 }

@@ -3,6 +3,7 @@ use crate::{
     error::JsNativeError,
     object::{internal_methods::InternalMethodPropertyContext, shape::slot::SlotAttributes},
     property::PropertyKey,
+    vm::inline_cache::{same_shapes, shapes_of},
     vm::opcode::{IndexOperand, Operation, RegisterOperand},
 };
 
@@ -84,6 +85,7 @@ impl GetNameGlobal {
             drop(object_borrowed);
 
             let key: PropertyKey = ic.name.clone().into();
+            let shapes = (!ic.megamorphic.get()).then(|| shapes_of(&object));
 
             let context = &mut InternalMethodPropertyContext::new(context);
             let Some(result) = object.__try_get__(&key, object.clone().into(), context)? else {
@@ -93,9 +95,10 @@ impl GetNameGlobal {
                     .into());
             };
 
-            // Cache the property.
+            // Cache the property (unless the access changed the shapes it depends on).
             let slot = *context.slot();
-            if slot.is_cacheable() {
+            if slot.is_cacheable() && shapes.is_some_and(|s| same_shapes(&s, &shapes_of(&object)))
+            {
                 let ic = &context.vm.frame().code_block.ic[usize::from(ic_index)];
                 let object_borrowed = object.borrow();
                 let shape = object_borrowed.shape();

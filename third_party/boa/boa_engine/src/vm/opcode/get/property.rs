@@ -4,6 +4,7 @@ use crate::{
     Context, JsResult, JsValue, js_string,
     object::{internal_methods::InternalMethodPropertyContext, shape::slot::SlotAttributes},
     property::PropertyKey,
+    vm::inline_cache::{same_shapes, shapes_of},
     vm::opcode::{IndexOperand, Operation, RegisterOperand},
 };
 
@@ -63,13 +64,14 @@ fn get_by_name<const LENGTH: bool>(
     drop(object_borrowed);
 
     let key: PropertyKey = ic.name.clone().into();
+    let shapes = (!ic.megamorphic.get()).then(|| shapes_of(&object));
 
     let context = &mut InternalMethodPropertyContext::new(context);
     let result = object.__get__(&key, receiver.clone(), context)?;
 
-    // Cache the property.
+    // Cache the property (unless the access changed the shapes it depends on).
     let slot = *context.slot();
-    if slot.is_cacheable() {
+    if slot.is_cacheable() && shapes.is_some_and(|s| same_shapes(&s, &shapes_of(&object))) {
         let ic = &context.vm.frame().code_block.ic[usize::from(index)];
         let object_borrowed = object.borrow();
         let shape = object_borrowed.shape();

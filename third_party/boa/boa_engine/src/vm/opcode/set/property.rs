@@ -1,6 +1,7 @@
 use crate::JsExpect;
 use crate::JsValue;
 use crate::value::JsVariant;
+use crate::vm::inline_cache::{same_shapes, shapes_of};
 use crate::vm::opcode::{IndexOperand, RegisterOperand};
 use crate::{
     Context, JsNativeError, JsResult,
@@ -61,6 +62,7 @@ fn set_by_name(
     drop(object_borrowed);
 
     let name: PropertyKey = ic.name.clone().into();
+    let shapes = (!ic.megamorphic.get()).then(|| shapes_of(&object));
 
     let context = &mut InternalMethodPropertyContext::new(context);
     let succeeded = object.__set__(name.clone(), value.clone(), receiver.clone(), context)?;
@@ -70,9 +72,12 @@ fn set_by_name(
             .into());
     }
 
-    // Cache the property.
+    // Cache the property (unless the access changed the shapes it depends on).
     let slot = *context.slot();
-    if succeeded && slot.is_cacheable() {
+    if succeeded
+        && slot.is_cacheable()
+        && shapes.is_some_and(|s| same_shapes(&s, &shapes_of(&object)))
+    {
         let ic = &context.vm.frame().code_block.ic[usize::from(index)];
         let object_borrowed = object.borrow();
         let shape = object_borrowed.shape();

@@ -340,8 +340,15 @@ where
 
                 Ok(AstImportSpecifier::new(binding, name))
             }
-            TokenKind::Keyword((kw, _)) => {
-                let export_name = kw.to_sym();
+            // A reserved word (`default`, `null`, `true`, ...) is an IdentifierName, so a valid
+            // ModuleExportName, but never an ImportedBinding: `as` must follow.
+            TokenKind::Keyword(_) | TokenKind::NullLiteral(_) | TokenKind::BooleanLiteral(_) => {
+                let export_name = match tok.kind() {
+                    TokenKind::Keyword((kw, _)) => kw.to_sym(),
+                    TokenKind::BooleanLiteral((true, _)) => Sym::TRUE,
+                    TokenKind::BooleanLiteral((false, _)) => Sym::FALSE,
+                    _ => Sym::NULL,
+                };
 
                 cursor.advance(interner);
 
