@@ -44,7 +44,7 @@ const HEAP_LIMIT: u8 = 2;
 /// let result = context.eval(Source::from_bytes("try { for (;;) {} } catch { }"));
 /// watchdog.join().unwrap();
 /// let error = result.unwrap_err();
-/// assert!(!error.is_catchable());
+/// assert!(error.as_engine().is_some());
 /// assert!(error.to_string().contains("interrupted"));
 /// context.interrupt_handle().reset();
 /// assert!(context.eval(Source::from_bytes("1 + 1")).is_ok());
