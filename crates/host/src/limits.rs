@@ -364,10 +364,13 @@ pub(crate) fn exceeded(context: &Context) -> Option<LimitExceeded> {
     let recorded = armed.watch.exceeded.lock().ok().and_then(|e| *e);
     // The engine's own heap check (after a collection) interrupts without the watchdog.
     recorded.or_else(|| {
-        armed.limits.max_heap_bytes.map(|limit| LimitExceeded::Heap {
-            limit,
-            in_use: heap_now(),
-        })
+        armed
+            .limits
+            .max_heap_bytes
+            .map(|limit| LimitExceeded::Heap {
+                limit,
+                in_use: heap_now(),
+            })
     })
 }
 

@@ -121,7 +121,11 @@ fn heap_limit_makes_large_single_allocations_a_range_error() {
     let small = eval(&mut context, "new ArrayBuffer(1 << 20).byteLength").unwrap();
     assert_eq!(small, JsValue::new(1 << 20));
     context.set_heap_limit(None);
-    let big = eval(&mut context, "new ArrayBuffer(128 * 1024 * 1024).byteLength").unwrap();
+    let big = eval(
+        &mut context,
+        "new ArrayBuffer(128 * 1024 * 1024).byteLength",
+    )
+    .unwrap();
     assert_eq!(big, JsValue::new(128 * 1024 * 1024));
 }
 

@@ -163,7 +163,9 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
                 _ => return Parsed::Usage("--serve-threads needs a count from 1 to 256".into()),
             },
             "--script" => module = Some(false),
-            flag if flag.starts_with("--cpu-time-limit-ms=") || flag.starts_with("--max-heap-mib=") => {
+            flag if flag.starts_with("--cpu-time-limit-ms=")
+                || flag.starts_with("--max-heap-mib=") =>
+            {
                 if let Err(message) = parse_limit(flag, &mut limits) {
                     return Parsed::Usage(message);
                 }
