@@ -58,12 +58,9 @@ impl InterruptHandle {
     /// Asks the engine to stop the running script at its next check.
     pub fn interrupt(&self) {
         // Keep a reason already recorded (the heap limit).
-        let _ = self.state.compare_exchange(
-            RUNNING,
-            INTERRUPTED,
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        );
+        let _ =
+            self.state
+                .compare_exchange(RUNNING, INTERRUPTED, Ordering::Relaxed, Ordering::Relaxed);
     }
 
     /// Clears a pending request, so that the context can run code again.

@@ -94,7 +94,9 @@ impl InlineCache {
         }
 
         let prototype_shape = if slot.attributes.contains(SlotAttributes::PROTOTYPE) {
-            shape.prototype().map(|p| WeakShape::from(p.borrow().shape()))
+            shape
+                .prototype()
+                .map(|p| WeakShape::from(p.borrow().shape()))
         } else {
             None
         };
@@ -108,10 +110,11 @@ impl InlineCache {
 
         // Replace the entry of this shape if there is one (its prototype changed).
         let shape_addr = shape.to_addr_usize();
-        if let Some(existing) = entries
-            .iter_mut()
-            .find(|e| e.shape.upgrade().is_some_and(|s| s.to_addr_usize() == shape_addr))
-        {
+        if let Some(existing) = entries.iter_mut().find(|e| {
+            e.shape
+                .upgrade()
+                .is_some_and(|s| s.to_addr_usize() == shape_addr)
+        }) {
             *existing = entry;
             return;
         }

@@ -97,8 +97,7 @@ impl GetNameGlobal {
 
             // Cache the property (unless the access changed the shapes it depends on).
             let slot = *context.slot();
-            if slot.is_cacheable() && shapes.is_some_and(|s| same_shapes(&s, &shapes_of(&object)))
-            {
+            if slot.is_cacheable() && shapes.is_some_and(|s| same_shapes(&s, &shapes_of(&object))) {
                 let ic = &context.vm.frame().code_block.ic[usize::from(ic_index)];
                 let object_borrowed = object.borrow();
                 let shape = object_borrowed.shape();

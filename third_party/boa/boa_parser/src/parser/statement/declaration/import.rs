@@ -232,7 +232,9 @@ where
                 }
                 TokenKind::StringLiteral(_)
                 | TokenKind::IdentifierName(_)
-                | TokenKind::Keyword(_) => {
+                | TokenKind::Keyword(_)
+                | TokenKind::NullLiteral(_)
+                | TokenKind::BooleanLiteral(_) => {
                     list.push(ImportSpecifier.parse(cursor, interner)?);
                 }
                 _ => {
