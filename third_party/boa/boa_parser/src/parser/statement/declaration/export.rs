@@ -267,7 +267,9 @@ where
                 }
                 TokenKind::StringLiteral(_)
                 | TokenKind::IdentifierName(_)
-                | TokenKind::Keyword(_) => {
+                | TokenKind::Keyword(_)
+                | TokenKind::NullLiteral(_)
+                | TokenKind::BooleanLiteral(_) => {
                     list.push(ExportSpecifier.parse(cursor, interner)?);
                 }
                 _ => {
