@@ -236,6 +236,13 @@ fn importing_a_reserved_word_still_needs_as() {
         &mut context,
     );
     assert!(parsed.is_err());
+    // A local export of a reserved word is still an early error.
+    let parsed = boa_engine::Module::parse(
+        Source::from_bytes("const x = 1; export { null };"),
+        None,
+        &mut context,
+    );
+    assert!(parsed.is_err());
 }
 
 // --- 0005-inline-cache-shape-checks ---
