@@ -161,6 +161,16 @@ impl Shared {
         *self.error_forwarder.borrow_mut() = Some(forwarder);
     }
 
+    /// Record, once, the hard limit that stopped the script (crate::limits).
+    pub(crate) fn report_stop(&self, context: &Context) {
+        if let Some(message) = crate::limits::stop_report(context) {
+            self.record(HostError::Uncaught {
+                message,
+                stack: None,
+            });
+        }
+    }
+
     /// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
     /// that escaped a script or a job: fire an `ErrorEvent` (cancelable, `error` = the
     /// exception) at the global; unless a listener canceled it, record it (and print it).
@@ -173,6 +183,11 @@ impl Shared {
             Ok(value) => value,
             // An engine error (runtime limit, ...) has no JS value: nothing to fire.
             Err(error) => {
+                // A script stopped by a hard limit (crate::limits): one report naming it.
+                if crate::limits::is_stop(&error) && crate::limits::exceeded(context).is_some() {
+                    self.report_stop(context);
+                    return;
+                }
                 self.record(HostError::Uncaught {
                     message: error.to_string(),
                     stack: None,
@@ -701,6 +716,9 @@ impl EventLoop {
                     if self.shared.exit.get().is_some() {
                         return true;
                     }
+                    if context.interrupt_handle().is_interrupted() {
+                        return false;
+                    }
                     if stop.is_bounded() {
                         since_check += 1;
                         if since_check >= DEADLINE_CHECK_INTERVAL {
@@ -857,8 +875,20 @@ impl EventLoop {
                 crate::process::dispatch_signal(signal, &mut context.borrow_mut());
                 continue;
             }
+            // A script stopped by a hard limit (crate::limits) runs nothing more: its
+            // queued jobs and timers are discarded.
+            if context.borrow().interrupt_handle().is_interrupted() {
+                self.shared.report_stop(&context.borrow());
+                self.clear();
+                return LoopOutcome::Idle;
+            }
             // 1. Microtask checkpoint.
             if !self.checkpoint(&mut context.borrow_mut(), stop) {
+                if context.borrow().interrupt_handle().is_interrupted() {
+                    self.shared.report_stop(&context.borrow());
+                    self.clear();
+                    return LoopOutcome::Idle;
+                }
                 return LoopOutcome::DeadlineReached;
             }
 

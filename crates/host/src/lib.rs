@@ -132,6 +132,7 @@ mod cjs_lexer;
 mod clock;
 mod event_loop;
 mod json;
+pub mod limits;
 mod modules;
 pub mod native_file;
 mod process;

@@ -731,9 +731,13 @@ fn catchable(error: JsError) -> JsError {
             range_error("Maximum loop iteration count exceeded")
         }
         Some(EngineError::RuntimeLimit(_)) => range_error("Maximum call stack size exceeded"),
-        Some(other) => JsNativeError::error()
-            .with_message(format!("{other}"))
+        Some(panic @ EngineError::Panic(_)) => JsNativeError::error()
+            .with_message(format!("{panic}"))
             .into(),
+        // Any other engine error stops the script (the engine series' interrupt and heap
+        // limit, third_party/boa): it stays uncatchable. (No such variant on a stock engine.)
+        #[allow(unreachable_patterns)]
+        Some(_) => error,
     }
 }
 

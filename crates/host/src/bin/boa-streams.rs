@@ -6,12 +6,17 @@ use std::process::ExitCode;
 
 use boa_streams_host::boa_engine::builtins::promise::PromiseState;
 use boa_streams_host::capabilities::HostPort;
+use boa_streams_host::limits::{CountingAllocator, Limits};
 use boa_streams_host::{
     exit_code, run_with_large_stack, Capabilities, Host, HostOptions, SignalHandle,
 };
 
 /// The signal handles of the running copies of the program (see `signals`).
 static SIGNAL_HANDLES: std::sync::Mutex<Vec<SignalHandle>> = std::sync::Mutex::new(Vec::new());
+
+/// Counts the bytes in use, for `--max-heap-mib` (boa_streams_host::limits).
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 const HELP: &str = "\
 boa-streams: run a JavaScript file in Boa with the WHATWG Streams globals
@@ -65,6 +70,14 @@ OPTIONS:
                       context (a server on several cores: BoaStreams.serve({ reusePort: true })
                       in each copy shares one listener, port 0 included, and each request goes
                       to whichever copy takes it next); the exit code is the worst one
+    --cpu-time-limit-ms=N
+                      stop the program once its thread has spent N ms of CPU time (a tight
+                      loop, a long native call, an endless promise chain): not catchable by
+                      the script; exit code 1 with \"LimitExceeded: CPU time limit\"
+    --max-heap-mib=N  heap budget of N MiB (all memory the process allocates): a single
+                      allocation that does not fit (ArrayBuffer, typed array, repeat())
+                      throws a RangeError; passing the budget stops the program (exit 1,
+                      \"LimitExceeded: heap limit\")
     -h, --help        print this help
 
 PERMISSIONS (least authority, as Node's permission model):
@@ -143,6 +156,8 @@ enum Program {
 #[derive(Clone)]
 struct Args {
     options: HostOptions,
+    /// `--cpu-time-limit-ms`, `--max-heap-mib`.
+    limits: Limits,
     /// `--serve-threads N`: copies of the program run at once (1: just this one).
     threads: usize,
     program: Program,
@@ -200,6 +215,7 @@ fn grant(flag: &str, capabilities: Capabilities) -> Result<Capabilities, String>
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     let mut options = HostOptions::default();
+    let mut limits = Limits::default();
     let mut module = None;
     let mut threads = 1;
     // `--permission` and the grants of `--allow-*`.
@@ -224,6 +240,13 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
                 _ => return Parsed::Usage("--serve-threads needs a count from 1 to 256".into()),
             },
             "--script" => module = Some(false),
+            flag if flag.starts_with("--cpu-time-limit-ms=")
+                || flag.starts_with("--max-heap-mib=") =>
+            {
+                if let Err(message) = parse_limit(flag, &mut limits) {
+                    return Parsed::Usage(message);
+                }
+            }
             "-e" | "--eval" => match args.next() {
                 Some(code) => break Program::Eval(code),
                 None => return Parsed::Usage(format!("missing CODE after {arg}")),
@@ -247,11 +270,32 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Parsed {
     };
     Parsed::Run(Args {
         options,
+        limits,
         threads,
         program,
         module,
         script_args: args.collect(),
     })
+}
+
+/// `--cpu-time-limit-ms=N` or `--max-heap-mib=N` into `limits`.
+fn parse_limit(flag: &str, limits: &mut Limits) -> Result<(), String> {
+    let (name, value) = flag.split_once('=').unwrap_or((flag, ""));
+    let n = value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("{name} needs a positive whole number, not {value:?}"))?;
+    if name == "--cpu-time-limit-ms" {
+        limits.cpu_time = Some(std::time::Duration::from_millis(n));
+    } else {
+        let bytes = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(1 << 20))
+            .ok_or_else(|| format!("{name}={n} is too large"))?;
+        limits.max_heap_bytes = Some(bytes);
+    }
+    Ok(())
 }
 
 fn run(args: Args) -> i32 {
@@ -280,6 +324,7 @@ fn run(args: Args) -> i32 {
             return exit_code::UNCAUGHT_ERROR;
         }
     };
+    host.set_limits(args.limits);
     if let Err(e) = host.set_script_args(&args.script_args) {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;
