@@ -758,25 +758,6 @@ impl Host {
         process::exit_code(&mut self.context)
     }
 
-    /// Whether `process.env` shows the environment (it does unless this turns it off; the
-    /// environment is read on the first access, so this decides before that). Denied, it
-    /// is an empty object: packages that probe `process.env.NODE_ENV` still load.
-    ///
-    /// ```
-    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
-    ///
-    /// run_with_large_stack(|| {
-    ///     let mut host = Host::new(HostOptions::default()).unwrap();
-    ///     host.set_env_access(false);
-    ///     let count = host.eval_source("Object.keys(process.env).length", "main.js").unwrap();
-    ///     assert_eq!(count.as_number(), Some(0.0));
-    /// })
-    /// .unwrap();
-    /// ```
-    pub fn set_env_access(&mut self, allowed: bool) {
-        process::set_env_allowed(&mut self.context, allowed);
-    }
-
     /// A handle that delivers `SIGINT`/`SIGTERM` to the program's `process.on(...)`
     /// listeners from any thread (see [`SignalHandle`]).
     pub fn signal_handle(&self) -> SignalHandle {

@@ -1,7 +1,9 @@
 //! The global `process`: the part of Node's that packages probe.
 //!
 //! * `env`: the environment, read on first access into a plain object (later changes to
-//!   the object stay in the program) when [`env_allowed`] says so, else an empty object;
+//!   the object stay in the program) when the context's capabilities grant `env`
+//!   (`boa_webidl::capabilities`, `--allow-env` under `--permission`); denied, reading
+//!   `process.env` throws a TypeError naming the capability (as Deno's permissions do);
 //! * `argv` (`[execPath, scriptPath, ...scriptArgs]`), `argv0`, `execPath`, `execArgv`
 //!   (empty), `platform`, `arch`, `pid`, `title`, `cwd()`;
 //! * `exit(code)`: the run ends at once (the code after the call does not run, the event
@@ -160,18 +162,13 @@ impl SignalHandle {
     }
 }
 
-/// Whether `process.env` shows the environment. The one place that decides.
-// NOTE: allowed unless the embedder called `Host::set_env_access(false)`, for now (a
-// capability policy may decide here later).
-pub(crate) fn env_allowed(context: &Context) -> bool {
-    context.get_data::<EnvPolicy>().is_none_or(|p| p.0)
+/// Whether `process.env` may show the environment: the context's capability policy (the one
+/// place that decides).
+fn check_env(context: &Context) -> JsResult<()> {
+    crate::Capabilities::of(context)
+        .check_env()
+        .map_err(|denied| denied.to_error("process.env"))
 }
-
-pub(crate) fn set_env_allowed(context: &mut Context, allowed: bool) {
-    context.insert_data(EnvPolicy(allowed));
-}
-
-struct EnvPolicy(bool);
 
 /// `process.argv`'s parts.
 #[derive(Debug, Clone, Default)]
@@ -212,13 +209,12 @@ pub(crate) fn update_argv(context: &mut Context, change: impl FnOnce(&mut Argv))
 }
 
 fn env_object(context: &mut Context) -> JsResult<JsValue> {
+    check_env(context)?;
     let object = JsObject::with_object_proto(context.intrinsics());
-    if env_allowed(context) {
-        for (key, value) in std::env::vars_os() {
-            let key = JsString::from(key.to_string_lossy().as_ref());
-            let value = JsString::from(value.to_string_lossy().as_ref());
-            object.create_data_property_or_throw(key, value, context)?;
-        }
+    for (key, value) in std::env::vars_os() {
+        let key = JsString::from(key.to_string_lossy().as_ref());
+        let value = JsString::from(value.to_string_lossy().as_ref());
+        object.create_data_property_or_throw(key, value, context)?;
     }
     Ok(object.into())
 }

@@ -212,6 +212,35 @@ fn entry_rules_for_commonjs() {
     );
 }
 
+/// `process.env` under `--permission`: denied without `--allow-env` (a TypeError naming the
+/// capability), the environment with it.
+#[test]
+fn process_env_follows_the_env_capability() {
+    let dir = temp_dir("env-capability");
+    write(
+        &dir,
+        "main.cjs",
+        "try { console.log(process.env.BOA_CJS_TEST); } catch (e) { console.log(e.name + ': ' + e.message); }\n",
+    );
+    let run = |flags: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_boa-streams"))
+            .args(flags)
+            .arg("main.cjs")
+            .current_dir(std::fs::canonicalize(&dir).expect("dir"))
+            .env("BOA_CJS_TEST", "from env")
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert_eq!(
+        run(&["--permission"]),
+        "TypeError: process.env denied: reading the environment needs the env capability (--allow-env)\n"
+    );
+    assert_eq!(run(&["--permission", "--allow-env"]), "from env\n");
+    assert_eq!(run(&[]), "from env\n");
+}
+
 #[test]
 fn process_basics() {
     let dir = temp_dir("process");
