@@ -83,7 +83,9 @@
 //!
 //! # Globals
 //!
-//! boa_runtime's `console`, `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
+//! boa_runtime's `console` (writing `log`/`info`/`debug` to standard output and
+//! `warn`/`error`/`trace`/a failing `assert` to standard error, as Node and Deno do),
+//! `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
 //! `queueMicrotask` and `structuredClone` (boa_runtime's `URL`, `AbortController` and
 //! `TextEncoder`/`TextDecoder` are *not* installed: boa_streams provides its own, nor its
 //! `atob`/`btoa`: the host's own follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
@@ -123,6 +125,7 @@ use boa_runtime::extensions::{
 
 mod base64;
 mod clock;
+mod console;
 mod event_loop;
 mod json;
 mod modules;
@@ -272,7 +275,7 @@ impl Host {
 
         boa_runtime::register_extensions(
             (
-                ConsoleExtension::default(),
+                ConsoleExtension(console::HostLogger),
                 TimeoutExtension,
                 MicrotaskExtension,
                 StructuredCloneExtension,
