@@ -187,6 +187,7 @@ webidl_enum! {
 
 /// A request's [referrer](https://fetch.spec.whatwg.org/#concept-request-referrer).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // the standard's names
 pub(crate) enum Referrer {
     /// "no-referrer" (the getter returns "").
     NoReferrer,

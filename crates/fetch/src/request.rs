@@ -32,6 +32,9 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     webidl::register_interface::<RequestInterface>(context)
 }
 
+/// Reads one of a request's fields for its getter.
+type OptionGetter<T> = fn(&RequestOptions) -> T;
+
 /// The native data of a `Request`.
 #[derive(Trace, Finalize, JsData)]
 pub struct RequestInterface {
@@ -273,7 +276,7 @@ impl Class for RequestInterface {
             None,
         );
         // The string attributes reflecting the request's fields.
-        let strings: [(&str, fn(&RequestOptions) -> String); 7] = [
+        let strings: [(&str, OptionGetter<String>); 7] = [
             ("referrer", RequestOptions::referrer_string),
             ("referrerPolicy", |o| o.referrer_policy.as_str().to_owned()),
             ("mode", |o| o.mode.as_str().to_owned()),
@@ -290,7 +293,7 @@ impl Class for RequestInterface {
             });
             webidl::attribute(class, name, getter, None);
         }
-        let flags: [(&str, fn(&RequestOptions) -> bool); 3] = [
+        let flags: [(&str, OptionGetter<bool>); 3] = [
             ("keepalive", |o| o.keepalive),
             ("isReloadNavigation", |o| o.reload_navigation),
             ("isHistoryNavigation", |o| o.history_navigation),
