@@ -21,10 +21,12 @@ pub mod headers;
 mod mime;
 mod multipart;
 pub mod network;
+mod options;
 mod request;
 mod response;
 mod settings;
 
+pub use options::{RequestCache, RequestCredentials, RequestMode, RequestRedirect};
 pub use settings::{
     api_base_url, headers_policy, set_api_base_url, set_headers_policy, HeadersPolicy,
 };
@@ -114,12 +116,17 @@ pub(crate) fn extract(
     keepalive: bool,
     ctx: &mut Context,
 ) -> JsResult<(Body, Option<Vec<u8>>)> {
-    let _ = keepalive;
     // 1-2. A ReadableStream is the stream itself.
     if let Some(stream) = object
         .as_object()
         .and_then(|o| o.clone().downcast::<ReadableStream>().ok())
     {
+        // If keepalive is true, then throw a TypeError.
+        if keepalive {
+            return Err(type_error(
+                "A keepalive request cannot have a ReadableStream body",
+            ));
+        }
         // If object is disturbed or locked, then throw a TypeError.
         if is_disturbed(&stream) || is_readable_stream_locked(&stream) {
             return Err(type_error("The body stream is disturbed or locked"));
@@ -345,12 +352,9 @@ impl ConsumeState {
                 .map_err(|e| own(e, ctx)),
             Consume::Text => Ok(boa_fileapi::utf8_decode(&data.to_vec()).into()),
             Consume::Blob => {
-                // A Blob whose bytes are data and type is the MIME type (or "").
-                let mime = self
-                    .mime
-                    .as_deref()
-                    .map(|m| String::from_utf8_lossy(m).into_owned())
-                    .unwrap_or_default();
+                // A Blob whose bytes are data and type is this's MIME type serialized: the
+                // MIME type extracted from `Content-Type` ("" when there is none).
+                let mime = mime::body_mime_type(self.mime.as_deref());
                 boa_fileapi::create_blob(data.parts().iter().cloned(), &mime, ctx)
                     .map_err(|e| own(e, ctx))
             }

@@ -26,6 +26,38 @@ impl MimeType {
     }
 }
 
+impl std::fmt::Display for MimeType {
+    /// [Serialize a MIME type](https://mimesniff.spec.whatwg.org/#serialize-a-mime-type):
+    /// `type/subtype`, then `;name=value` for each parameter, the value quoted (with `"`
+    /// and `\` escaped) when it is empty or not all token code points.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.type_, self.subtype)?;
+        for (name, value) in &self.parameters {
+            write!(f, ";{name}=")?;
+            if !value.is_empty() && value.chars().all(is_token) {
+                f.write_str(value)?;
+            } else {
+                f.write_str("\"")?;
+                for c in value.chars() {
+                    if c == '"' || c == '\\' {
+                        f.write_str("\\")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                f.write_str("\"")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The Body mixin's [MIME type](https://fetch.spec.whatwg.org/#concept-body-mime-type) as
+/// `blob()` gives it: the MIME type extracted from the `Content-Type` value(s), serialized;
+/// the empty string when there is none or it does not parse.
+pub(crate) fn body_mime_type(content_type: Option<&[u8]>) -> String {
+    extract_mime_type(content_type).map_or_else(String::new, |m| m.to_string())
+}
+
 fn is_http_whitespace(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\t' | ' ')
 }
@@ -263,5 +295,24 @@ mod tests {
         assert_eq!(m.parameter("boundary"), Some("a,b"));
         assert!(extract_mime_type(None).is_none());
         assert!(extract_mime_type(Some(b"nonsense")).is_none());
+    }
+
+    #[test]
+    fn serializes_as_blob_types_need() {
+        let t = |v: &str| body_mime_type(Some(v.as_bytes()));
+        assert_eq!(t("text/plain; charset=utf-8"), "text/plain;charset=utf-8");
+        assert_eq!(t("Text/HTML;Charset=\"UTF-8\""), "text/html;charset=UTF-8");
+        assert_eq!(
+            t("text/plain;a=\"b c\";d=\"\";e=\"q\\\"x\""),
+            "text/plain;a=\"b c\";d=\"\";e=\"q\\\"x\""
+        );
+        assert_eq!(t("text/plain;charset=gbk, text/html"), "text/html");
+        assert_eq!(
+            t("text/plain;charset=gbk, text/plain"),
+            "text/plain;charset=gbk"
+        );
+        assert_eq!(t("nonsense"), "");
+        assert_eq!(t(""), "");
+        assert_eq!(body_mime_type(None), "");
     }
 }

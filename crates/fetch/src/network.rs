@@ -12,13 +12,14 @@
 //! boa_fetch::register(&mut context).unwrap();
 //! let request = context
 //!     .eval(Source::from_bytes(
-//!         "new Request('http://example.test/a', { method: 'POST', body: 'hi' })",
+//!         "new Request('http://example.test/a', { method: 'POST', body: 'hi', redirect: 'manual' })",
 //!     ))
 //!     .unwrap();
 //! let parts = request_parts(&request.as_object().unwrap()).unwrap();
 //! assert_eq!(parts.method, b"POST");
 //! assert_eq!(parts.url, "http://example.test/a");
 //! assert_eq!(parts.body_bytes.as_deref(), Some(&b"hi"[..]));
+//! assert_eq!(parts.redirect, boa_fetch::RequestRedirect::Manual);
 //!
 //! let response = NetworkResponse {
 //!     status: 200,
@@ -65,13 +66,25 @@ pub struct RequestParts {
     pub body_bytes: Option<Bytes>,
     /// The request's `AbortSignal`.
     pub signal: JsObject,
+    /// The redirect mode (`redirect`).
+    pub redirect: crate::RequestRedirect,
+    /// The cache mode (`cache`).
+    pub cache: crate::RequestCache,
+    /// The mode (`mode`).
+    pub mode: crate::RequestMode,
+    /// The credentials mode (`credentials`).
+    pub credentials: crate::RequestCredentials,
+    /// Whether the request may outlive its global (`keepalive`).
+    pub keepalive: bool,
+    /// The integrity metadata (`integrity`; empty when none).
+    pub integrity: String,
 }
 
 /// The parts of `request` if it is a `Request` object (`None` otherwise). Reading the body
 /// stream is up to the caller (a fetch reads it, which makes the request's body used).
 pub fn request_parts(request: &JsObject) -> Option<RequestParts> {
     let request = request.clone().downcast::<RequestInterface>().ok()?;
-    let (holder, method, url, signal) = {
+    let (holder, method, url, signal, options) = {
         let r = request.borrow();
         let d = r.data();
         (
@@ -79,6 +92,7 @@ pub fn request_parts(request: &JsObject) -> Option<RequestParts> {
             d.method.clone(),
             d.url.clone(),
             d.signal.clone(),
+            d.options.clone(),
         )
     };
     let headers = holder.headers.borrow().data().list();
@@ -92,6 +106,12 @@ pub fn request_parts(request: &JsObject) -> Option<RequestParts> {
             .and_then(|b| b.source.as_ref().map(boa_fileapi::ByteSeq::to_bytes)),
         body: body.map(|b| b.stream.clone()),
         signal,
+        redirect: options.redirect,
+        cache: options.cache,
+        mode: options.mode,
+        credentials: options.credentials,
+        keepalive: options.keepalive,
+        integrity: options.integrity,
     })
 }
 
@@ -247,6 +267,7 @@ pub fn new_incoming_request(
             method,
             url: JsString::from(url),
             signal,
+            options: crate::options::RequestOptions::for_url(),
         },
     )
     .upcast())

@@ -23,9 +23,17 @@ use boa_streams::spec::{
 };
 use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
 
+use crate::options::{
+    Referrer, ReferrerPolicy, RequestCache, RequestCredentials, RequestMode, RequestOptions,
+    RequestPriority, RequestRedirect,
+};
+
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
     webidl::register_interface::<RequestInterface>(context)
 }
+
+/// Reads one of a request's fields for its getter.
+type OptionGetter<T> = fn(&RequestOptions) -> T;
 
 /// The native data of a `Request`.
 #[derive(Trace, Finalize, JsData)]
@@ -36,6 +44,9 @@ pub struct RequestInterface {
     #[unsafe_ignore_trace]
     pub(crate) url: JsString,
     pub(crate) signal: JsObject,
+    /// Mode, credentials, cache, redirect, referrer, ... (what `RequestInit` sets).
+    #[unsafe_ignore_trace]
+    pub(crate) options: RequestOptions,
 }
 
 impl std::fmt::Debug for RequestInterface {
@@ -95,55 +106,129 @@ pub(crate) fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsStrin
     Ok(JsString::from(s.as_str()))
 }
 
-/// A `RequestInit` after conversion (only the members used here, in lexicographic order).
+/// A `RequestInit` after conversion: each member, `None` when absent (members in
+/// lexicographic order, as WebIDL converts them: each is read and converted before the next
+/// is read, so an invalid enum value throws before the later getters run).
+#[derive(Default)]
 struct RequestInit {
     body: Option<JsValue>,
+    cache: Option<RequestCache>,
+    credentials: Option<RequestCredentials>,
     duplex: Option<JsString>,
     headers: Option<Vec<headers::Header>>,
+    integrity: Option<String>,
+    keepalive: Option<bool>,
     method: Option<Vec<u8>>,
+    mode: Option<RequestMode>,
+    priority: Option<RequestPriority>,
+    redirect: Option<RequestRedirect>,
+    referrer: Option<String>,
+    referrer_policy: Option<ReferrerPolicy>,
     signal: Option<JsValue>,
+    window: Option<JsValue>,
+}
+
+impl RequestInit {
+    /// Whether the dictionary [is empty](https://webidl.spec.whatwg.org/#dfn-dictionary)
+    /// (no member present), as the constructor's "if init is not empty" asks.
+    fn is_empty(&self) -> bool {
+        self.body.is_none()
+            && self.cache.is_none()
+            && self.credentials.is_none()
+            && self.duplex.is_none()
+            && self.headers.is_none()
+            && self.integrity.is_none()
+            && self.keepalive.is_none()
+            && self.method.is_none()
+            && self.mode.is_none()
+            && self.priority.is_none()
+            && self.redirect.is_none()
+            && self.referrer.is_none()
+            && self.referrer_policy.is_none()
+            && self.signal.is_none()
+            && self.window.is_none()
+    }
 }
 
 fn convert_request_init(value: &JsValue, ctx: &mut Context) -> JsResult<RequestInit> {
     let dict = Dictionary::new(value, "init")?;
-    let body = dict.get(webidl::js_key!("body"), ctx)?;
-    let body = match body {
+    let body = match dict.get(webidl::js_key!("body"), ctx)? {
         Some(v) if !v.is_null() && !super::is_body_init_object(&v, ctx)? => {
             Some(JsValue::from(v.to_string(ctx)?))
         }
         other => other,
     };
-    let duplex = match dict.get(webidl::js_key!("duplex"), ctx)? {
-        None => None,
-        Some(v) => {
-            let s = v.to_string(ctx)?;
-            if s != js_string!("half") {
-                return Err(type_error("'duplex' must be \"half\""));
-            }
-            Some(s)
+    let mut init = RequestInit {
+        body,
+        ..RequestInit::default()
+    };
+    if let Some(v) = dict.get(webidl::js_key!("cache"), ctx)? {
+        init.cache = Some(RequestCache::convert(&v, "cache", ctx)?);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("credentials"), ctx)? {
+        init.credentials = Some(RequestCredentials::convert(&v, "credentials", ctx)?);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("duplex"), ctx)? {
+        let s = v.to_string(ctx)?;
+        if s != js_string!("half") {
+            return Err(type_error(format!(
+                "RequestInit's duplex: \"{}\" is not a valid RequestDuplex value (only \"half\")",
+                s.to_std_string_lossy()
+            )));
         }
-    };
-    let headers = match dict.get(webidl::js_key!("headers"), ctx)? {
-        None => None,
-        Some(v) => Some(headers::to_headers_init(&v, ctx)?),
-    };
-    let method = match dict.get(webidl::js_key!("method"), ctx)? {
-        None => None,
-        Some(v) => Some(headers::to_byte_string(&v, ctx)?),
-    };
-    let signal = dict.get(webidl::js_key!("signal"), ctx)?;
-    if let Some(s) = &signal {
+        init.duplex = Some(s);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("headers"), ctx)? {
+        init.headers = Some(headers::to_headers_init(&v, ctx)?);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("integrity"), ctx)? {
+        init.integrity = Some(v.to_string(ctx)?.to_std_string_lossy());
+    }
+    if let Some(v) = dict.get(webidl::js_key!("keepalive"), ctx)? {
+        init.keepalive = Some(v.to_boolean());
+    }
+    if let Some(v) = dict.get(webidl::js_key!("method"), ctx)? {
+        init.method = Some(headers::to_byte_string(&v, ctx)?);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("mode"), ctx)? {
+        init.mode = Some(RequestMode::convert(&v, "mode", ctx)?);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("priority"), ctx)? {
+        init.priority = Some(RequestPriority::convert(&v, "priority", ctx)?);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("redirect"), ctx)? {
+        init.redirect = Some(RequestRedirect::convert(&v, "redirect", ctx)?);
+    }
+    if let Some(v) = dict.get(webidl::js_key!("referrer"), ctx)? {
+        // USVString: lone surrogates become U+FFFD.
+        init.referrer = Some(v.to_string(ctx)?.to_std_string_lossy());
+    }
+    if let Some(v) = dict.get(webidl::js_key!("referrerPolicy"), ctx)? {
+        init.referrer_policy = Some(ReferrerPolicy::convert(&v, "referrerPolicy", ctx)?);
+    }
+    init.signal = dict.get(webidl::js_key!("signal"), ctx)?;
+    if let Some(s) = &init.signal {
         if !s.is_null() && !boa_dom::is_abort_signal(s) {
-            return Err(type_error("'signal' is not an AbortSignal"));
+            return Err(type_error("RequestInit's signal is not an AbortSignal"));
         }
     }
-    Ok(RequestInit {
-        body,
-        duplex,
-        headers,
-        method,
-        signal,
-    })
+    // `any`: present unless undefined.
+    init.window = dict.get(webidl::js_key!("window"), ctx)?;
+    Ok(init)
+}
+
+/// Whether `href` (a serialized URL) [includes credentials](https://url.spec.whatwg.org/#include-credentials).
+fn includes_credentials(href: &str) -> bool {
+    url::Url::parse(href).is_ok_and(|u| !u.username().is_empty() || u.password().is_some())
+}
+
+/// The origin of the realm's API base URL when it is a tuple origin (an `http:` page, the
+/// WPT runner's); `None` for no base URL or an opaque origin (a `file:` script), where a
+/// server runtime has no origin to compare a referrer with (undici keeps the referrer then).
+fn realm_origin(ctx: &mut Context) -> Option<url::Origin> {
+    let base = crate::api_base_url(ctx)?;
+    let origin = url::Url::parse(&base).ok()?.origin();
+    origin.is_tuple().then_some(origin)
 }
 
 impl Class for RequestInterface {
@@ -180,33 +265,46 @@ impl Class for RequestInterface {
             }),
             None,
         );
-        // The attributes whose values are fixed without fetch's other machinery.
-        for (name, value) in [
-            ("destination", ""),
-            ("referrer", "about:client"),
-            ("referrerPolicy", ""),
-            ("mode", "cors"),
-            ("credentials", "same-origin"),
-            ("cache", "default"),
-            ("redirect", "follow"),
-            ("integrity", ""),
-        ] {
-            let getter = NativeFunction::from_copy_closure(move |this, _, _| {
+        // `destination`: "" for every request script can make.
+        webidl::attribute(
+            class,
+            "destination",
+            NativeFunction::from_fn_ptr(|this, _, _| {
                 this_request(this)?;
-                Ok(JsString::from(value).into())
+                Ok(js_string!("").into())
+            }),
+            None,
+        );
+        // The string attributes reflecting the request's fields.
+        let strings: [(&str, OptionGetter<String>); 7] = [
+            ("referrer", RequestOptions::referrer_string),
+            ("referrerPolicy", |o| o.referrer_policy.as_str().to_owned()),
+            ("mode", |o| o.mode.as_str().to_owned()),
+            ("credentials", |o| o.credentials.as_str().to_owned()),
+            ("cache", |o| o.cache.as_str().to_owned()),
+            ("redirect", |o| o.redirect.as_str().to_owned()),
+            ("integrity", |o| o.integrity.clone()),
+        ];
+        for (name, read) in strings {
+            let getter = NativeFunction::from_copy_closure(move |this, _, _| {
+                let r = this_request(this)?;
+                let v = read(&r.borrow().data().options);
+                Ok(JsString::from(v.as_str()).into())
             });
             webidl::attribute(class, name, getter, None);
         }
-        for name in ["keepalive", "isReloadNavigation", "isHistoryNavigation"] {
-            webidl::attribute(
-                class,
-                name,
-                NativeFunction::from_fn_ptr(|this, _, _| {
-                    this_request(this)?;
-                    Ok(false.into())
-                }),
-                None,
-            );
+        let flags: [(&str, OptionGetter<bool>); 3] = [
+            ("keepalive", |o| o.keepalive),
+            ("isReloadNavigation", |o| o.reload_navigation),
+            ("isHistoryNavigation", |o| o.history_navigation),
+        ];
+        for (name, read) in flags {
+            let getter = NativeFunction::from_copy_closure(move |this, _, _| {
+                let r = this_request(this)?;
+                let v = read(&r.borrow().data().options);
+                Ok(v.into())
+            });
+            webidl::attribute(class, name, getter, None);
         }
         webidl::attribute(
             class,
@@ -234,10 +332,15 @@ impl Class for RequestInterface {
             0,
             NativeFunction::from_fn_ptr(|this, _, ctx| {
                 let r = this_request(this)?;
-                let (holder, method, url) = {
+                let (holder, method, url, options) = {
                     let b = r.borrow();
                     let d = b.data();
-                    (d.holder.clone(), d.method.clone(), d.url.clone())
+                    (
+                        d.holder.clone(),
+                        d.method.clone(),
+                        d.url.clone(),
+                        d.options.clone(),
+                    )
                 };
                 // 1. If this is unusable, then throw a TypeError.
                 if is_unusable(&holder) {
@@ -262,6 +365,7 @@ impl Class for RequestInterface {
                         method,
                         url,
                         signal,
+                        options,
                     },
                 )
                 .into())
@@ -297,10 +401,10 @@ impl Class for RequestInterface {
         let init = convert_request_init(&arg(args, 1), ctx)?;
         let proto = boa_dom::prototype_from_new_target::<Self>(new_target, ctx)?;
 
-        // 5-6. If input is a string: parse it (failure → TypeError). Otherwise request is
-        // input's request.
-        // 12-13. Let signal be null; if input is a Request, set signal to input's signal.
-        let (url, mut method, mut header_list, input_body, mut signal) =
+        // 5. If input is a string: parse it with baseURL (failure: TypeError); if it
+        //    includes credentials, throw a TypeError; fallbackMode is "cors".
+        // 6. Otherwise request is input's request and signal is input's signal.
+        let (url, mut method, mut header_list, input_body, mut signal, mut options) =
             match (&input_request, input_url) {
                 (Some(r), _) => {
                     let b = r.borrow();
@@ -312,11 +416,109 @@ impl Class for RequestInterface {
                         list,
                         Some(d.holder.clone()),
                         Some(d.signal.clone()),
+                        d.options.clone(),
                     )
                 }
-                (None, Some(s)) => (parse_url(&s, ctx)?, b"GET".to_vec(), Vec::new(), None, None),
+                (None, Some(s)) => {
+                    let url = parse_url(&s, ctx)?;
+                    if includes_credentials(&url.to_std_string_lossy()) {
+                        return Err(type_error(format!(
+                        "Request cannot be constructed from a URL that includes credentials: {}",
+                        s.to_std_string_lossy()
+                    )));
+                    }
+                    (
+                        url,
+                        b"GET".to_vec(),
+                        Vec::new(),
+                        None,
+                        None,
+                        RequestOptions::for_url(),
+                    )
+                }
                 (None, None) => return Err(type_error("Invalid request input")),
             };
+        // 10. If init["window"] exists and is non-null, then throw a TypeError.
+        if init.window.as_ref().is_some_and(|w| !w.is_null()) {
+            return Err(type_error("RequestInit's window must be null"));
+        }
+        // 13. If init is not empty: mode "navigate" becomes "same-origin", the navigation
+        //     flags are unset, referrer is "client" and referrer policy the empty string.
+        if !init.is_empty() {
+            if options.mode == RequestMode::Navigate {
+                options.mode = RequestMode::SameOrigin;
+            }
+            options.reload_navigation = false;
+            options.history_navigation = false;
+            options.referrer = Referrer::Client;
+            options.referrer_policy = ReferrerPolicy::Empty;
+        }
+        // 14. If init["referrer"] exists: "" is "no-referrer"; otherwise parse it with
+        //     baseURL (failure: TypeError); about:client or another origin than this
+        //     realm's is "client", else the parsed URL.
+        if let Some(referrer) = &init.referrer {
+            options.referrer = if referrer.is_empty() {
+                Referrer::NoReferrer
+            } else {
+                let parsed = parse_url(&JsString::from(referrer.as_str()), ctx)
+                    .map_err(|_| {
+                        type_error(format!(
+                            "RequestInit's referrer: \"{referrer}\" is not a valid URL"
+                        ))
+                    })?
+                    .to_std_string_lossy();
+                let parsed_url = url::Url::parse(&parsed).ok();
+                let about_client = parsed_url
+                    .as_ref()
+                    .is_some_and(|u| u.scheme() == "about" && u.path() == "client");
+                let cross_origin = match (realm_origin(ctx), &parsed_url) {
+                    (Some(origin), Some(u)) => u.origin() != origin,
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                if about_client || cross_origin {
+                    Referrer::Client
+                } else {
+                    Referrer::Url(parsed)
+                }
+            };
+        }
+        // 15. If init["referrerPolicy"] exists, set request's referrer policy to it.
+        if let Some(policy) = init.referrer_policy {
+            options.referrer_policy = policy;
+        }
+        // 16-18. mode is init["mode"] (or fallbackMode); "navigate" is a TypeError.
+        if let Some(mode) = init.mode {
+            if mode == RequestMode::Navigate {
+                return Err(type_error(
+                    "RequestInit's mode cannot be \"navigate\" (only a navigation has it)",
+                ));
+            }
+            options.mode = mode;
+        }
+        // 19-20. credentials and cache.
+        if let Some(credentials) = init.credentials {
+            options.credentials = credentials;
+        }
+        if let Some(cache) = init.cache {
+            options.cache = cache;
+        }
+        // 21. "only-if-cached" needs mode "same-origin".
+        if options.cache == RequestCache::OnlyIfCached && options.mode != RequestMode::SameOrigin {
+            return Err(type_error(
+                "RequestInit's cache \"only-if-cached\" can be set only with mode \"same-origin\"",
+            ));
+        }
+        // 22-24. redirect, integrity, keepalive.
+        if let Some(redirect) = init.redirect {
+            options.redirect = redirect;
+        }
+        if let Some(integrity) = init.integrity.clone() {
+            options.integrity = integrity;
+        }
+        if let Some(keepalive) = init.keepalive {
+            options.keepalive = keepalive;
+        }
         // 25. If init["method"] exists: not a method or forbidden → TypeError; normalize.
         if let Some(m) = init.method {
             if m.is_empty() || !m.iter().all(|&b| is_token_byte(b)) {
@@ -341,16 +543,30 @@ impl Class for RequestInterface {
                 m
             };
         }
-        // 27. If init["signal"] exists, then set signal to it (null included).
+        // 26. If init["signal"] exists, then set signal to it (null included).
         if let Some(s) = &init.signal {
             signal = s.as_object();
+        }
+        // 27. If init["priority"] exists, set request's priority to it.
+        if let Some(priority) = init.priority {
+            options.priority = priority;
         }
         // 29-30. Let signals be « signal » if signal is non-null, otherwise « »; set this's
         //        signal to the result of creating a dependent abort signal from signals.
         let signals: Vec<JsObject> = signal.into_iter().collect();
         let signal = boa_dom::create_dependent_abort_signal(&signals, ctx)?;
-        // 30-32. This's headers (guard "request"), filled with init's headers if given,
-        // else a copy of input's.
+        // 32. If this's request's mode is "no-cors": its method must be a CORS-safelisted
+        //     method. (The "request-no-cors" guard filters nothing here: no CORS.)
+        if options.mode == RequestMode::NoCors
+            && !matches!(method.as_slice(), b"GET" | b"HEAD" | b"POST")
+        {
+            return Err(type_error(format!(
+                "'{}' is not allowed with mode \"no-cors\" (only GET, HEAD and POST)",
+                String::from_utf8_lossy(&method)
+            )));
+        }
+        // 31, 33. This's headers (guard "request"), filled with init's headers if given,
+        //         else a copy of input's.
         if let Some(h) = init.headers {
             header_list = Vec::new();
             let headers_obj = headers::new_headers(Guard::Request, Vec::new(), ctx)?;
@@ -358,8 +574,8 @@ impl Class for RequestInterface {
             header_list.extend(headers_obj.borrow().data().list());
         }
         let headers_obj = headers::new_headers(Guard::Request, header_list, ctx)?;
-        // 34. If either init["body"] exists and is non-null or inputBody is non-null, and
-        //     request's method is `GET` or `HEAD`, then throw a TypeError.
+        // 34-35. If either init["body"] exists and is non-null or inputBody is non-null,
+        //        and request's method is `GET` or `HEAD`, then throw a TypeError.
         let init_body = init.body.clone().filter(|b| !b.is_null());
         let input_has_body = input_body.as_ref().is_some_and(|h| h.body().is_some());
         if (init_body.is_some() || (init.body.is_none() && input_has_body))
@@ -367,11 +583,19 @@ impl Class for RequestInterface {
         {
             return Err(type_error("Request with GET/HEAD method cannot have body."));
         }
-        // 36. If init["body"] exists and is non-null: extract it; if Content-Type non-null
-        //     and this's headers does not contain it, append it.
+        // 39.2. A body whose source is null (a stream) needs mode "same-origin" or "cors".
+        let stream_mode_ok = matches!(options.mode, RequestMode::SameOrigin | RequestMode::Cors);
+        let stream_mode_error = || {
+            type_error(format!(
+                "A request with a streaming body cannot have mode \"{}\"",
+                options.mode.as_str()
+            ))
+        };
+        // 37. If init["body"] exists and is non-null: extract it (with request's keepalive);
+        //     if Content-Type is non-null and this's headers does not contain it, append it.
         let mut final_body: Option<Body> = None;
         if let Some(b) = &init_body {
-            let (body, content_type) = extract(b, false, ctx)?;
+            let (body, content_type) = extract(b, options.keepalive, ctx)?;
             if let Some(t) = content_type {
                 let h = headers_obj.borrow();
                 if !h.data().contains(b"content-type") {
@@ -379,10 +603,15 @@ impl Class for RequestInterface {
                 }
             }
             // 39. If the body's source is null (a stream): init["duplex"] must exist.
-            if body.source.is_none() && init.duplex.is_none() {
-                return Err(type_error(
-                    "The duplex member must be specified for a request with a streaming body",
-                ));
+            if body.source.is_none() {
+                if init.duplex.is_none() {
+                    return Err(type_error(
+                        "The duplex member must be specified for a request with a streaming body",
+                    ));
+                }
+                if !stream_mode_ok {
+                    return Err(stream_mode_error());
+                }
             }
             final_body = Some(body);
         } else if init.body.is_none() {
@@ -390,6 +619,9 @@ impl Class for RequestInterface {
             //     throw a TypeError; finalBody is a proxy for inputBody.
             if let Some(holder) = &input_body {
                 if let Some(body) = holder.body() {
+                    if body.source.is_none() && !stream_mode_ok {
+                        return Err(stream_mode_error());
+                    }
                     if is_unusable(holder) {
                         return Err(type_error("The input request's body is already used"));
                     }
@@ -404,6 +636,7 @@ impl Class for RequestInterface {
                 method,
                 url,
                 signal,
+                options,
             },
         ))
     }

@@ -596,3 +596,214 @@ fn headers_policy_server_runtime_by_default_browser_guards_on_request() {
     // A Headers object made by its constructor has the "none" guard: nothing is filtered.
     assert_eq!(out, "content-type=text/plain;charset=UTF-8||c|done");
 }
+
+#[test]
+fn request_init_members_are_reflected_and_copied() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const show = (r) => [r.mode, r.credentials, r.cache, r.redirect, r.referrer,
+          r.referrerPolicy, r.integrity, r.keepalive, r.isReloadNavigation,
+          r.isHistoryNavigation, r.destination, r.duplex].join();
+        out.push(show(new Request('http://a.test/')));
+        const init = { mode: 'same-origin', credentials: 'include', cache: 'only-if-cached',
+          redirect: 'manual', referrer: 'http://r.test/page', referrerPolicy: 'unsafe-url',
+          integrity: 'sha256-abc', keepalive: true, priority: 'high', window: null };
+        const r = new Request('http://a.test/', init);
+        out.push(show(r));
+        // Copied by new Request(request) and clone(); an empty init changes nothing.
+        out.push(show(new Request(r)) === show(r), show(r.clone()) === show(r),
+                 show(new Request(r, {})) === show(r), show(new Request(r, { window: undefined })) === show(r));
+        // A non-empty init resets referrer and referrer policy, keeps the rest.
+        out.push(show(new Request(r, { method: 'GET' })));
+        out.push(new Request(r, { redirect: 'error', cache: 'no-store', mode: 'cors' }).redirect);
+        // referrer: "" is no-referrer; about:client is client; relative needs a base.
+        out.push(JSON.stringify(new Request('http://a.test/', { referrer: '' }).referrer));
+        out.push(new Request('http://a.test/', { referrer: 'about:client' }).referrer);
+        out.push(new Request('http://a.test/', { keepalive: 0 }).keepalive);
+        "#,
+    );
+    assert_eq!(
+        out,
+        [
+            "cors,same-origin,default,follow,about:client,,,false,false,false,,half",
+            "same-origin,include,only-if-cached,manual,http://r.test/page,unsafe-url,sha256-abc,true,false,false,,half",
+            "true",
+            "true",
+            "true",
+            "true",
+            "same-origin,include,only-if-cached,manual,about:client,,sha256-abc,true,false,false,,half",
+            "error",
+            "\"\"",
+            "about:client",
+            "false",
+            "done",
+        ]
+        .join("|")
+    );
+}
+
+#[test]
+fn request_referrer_is_resolved_against_the_base_url_and_compared_with_its_origin() {
+    let mut ctx = context();
+    crate::set_api_base_url(&mut ctx, Some("http://a.test/app/main.js"));
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const ref = (referrer) => new Request('x', { referrer }).referrer;
+        out.push(ref('page'), ref('http://a.test:80/p?q#f'), ref('http://b.test/'), ref('about:client'));
+        try { ref('http://:bad'); out.push('no'); } catch (e) { out.push(e.name, /referrer/.test(e.message)); }
+        "#,
+    );
+    assert_eq!(
+        out,
+        "http://a.test/app/page|http://a.test/p?q#f|about:client|about:client|TypeError|true|done"
+    );
+}
+
+#[test]
+fn request_init_values_are_validated_with_type_errors() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const stream = () => new ReadableStream({ start(c) { c.close(); } });
+        const bad = [
+          ['http://user:pass@a.test/', {}],
+          ['http://user@a.test/', {}],
+          ['http://a.test/', { mode: 'navigate' }],
+          ['http://a.test/', { mode: 'sideways' }],
+          ['http://a.test/', { credentials: 'always' }],
+          ['http://a.test/', { cache: 'sometimes' }],
+          ['http://a.test/', { cache: 'only-if-cached' }],
+          ['http://a.test/', { cache: 'only-if-cached', mode: 'cors' }],
+          ['http://a.test/', { redirect: 'sideways' }],
+          ['http://a.test/', { referrerPolicy: 'never' }],
+          ['http://a.test/', { priority: 'urgent' }],
+          ['http://a.test/', { duplex: 'full' }],
+          ['http://a.test/', { window: {} }],
+          ['http://a.test/', { window: 'http://a.test/' }],
+          ['http://a.test/', { mode: 'no-cors', method: 'PUT' }],
+          ['http://a.test/', { referrer: 'http://:bad' }],
+          ['http://a.test/', { signal: {} }],
+          ['http://a.test/', { method: 'POST', keepalive: true, body: stream(), duplex: 'half' }],
+          ['http://a.test/', { method: 'POST', mode: 'no-cors', body: stream(), duplex: 'half' }],
+          ['http://a.test/', { method: 'POST', mode: 'same-origin', body: stream() }],
+        ];
+        for (const [url, init] of bad) {
+          try { new Request(url, init); out.push('accepted ' + JSON.stringify(init)); }
+          catch (e) { out.push(e.constructor.name); }
+        }
+        // The same through fetch(): a rejected promise, no throw (no fetch here: the
+        // Request constructor is its first step, checked through Request).
+        // Accepted: the valid values of every enum.
+        const ok = [{ mode: 'same-origin' }, { mode: 'no-cors' }, { mode: 'cors' },
+          { credentials: 'omit' }, { credentials: 'same-origin' }, { credentials: 'include' },
+          { cache: 'default' }, { cache: 'no-store' }, { cache: 'reload' }, { cache: 'no-cache' },
+          { cache: 'force-cache' }, { cache: 'only-if-cached', mode: 'same-origin' },
+          { redirect: 'follow' }, { redirect: 'error' }, { redirect: 'manual' },
+          { referrerPolicy: '' }, { referrerPolicy: 'no-referrer' }, { referrerPolicy: 'strict-origin-when-cross-origin' },
+          { priority: 'low' }, { priority: 'auto' }, { window: null }, { integrity: '' },
+          { mode: 'no-cors', method: 'post' },
+          { method: 'POST', mode: 'same-origin', body: stream(), duplex: 'half' }];
+        let accepted = 0;
+        for (const init of ok) {
+          try { new Request('http://a.test/', init); accepted++; } catch (e) { out.push(JSON.stringify(init) + ' ' + e); }
+        }
+        out.push(accepted === ok.length);
+        // A "no-cors" Request with a stream body from an input Request is refused too.
+        const streamed = new Request('http://a.test/', { method: 'POST', body: stream(), duplex: 'half' });
+        try { new Request(streamed, { mode: 'no-cors' }); out.push('accepted'); } catch (e) { out.push(e.name); }
+        "#,
+    );
+    let mut expected = vec!["TypeError"; 20];
+    expected.extend(["true", "TypeError", "done"]);
+    assert_eq!(out, expected.join("|"));
+}
+
+#[test]
+fn request_init_members_are_read_and_checked_in_the_standards_order() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const names = ['body', 'cache', 'credentials', 'duplex', 'headers', 'integrity',
+          'keepalive', 'method', 'mode', 'priority', 'redirect', 'referrer', 'referrerPolicy',
+          'signal', 'window'];
+        // An init whose getters log; `values` gives some members a value.
+        const logging = (values, seen) => {
+          const init = {};
+          for (const name of names.slice().reverse())
+            Object.defineProperty(init, name, { get() { seen.push(name); return values[name]; }, enumerable: true });
+          return init;
+        };
+        let seen = [];
+        new Request('http://a.test/', logging({}, seen));
+        out.push(seen.join());
+        // An invalid enum value throws as it is converted: later members are not read.
+        for (const [name, value] of [['cache', 'x'], ['mode', 'x'], ['duplex', 'x'], ['redirect', 'x']]) {
+          seen = [];
+          try { new Request('http://a.test/', logging({ [name]: value }, seen)); out.push('no'); }
+          catch (e) { out.push(e.name + ':' + seen[seen.length - 1]); }
+        }
+        // Checks after the conversion run in the standard's order: window (step 10) before
+        // referrer (14) before mode "navigate" (17) before "only-if-cached" (21) before the
+        // method (25) before no-cors (32).
+        const message = (init) => { try { new Request('http://a.test/', init); return 'no'; } catch (e) { return e.message; } };
+        out.push(/window/.test(message({ window: 1, referrer: 'http://:bad', mode: 'navigate' })));
+        out.push(/referrer/.test(message({ referrer: 'http://:bad', mode: 'navigate' })));
+        out.push(/navigate/.test(message({ mode: 'navigate', cache: 'only-if-cached' })));
+        out.push(/only-if-cached/.test(message({ cache: 'only-if-cached', method: 'TRACE' })));
+        out.push(/unsupported/.test(message({ mode: 'no-cors', method: 'TRACE' })));
+        out.push(/no-cors/.test(message({ mode: 'no-cors', method: 'PUT', headers: [['a b', 'c']] })));
+        // The input URL is checked before init's members: credentials first.
+        try { new Request('http://u:p@a.test/', { window: 1 }); out.push('no'); }
+        catch (e) { out.push(/credentials/.test(e.message)); }
+        "#,
+    );
+    assert_eq!(
+        out,
+        [
+            "body,cache,credentials,duplex,headers,integrity,keepalive,method,mode,priority,redirect,referrer,referrerPolicy,signal,window",
+            "TypeError:cache",
+            "TypeError:mode",
+            "TypeError:duplex",
+            "TypeError:redirect",
+            "true",
+            "true",
+            "true",
+            "true",
+            "true",
+            "true",
+            "true",
+            "done",
+        ]
+        .join("|")
+    );
+}
+
+#[test]
+fn blob_type_is_the_serialized_mime_type() {
+    let mut ctx = context();
+    let out = run_async_out(
+        &mut ctx,
+        r#"
+        const type = async (ct) => (await new Response('x', ct === undefined ? {} : { headers: { 'Content-Type': ct } }).blob()).type;
+        out.push(await type('text/plain; charset=utf-8'));
+        out.push(await type('Text/HTML ; Charset="UTF-8" ; x'));
+        out.push(JSON.stringify(await type('nonsense')));
+        out.push(JSON.stringify(await type('')));
+        out.push(await type(undefined));
+        const two = new Response('', { headers: [['Content-Type', 'text/plain;charset=gbk'], ['Content-Type', 'text/html']] });
+        out.push((await two.blob()).type);
+        const req = new Request('http://a.test/', { method: 'POST', body: 'x', headers: { 'content-type': 'application/json ;charset=utf-8' } });
+        out.push((await req.blob()).type);
+        out.push((await new Request('http://a.test/', { method: 'POST', body: new Blob(['x'], { type: 'A/B' }) }).blob()).type);
+        "#,
+    );
+    assert_eq!(
+        out,
+        "text/plain;charset=utf-8|text/html;charset=utf-8|\"\"|\"\"|text/plain;charset=utf-8|text/html|application/json;charset=utf-8|a/b|done"
+    );
+}

@@ -83,7 +83,9 @@
 //!
 //! # Globals
 //!
-//! boa_runtime's `console`, `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
+//! boa_runtime's `console` (writing `log`/`info`/`debug` to standard output and
+//! `warn`/`error`/`trace`/a failing `assert` to standard error, as Node and Deno do),
+//! `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
 //! `queueMicrotask` and `structuredClone` (boa_runtime's `URL`, `AbortController` and
 //! `TextEncoder`/`TextDecoder` are *not* installed: boa_streams provides its own, nor its
 //! `atob`/`btoa`: the host's own follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
@@ -130,6 +132,7 @@ mod base64;
 mod cjs;
 mod cjs_lexer;
 mod clock;
+mod console;
 mod event_loop;
 mod json;
 pub mod limits;
@@ -323,7 +326,7 @@ impl Host {
 
         boa_runtime::register_extensions(
             (
-                ConsoleExtension::default(),
+                ConsoleExtension(console::HostLogger),
                 TimeoutExtension,
                 MicrotaskExtension,
                 StructuredCloneExtension,

@@ -45,6 +45,54 @@ fn ok_script_exits_zero_and_runs_jobs() {
 }
 
 #[test]
+fn console_levels_go_to_stdout_and_stderr_as_in_node() {
+    let path = script(
+        "console-levels.js",
+        r#"
+        console.log("log", 1);
+        console.info("info");
+        console.debug("debug");
+        console.warn("warn", 2);
+        console.error("error");
+        console.assert(true, "not printed");
+        console.assert(false, "assert");
+        console.assert(1 === 2);
+        function traced() { console.trace("here"); }
+        traced();
+        console.group("g");
+        console.log("in\ngroup");
+        console.error("in group");
+        console.groupEnd();
+        console.log("after");
+        "#,
+    );
+    let out = run(&[path.to_str().expect("utf8")]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(exit_code::OK), "{stderr}");
+    assert_eq!(
+        stdout,
+        "log 1\ninfo\ndebug\ngroup: g\n  in\n  group\nafter\n"
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.first().copied(), Some("warn 2"), "{stderr}");
+    assert_eq!(lines.get(1).copied(), Some("error"), "{stderr}");
+    // (boa_runtime 0.22 quotes a string message after "Assertion failed: "; Node does not.)
+    assert_eq!(
+        lines.get(2).copied(),
+        Some("Assertion failed: \"assert\""),
+        "{stderr}"
+    );
+    assert_eq!(lines.get(3).copied(), Some("Assertion failed"), "{stderr}");
+    assert_eq!(lines.get(4).copied(), Some("Trace: here"), "{stderr}");
+    assert!(
+        lines.get(5).is_some_and(|l| l.starts_with("    at traced")),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("  in group\n"), "{stderr}");
+    assert!(!stderr.contains("not printed") && !stdout.contains("not printed"));
+}
+
+#[test]
 fn uncaught_error_exits_non_zero_and_the_loop_goes_on() {
     let path = script(
         "uncaught.js",

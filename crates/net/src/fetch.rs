@@ -8,12 +8,13 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use boa_engine::{
-    js_string, object::FunctionObjectBuilder, Context, JsObject, JsResult, JsValue, NativeFunction,
+    object::FunctionObjectBuilder, Context, JsObject, JsResult, JsValue, NativeFunction,
 };
 use boa_fetch::headers::Header;
 use boa_fetch::network::{
     construct_request, new_network_response, request_parts, NetworkResponse, ResponseKind,
 };
+use boa_fetch::{HeadersPolicy, RequestCache, RequestRedirect};
 use boa_gc::{Finalize, Trace};
 use boa_streams::native::{
     native_byte_stream, spawn_future, ReadableStream, SpawnedFuture, StreamReader,
@@ -103,14 +104,6 @@ pub fn add_root_certificate(der: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// A request's [redirect mode](https://fetch.spec.whatwg.org/#concept-request-redirect-mode).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum RedirectMode {
-    Follow,
-    Error,
-    Manual,
-}
-
 /// Where a fetch is.
 enum Phase {
     /// Waiting for the response head: the tokio task and the driver future awaiting it.
@@ -134,7 +127,12 @@ struct FetchState {
     /// The request's signal, and the id of our abort algorithm on it (cleared when the fetch
     /// is finished, which breaks the signal → algorithm → state cycle).
     signal: RefCell<Option<(JsObject, boa_dom::AbortAlgorithmId)>>,
-    redirect: RedirectMode,
+    redirect: RequestRedirect,
+    /// The cache mode (no cache here: it adds request headers, or fails "only-if-cached").
+    cache: RequestCache,
+    /// The realm's headers policy when the fetch started: whether a manual redirect is the
+    /// real 3xx response (server runtime) or an opaque-redirect response (browser).
+    policy: HeadersPolicy,
     method: RefCell<Vec<u8>>,
     headers: RefCell<Vec<Header>>,
     url_list: RefCell<Vec<String>>,
@@ -165,25 +163,6 @@ pub(crate) fn fetch_method(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> 
     Ok(capability.value())
 }
 
-/// The init's `redirect` member (a `RequestRedirect` enum value).
-fn redirect_mode(init: &JsValue, ctx: &mut Context) -> JsResult<RedirectMode> {
-    let Some(init) = init.as_object() else {
-        return Ok(RedirectMode::Follow);
-    };
-    let value = init.get(js_string!("redirect"), ctx)?;
-    if value.is_undefined() {
-        return Ok(RedirectMode::Follow);
-    }
-    match value.to_string(ctx)?.to_std_string_lossy().as_str() {
-        "follow" => Ok(RedirectMode::Follow),
-        "error" => Ok(RedirectMode::Error),
-        "manual" => Ok(RedirectMode::Manual),
-        other => Err(type_error(format!(
-            "'redirect' must be \"follow\", \"error\" or \"manual\", not \"{other}\""
-        ))),
-    }
-}
-
 /// Steps 2-12 of fetch(): make the request, then fetch it.
 fn start(
     input: &JsValue,
@@ -193,7 +172,6 @@ fn start(
 ) -> JsResult<()> {
     // 2. Let requestObject be the result of invoking the initial value of Request as
     //    constructor with input and init as arguments. If this throws, reject p.
-    let redirect = redirect_mode(init, ctx)?;
     let request = construct_request(input, init, ctx)?;
     // 3. Let request be requestObject's request.
     let parts = request_parts(&request).ok_or_else(|| type_error("not a Request"))?;
@@ -201,7 +179,9 @@ fn start(
     let state = Rc::new(FetchState {
         capability: capability.clone(),
         signal: RefCell::new(None),
-        redirect,
+        redirect: parts.redirect,
+        cache: parts.cache,
+        policy: boa_fetch::headers_policy(ctx),
         method: RefCell::new(parts.method),
         headers: RefCell::new(parts.headers),
         url_list: RefCell::new(vec![parts.url.clone()]),
@@ -364,6 +344,15 @@ fn scheme_fetch(state: &Rc<FetchState>, ctx: &mut Context) {
         .map_or("", |(s, _)| s)
         .to_ascii_lowercase();
     if matches!(scheme.as_str(), "http" | "https") {
+        // HTTP-network-or-cache fetch: "only-if-cached" with no cached response (there is
+        // no HTTP cache here) is a network error.
+        if state.cache == RequestCache::OnlyIfCached {
+            return network_error(
+                state,
+                format!("{url}: cache mode \"only-if-cached\" and there is no HTTP cache"),
+                ctx,
+            );
+        }
         // An origin the embedder answers in process contacts no host: no capability needed.
         if let Some(handler) = crate::hooks::local_handler(ctx, &url) {
             return local_fetch(state, &handler, ctx);
@@ -457,6 +446,44 @@ fn data_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
     );
 }
 
+/// The request headers HTTP-network-or-cache fetch adds for the cache mode (steps 15-17):
+/// a conditional request (`If-Modified-Since`, `If-None-Match`, `If-Unmodified-Since`,
+/// `If-Match`, `If-Range`) in mode "default" is treated as "no-store"; "no-cache" adds
+/// `Cache-Control: max-age=0`; "no-store" and "reload" add `Pragma: no-cache` and
+/// `Cache-Control: no-cache`; none replaces a header the request has.
+fn cache_headers(state: &FetchState) -> Vec<(&'static str, &'static str)> {
+    let headers = state.headers.borrow();
+    let has = |name: &str| {
+        headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+    };
+    let mut cache = state.cache;
+    let conditional = [
+        "if-modified-since",
+        "if-none-match",
+        "if-unmodified-since",
+        "if-match",
+        "if-range",
+    ];
+    if cache == RequestCache::Default && conditional.iter().any(|n| has(n)) {
+        cache = RequestCache::NoStore;
+    }
+    let mut extra = Vec::new();
+    if cache == RequestCache::NoCache && !has("cache-control") {
+        extra.push(("cache-control", "max-age=0"));
+    }
+    if matches!(cache, RequestCache::NoStore | RequestCache::Reload) {
+        if !has("pragma") {
+            extra.push(("pragma", "no-cache"));
+        }
+        if !has("cache-control") {
+            extra.push(("cache-control", "no-cache"));
+        }
+    }
+    extra
+}
+
 /// Build the hyper request for the current URL, method, headers and body.
 fn build_request(
     state: &Rc<FetchState>,
@@ -477,6 +504,9 @@ fn build_request(
             .map_err(|_| format!("invalid header name {}", String::from_utf8_lossy(name)))?;
         let value = http::HeaderValue::from_bytes(value)
             .map_err(|_| format!("invalid value for header {name}"))?;
+        builder = builder.header(name, value);
+    }
+    for (name, value) in cache_headers(state) {
         builder = builder.header(name, value);
     }
     // HTTP-network-or-cache fetch: "if httpRequest's header list does not contain
@@ -583,8 +613,8 @@ fn on_response(state: &Rc<FetchState>, result: ClientResult, ctx: &mut Context) 
         .headers()
         .get(http::header::LOCATION)
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    if let (true, Some(location)) = (is_redirect_status(status), location) {
-        return redirect(state, status, &location, ctx);
+    if is_redirect_status(status) && redirect(state, status, location.as_deref(), ctx) {
+        return;
     }
     let headers: Vec<Header> = response
         .headers()
@@ -699,7 +729,15 @@ fn local_fetch(state: &Rc<FetchState>, handler: &crate::hooks::Handler, ctx: &mu
     let request = crate::LocalRequest {
         method: String::from_utf8_lossy(&state.method.borrow()).into_owned(),
         url,
-        headers: state.headers.borrow().clone(),
+        headers: {
+            let mut headers = state.headers.borrow().clone();
+            headers.extend(
+                cache_headers(state)
+                    .into_iter()
+                    .map(|(n, v)| (n.as_bytes().to_vec(), v.as_bytes().to_vec())),
+            );
+            headers
+        },
         body: state.body_bytes.borrow().clone(),
     };
     let response = handler(&request);
@@ -708,8 +746,10 @@ fn local_fetch(state: &Rc<FetchState>, handler: &crate::hooks::Handler, ctx: &mu
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(b"location"))
         .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
-    if let (true, Some(location)) = (is_redirect_status(response.status), location) {
-        return redirect(state, response.status, &location, ctx);
+    if is_redirect_status(response.status)
+        && redirect(state, response.status, location.as_deref(), ctx)
+    {
+        return;
     }
     if !(200..=599).contains(&response.status) {
         let message = format!(
@@ -831,28 +871,40 @@ fn file_fetch(state: &Rc<FetchState>, url: &str, ctx: &mut Context) {
     }
 }
 
-/// [HTTP-redirect fetch](https://fetch.spec.whatwg.org/#http-redirect-fetch) (and the
-/// redirect mode's switch in HTTP fetch).
-fn redirect(state: &Rc<FetchState>, status: u16, location: &str, ctx: &mut Context) {
+/// HTTP fetch's switch on the redirect mode, for a response whose status is a
+/// [redirect status](https://fetch.spec.whatwg.org/#redirect-status) (`location`: its
+/// `Location` value, if any). `true` when it was dealt with here; `false` when the response
+/// itself is the answer, for the caller to deliver: a manual redirect in a server runtime
+/// (Node, Deno and workerd give script the 3xx with its headers and body), or a redirect
+/// without a `Location` to follow.
+fn redirect(
+    state: &Rc<FetchState>,
+    status: u16,
+    location: Option<&str>,
+    ctx: &mut Context,
+) -> bool {
     match state.redirect {
         // "error": set response to a network error.
-        RedirectMode::Error => {
-            return network_error(
+        RequestRedirect::Error => {
+            network_error(
                 state,
                 format!(
                     "{}: redirected ({status}) with redirect mode \"error\"",
                     current_url(state)
                 ),
                 ctx,
-            )
+            );
+            true
         }
-        // "manual": an opaque-redirect filtered response.
-        RedirectMode::Manual => {
+        // "manual": in a server runtime, the response as is.
+        RequestRedirect::Manual if state.policy == HeadersPolicy::ServerRuntime => false,
+        // "manual" (browser): an opaque-redirect filtered response.
+        RequestRedirect::Manual => {
             let url_list = state.url_list.borrow().clone();
             let pump = state.pump.borrow_mut().take();
             drop(pump);
             finish(state);
-            return respond(
+            respond(
                 state,
                 NetworkResponse {
                     status: 0,
@@ -864,9 +916,21 @@ fn redirect(state: &Rc<FetchState>, status: u16, location: &str, ctx: &mut Conte
                 },
                 ctx,
             );
+            true
         }
-        RedirectMode::Follow => {}
+        // "follow": HTTP-redirect fetch; 3. a null location URL returns the response.
+        RequestRedirect::Follow => match location {
+            Some(location) => {
+                follow_redirect(state, status, location, ctx);
+                true
+            }
+            None => false,
+        },
     }
+}
+
+/// [HTTP-redirect fetch](https://fetch.spec.whatwg.org/#http-redirect-fetch) to `location`.
+fn follow_redirect(state: &Rc<FetchState>, status: u16, location: &str, ctx: &mut Context) {
     // 3. Let locationURL be actualResponse's location URL given request's current URL's
     //    fragment. 4. If locationURL is failure, then return a network error.
     let current = current_url(state);

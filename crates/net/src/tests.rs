@@ -158,6 +158,31 @@ async fn route(
         "/r307" => redirect_to(307, "/echo"),
         "/rdata" => redirect_to(302, "data:,x"),
         "/goto" => redirect_to(302, &query),
+        "/rbody" => {
+            let mut r = redirect_to(301, "/text");
+            *r.body_mut() = full("moved");
+            r.headers_mut().insert("x-test", "r".parse().unwrap());
+            r
+        }
+        "/rnoloc" => reply(302, full("nowhere")),
+        "/cache" => {
+            // The cache-related request headers, as `pragma;cache-control`.
+            let seen: Vec<String> = ["pragma", "cache-control"]
+                .iter()
+                .map(|n| {
+                    req.headers()
+                        .get(*n)
+                        .map_or("-", |v| v.to_str().unwrap_or("?"))
+                        .to_string()
+                })
+                .collect();
+            reply(
+                200,
+                Full::new(Bytes::from(seen.join(";")))
+                    .map_err(|never| match never {})
+                    .boxed(),
+            )
+        }
         "/nocontent" => reply(204, full("")),
         "/coded" => {
             // `?gzip`, `?deflate`, `?gzip,deflate` (applied in that order), `?bad`, `?br`.
@@ -303,7 +328,10 @@ pub(crate) fn run_for(ctx: &mut Context, ms: u64) {
 }
 
 pub(crate) fn start(script: &str, port: u16) -> Context {
-    let mut ctx = context();
+    start_with(context(), script, port)
+}
+
+fn start_with(mut ctx: Context, script: &str, port: u16) -> Context {
     eval(&mut ctx, &format!("globalThis.log = []; globalThis.done = false; globalThis.base = 'http://127.0.0.1:{port}';"));
     eval(&mut ctx, script);
     ctx
@@ -582,7 +610,7 @@ fn redirects() {
             log.push(ok.status);
             try { await fetch(base + '/redirect?n=1', { redirect: 'error' }); } catch (e) { log.push(e.name); }
             const m = await fetch(base + '/redirect?n=1', { redirect: 'manual' });
-            log.push(m.type, m.status, m.body === null);
+            log.push(m.type, m.status, m.headers.get('location'));
             const p = await fetch(base + '/r303', { method: 'POST', body: 'x' });
             log.push(p.headers.get('x-method'), await p.text());
             const q = await fetch(base + '/r307', { method: 'POST', body: 'kept' });
@@ -598,7 +626,7 @@ fn redirects() {
     run_until(&mut ctx, "done");
     assert_eq!(
         string(&mut ctx, "log.join()"),
-        "arrived,true,true,TypeError,true,200,TypeError,opaqueredirect,0,true,GET,,POST,kept,GET,TypeError,TypeError"
+        "arrived,true,true,TypeError,true,200,TypeError,basic,302,/redirect?n=0,GET,,POST,kept,GET,TypeError,TypeError"
     );
 }
 
@@ -1033,5 +1061,127 @@ fn https_with_a_test_ca_and_tls_errors() {
     assert_eq!(
         string(&mut ctx, "log.join('|')"),
         "200|true|1|hello|300000|over tls"
+    );
+}
+
+/// What the manual-redirect test script logs, run in a context with `policy`.
+fn manual_redirect_log(policy: boa_fetch::HeadersPolicy) -> String {
+    let (port, _) = server();
+    let mut ctx = context();
+    boa_fetch::set_headers_policy(&mut ctx, policy);
+    let mut ctx = start_with(
+        ctx,
+        "(async () => {
+            const show = async (r) => [r.type, r.status, r.statusText, r.redirected,
+              r.url === base + '/rbody', r.headers.get('location'), r.headers.get('x-test'),
+              r.body === null ? 'null' : await r.text()].join();
+            log.push(await show(await fetch(base + '/rbody', { redirect: 'manual' })));
+            // The Request's redirect mode is what fetch() honours.
+            log.push(await show(await fetch(new Request(base + '/rbody', { redirect: 'manual' }))));
+            log.push(await show(await fetch(new Request(new Request(base + '/rbody', { redirect: 'manual' })))));
+            const followed = await fetch(base + '/rbody');
+            log.push(followed.status, followed.redirected, await followed.text());
+            for (const redirect of ['follow', 'manual', 'error']) {
+              try {
+                const r = await fetch(base + '/rnoloc', { redirect });
+                log.push(redirect + ' ' + r.status + ' ' + (r.body === null ? 'null' : await r.text()));
+              } catch (e) { log.push(redirect + ' ' + e.name); }
+            }
+            try { await fetch(new Request(base + '/rbody', { redirect: 'error' })); log.push('no'); }
+            catch (e) { log.push(e.name, /redirect mode/.test(e.message)); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    string(&mut ctx, "log.join('|')")
+}
+
+#[test]
+fn manual_redirects_are_the_3xx_in_a_server_runtime_and_opaque_in_a_browser() {
+    let server_runtime = manual_redirect_log(boa_fetch::HeadersPolicy::ServerRuntime);
+    let real = "basic,301,Moved Permanently,false,true,/text,r,moved";
+    assert_eq!(
+        server_runtime,
+        [
+            real,
+            real,
+            real,
+            "200",
+            "true",
+            "hello",
+            "follow 302 nowhere",
+            "manual 302 nowhere",
+            "error TypeError",
+            "TypeError",
+            "true",
+        ]
+        .join("|")
+    );
+    let browser = manual_redirect_log(boa_fetch::HeadersPolicy::Browser);
+    let opaque = "opaqueredirect,0,,false,true,,,null";
+    assert_eq!(
+        browser,
+        [
+            opaque,
+            opaque,
+            opaque,
+            "200",
+            "true",
+            "hello",
+            "follow 302 nowhere",
+            "manual 0 null",
+            "error TypeError",
+            "TypeError",
+            "true",
+        ]
+        .join("|")
+    );
+}
+
+#[test]
+fn cache_modes_add_request_headers_and_only_if_cached_fails() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const seen = async (init) => (await (await fetch(base + '/cache', init)).text());
+            log.push(await seen({}));
+            log.push(await seen({ cache: 'no-store' }));
+            log.push(await seen({ cache: 'reload', headers: { 'cache-control': 'max-age=5' } }));
+            log.push(await seen({ cache: 'no-cache' }));
+            log.push(await seen({ cache: 'no-cache', headers: { 'cache-control': 'no-transform' } }));
+            log.push(await seen({ headers: { 'if-none-match': 'x' } }));
+            log.push(await seen({ cache: 'force-cache', headers: { 'if-none-match': 'x' } }));
+            log.push(await seen(new Request(base + '/cache', { cache: 'no-store' })));
+            try { await fetch(base + '/cache', { cache: 'only-if-cached', mode: 'same-origin' }); log.push('no'); }
+            catch (e) { log.push(e.name, /only-if-cached/.test(e.message)); }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "-;-|no-cache;no-cache|no-cache;max-age=5|-;max-age=0|-;no-transform|no-cache;no-cache|-;-|no-cache;no-cache|TypeError|true"
+    );
+}
+
+#[test]
+fn request_init_errors_reject_fetch() {
+    let (port, _) = server();
+    let mut ctx = start(
+        "(async () => {
+            const url = base.replace('http://', 'http://user:pass@') + '/text';
+            const p = fetch(url);
+            log.push(p instanceof Promise);
+            try { await p; log.push('no'); } catch (e) { log.push(e.name, /credentials/.test(e.message)); }
+            for (const init of [{ mode: 'navigate' }, { redirect: 'sideways' }, { window: {} }, { cache: 'only-if-cached' }]) {
+              try { await fetch(base + '/text', init); log.push('no'); } catch (e) { log.push(e.name); }
+            }
+        })().catch(e => log.push('error ' + e)).finally(() => { done = true; });",
+        port,
+    );
+    run_until(&mut ctx, "done");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        "true|TypeError|true|TypeError|TypeError|TypeError|TypeError"
     );
 }
