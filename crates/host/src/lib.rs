@@ -121,7 +121,8 @@ pub use boa_engine;
 use boa_engine::object::builtins::{JsArray, JsPromise};
 use boa_engine::property::Attribute;
 use boa_engine::{
-    js_string, Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source,
+    js_string, Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue,
+    NativeFunction, Source,
 };
 use boa_runtime::extensions::{
     ConsoleExtension, MicrotaskExtension, StructuredCloneExtension, TimeoutExtension,
@@ -541,6 +542,125 @@ impl Host {
         })?;
         self.allow_script_tree(&canonical);
         self.eval_module_source(&text, &canonical)
+    }
+
+    /// Import the ES module (or, for a specifier ending in `.json`, the JSON module) that
+    /// `specifier` names and return its namespace object, whose properties are the module's
+    /// exports: an embedder calls a module's functions from Rust without a wrapper module.
+    ///
+    /// `specifier` is resolved as an `import` in a module of the current directory would be
+    /// (a relative or absolute path, a `file:` URL, a package in `node_modules`; see the
+    /// README's "Modules"). The module graph is loaded, linked and evaluated, and the event
+    /// loop runs (timers, tasks, native futures) until the module's evaluation has settled,
+    /// top-level `await` included; work the module started and that outlives it (a server, a
+    /// timer) stays queued for the next [`run_event_loop`](Self::run_event_loop). A module
+    /// already imported (by this call or an `import`) is not evaluated again: the same
+    /// namespace comes back.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    /// use boa_streams_host::boa_engine::{js_string, JsValue};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let dir = std::env::temp_dir().join(format!("boa-streams-import-{}", std::process::id()));
+    ///     std::fs::create_dir_all(&dir).unwrap();
+    ///     let lib = dir.join("lib.mjs");
+    ///     std::fs::write(
+    ///         &lib,
+    ///         "await new Promise((resolve) => setTimeout(resolve, 1));
+    ///          export const twice = (x) => 2 * x;
+    ///          export function fail() { throw new RangeError('no'); }",
+    ///     )
+    ///     .unwrap();
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     let exports = host.import_module(lib.to_str().unwrap()).unwrap();
+    ///     let twice = exports.get(js_string!("twice"), host.context()).unwrap();
+    ///     let result = twice
+    ///         .as_callable()
+    ///         .unwrap()
+    ///         .call(&JsValue::undefined(), &[21.into()], host.context())
+    ///         .unwrap();
+    ///     assert_eq!(result.as_number(), Some(42.0));
+    ///
+    ///     // An error from a later call names the module's file in its stack.
+    ///     let fail = exports.get(js_string!("fail"), host.context()).unwrap();
+    ///     let error = fail.as_callable().unwrap().call(&JsValue::undefined(), &[], host.context());
+    ///     let described = host.describe_error(&error.unwrap_err());
+    ///     assert!(described.starts_with("RangeError: no"), "{described}");
+    ///     assert!(described.contains("lib.mjs"), "{described}");
+    ///
+    ///     // A module that fails to import rejects with its error.
+    ///     let missing = host.import_module(dir.join("missing.mjs").to_str().unwrap());
+    ///     assert!(missing.unwrap_err().to_string().contains("missing.mjs"));
+    ///     std::fs::remove_dir_all(&dir).unwrap();
+    /// })
+    /// .unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// What the import rejects with: the specifier does not resolve or the file cannot be
+    /// read (a TypeError naming it), a SyntaxError (naming the file), the exception the
+    /// module's evaluation threw; an Error if the evaluation never settles (a top-level
+    /// `await` on a promise nothing will settle) or the call is made from inside the event
+    /// loop. The error is returned, not reported as uncaught.
+    pub fn import_module(&mut self, specifier: &str) -> JsResult<JsObject> {
+        use boa_engine::builtins::promise::PromiseState;
+        self.event_loop.script_tick();
+        let promise = modules::import_namespace(specifier, &mut self.context)?;
+        // Handled here: a rejection is returned, never reported as unhandled.
+        let ignore = NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined()))
+            .to_js_function(self.context.realm());
+        promise.then(None, Some(ignore), &mut self.context)?;
+        let pending = |p: &JsPromise| matches!(p.state(), PromiseState::Pending);
+        if pending(&promise) {
+            let watched = promise.clone();
+            self.run_event_loop_with_budget(None, &mut || !pending(&watched));
+        }
+        match promise.state() {
+            PromiseState::Fulfilled(namespace) => namespace.as_object().ok_or_else(|| {
+                JsNativeError::typ()
+                    .with_message(format!("importing {specifier} gave no namespace object"))
+                    .into()
+            }),
+            PromiseState::Rejected(error) => Err(JsError::from_opaque(error)),
+            PromiseState::Pending => Err(JsNativeError::error()
+                .with_message(format!(
+                    "importing {specifier}: the module's evaluation did not settle (a top-level await waits for something nothing will do, or import_module was called from inside the event loop)"
+                ))
+                .into()),
+        }
+    }
+
+    /// A description of an exception, as the host prints an uncaught one: `Name: message`,
+    /// then the stack (one `    at function (file:line:col)` line per frame) when the value
+    /// is an Error. No script runs (no getter, no `toString`). For an error thrown by a
+    /// module's function that Rust called (see [`import_module`](Self::import_module)), the
+    /// stack names the module's file.
+    ///
+    /// ```
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     let error = host
+    ///         .eval_source("function f() { throw new TypeError('bad'); }\nf();", "/srv/plugin.js")
+    ///         .unwrap_err();
+    ///     let text = host.describe_error(&error);
+    ///     assert!(text.starts_with("TypeError: bad\n"), "{text}");
+    ///     assert!(text.contains("/srv/plugin.js:1:"), "{text}");
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn describe_error(&mut self, error: &JsError) -> String {
+        let value = match error.clone().into_opaque(&mut self.context) {
+            Ok(value) => value,
+            // An engine error with no JS value (a runtime limit): its own text.
+            Err(e) => return e.to_string(),
+        };
+        match event_loop::describe(&value, &mut self.context) {
+            (message, Some(stack)) if !stack.is_empty() => format!("{message}\n{stack}"),
+            (message, _) => message,
+        }
     }
 
     /// Does the program `source` (from the file `path`, if any) run as a module? The rule of

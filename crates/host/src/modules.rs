@@ -301,15 +301,13 @@ impl HostLoader {
             ))
         })?;
         let module = match kind {
-            Kind::Json => {
-                Module::parse_json(JsString::from(text.as_str()), context).map_err(|e| {
-                    JsError::from(JsNativeError::syntax().with_message(format!(
-                        "Invalid JSON in {} (\"{specifier}\" imported from {from}): {}",
-                        display_path(&path),
-                        error_text(&e, context)
-                    )))
-                })?
-            }
+            Kind::Json => crate::json::json_module(&text, &path, context).map_err(|e| {
+                JsError::from(JsNativeError::syntax().with_message(format!(
+                    "Invalid JSON in {} (\"{specifier}\" imported from {from}): {}",
+                    display_path(&path),
+                    error_text(&e, context)
+                )))
+            })?,
             Kind::JavaScript | Kind::CommonJs => {
                 parse_module(&text, &path, context).map_err(|e| {
                     JsError::from(
@@ -1300,6 +1298,72 @@ pub(crate) fn eval_entry(source: &str, path: &Path, context: &mut Context) -> Js
     .to_js_function(context.realm());
     promise.then(None, Some(report), context)?;
     Ok(promise)
+}
+
+/// `Host::import_module`: load the module `specifier` names (resolved as an `import` in a
+/// module of the current directory would be; a `.json` specifier is imported as JSON) and
+/// its graph, link and evaluate it. The promise fulfills with its namespace once it has
+/// evaluated (top-level `await` included) and rejects with the first error (a resolution or
+/// read error, a SyntaxError, a missing export naming the importing file, the module's own
+/// exception). A module already imported (by this call or by `import`) is not evaluated
+/// again.
+pub(crate) fn import_namespace(specifier: &str, context: &mut Context) -> JsResult<JsPromise> {
+    let loader = context
+        .downcast_module_loader::<HostLoader>()
+        .ok_or_else(|| {
+            JsNativeError::typ().with_message("the host's module loader is not installed")
+        })?;
+    let attributes: Box<[boa_engine::module::ImportAttribute]> = if specifier.ends_with(".json") {
+        Box::new([boa_engine::module::ImportAttribute::new(
+            js_string!("type"),
+            js_string!("json"),
+        )])
+    } else {
+        Box::default()
+    };
+    let request = ModuleRequest::new(JsString::from(specifier), attributes);
+    let module = loader.load(None, &request, context)?;
+    let name = JsString::from(
+        module
+            .path()
+            .map_or_else(|| specifier.to_owned(), display_path)
+            .as_str(),
+    );
+    let link = NativeFunction::from_copy_closure_with_captures(
+        |_, _, (module, name): &(Module, JsString), context| {
+            module.link(context).map_err(|e| {
+                let message = error_text(&e, context);
+                let explained = message
+                    .strip_prefix("could not find export `")
+                    .and_then(|rest| rest.strip_suffix('`'))
+                    .and_then(|export| {
+                        context
+                            .downcast_module_loader::<HostLoader>()?
+                            .explain_missing_export(export)
+                    });
+                JsError::from(
+                    JsNativeError::syntax().with_message(explained.unwrap_or_else(|| {
+                        format!(
+                            "{message} (linking the imports of {})",
+                            name.to_std_string_escaped()
+                        )
+                    })),
+                )
+            })?;
+            Ok(module.evaluate(context)?.into())
+        },
+        (module.clone(), name),
+    )
+    .to_js_function(context.realm());
+    let namespace = NativeFunction::from_copy_closure_with_captures(
+        |_, _, module: &Module, context| Ok(module.namespace(context).into()),
+        module.clone(),
+    )
+    .to_js_function(context.realm());
+    module
+        .load(context)
+        .then(Some(link), None, context)?
+        .then(Some(namespace), None, context)
 }
 
 #[cfg(test)]

@@ -167,11 +167,28 @@ fn json_parse(
 /// A SyntaxError naming the position (in UTF-16 code units) where `text` stops being JSON.
 pub fn parse(text: &JsString, ctx: &mut Context) -> JsResult<JsValue> {
     let units: Vec<u16> = text.iter().collect();
-    Parser {
-        units: &units,
-        pos: 0,
-    }
-    .parse(ctx)
+    parse_utf16(&units, ctx)
+}
+
+/// [`parse`] of a text given as its UTF-16 code units, for a host that has the text outside
+/// the engine (a JSON module read from a file: `str::encode_utf16` gives the units without
+/// first making a `JsString` of the whole text).
+///
+/// ```
+/// let mut context = boa_engine::Context::default();
+/// let units: Vec<u16> = r#"["\ud83c", 1e400]"#.encode_utf16().collect();
+/// let value = boa_json::parse_utf16(&units, &mut context).unwrap();
+/// let array = value.as_object().unwrap();
+/// let first = array.get(0, &mut context).unwrap();
+/// assert_eq!(first.as_string().unwrap().len(), 1);
+/// let second = array.get(1, &mut context).unwrap();
+/// assert_eq!(second.as_number(), Some(f64::INFINITY));
+/// ```
+///
+/// # Errors
+/// A SyntaxError naming the position (in UTF-16 code units) where `units` stops being JSON.
+pub fn parse_utf16(units: &[u16], ctx: &mut Context) -> JsResult<JsValue> {
+    Parser { units, pos: 0 }.parse(ctx)
 }
 
 /// A container being filled while parsing.

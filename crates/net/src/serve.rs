@@ -23,6 +23,16 @@
 //! A client that shuts down its sending side before the response is written is taken as gone
 //! (its `request.signal` aborts).
 //!
+//! The request target and `Host` are checked before the handler runs (RFC 9110 §7.2, RFC
+//! 9112 §3.2): a missing `Host` in HTTP/1.1, more than one `Host`, a `Host` that is not
+//! `host[:port]` (a reg-name, IPv4 or `[IPv6]`), or a target that is not origin-form
+//! (`/path?query`), absolute-form (`http://` or `https://`, whose authority is then the
+//! request's) nor `*` for `OPTIONS` get a 400 (with `Connection: close`) and never reach the
+//! handler. `request.url` is made by the URL parser from those validated parts: always
+//! `http:` (the connection's scheme), the authority, then the path and query; `OPTIONS *`
+//! gives the path `/*`, as in Deno. An HTTP/1.0 request without `Host` gets the listener's
+//! address as its authority.
+//!
 //! `idleTimeout` (seconds, as Bun names it; 0 to 86400, fractions allowed; default 0: no
 //! limit) closes a connection on which nothing was read or written for that long: between
 //! requests, while a handler has not answered, or while a response body's `pull()` has not
@@ -93,6 +103,8 @@ struct Incoming1 {
     ended: oneshot::Receiver<bool>,
     /// Set (before the connection is dropped) when the connection was closed for being idle.
     idle: Arc<IdleState>,
+    /// `request.url`, made from the validated request target and `Host` (`target`).
+    url: String,
 }
 
 /// How a connection task tells the script's side that it closed the connection for being
@@ -687,6 +699,10 @@ async fn accept_loop(
     mut shutdown: watch::Receiver<bool>,
     limits: ConnLimits,
 ) {
+    // The authority of an HTTP/1.0 request without `Host`.
+    let local = listener
+        .local_addr()
+        .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)));
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -725,11 +741,30 @@ async fn accept_loop(
                         *r.status_mut() = http::StatusCode::SERVICE_UNAVAILABLE;
                         r
                     };
+                    // A bad `Host` or request target: 400 here, the script never sees it.
+                    let url = match target::request_url(
+                        request.method(),
+                        request.uri(),
+                        request.version(),
+                        request.headers(),
+                        local,
+                    ) {
+                        Ok(url) => url,
+                        Err(_) => {
+                            let mut r = status_only(400);
+                            r.headers_mut().insert(
+                                http::header::CONNECTION,
+                                http::HeaderValue::from_static("close"),
+                            );
+                            return Ok(r.map(|inner| Tracked { inner, guard }));
+                        }
+                    };
                     let incoming = Incoming1 {
                         request,
                         respond,
                         ended,
                         idle,
+                        url,
                     };
                     if tx.send(incoming).await.is_err() {
                         return Ok::<_, Infallible>(
@@ -858,6 +893,7 @@ fn handle(server: &Rc<Server>, incoming: Incoming1, ctx: &mut Context) {
         respond,
         ended,
         idle,
+        url,
     } = incoming;
     let (head, body) = request.into_parts();
     // 431 beyond the header limits (hyper enforces the count; the size is checked here too).
@@ -870,19 +906,6 @@ fn handle(server: &Rc<Server>, incoming: Incoming1, ctx: &mut Context) {
         let _ = respond.send(status_only(431));
         return;
     }
-    let host = head
-        .headers
-        .get(http::header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .map_or_else(
-            || format!("{}:{}", server.hostname, server.port),
-            str::to_string,
-        );
-    let path = head
-        .uri
-        .path_and_query()
-        .map_or("/", http::uri::PathAndQuery::as_str);
-    let url = format!("http://{host}{path}");
     let headers = head
         .headers
         .iter()
@@ -1031,5 +1054,6 @@ fn respond_with(
         .map_err(|e| type_error(format!("BoaStreams.serve: invalid response: {e}")))
 }
 
+mod target;
 #[cfg(test)]
 mod tests;

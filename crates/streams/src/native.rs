@@ -112,7 +112,8 @@ pub use driver::{
 pub use io::{
     readable_stream_from_async_read, readable_stream_from_async_read_with_high_water_mark,
     readable_stream_from_stream, readable_stream_from_stream_with_high_water_mark,
-    writable_stream_from_async_write, writable_stream_from_sink,
+    writable_stream_from_async_write, writable_stream_from_async_write_with_flush,
+    writable_stream_from_sink, FlushPolicy,
 };
 
 /// A new `ReadableStream` whose underlying source is `source`, with high water mark

@@ -546,3 +546,131 @@ fn idle_timeout_leaves_a_slow_but_live_stream_alone() {
     run_for(&mut ctx, 200);
     assert_eq!(string(&mut ctx, "log.join()"), "");
 }
+
+/// Send each raw request on its own connection; the first line of each answer (or "" if
+/// none came within 10 s) and the whole answer.
+fn raw_exchanges(port: u16, requests: Vec<Vec<u8>>) -> std::thread::JoinHandle<Vec<String>> {
+    std::thread::spawn(move || {
+        let mut answers = Vec::new();
+        for request in requests {
+            let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            socket
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let _ = socket.write_all(&request);
+            let mut all = Vec::new();
+            let mut buf = [0u8; 4096];
+            // Bounded: every request asks for `Connection: close` (or gets it with a 400).
+            for _ in 0..64 {
+                match socket.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => all.extend_from_slice(&buf[..n]),
+                }
+            }
+            answers.push(String::from_utf8_lossy(&all).into_owned());
+        }
+        answers
+    })
+}
+
+fn drive(ctx: &mut boa_engine::Context, client: &std::thread::JoinHandle<Vec<String>>) {
+    for _ in 0..500 {
+        run_for(ctx, 20);
+        if client.is_finished() {
+            break;
+        }
+    }
+}
+
+#[test]
+fn bad_hosts_and_request_targets_get_400_and_never_reach_the_handler() {
+    let (mut ctx, port) = serving(
+        "(req) => { log.push(req.method + ' ' + req.url); return new Response(new URL(req.url).pathname); }",
+    );
+    let attacks: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "Host with a path and fragment",
+            b"GET /public HTTP/1.1\r\nHost: x/admin#\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "Host with a space",
+            b"GET / HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "duplicate Host",
+            b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "missing Host in HTTP/1.1",
+            b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "relative target",
+            b"GET x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "asterisk for GET",
+            b"GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "authority-form",
+            b"CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "userinfo in absolute-form",
+            b"GET http://u@y/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "port out of range",
+            b"GET / HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+    ];
+    let granted: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "OPTIONS *",
+            b"OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "absolute-form wins over Host",
+            b"GET http://y:81/p?q HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "double slash stays a path",
+            b"GET //evil/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+        ),
+        (
+            "HTTP/1.0 without Host",
+            b"GET /old HTTP/1.0\r\n\r\n".to_vec(),
+        ),
+    ];
+    let requests = attacks
+        .iter()
+        .chain(granted.iter())
+        .map(|(_, r)| r.clone())
+        .collect();
+    let client = raw_exchanges(port, requests);
+    drive(&mut ctx, &client);
+    let answers = client.join().unwrap();
+    for ((name, _), answer) in attacks.iter().chain(granted.iter()).zip(&answers) {
+        eprintln!("{name}: {:?}", answer.lines().next().unwrap_or_default());
+    }
+    eprintln!("handler saw: {}", string(&mut ctx, "log.join('|')"));
+    for ((name, _), answer) in attacks.iter().zip(&answers) {
+        assert!(answer.starts_with("HTTP/1.1 400"), "{name}: {answer:?}");
+    }
+    let statuses: Vec<_> = answers[attacks.len()..]
+        .iter()
+        .map(|a| a.lines().next().unwrap_or_default().to_owned())
+        .collect();
+    assert!(
+        statuses.iter().all(|s| s.ends_with("200 OK")),
+        "{statuses:?}"
+    );
+    assert!(answers[attacks.len()].ends_with("/*"), "{answers:?}");
+    assert_eq!(
+        string(&mut ctx, "log.join('|')"),
+        format!(
+            "listening 127.0.0.1|OPTIONS http://x/*|GET http://y:81/p?q|GET http://x//evil/x|GET http://127.0.0.1:{port}/old"
+        )
+    );
+}

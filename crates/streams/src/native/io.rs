@@ -481,6 +481,154 @@ where
     writable_stream_from_sink(writer.into_sink::<Bytes>(), ctx)
 }
 
+/// When a writer adapter ([`writable_stream_from_async_write_with_flush`]) flushes the
+/// writer it writes into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FlushPolicy {
+    /// After every chunk: a write completes once its bytes are written and the writer is
+    /// flushed (what [`writable_stream_from_async_write`] does). Each chunk reaches the peer
+    /// at once, as an interactive protocol needs.
+    #[default]
+    EachWrite,
+    /// Only when the stream closes: a write completes once the writer has taken all of its
+    /// bytes (a buffered writer, such as a `BufWriter`, keeps them until its buffer is full),
+    /// and `close()` flushes, then closes the writer. Many small chunks then cost few system
+    /// calls; bytes may wait in the writer's buffer until more come or the stream closes.
+    OnClose,
+}
+
+/// [`writable_stream_from_async_write`] with the choice of when `writer` is flushed: after
+/// every chunk ([`FlushPolicy::EachWrite`], the same as that function) or only on close
+/// ([`FlushPolicy::OnClose`]). In both, `close()` flushes and closes `writer` and `abort()`
+/// drops it; an `io::Error` (or a writer that accepts no bytes) errors the stream with a
+/// `TypeError` carrying its message.
+///
+/// ```
+/// use std::pin::Pin;
+/// use std::sync::{Arc, Mutex};
+/// use std::task::{Context as TaskContext, Poll};
+/// use boa_engine::{js_string, Context, Source};
+/// use boa_streams::native::{run_until_idle, writable_stream_from_async_write_with_flush, FlushPolicy};
+///
+/// /// A writer that records every flush.
+/// struct Recorder(Arc<Mutex<(Vec<u8>, usize)>>);
+/// impl futures::AsyncWrite for Recorder {
+///     fn poll_write(self: Pin<&mut Self>, _: &mut TaskContext<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+///         self.0.lock().unwrap().0.extend_from_slice(buf);
+///         Poll::Ready(Ok(buf.len()))
+///     }
+///     fn poll_flush(self: Pin<&mut Self>, _: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+///         self.0.lock().unwrap().1 += 1;
+///         Poll::Ready(Ok(()))
+///     }
+///     fn poll_close(self: Pin<&mut Self>, _: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+///         Poll::Ready(Ok(()))
+///     }
+/// }
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let record = Arc::new(Mutex::new((Vec::new(), 0)));
+/// let stream = writable_stream_from_async_write_with_flush(
+///     Recorder(record.clone()),
+///     FlushPolicy::OnClose,
+///     &mut context,
+/// )
+/// .unwrap();
+/// context.global_object().set(js_string!("output"), stream, false, &mut context).unwrap();
+/// context
+///     .eval(Source::from_bytes(
+///         "const w = output.getWriter();
+///          for (const byte of [1, 2, 3]) w.write(new Uint8Array([byte]));
+///          w.close();",
+///     ))
+///     .unwrap();
+/// run_until_idle(&mut context).unwrap();
+/// // Three chunks written, one flush (on close).
+/// assert_eq!(*record.lock().unwrap(), (vec![1, 2, 3], 1));
+/// ```
+///
+/// # Errors
+/// As [`writable_stream_from_async_write`] (only if the stream cannot be set up).
+pub fn writable_stream_from_async_write_with_flush<W>(
+    writer: W,
+    flush: FlushPolicy,
+    ctx: &mut Context,
+) -> JsResult<JsObject>
+where
+    W: AsyncWrite + 'static,
+{
+    match flush {
+        FlushPolicy::EachWrite => writable_stream_from_async_write(writer, ctx),
+        FlushPolicy::OnClose => writable_stream_from_sink(
+            WriteAllSink {
+                writer: Box::pin(writer),
+                pending: Bytes::new(),
+            },
+            ctx,
+        ),
+    }
+}
+
+/// A `Sink` of byte chunks into an `AsyncWrite` whose `poll_flush` writes the chunk out
+/// without flushing the writer (only `poll_close` flushes it): [`FlushPolicy::OnClose`].
+struct WriteAllSink<W> {
+    writer: Pin<Box<W>>,
+    /// The bytes of the chunk not yet taken by the writer.
+    pending: Bytes,
+}
+
+impl<W: AsyncWrite> WriteAllSink<W> {
+    /// Hand the pending bytes to the writer.
+    fn poll_drain(&mut self, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        while !self.pending.is_empty() {
+            match self.writer.as_mut().poll_write(cx, &self.pending) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(0)) => {
+                    return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
+                }
+                Poll::Ready(Ok(n)) => {
+                    // A writer never reports more than it was given; clamp in case one does.
+                    let taken = n.min(self.pending.len());
+                    self.pending = self.pending.slice(taken..);
+                }
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<W: AsyncWrite> Sink<Bytes> for WriteAllSink<W> {
+    type Error = std::io::Error;
+
+    fn poll_ready(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        self.get_mut().poll_drain(cx)
+    }
+
+    fn start_send(self: Pin<&mut Self>, item: Bytes) -> std::io::Result<()> {
+        self.get_mut().pending = item;
+        Ok(())
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        self.get_mut().poll_drain(cx)
+    }
+
+    fn poll_close(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        match this.poll_drain(cx) {
+            Poll::Ready(Ok(())) => {}
+            other => return other,
+        }
+        match this.writer.as_mut().poll_flush(cx) {
+            Poll::Ready(Ok(())) => {}
+            other => return other,
+        }
+        this.writer.as_mut().poll_close(cx)
+    }
+}
+
 /// The state a sink adapter shares with its pending write or close (`None` once the sink
 /// failed or was aborted).
 type SharedSink = Rc<RefCell<Option<LocalSink>>>;

@@ -102,3 +102,44 @@ where
 {
     super::writable_stream_from_async_write(Compat(Box::pin(writer)), ctx)
 }
+
+/// [`writable_stream_from_async_write`] with the choice of when `writer` is flushed (see
+/// [`super::writable_stream_from_async_write_with_flush`] and [`super::FlushPolicy`]):
+/// [`super::FlushPolicy::OnClose`] suits a `tokio::io::BufWriter` around a socket, whose
+/// buffer then fills across chunks and is flushed (and the socket shut down) by `close()`.
+///
+/// ```
+/// use boa_engine::Context;
+/// use boa_streams::native::{block_on, tokio::writable_stream_from_async_write_with_flush};
+/// use boa_streams::native::{FlushPolicy, StreamWriter};
+/// use bytes::Bytes;
+///
+/// let mut context = Context::default();
+/// boa_streams::register(&mut context).unwrap();
+/// let (rust_end, js_end) = tokio::io::duplex(64);
+/// let buffered = tokio::io::BufWriter::new(js_end);
+/// let stream =
+///     writable_stream_from_async_write_with_flush(buffered, FlushPolicy::OnClose, &mut context)
+///         .unwrap();
+/// let writer = StreamWriter::new(&stream, &mut context).unwrap();
+/// let written = writer.write_bytes(&Bytes::from_static(b"ping"), &mut context);
+/// block_on(&mut context, written).unwrap().unwrap();
+/// // Still in the BufWriter: nothing reached the other end yet. Closing flushes it.
+/// let closed = writer.close(&mut context);
+/// block_on(&mut context, closed).unwrap().unwrap();
+/// let mut got = Vec::new();
+/// let mut rust_end = rust_end;
+/// futures::executor::block_on(tokio::io::AsyncReadExt::read_to_end(&mut rust_end, &mut got))
+///     .unwrap();
+/// assert_eq!(got, b"ping");
+/// ```
+pub fn writable_stream_from_async_write_with_flush<W>(
+    writer: W,
+    flush: super::FlushPolicy,
+    ctx: &mut Context,
+) -> JsResult<JsObject>
+where
+    W: tokio::io::AsyncWrite + 'static,
+{
+    super::writable_stream_from_async_write_with_flush(Compat(Box::pin(writer)), flush, ctx)
+}
