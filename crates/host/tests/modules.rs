@@ -685,7 +685,7 @@ fn help_documents_the_module_rules() {
         "--module",
         "--script",
         "-e CODE",
-        "boa-streams, worker (in a worker),\n    import, module, default",
+        "boa-streams, worker (in a worker),\n    browser, import, module, default",
         "node:",
     ] {
         assert!(help.contains(needle), "{needle:?} not in --help");
