@@ -496,7 +496,7 @@ impl Host {
         if let Some(dir) = path.parent() {
             self.context.insert_data(worker::ScriptBase(dir.to_owned()));
         }
-        if let Ok(url) = ::url::Url::from_file_path(&path) {
+        if let Ok(url) = ::url::Url::from_file_path(path) {
             boa_web::boa_fetch::set_api_base_url(&mut self.context, Some(url.as_str()));
         }
         let script = path.to_string_lossy().into_owned();

@@ -253,9 +253,7 @@ fn eval_programs_have_no_tree_of_their_own() {
         "{out}"
     );
     assert!(
-        out.contains(&format!(
-            "reading files needs the fs-read capability (--allow-fs-read)"
-        )),
+        out.contains("reading files needs the fs-read capability (--allow-fs-read)"),
         "{out}"
     );
     let (status, out, err) = spawn(

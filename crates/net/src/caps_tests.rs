@@ -182,7 +182,7 @@ fn a_denied_request_body_stream_is_canceled() {
          await attempt(base + '/echo', { method: 'POST', body, duplex: 'half' });",
     );
     let lines: Vec<&str> = log.lines().collect();
-    assert_eq!(lines[0], "canceled: fetch of http://127.0.0.1:1/ech");
+    assert_eq!(lines[0], "canceled: fetch of http://127.0.0.1:1/echo ");
     assert!(lines[1].starts_with("TypeError: fetch of http://127.0.0.1:1/echo denied"));
 }
 

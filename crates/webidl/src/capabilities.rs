@@ -846,7 +846,11 @@ mod tests {
     fn env_denied_and_granted() {
         let denied = Capabilities::default().check_env().unwrap_err();
         assert_eq!(
-            denied.to_error("process.env").as_native().unwrap().message(),
+            denied
+                .to_error("process.env")
+                .as_native()
+                .unwrap()
+                .message(),
             "process.env denied: reading the environment needs the env capability (--allow-env)"
         );
         assert!(Capabilities::default().allow_env().check_env().is_ok());
