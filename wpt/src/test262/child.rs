@@ -317,8 +317,12 @@ fn judge(meta: &Meta, result: Result<(), Thrown>, prints: &[String]) -> Outcome 
 }
 
 fn run_script(context: &mut Context, path: &Path, text: &str) -> Result<(), Thrown> {
-    let script = Script::parse(Source::from_bytes(text.as_bytes()).with_path(path), None, context)
-        .map_err(|e| thrown(e, Phase::Parse, context))?;
+    let script = Script::parse(
+        Source::from_bytes(text.as_bytes()).with_path(path),
+        None,
+        context,
+    )
+    .map_err(|e| thrown(e, Phase::Parse, context))?;
     script
         .evaluate(context)
         .map_err(|e| thrown(e, Phase::Runtime, context))?;
@@ -328,8 +332,12 @@ fn run_script(context: &mut Context, path: &Path, text: &str) -> Result<(), Thro
 }
 
 fn run_module(context: &mut Context, path: &Path, text: &str) -> Result<(), Thrown> {
-    let module = Module::parse(Source::from_bytes(text.as_bytes()).with_path(path), None, context)
-        .map_err(|e| thrown(e, Phase::Parse, context))?;
+    let module = Module::parse(
+        Source::from_bytes(text.as_bytes()).with_path(path),
+        None,
+        context,
+    )
+    .map_err(|e| thrown(e, Phase::Parse, context))?;
     // The test itself is in the module map: a test importing itself gets the same module.
     if let Some(loader) = context.downcast_module_loader::<Loader>() {
         loader.insert(path.to_owned(), None, module.clone());
@@ -480,8 +488,16 @@ fn install_host(context: &mut Context) -> JsResult<JsObject> {
             .configurable(true)
             .build()
     };
-    host.define_property_or_throw(js_string!("createRealm"), data(create_realm.into()), context)?;
-    host.define_property_or_throw(js_string!("detachArrayBuffer"), data(detach.into()), context)?;
+    host.define_property_or_throw(
+        js_string!("createRealm"),
+        data(create_realm.into()),
+        context,
+    )?;
+    host.define_property_or_throw(
+        js_string!("detachArrayBuffer"),
+        data(detach.into()),
+        context,
+    )?;
     host.define_property_or_throw(js_string!("evalScript"), data(eval_script.into()), context)?;
     host.define_property_or_throw(js_string!("gc"), data(gc.into()), context)?;
     host.define_property_or_throw(js_string!("global"), data(global.into()), context)?;

@@ -148,9 +148,13 @@ pub fn matches_filter(filter: &str, path: &str) -> bool {
 fn glob_parts(pattern: &[&str], parts: &[&str]) -> bool {
     match pattern.split_first() {
         None => parts.is_empty(),
-        Some((&"**", rest)) => (0..=parts.len()).any(|k| glob_parts(rest, parts.get(k..).unwrap_or_default())),
+        Some((&"**", rest)) => {
+            (0..=parts.len()).any(|k| glob_parts(rest, parts.get(k..).unwrap_or_default()))
+        }
         Some((first, rest)) => match parts.split_first() {
-            Some((part, more)) => glob_component(first.as_bytes(), part.as_bytes()) && glob_parts(rest, more),
+            Some((part, more)) => {
+                glob_component(first.as_bytes(), part.as_bytes()) && glob_parts(rest, more)
+            }
             None => false,
         },
     }
@@ -159,7 +163,9 @@ fn glob_parts(pattern: &[&str], parts: &[&str]) -> bool {
 fn glob_component(pattern: &[u8], text: &[u8]) -> bool {
     match pattern.split_first() {
         None => text.is_empty(),
-        Some((b'*', rest)) => (0..=text.len()).any(|k| glob_component(rest, text.get(k..).unwrap_or_default())),
+        Some((b'*', rest)) => {
+            (0..=text.len()).any(|k| glob_component(rest, text.get(k..).unwrap_or_default()))
+        }
         Some((b'?', rest)) => text
             .split_first()
             .is_some_and(|(_, more)| glob_component(rest, more)),
@@ -196,7 +202,10 @@ mod tests {
         assert_eq!(m("/*---\nflags: [onlyStrict]\n---*/"), vec![Mode::Strict]);
         assert_eq!(m("/*---\nflags: [noStrict]\n---*/"), vec![Mode::Sloppy]);
         assert_eq!(m("/*---\nflags: [raw]\n---*/"), vec![Mode::Sloppy]);
-        assert_eq!(m("/*---\nflags: [module, async]\n---*/"), vec![Mode::Module]);
+        assert_eq!(
+            m("/*---\nflags: [module, async]\n---*/"),
+            vec![Mode::Module]
+        );
     }
 
     #[test]
@@ -215,7 +224,9 @@ mod tests {
         // Without feature skips, a ShadowRealm test runs; the host's own limits still skip.
         let src = "/*---\nfeatures: [ShadowRealm]\nincludes: [atomicsHelper.js]\n---*/";
         let meta = Meta::parse(src).unwrap();
-        assert!(skip_reason(&meta, src, true).unwrap().contains("ShadowRealm"));
+        assert!(skip_reason(&meta, src, true)
+            .unwrap()
+            .contains("ShadowRealm"));
         assert!(skip_reason(&meta, src, false).unwrap().contains("agent"));
         let html = "/*---\nfeatures: [IsHTMLDDA]\n---*/";
         assert!(skip_reason(&Meta::parse(html).unwrap(), html, false).is_some());
@@ -236,7 +247,11 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, "").unwrap();
         }
-        std::fs::write(dir.join("SOURCE.md"), format!("commit {} (x)", "ab".repeat(20))).unwrap();
+        std::fs::write(
+            dir.join("SOURCE.md"),
+            format!("commit {} (x)", "ab".repeat(20)),
+        )
+        .unwrap();
         let found = discover(&dir).unwrap();
         assert_eq!(found, vec!["built-ins/X/y.js", "language/a/b.js"]);
         assert_eq!(corpus_commit(&dir), "ab".repeat(20));

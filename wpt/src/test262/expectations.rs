@@ -69,13 +69,21 @@ impl Expectations {
             out.push_str(if i == 0 { "\n    " } else { ",\n    " });
             out.push_str(&compact(s));
         }
-        out.push_str(if self.subset.is_empty() { "],\n" } else { "\n  ],\n" });
+        out.push_str(if self.subset.is_empty() {
+            "],\n"
+        } else {
+            "\n  ],\n"
+        });
         out.push_str("  \"tests\": {");
         for (i, (path, modes)) in self.tests.iter().enumerate() {
             out.push_str(if i == 0 { "\n    " } else { ",\n    " });
             out.push_str(&format!("{}: {}", compact(path), compact(modes)));
         }
-        out.push_str(if self.tests.is_empty() { "}\n}\n" } else { "\n  }\n}\n" });
+        out.push_str(if self.tests.is_empty() {
+            "}\n}\n"
+        } else {
+            "\n  }\n}\n"
+        });
         out
     }
 
@@ -109,7 +117,12 @@ impl std::fmt::Display for Mismatch {
                 status,
                 message,
             } => {
-                write!(f, "UNEXPECTED {} {path} [{}]", status.as_str(), mode.as_str())?;
+                write!(
+                    f,
+                    "UNEXPECTED {} {path} [{}]",
+                    status.as_str(),
+                    mode.as_str()
+                )?;
                 if let Some(m) = message {
                     write!(f, "\n      {}", super::child::cut(m, 300))?;
                 }
@@ -239,10 +252,7 @@ pub fn update(
         .iter()
         .filter(|r| checked(&r.path) && r.status.is_failure())
     {
-        let old = expectations
-            .tests
-            .get(&r.path)
-            .and_then(|m| m.get(&r.mode));
+        let old = expectations.tests.get(&r.path).and_then(|m| m.get(&r.mode));
         let entry = Entry {
             status: r.status,
             reason: old.map_or_else(|| guess_reason(r.message.as_deref()), |e| e.reason),
@@ -299,12 +309,28 @@ mod tests {
     fn unexpected_failures_and_stale_entries_are_mismatches() {
         let e = expectations();
         let results = vec![
-            r("language/statements/for/a.js", Mode::Strict, Status::Timeout),
+            r(
+                "language/statements/for/a.js",
+                Mode::Strict,
+                Status::Timeout,
+            ),
             r("language/statements/for/a.js", Mode::Sloppy, Status::Pass),
             r("language/statements/for/new.js", Mode::Sloppy, Status::Fail),
-            r("language/statements/for-in/fixed.js", Mode::Sloppy, Status::Pass),
-            r("language/statements/class/out.js", Mode::Sloppy, Status::Fail),
-            r("language/statements/for/skipped.js", Mode::Sloppy, Status::Skip),
+            r(
+                "language/statements/for-in/fixed.js",
+                Mode::Sloppy,
+                Status::Pass,
+            ),
+            r(
+                "language/statements/class/out.js",
+                Mode::Sloppy,
+                Status::Fail,
+            ),
+            r(
+                "language/statements/for/skipped.js",
+                Mode::Sloppy,
+                Status::Skip,
+            ),
         ];
         let c = compare(&e, &results, &|_| true);
         let texts: Vec<String> = c.mismatches.iter().map(ToString::to_string).collect();
@@ -331,8 +357,16 @@ mod tests {
         let e = expectations();
         let results = vec![
             r("language/statements/for/a.js", Mode::Strict, Status::Fail),
-            r("language/statements/for/new.js", Mode::Module, Status::Crash),
-            r("language/statements/for-in/fixed.js", Mode::Sloppy, Status::Pass),
+            r(
+                "language/statements/for/new.js",
+                Mode::Module,
+                Status::Crash,
+            ),
+            r(
+                "language/statements/for-in/fixed.js",
+                Mode::Sloppy,
+                Status::Pass,
+            ),
             r("built-ins/Array/x.js", Mode::Sloppy, Status::Fail),
         ];
         let only_for = |p: &str| matches_filter("language/statements/for", p);
@@ -341,12 +375,17 @@ mod tests {
         let a = &u.tests["language/statements/for/a.js"][&Mode::Strict];
         assert_eq!((a.reason, a.note.as_str()), (Reason::EngineBug, "kept"));
         let new = &u.tests["language/statements/for/new.js"][&Mode::Module];
-        assert_eq!((new.status, new.reason), (Status::Crash, Reason::NotImplemented));
+        assert_eq!(
+            (new.status, new.reason),
+            (Status::Crash, Reason::NotImplemented)
+        );
         // Outside the filter: untouched (the passing for-in test keeps its entry).
         assert!(u.tests.contains_key("language/statements/for-in/fixed.js"));
         assert!(!u.tests.contains_key("built-ins/Array/x.js"));
         let all = update(&e, &results, &|_| true);
-        assert!(!all.tests.contains_key("language/statements/for-in/fixed.js"));
+        assert!(!all
+            .tests
+            .contains_key("language/statements/for-in/fixed.js"));
         assert!(compare(&all, &results, &|_| true).mismatches.is_empty());
         let back = Expectations::from_json(&all.to_json()).unwrap();
         assert_eq!(back, all);
@@ -363,6 +402,9 @@ mod tests {
             Reason::EngineBug
         );
         assert_eq!(guess_reason(None), Reason::EngineBug);
-        assert_eq!(Expectations::default().to_json(), "{\n  \"subset\": [],\n  \"tests\": {}\n}\n");
+        assert_eq!(
+            Expectations::default().to_json(),
+            "{\n  \"subset\": [],\n  \"tests\": {}\n}\n"
+        );
     }
 }

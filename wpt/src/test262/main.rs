@@ -172,8 +172,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
 }
 
 fn read_run(path: &Path) -> Result<RunFile, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -217,7 +217,10 @@ fn compare_files(a: &Path, b: &Path) -> Result<i32, String> {
     println!("B: {} {}", b.display(), label(&rb));
     println!("   {}", totals_line(&rb.totals));
     let diff = results::compare(&ra, &rb);
-    println!("\nregressions (passed in A, not in B): {}", diff.regressions.len());
+    println!(
+        "\nregressions (passed in A, not in B): {}",
+        diff.regressions.len()
+    );
     for (path, mode, status, message) in &diff.regressions {
         print!("  {path} [{}]: pass -> {}", mode.as_str(), status.as_str());
         match message {
@@ -460,7 +463,11 @@ fn check_expectations(
             after.mismatches.len(),
             updated.tests.len()
         );
-        println!("{} passed, {} failed", after.matched, after.mismatches.len());
+        println!(
+            "{} passed, {} failed",
+            after.matched,
+            after.mismatches.len()
+        );
         return Ok(if after.mismatches.is_empty() { 0 } else { 1 });
     }
     if !comparison.mismatches.is_empty() {
@@ -475,7 +482,11 @@ fn check_expectations(
         comparison.matched,
         comparison.mismatches.len()
     );
-    Ok(if comparison.mismatches.is_empty() { 0 } else { 1 })
+    Ok(if comparison.mismatches.is_empty() {
+        0
+    } else {
+        1
+    })
 }
 
 #[cfg(test)]

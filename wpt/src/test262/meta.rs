@@ -221,7 +221,8 @@ mod tests {
 
     #[test]
     fn reads_negative_in_block_and_flow_style() {
-        let block = "/*---\nnegative:\n    phase: parse\n    type: SyntaxError\nfeatures: [a]\n---*/";
+        let block =
+            "/*---\nnegative:\n    phase: parse\n    type: SyntaxError\nfeatures: [a]\n---*/";
         let m = Meta::parse(block).unwrap();
         assert_eq!(
             m.negative,

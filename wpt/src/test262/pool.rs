@@ -222,8 +222,7 @@ fn run_one(options: &PoolOptions, worker: &mut Option<Worker>, job: &Job) -> Tes
     };
     w.stderr.lock().unwrap_or_else(|e| e.into_inner()).clear();
     let request = format!("{}\t{}\n", job.path, job.mode.as_str());
-    if w
-        .stdin
+    if w.stdin
         .write_all(request.as_bytes())
         .and_then(|()| w.stdin.flush())
         .is_err()
@@ -231,7 +230,10 @@ fn run_one(options: &PoolOptions, worker: &mut Option<Worker>, job: &Job) -> Tes
         let tail = worker.take().map(Worker::kill).unwrap_or_default();
         return result(
             Status::Crash,
-            Some(cut(&format!("the child stopped reading requests; {tail}"), 1500)),
+            Some(cut(
+                &format!("the child stopped reading requests; {tail}"),
+                1500,
+            )),
         );
     }
     let pid = w.child.id();
@@ -265,8 +267,7 @@ fn run_one(options: &PoolOptions, worker: &mut Option<Worker>, job: &Job) -> Tes
                 let mut over_cpu = None;
                 if cpu_checked.elapsed() >= CPU_CHECK_INTERVAL {
                     cpu_checked = Instant::now();
-                    if let (Some(before), Some(now)) = (cpu_at_start, limits::child_cpu_time(pid))
-                    {
+                    if let (Some(before), Some(now)) = (cpu_at_start, limits::child_cpu_time(pid)) {
                         let spent = now.saturating_sub(before);
                         if spent > options.cpu_limit {
                             over_cpu = Some(spent);

@@ -325,8 +325,14 @@ mod tests {
         assert_eq!(by["language/statements"].fail, 1);
         assert_eq!(by["built-ins/Array"].timeout, 1);
         let md = summary_markdown(&r);
-        assert!(md.contains("| language | 1 | 1 | 0 | 0 | 1 | 50.0% |"), "{md}");
-        assert!(md.contains("| **total** | 1 | 1 | 1 | 0 | 1 | 33.3% |"), "{md}");
+        assert!(
+            md.contains("| language | 1 | 1 | 0 | 0 | 1 | 50.0% |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| **total** | 1 | 1 | 1 | 0 | 1 | 33.3% |"),
+            "{md}"
+        );
         assert_eq!(group("x.js", 2), "x.js");
     }
 
