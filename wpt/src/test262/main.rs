@@ -366,7 +366,7 @@ fn run(args: &Args) -> Result<i32, String> {
     let progress = |n: usize, r: &TestResult| {
         let mut t = running.lock().unwrap_or_else(|e| e.into_inner());
         t.add(r.status);
-        if n % args.progress == 0 || n == total {
+        if n.is_multiple_of(args.progress) || n == total {
             println!(
                 "[{n}/{total}] {} pass, {} fail, {} timeout, {} crash ({:.0}s)",
                 t.pass,
