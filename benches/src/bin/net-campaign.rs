@@ -418,7 +418,8 @@ fn hostile(port: u16, report: &mut Report) {
             b"GET / HTTP/1.1\r\nhost: x\r\n\r\nGET /nope HTTP/1.1\r\nhost: x\r\n\r\nGET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n".to_vec(),
             Expect::Statuses(&[200, 404, 200]),
         ),
-        ("host missing (HTTP/1.1)", b"GET / HTTP/1.1\r\n\r\n".to_vec(), Expect::Status(200)),
+        // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400.
+        ("host missing (HTTP/1.1)", b"GET / HTTP/1.1\r\n\r\n".to_vec(), Expect::Status(400)),
         ("absolute-form target", b"GET http://evil.example/ HTTP/1.1\r\nhost: x\r\n\r\n".to_vec(), Expect::Status(200)),
         ("binary junk", (0..65536u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect(), Expect::Rejected),
     ];

@@ -199,6 +199,17 @@ pub(crate) fn require(
             None => {}
         }
     }
+    // The context's capabilities: the file must be inside the readable directories (checked
+    // before it is read, so a denied require reveals nothing of it), as for `import`.
+    let path = boa_web::Capabilities::of(context)
+        .check_read(&path)
+        .map_err(|d| {
+            d.to_error(&format!(
+                "require(\"{specifier}\") ({}) from {}",
+                display_path(&path),
+                display_path(referrer)
+            ))
+        })?;
     load(&path, Some(referrer), context)
 }
 

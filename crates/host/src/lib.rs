@@ -558,7 +558,7 @@ impl Host {
     /// namespace comes back.
     ///
     /// ```
-    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    /// use boa_streams_host::{run_with_large_stack, Capabilities, Host, HostOptions};
     /// use boa_streams_host::boa_engine::{js_string, JsValue};
     ///
     /// run_with_large_stack(|| {
@@ -572,7 +572,12 @@ impl Host {
     ///          export function fail() { throw new RangeError('no'); }",
     ///     )
     ///     .unwrap();
-    ///     let mut host = Host::new(HostOptions::default()).unwrap();
+    ///     // The host may read the plugin's directory (and nothing else).
+    ///     let mut host = Host::new(HostOptions {
+    ///         capabilities: Capabilities::default().allow_fs_read([&dir]),
+    ///         ..HostOptions::default()
+    ///     })
+    ///     .unwrap();
     ///     let exports = host.import_module(lib.to_str().unwrap()).unwrap();
     ///     let twice = exports.get(js_string!("twice"), host.context()).unwrap();
     ///     let result = twice

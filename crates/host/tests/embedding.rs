@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use boa_engine::{js_string, JsValue};
-use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+use boa_streams_host::{run_with_large_stack, Capabilities, Host, HostOptions};
 
 #[path = "../examples/tcp_server.rs"]
 mod tcp_server;
@@ -28,9 +28,11 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// A host that may read the temporary directories these tests write their modules to.
 fn quiet_host() -> Host {
     Host::new(HostOptions {
         print_errors: false,
+        capabilities: Capabilities::default().allow_fs_read([std::env::temp_dir()]),
         ..HostOptions::default()
     })
     .unwrap()

@@ -294,8 +294,58 @@ fn bad_grants_are_usage_errors_and_help_lists_the_flags() {
     ] {
         assert!(help.contains(flag), "{flag}");
     }
-    assert!(
-        help.contains("boa-streams, worker (in a worker),\n    browser, import, module, default")
-    );
+    assert!(help.contains(
+        "boa-streams, workerd, edge-light, worker,\n    browser, then import and module"
+    ));
     std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// CommonJS `require` is held to the same readable directories as `import`: under
+/// `--permission` a file outside the program's tree is a TypeError naming the capability and
+/// its content is never read; `--allow-fs-read` grants it.
+#[test]
+fn require_outside_the_tree_needs_fs_read() {
+    let dir = tree("require");
+    let secret = dir.join("outside/secret.txt");
+    let outside = dir.join("outside/lib.cjs");
+    std::fs::write(&outside, "module.exports = 'outside cjs';").expect("write");
+    let main = dir.join("app/main.cjs");
+    std::fs::write(
+        &main,
+        "for (const p of process.argv.slice(2)) {\n\
+         try { console.log('ok: ' + require(p)); } catch (e) { console.log(e.name + ': ' + e.message); }\n\
+         }\n\
+         console.log('own: ' + require('./own.cjs'));\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("app/own.cjs"), "module.exports = 'own cjs';").expect("write");
+    let run = |flags: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_boa-streams"))
+            .args(flags)
+            .arg(&main)
+            .arg(&outside)
+            .arg(&secret)
+            .current_dir(&dir)
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, denied) = run(&["--permission"]);
+    assert_eq!(code, Some(0), "{denied}");
+    assert!(!denied.contains("TOPSECRET"), "{denied}");
+    assert_eq!(denied.matches("TypeError: require(").count(), 2, "{denied}");
+    assert!(
+        denied.contains("needs the fs-read capability (--allow-fs-read)"),
+        "{denied}"
+    );
+    assert!(denied.ends_with("own: own cjs\n"), "{denied}");
+    let outside_dir = dir.join("outside");
+    let grant = format!("--allow-fs-read={}", outside_dir.display());
+    let (code, granted) = run(&["--permission", &grant]);
+    assert_eq!(code, Some(0), "{granted}");
+    assert!(granted.starts_with("ok: outside cjs\n"), "{granted}");
+    assert!(granted.ends_with("own: own cjs\n"), "{granted}");
 }
