@@ -20,6 +20,19 @@ fn run(args: &[&str]) -> Output {
         .expect("run boa-streams")
 }
 
+/// Run the binary with `vars` set in its environment (and the test hook's variable removed
+/// unless given).
+fn run_with_env(args: &[&str], vars: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boa-streams"));
+    command
+        .args(args)
+        .env_remove("BOA_STREAMS_TEST_ENGINE_PANIC");
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    command.output().expect("run boa-streams")
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -196,27 +209,47 @@ fn flags_expose_gc_and_virtual_time() {
     assert_eq!(text(&out.stdout), "function true\n");
 }
 
+// The hook exists in debug builds only (as the tests run by default).
+#[cfg(debug_assertions)]
 #[test]
 fn engine_panic_is_reported_with_its_exit_code() {
-    // A `using` declaration in a function body panics inside Boa 0.22.0 (index out of
-    // bounds; test262's language/statements/using crash the same way), and the engine patch
-    // series does not fix it yet (its inline-cache fix took the panic this test used before).
-    // When a patch fixes it, replace this with another engine panic.
+    // No source text panics the patched engine any more (the `using` declaration that did is
+    // patch 0006), so the debug build's test hook panics inside script execution: a native
+    // function called from the script, on the engine's stack.
     let path = script(
         "panic.js",
         r#"
-        function f() { using x = null; }
+        function f() { __boaStreamsTestEnginePanic(); }
         f();
         "#,
     );
-    let out = run(&[path.to_str().expect("utf8")]);
+    let out = run_with_env(
+        &[path.to_str().expect("utf8")],
+        &[("BOA_STREAMS_TEST_ENGINE_PANIC", "1")],
+    );
     assert_eq!(
         out.status.code(),
         Some(exit_code::ENGINE_PANIC),
         "{}",
         text(&out.stderr)
     );
-    assert!(text(&out.stderr).contains("engine panic"));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("engine panic"), "{stderr}");
+    assert!(stderr.contains("BOA_STREAMS_TEST_ENGINE_PANIC"), "{stderr}");
+}
+
+#[test]
+fn test_engine_panic_hook_needs_its_variable() {
+    // Without the variable the hook does not exist: calling it is a ReferenceError.
+    let path = script("no-panic.js", "__boaStreamsTestEnginePanic();\n");
+    let out = run_with_env(&[path.to_str().expect("utf8")], &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code::UNCAUGHT_ERROR),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("ReferenceError"));
 }
 
 #[test]

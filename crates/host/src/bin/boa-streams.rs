@@ -325,6 +325,8 @@ fn run(args: Args) -> i32 {
         }
     };
     host.set_limits(args.limits);
+    #[cfg(debug_assertions)]
+    install_test_engine_panic(&mut host);
     if let Err(e) = host.set_script_args(&args.script_args) {
         eprintln!("boa-streams: cannot set scriptArgs: {e}");
         return exit_code::UNCAUGHT_ERROR;
@@ -498,6 +500,26 @@ fn main() -> ExitCode {
         code = code.max(other);
     }
     to_exit_code(code)
+}
+
+/// Debug builds only: with `BOA_STREAMS_TEST_ENGINE_PANIC` set in the environment, the global
+/// function `__boaStreamsTestEnginePanic()` panics inside script execution, so the tests can
+/// exercise the engine-panic path (exit code 70) without relying on an engine bug.
+#[cfg(debug_assertions)]
+fn install_test_engine_panic(host: &mut Host) {
+    use boa_streams_host::boa_engine::{js_string, JsValue, NativeFunction};
+    if std::env::var_os("BOA_STREAMS_TEST_ENGINE_PANIC").is_none() {
+        return;
+    }
+    let panic = NativeFunction::from_fn_ptr(|_, _, _| -> Result<JsValue, _> {
+        panic!("test engine panic (BOA_STREAMS_TEST_ENGINE_PANIC)")
+    });
+    if let Err(e) =
+        host.context()
+            .register_global_callable(js_string!("__boaStreamsTestEnginePanic"), 0, panic)
+    {
+        eprintln!("boa-streams: cannot install the test engine panic: {e}");
+    }
 }
 
 /// Run one copy of the program on a large-stack thread.

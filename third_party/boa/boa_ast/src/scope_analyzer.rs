@@ -1019,7 +1019,9 @@ impl<'ast> VisitorMut<'ast> for BindingCollectorVisitor<'_> {
     fn visit_for_in_loop_mut(&mut self, node: &'ast mut ForInLoop) -> ControlFlow<Self::BreakTy> {
         let initializer_bound_names = match node.initializer() {
             IterableLoopInitializer::Let(declaration)
-            | IterableLoopInitializer::Const(declaration) => bound_names(declaration),
+            | IterableLoopInitializer::Const(declaration)
+            | IterableLoopInitializer::Using(declaration)
+            | IterableLoopInitializer::AwaitUsing(declaration) => bound_names(declaration),
             _ => Vec::new(),
         };
         if initializer_bound_names.is_empty() {
@@ -1052,7 +1054,9 @@ impl<'ast> VisitorMut<'ast> for BindingCollectorVisitor<'_> {
                 }
                 Some(scope)
             }
-            IterableLoopInitializer::Const(declaration) => {
+            IterableLoopInitializer::Const(declaration)
+            | IterableLoopInitializer::Using(declaration)
+            | IterableLoopInitializer::AwaitUsing(declaration) => {
                 let scope = Scope::new(self.scope.clone(), false);
                 match declaration {
                     Binding::Identifier(ident) => {
@@ -1086,7 +1090,9 @@ impl<'ast> VisitorMut<'ast> for BindingCollectorVisitor<'_> {
     fn visit_for_of_loop_mut(&mut self, node: &'ast mut ForOfLoop) -> ControlFlow<Self::BreakTy> {
         let initializer_bound_names = match node.initializer() {
             IterableLoopInitializer::Let(declaration)
-            | IterableLoopInitializer::Const(declaration) => bound_names(declaration),
+            | IterableLoopInitializer::Const(declaration)
+            | IterableLoopInitializer::Using(declaration)
+            | IterableLoopInitializer::AwaitUsing(declaration) => bound_names(declaration),
             _ => Vec::new(),
         };
         if initializer_bound_names.is_empty() {
@@ -1119,7 +1125,9 @@ impl<'ast> VisitorMut<'ast> for BindingCollectorVisitor<'_> {
                 }
                 Some(scope)
             }
-            IterableLoopInitializer::Const(declaration) => {
+            IterableLoopInitializer::Const(declaration)
+            | IterableLoopInitializer::Using(declaration)
+            | IterableLoopInitializer::AwaitUsing(declaration) => {
                 let scope = Scope::new(self.scope.clone(), false);
                 match declaration {
                     Binding::Identifier(ident) => {
@@ -1805,7 +1813,11 @@ fn global_declaration_instantiation(
                         drop(env.create_mutable_binding(name, false));
                     }
                 }
-                Declaration::Lexical(LexicalDeclaration::Const(declaration)) => {
+                Declaration::Lexical(
+                    LexicalDeclaration::Const(declaration)
+                    | LexicalDeclaration::Using(declaration)
+                    | LexicalDeclaration::AwaitUsing(declaration),
+                ) => {
                     for name in bound_names(declaration) {
                         let name = name.to_js_string(interner);
                         env.create_immutable_binding(name, true);
@@ -1844,7 +1856,12 @@ where
     // 3. For each element d of declarations, do
     for d in &declarations {
         // i. If IsConstantDeclaration of d is true, then
-        if let LexicallyScopedDeclaration::LexicalDeclaration(LexicalDeclaration::Const(d)) = d {
+        if let LexicallyScopedDeclaration::LexicalDeclaration(
+            LexicalDeclaration::Const(d)
+            | LexicalDeclaration::Using(d)
+            | LexicalDeclaration::AwaitUsing(d),
+        ) = d
+        {
             // a. For each element dn of the BoundNames of d, do
             for dn in bound_names::<'_, VariableList>(d) {
                 // 1. Perform ! env.CreateImmutableBinding(dn, true).
@@ -2185,7 +2202,11 @@ fn function_declaration_instantiation(
                         drop(lex_env.create_mutable_binding(name, false));
                     }
                 }
-                Declaration::Lexical(LexicalDeclaration::Const(declaration)) => {
+                Declaration::Lexical(
+                    LexicalDeclaration::Const(declaration)
+                    | LexicalDeclaration::Using(declaration)
+                    | LexicalDeclaration::AwaitUsing(declaration),
+                ) => {
                     for name in bound_names(declaration) {
                         let name = name.to_js_string(interner);
                         lex_env.create_immutable_binding(name, true);
@@ -2266,16 +2287,12 @@ fn module_instantiation(module: &Module, env: &Scope, interner: &Interner) {
                     drop(env.create_mutable_binding(name, false));
                 }
             }
-            LexicallyScopedDeclaration::LexicalDeclaration(LexicalDeclaration::Using(u)) => {
+            LexicallyScopedDeclaration::LexicalDeclaration(
+                LexicalDeclaration::Using(u) | LexicalDeclaration::AwaitUsing(u),
+            ) => {
                 for name in bound_names(u) {
                     let name = name.to_js_string(interner);
-                    drop(env.create_mutable_binding(name, false));
-                }
-            }
-            LexicallyScopedDeclaration::LexicalDeclaration(LexicalDeclaration::AwaitUsing(au)) => {
-                for name in bound_names(au) {
-                    let name = name.to_js_string(interner);
-                    drop(env.create_mutable_binding(name, false));
+                    env.create_immutable_binding(name, true);
                 }
             }
             LexicallyScopedDeclaration::AssignmentExpression(expr) => {
@@ -2503,7 +2520,11 @@ pub(crate) fn eval_declaration_instantiation_scope(
                         drop(lex_env.create_mutable_binding(name, false));
                     }
                 }
-                Declaration::Lexical(LexicalDeclaration::Const(declaration)) => {
+                Declaration::Lexical(
+                    LexicalDeclaration::Const(declaration)
+                    | LexicalDeclaration::Using(declaration)
+                    | LexicalDeclaration::AwaitUsing(declaration),
+                ) => {
                     for name in bound_names(declaration) {
                         let name = name.to_js_string(interner);
                         lex_env.create_immutable_binding(name, true);

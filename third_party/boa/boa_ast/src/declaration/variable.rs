@@ -126,10 +126,11 @@ impl LexicalDeclaration {
         }
     }
 
-    /// Returns `true` if the declaration is a `const` declaration.
+    /// Returns `true` if the declaration binds constants: a `const`, `using` or
+    /// `await using` declaration (`IsConstantDeclaration`).
     #[must_use]
     pub const fn is_const(&self) -> bool {
-        matches!(self, Self::Const(_))
+        matches!(self, Self::Const(_) | Self::Using(_) | Self::AwaitUsing(_))
     }
 }
 

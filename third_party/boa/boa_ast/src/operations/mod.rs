@@ -329,6 +329,34 @@ where
             node.visit_with(self)
         }
 
+        // An `await using` declaration awaits the disposal of its resources: it counts as
+        // an `await` (a module declaring one at its top level is asynchronous).
+        fn visit_lexical_declaration(
+            &mut self,
+            node: &'ast LexicalDeclaration,
+        ) -> ControlFlow<Self::BreakTy> {
+            if self.0 == ContainsSymbol::AwaitExpression
+                && matches!(node, LexicalDeclaration::AwaitUsing(_))
+            {
+                return ControlFlow::Break(());
+            }
+
+            node.visit_with(self)
+        }
+
+        fn visit_iterable_loop_initializer(
+            &mut self,
+            node: &'ast IterableLoopInitializer,
+        ) -> ControlFlow<Self::BreakTy> {
+            if self.0 == ContainsSymbol::AwaitExpression
+                && matches!(node, IterableLoopInitializer::AwaitUsing(_))
+            {
+                return ControlFlow::Break(());
+            }
+
+            node.visit_with(self)
+        }
+
         fn visit_this(&mut self, _node: &'ast This) -> ControlFlow<Self::BreakTy> {
             if self.0 == ContainsSymbol::This {
                 return ControlFlow::Break(());
@@ -2466,7 +2494,10 @@ impl<'ast> Visitor<'ast> for AnnexBFunctionDeclarationNamesVisitor<'_> {
             let bound_names = bound_names(node);
             self.0.retain(|name| !bound_names.contains(name));
         }
-        if let IterableLoopInitializer::Const(node) = node.initializer() {
+        if let IterableLoopInitializer::Const(node)
+        | IterableLoopInitializer::Using(node)
+        | IterableLoopInitializer::AwaitUsing(node) = node.initializer()
+        {
             let bound_names = bound_names(node);
             self.0.retain(|name| !bound_names.contains(name));
         }
@@ -2484,7 +2515,10 @@ impl<'ast> Visitor<'ast> for AnnexBFunctionDeclarationNamesVisitor<'_> {
             let bound_names = bound_names(node);
             self.0.retain(|name| !bound_names.contains(name));
         }
-        if let IterableLoopInitializer::Const(node) = node.initializer() {
+        if let IterableLoopInitializer::Const(node)
+        | IterableLoopInitializer::Using(node)
+        | IterableLoopInitializer::AwaitUsing(node) = node.initializer()
+        {
             let bound_names = bound_names(node);
             self.0.retain(|name| !bound_names.contains(name));
         }

@@ -31,6 +31,7 @@ mod jump_control;
 mod module;
 mod register;
 mod statement;
+mod using;
 mod utils;
 
 use std::{
@@ -50,6 +51,8 @@ use crate::{
         source_info::{SourceInfo, SourceMap, SourceMapBuilder, SourcePath},
     },
 };
+use using::UsingKind;
+
 use boa_ast::{
     Declaration, Expression, LinearSpan, Position, Spanned, Statement, StatementList,
     StatementListItem,
@@ -543,6 +546,10 @@ pub struct ByteCompiler<'ctx> {
 
     jump_info: Vec<JumpControlInfo>,
 
+    /// The register holding the dispose capability of the innermost scope that declares
+    /// `using` resources.
+    dispose_capability: Option<u32>,
+
     /// Used to handle exception throws that escape the async function types.
     ///
     /// Async functions and async generator functions, need to be closed and resolved.
@@ -669,6 +676,7 @@ impl<'ctx> ByteCompiler<'ctx> {
             bindings_map: FxHashMap::default(),
             const_binding_cache: FxHashMap::default(),
             jump_info: Vec::new(),
+            dispose_capability: None,
             async_handler: None,
             json_parse,
             variable_scope,
@@ -1708,6 +1716,16 @@ impl<'ctx> ByteCompiler<'ctx> {
 
     /// Compile a [`StatementList`].
     pub fn compile_statement_list(&mut self, list: &StatementList, use_expr: bool, block: bool) {
+        if let Some(kind) = UsingKind::of_statement_list(list) {
+            self.compile_using_scope(kind, use_expr, |this| {
+                this.compile_statement_list_items(list, use_expr, block);
+            });
+        } else {
+            self.compile_statement_list_items(list, use_expr, block);
+        }
+    }
+
+    fn compile_statement_list_items(&mut self, list: &StatementList, use_expr: bool, block: bool) {
         if use_expr || self.jump_control_info_has_use_expr() {
             let mut use_expr_index = 0;
             for (i, statement) in list.statements().iter().enumerate() {
@@ -2296,89 +2314,10 @@ impl<'ctx> ByteCompiler<'ctx> {
                 }
             }
             LexicalDeclaration::Using(decls) => {
-                // For each using declaration, we need to:
-                // 1. Evaluate the initializer
-                // 2. Add the resource to the disposal stack
-                // 3. Bind the variable
-                for variable in decls.as_ref() {
-                    match variable.binding() {
-                        Binding::Identifier(ident) => {
-                            let ident = ident.to_js_string(self.interner());
-                            let value = self.register_allocator.alloc();
-
-                            if let Some(init) = variable.init() {
-                                self.compile_expr(init, &value);
-                            } else {
-                                self.bytecode.emit_store_undefined(value.variable());
-                            }
-
-                            // TODO(@abhinavs1920): Add resource to disposal stack
-                            // For now, we just bind the variable like a let declaration
-                            // Full implementation will add: AddDisposableResource opcode
-
-                            self.emit_binding(BindingOpcode::InitLexical, ident, &value);
-                            self.register_allocator.dealloc(value);
-                        }
-                        Binding::Pattern(pattern) => {
-                            let value = self.register_allocator.alloc();
-
-                            if let Some(init) = variable.init() {
-                                self.compile_expr(init, &value);
-                            } else {
-                                self.bytecode.emit_store_undefined(value.variable());
-                            }
-
-                            // TODO: Same as above
-
-                            self.compile_declaration_pattern(
-                                pattern,
-                                BindingOpcode::InitLexical,
-                                &value,
-                            );
-                            self.register_allocator.dealloc(value);
-                        }
-                    }
-                }
+                self.compile_using_decl(decls, UsingKind::Sync);
             }
             LexicalDeclaration::AwaitUsing(decls) => {
-                for variable in decls.as_ref() {
-                    match variable.binding() {
-                        Binding::Identifier(ident) => {
-                            let ident = ident.to_js_string(self.interner());
-                            let value = self.register_allocator.alloc();
-
-                            if let Some(init) = variable.init() {
-                                self.compile_expr(init, &value);
-                            } else {
-                                self.bytecode.emit_store_undefined(value.variable());
-                            }
-
-                            // TODO: Add resource to async disposal stack
-                            // For now, we just bind the variable like a let declaration
-                            // Full implementation will add: AddAsyncDisposableResource opcode
-
-                            self.emit_binding(BindingOpcode::InitLexical, ident, &value);
-                            self.register_allocator.dealloc(value);
-                        }
-                        Binding::Pattern(pattern) => {
-                            let value = self.register_allocator.alloc();
-
-                            if let Some(init) = variable.init() {
-                                self.compile_expr(init, &value);
-                            } else {
-                                self.bytecode.emit_store_undefined(value.variable());
-                            }
-
-                            // TODO: SAME
-                            self.compile_declaration_pattern(
-                                pattern,
-                                BindingOpcode::InitLexical,
-                                &value,
-                            );
-                            self.register_allocator.dealloc(value);
-                        }
-                    }
-                }
+                self.compile_using_decl(decls, UsingKind::Async);
             }
         }
     }

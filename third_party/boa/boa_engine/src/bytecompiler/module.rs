@@ -1,4 +1,4 @@
-use super::{ByteCompiler, Literal, ToJsString};
+use super::{ByteCompiler, Literal, ToJsString, using::UsingKind};
 use crate::vm::opcode::BindingOpcode;
 use boa_ast::{ModuleItem, ModuleItemList, declaration::ExportDeclaration};
 use boa_interner::Sym;
@@ -7,8 +7,16 @@ impl ByteCompiler<'_> {
     /// Compiles a [`ModuleItemList`].
     #[inline]
     pub fn compile_module_item_list(&mut self, list: &ModuleItemList) {
-        for node in list.items() {
-            self.compile_module_item(node);
+        if let Some(kind) = UsingKind::of_module_items(list.items()) {
+            self.compile_using_scope(kind, false, |this| {
+                for node in list.items() {
+                    this.compile_module_item(node);
+                }
+            });
+        } else {
+            for node in list.items() {
+                self.compile_module_item(node);
+            }
         }
     }
 

@@ -827,6 +827,20 @@ impl CodeBlock {
             Instruction::IteratorReturn { value, called } => {
                 format!("value:{value}, called:{called}")
             }
+            Instruction::NewDisposeCapability { dst } => format!("dst:{dst}"),
+            Instruction::AddDisposableResource {
+                capability,
+                value,
+                hint,
+            } => format!("capability:{capability}, value:{value}, hint:{hint}"),
+            Instruction::DisposeError { capability, error } => {
+                format!("capability:{capability}, error:{error}")
+            }
+            Instruction::DisposeResources {
+                capability,
+                value,
+                awaiting,
+            } => format!("capability:{capability}, value:{value}, awaiting:{awaiting}"),
             Instruction::PushPrivateEnvironment {
                 class,
                 name_indices,
@@ -875,11 +889,7 @@ impl CodeBlock {
             | Instruction::PopPrivateEnvironment
             | Instruction::Generator
             | Instruction::AsyncGenerator => String::new(),
-            Instruction::Reserved1
-            | Instruction::Reserved2
-            | Instruction::Reserved3
-            | Instruction::Reserved4
-            | Instruction::Reserved5
+            Instruction::Reserved5
             | Instruction::Reserved6
             | Instruction::Reserved7
             | Instruction::Reserved8

@@ -391,6 +391,16 @@ where
         )
         .parse(cursor, interner)?;
 
+        // It is a Syntax Error if the goal symbol is Script and a UsingDeclaration or an
+        // AwaitUsingDeclaration is not contained in a Block, a ForStatement, a
+        // ForInOfStatement, a function or class body (eval code is a Script too).
+        if statement::declares_using(&body) {
+            return Err(Error::general(
+                "`using` declarations are not allowed at the top level of a script",
+                Position::new(1, 1),
+            ));
+        }
+
         if !self.direct_eval {
             // It is a Syntax Error if StatementList Contains super unless the source text containing super is eval
             // code that is being processed by a direct eval.

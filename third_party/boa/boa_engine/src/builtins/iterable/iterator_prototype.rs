@@ -41,6 +41,7 @@ impl IntrinsicObject for Iterator {
             .build();
         let builder = BuiltInBuilder::with_intrinsic::<Self>(realm)
             .static_method(|v, _, _| Ok(v.clone()), JsSymbol::iterator(), 0)
+            .static_method(Self::dispose, JsSymbol::dispose(), 0)
             .static_method(Self::map, js_string!("map"), 1)
             .static_method(Self::filter, js_string!("filter"), 1)
             .static_method(Self::take, js_string!("take"), 1)
@@ -77,6 +78,23 @@ impl IntrinsicObject for Iterator {
 }
 
 impl Iterator {
+    /// `%IteratorPrototype% [ %Symbol.dispose% ] ( )`: calls the iterator's `return()`, if
+    /// it has one.
+    ///
+    /// More information:
+    ///  - [ECMAScript reference][spec]
+    ///
+    /// [spec]: https://tc39.es/proposal-explicit-resource-management/#sec-%iteratorprototype%-@@dispose
+    fn dispose(this: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+        // 2. Let return be ? GetMethod(O, "return").
+        // 3. If return is not undefined, then Perform ? Call(return, O, « »).
+        if let Some(r#return) = this.get_method(js_string!("return"), context)? {
+            r#return.call(this, &[], context)?;
+        }
+        // 4. Return undefined.
+        Ok(JsValue::undefined())
+    }
+
     /// `get Iterator.prototype.constructor`
     ///
     /// More information:

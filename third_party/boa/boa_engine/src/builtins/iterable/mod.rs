@@ -2,12 +2,15 @@
 
 use crate::{
     Context, JsResult, JsValue,
-    builtins::{BuiltInBuilder, IntrinsicObject},
+    builtins::{
+        BuiltInBuilder, IntrinsicObject, Promise,
+        promise::{PromiseCapability, if_abrupt_reject_promise},
+    },
     context::intrinsics::Intrinsics,
     error::JsNativeError,
     js_string,
-    native_function::{CoroutineBranch, CoroutineState},
-    object::JsObject,
+    native_function::{CoroutineBranch, CoroutineState, NativeFunction},
+    object::{FunctionObjectBuilder, JsObject},
     realm::Realm,
     symbol::JsSymbol,
     vm::CompletionRecord,
@@ -193,11 +196,87 @@ impl IntrinsicObject for AsyncIterator {
     fn init(realm: &Realm) {
         BuiltInBuilder::with_intrinsic::<Self>(realm)
             .static_method(|v, _, _| Ok(v.clone()), JsSymbol::async_iterator(), 0)
+            .static_method(Self::async_dispose, JsSymbol::async_dispose(), 0)
             .build();
     }
 
     fn get(intrinsics: &Intrinsics) -> JsObject {
         intrinsics.objects().iterator_prototypes().async_iterator()
+    }
+}
+
+impl AsyncIterator {
+    /// `%AsyncIteratorPrototype% [ %Symbol.asyncDispose% ] ( )`: calls the iterator's
+    /// `return()`, if it has one, and returns a promise fulfilled with `undefined` when the
+    /// result settles.
+    ///
+    /// More information:
+    ///  - [ECMAScript reference][spec]
+    ///
+    /// [spec]: https://tc39.es/proposal-explicit-resource-management/#sec-%asynciteratorprototype%-@@asyncdispose
+    fn async_dispose(this: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+        let promise = context.intrinsics().constructors().promise().constructor();
+        // 2. Let promiseCapability be ! NewPromiseCapability(%Promise%).
+        let capability = PromiseCapability::new(&promise, context)?;
+        // 3. Let return be Completion(GetMethod(O, "return")).
+        // 4. IfAbruptRejectPromise(return, promiseCapability).
+        let r#return = if_abrupt_reject_promise!(
+            this.get_method(js_string!("return"), context),
+            capability,
+            context
+        );
+        match r#return {
+            // 5. If return is undefined, then
+            //    a. Perform ! Call(promiseCapability.[[Resolve]], undefined, « undefined »).
+            None => {
+                capability.resolve().call(
+                    &JsValue::undefined(),
+                    &[JsValue::undefined()],
+                    context,
+                )?;
+            }
+            // 6. Else,
+            Some(r#return) => {
+                // a. Let result be Completion(Call(return, O)) (no argument: the proposal
+                //    passed `undefined` before it was merged; test262 checks for none).
+                // b. IfAbruptRejectPromise(result, promiseCapability).
+                let result = if_abrupt_reject_promise!(
+                    r#return.call(this, &[], context),
+                    capability,
+                    context
+                );
+                // c. Let resultWrapper be Completion(PromiseResolve(%Promise%, result)).
+                // d. IfAbruptRejectPromise(resultWrapper, promiseCapability).
+                let wrapper = if_abrupt_reject_promise!(
+                    Promise::promise_resolve(&promise, result, context),
+                    capability,
+                    context
+                );
+                let Ok(wrapper) = wrapper.downcast::<Promise>() else {
+                    return Err(JsNativeError::typ()
+                        .with_message("%Promise% did not make a promise")
+                        .into());
+                };
+                // e.-f. Let onFulfilled be a built-in function returning undefined.
+                let on_fulfilled = FunctionObjectBuilder::new(
+                    context.realm(),
+                    NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined())),
+                )
+                .name(js_string!())
+                .length(1)
+                .build();
+                // g. Perform PerformPromiseThen(resultWrapper, onFulfilled, undefined, promiseCapability).
+                Promise::perform_promise_then(
+                    &wrapper,
+                    Some(on_fulfilled),
+                    None,
+                    Some(capability.clone()),
+                    context,
+                );
+            }
+        }
+        // 7. Return promiseCapability.[[Promise]].
+        Ok(capability.promise().clone().into())
     }
 }
 

@@ -10,7 +10,9 @@ use boa_ast::{
 use boa_interner::Sym;
 
 use crate::{
-    bytecompiler::{Access, BindingAccessOpcode, ByteCompiler, ToJsString},
+    bytecompiler::{
+        Access, BindingAccessOpcode, BindingKind, ByteCompiler, ToJsString, using::UsingKind,
+    },
     vm::opcode::BindingOpcode,
 };
 
@@ -24,6 +26,7 @@ impl ByteCompiler<'_> {
         let mut let_binding_indices = None;
         let mut outer_scope_local = None;
         let mut outer_scope = None;
+        let mut using = None;
 
         if let Some(init) = for_loop.init() {
             match init {
@@ -62,11 +65,39 @@ impl ByteCompiler<'_> {
                         }
                         let_binding_indices = Some((indices, scope_index));
                     }
-                    self.compile_lexical_decl(decl.declaration());
+                    if let Some(kind) = UsingKind::of_declaration(decl.declaration()) {
+                        // The declaration and the loop run in a scope that disposes.
+                        using = Some((decl.declaration(), kind));
+                    } else {
+                        self.compile_lexical_decl(decl.declaration());
+                    }
                 }
             }
         }
 
+        if let Some((decl, kind)) = using {
+            self.compile_using_scope(kind, use_expr, |this| {
+                this.compile_lexical_decl(decl);
+                this.compile_for_loop_iterations(for_loop, label, use_expr, let_binding_indices);
+            });
+        } else {
+            self.compile_for_loop_iterations(for_loop, label, use_expr, let_binding_indices);
+        }
+
+        if let Some(outer_scope_local) = outer_scope_local {
+            self.lexical_scope = outer_scope_local;
+        }
+        self.pop_declarative_scope(outer_scope);
+    }
+
+    /// The loop of a `for` statement, after its initializer.
+    fn compile_for_loop_iterations(
+        &mut self,
+        for_loop: &ForLoop,
+        label: Option<Sym>,
+        use_expr: bool,
+        let_binding_indices: Option<(Vec<BindingKind>, Option<u32>)>,
+    ) {
         self.push_empty_loop_jump_control(use_expr);
 
         // Hoist loop-invariant constants from the condition (e.g. `10` in `i < 10`)
@@ -146,11 +177,6 @@ impl ByteCompiler<'_> {
         if let Some(hoisted) = hoisted {
             self.register_allocator.dealloc(hoisted.register);
         }
-
-        if let Some(outer_scope_local) = outer_scope_local {
-            self.lexical_scope = outer_scope_local;
-        }
-        self.pop_declarative_scope(outer_scope);
     }
 
     pub(crate) fn compile_for_in_loop(
@@ -227,7 +253,9 @@ impl ByteCompiler<'_> {
                     }
                 },
                 IterableLoopInitializer::Let(declaration)
-                | IterableLoopInitializer::Const(declaration) => match declaration {
+                | IterableLoopInitializer::Const(declaration)
+                | IterableLoopInitializer::Using(declaration)
+                | IterableLoopInitializer::AwaitUsing(declaration) => match declaration {
                     Binding::Identifier(ident) => {
                         let ident = ident.to_js_string(self.interner());
                         self.emit_binding(BindingOpcode::InitLexical, ident, &value);
@@ -310,9 +338,46 @@ impl ByteCompiler<'_> {
 
         let outer_scope = self.push_declarative_scope(for_of_loop.scope());
 
+        let mut body_compiled = false;
         // For let/const with a local identifier binding, emit iterator_value
         // directly into the binding's persistent register to avoid a Move.
-        let handler_index = if let IterableLoopInitializer::Let(Binding::Identifier(ident))
+        let handler_index = if let IterableLoopInitializer::Using(binding)
+        | IterableLoopInitializer::AwaitUsing(binding) =
+            for_of_loop.initializer()
+        {
+            // `for (using x of ...)`: each iteration is a scope that disposes of `x`.
+            let kind = if matches!(
+                for_of_loop.initializer(),
+                IterableLoopInitializer::AwaitUsing(_)
+            ) {
+                UsingKind::Async
+            } else {
+                UsingKind::Sync
+            };
+            let value = self.register_allocator.alloc();
+            self.bytecode.emit_iterator_value(value.variable());
+            let handler_index = self.push_handler();
+            self.compile_using_scope(kind, use_expr, |this| {
+                this.emit_add_disposable_resource(&value, kind);
+                match binding {
+                    Binding::Identifier(ident) => {
+                        let ident = ident.to_js_string(this.interner());
+                        this.emit_binding(BindingOpcode::InitLexical, ident, &value);
+                    }
+                    Binding::Pattern(pattern) => {
+                        this.compile_declaration_pattern(
+                            pattern,
+                            BindingOpcode::InitLexical,
+                            &value,
+                        );
+                    }
+                }
+                this.compile_stmt(for_of_loop.body(), use_expr, true);
+            });
+            self.register_allocator.dealloc(value);
+            body_compiled = true;
+            handler_index
+        } else if let IterableLoopInitializer::Let(Binding::Identifier(ident))
         | IterableLoopInitializer::Const(Binding::Identifier(ident)) =
             for_of_loop.initializer()
             && let ident = ident.to_js_string(self.interner())
@@ -368,7 +433,9 @@ impl ByteCompiler<'_> {
                     }
                 }
                 IterableLoopInitializer::Let(declaration)
-                | IterableLoopInitializer::Const(declaration) => match declaration {
+                | IterableLoopInitializer::Const(declaration)
+                | IterableLoopInitializer::Using(declaration)
+                | IterableLoopInitializer::AwaitUsing(declaration) => match declaration {
                     Binding::Identifier(ident) => {
                         let ident = ident.to_js_string(self.interner());
                         self.emit_binding(BindingOpcode::InitLexical, ident, &value);
@@ -390,7 +457,9 @@ impl ByteCompiler<'_> {
             handler_index
         };
 
-        self.compile_stmt(for_of_loop.body(), use_expr, true);
+        if !body_compiled {
+            self.compile_stmt(for_of_loop.body(), use_expr, true);
+        }
 
         {
             let exit = self.jump();

@@ -365,6 +365,10 @@ impl CodeBlock {
                 | Instruction::ImportCall { .. }
                 | Instruction::Exception { .. }
                 | Instruction::MaybeException { .. }
+                | Instruction::NewDisposeCapability { .. }
+                | Instruction::AddDisposableResource { .. }
+                | Instruction::DisposeError { .. }
+                | Instruction::DisposeResources { .. }
                 | Instruction::CheckReturn
                 | Instruction::BindThisValue { .. }
                 | Instruction::CreateMappedArgumentsObject { .. }
@@ -375,11 +379,7 @@ impl CodeBlock {
                 Instruction::Return => {
                     graph.add_node(previous_pc, NodeShape::Diamond, label.into(), Color::Red);
                 }
-                Instruction::Reserved1
-                | Instruction::Reserved2
-                | Instruction::Reserved3
-                | Instruction::Reserved4
-                | Instruction::Reserved5
+                Instruction::Reserved5
                 | Instruction::Reserved6
                 | Instruction::Reserved7
                 | Instruction::Reserved8

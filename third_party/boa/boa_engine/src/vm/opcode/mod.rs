@@ -33,6 +33,7 @@ mod control_flow;
 mod copy;
 mod define;
 mod delete;
+mod dispose;
 mod environment;
 mod function;
 mod generator;
@@ -71,6 +72,8 @@ pub(crate) use copy::*;
 pub(crate) use define::*;
 #[doc(inline)]
 pub(crate) use delete::*;
+#[doc(inline)]
+pub(crate) use dispose::*;
 #[doc(inline)]
 pub(crate) use environment::*;
 #[doc(inline)]
@@ -2152,14 +2155,37 @@ generate_opcodes! {
     ///   - Output: dst
     CreateUnmappedArgumentsObject { dst: RegisterOperand },
 
-    /// Reserved [`Opcode`].
-    Reserved1 => Reserved,
-    /// Reserved [`Opcode`].
-    Reserved2 => Reserved,
-    /// Reserved [`Opcode`].
-    Reserved3 => Reserved,
-    /// Reserved [`Opcode`].
-    Reserved4 => Reserved,
+    /// Stores a new, empty dispose capability (the resources of a scope with `using`
+    /// declarations) in dst.
+    ///
+    /// - Registers:
+    ///   - Output: dst
+    NewDisposeCapability { dst: RegisterOperand },
+
+    /// Adds the value of a `using` (hint `0`) or `await using` (hint `1`) declaration to
+    /// the dispose capability: `AddDisposableResource`.
+    ///
+    /// - Operands:
+    ///   - hint: `IndexOperand`
+    /// - Registers:
+    ///   - Input: capability, value
+    AddDisposableResource { capability: RegisterOperand, value: RegisterOperand, hint: IndexOperand },
+
+    /// Records a throw completion in the dispose capability (wrapping an earlier one in a
+    /// `SuppressedError`).
+    ///
+    /// - Registers:
+    ///   - Input: capability, error
+    DisposeError { capability: RegisterOperand, error: RegisterOperand },
+
+    /// Disposes of the resources of the capability in reverse order until one must be
+    /// awaited (then `awaiting` is `true` and `value` is the value to await), then throws
+    /// the recorded error, if any.
+    ///
+    /// - Registers:
+    ///   - Input: capability
+    ///   - Output: value, awaiting
+    DisposeResources { capability: RegisterOperand, value: RegisterOperand, awaiting: RegisterOperand },
     /// Reserved [`Opcode`].
     Reserved5 => Reserved,
     /// Reserved [`Opcode`].

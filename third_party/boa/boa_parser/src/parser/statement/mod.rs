@@ -198,7 +198,7 @@ where
                 Ok(ast::Statement::Empty)
             }
             TokenKind::IdentifierName(_)
-            | TokenKind::Keyword((Keyword::Await | Keyword::Yield, _)) => {
+            | TokenKind::Keyword((Keyword::Await | Keyword::Yield | Keyword::Using, _)) => {
                 // Labelled Statement check
                 cursor.set_goal(InputElement::Div);
                 let tok = cursor.peek(1, interner)?;
@@ -424,12 +424,18 @@ where
         let tok = cursor.peek(0, interner).or_abrupt()?;
 
         match tok.kind().clone() {
-            TokenKind::Keyword((
-                Keyword::Function | Keyword::Class | Keyword::Const | Keyword::Using,
-                _,
-            )) => Declaration::new(self.allow_yield, self.allow_await)
-                .parse(cursor, interner)
-                .map(ast::StatementListItem::from),
+            TokenKind::Keyword((Keyword::Function | Keyword::Class | Keyword::Const, _)) => {
+                Declaration::new(self.allow_yield, self.allow_await)
+                    .parse(cursor, interner)
+                    .map(ast::StatementListItem::from)
+            }
+            TokenKind::Keyword((Keyword::Using, false))
+                if is_using_declaration(cursor, false, interner)? =>
+            {
+                Declaration::new(self.allow_yield, self.allow_await)
+                    .parse(cursor, interner)
+                    .map(ast::StatementListItem::from)
+            }
             TokenKind::Keyword((Keyword::Let, false))
                 if allowed_token_after_let(cursor.peek(1, interner)?) =>
             {
@@ -438,12 +444,8 @@ where
                     .map(ast::StatementListItem::from)
             }
             TokenKind::Keyword((Keyword::Await, false)) => {
-                // Check if this is `await using`
-                // Per spec, there must be [no LineTerminator here] between `await` and `using`
-                if let Some(next_tok) = cursor.peek_no_skip_line_term(1, interner)?
-                    && next_tok.kind() != &TokenKind::LineTerminator
-                    && matches!(next_tok.kind(), TokenKind::Keyword((Keyword::Using, false)))
-                {
+                // `await using x`: `await`, `using` and a binding identifier on one line.
+                if self.allow_await.0 && is_using_declaration(cursor, true, interner)? {
                     return Declaration::new(self.allow_yield, self.allow_await)
                         .parse(cursor, interner)
                         .map(ast::StatementListItem::from);
@@ -1031,4 +1033,66 @@ where
                 .map(Self::Output::StatementListItem),
         }
     }
+}
+
+/// Whether the tokens at the cursor start a `using` declaration (`await using` when
+/// `with_await`): `using` followed, on the same line, by a token that can be a binding
+/// identifier. Otherwise `using` is an identifier (`using[x] = y`, `using\nlet = z`).
+pub(in crate::parser) fn is_using_declaration<R: ReadChar>(
+    cursor: &mut Cursor<R>,
+    with_await: bool,
+    interner: &mut Interner,
+) -> ParseResult<bool> {
+    // A line terminator before the first token is kept as a token of its own.
+    let mut index = usize::from(matches!(
+        cursor.peek_no_skip_line_term(0, interner)?.map(Token::kind),
+        Some(TokenKind::LineTerminator)
+    ));
+    if with_await {
+        if !matches!(
+            cursor
+                .peek_no_skip_line_term(index, interner)?
+                .map(Token::kind),
+            Some(TokenKind::Keyword((Keyword::Await, false)))
+        ) {
+            return Ok(false);
+        }
+        index += 1;
+    }
+    if !matches!(
+        cursor
+            .peek_no_skip_line_term(index, interner)?
+            .map(Token::kind),
+        Some(TokenKind::Keyword((Keyword::Using, false)))
+    ) {
+        return Ok(false);
+    }
+    Ok(
+        match cursor
+            .peek_no_skip_line_term(index + 1, interner)?
+            .map(Token::kind)
+        {
+            Some(TokenKind::IdentifierName(_)) => true,
+            Some(TokenKind::Keyword((keyword, _))) => !keyword.to_sym().is_reserved_identifier(),
+            _ => false,
+        },
+    )
+}
+
+/// Whether a statement list declares `using` or `await using` resources directly: an
+/// early error at the top level of a script and in the statements of a `case` clause.
+pub(in crate::parser) fn declares_using(list: &ast::StatementList) -> bool {
+    list.statements().iter().any(|item| {
+        matches!(
+            item,
+            ast::StatementListItem::Declaration(declaration)
+                if matches!(
+                    declaration.as_ref(),
+                    ast::Declaration::Lexical(
+                        ast::declaration::LexicalDeclaration::Using(_)
+                            | ast::declaration::LexicalDeclaration::AwaitUsing(_)
+                    )
+                )
+        )
+    })
 }

@@ -20,7 +20,7 @@ use crate::{
     source::ReadChar,
 };
 use boa_ast::{
-    Keyword, Punctuator, Spanned,
+    self as ast, Keyword, Punctuator, Spanned,
     declaration::{ExportDeclaration as AstExportDeclaration, ReExportKind},
 };
 use boa_interner::{Interner, Sym};
@@ -214,9 +214,24 @@ where
                     }
                 }
             }
-            _ => AstExportDeclaration::Declaration(
-                Declaration::new(false, true).parse(cursor, interner)?,
-            ),
+            _ => {
+                let position = cursor.peek(0, interner).or_abrupt()?.span().start();
+                let declaration = Declaration::new(false, true).parse(cursor, interner)?;
+                // `export` takes no `using` or `await using` declaration.
+                if matches!(
+                    declaration,
+                    ast::Declaration::Lexical(
+                        ast::declaration::LexicalDeclaration::Using(_)
+                            | ast::declaration::LexicalDeclaration::AwaitUsing(_)
+                    )
+                ) {
+                    return Err(Error::general(
+                        "`using` declarations cannot be exported",
+                        position,
+                    ));
+                }
+                AstExportDeclaration::Declaration(declaration)
+            }
         };
 
         Ok(export_clause)

@@ -25,7 +25,10 @@ pub(in crate::parser) use self::{
 use crate::{
     Error,
     lexer::TokenKind,
-    parser::{AllowAwait, AllowYield, Cursor, OrAbrupt, ParseResult, TokenParser},
+    parser::{
+        AllowAwait, AllowYield, Cursor, OrAbrupt, ParseResult, TokenParser,
+        statement::is_using_declaration,
+    },
     source::ReadChar,
 };
 use boa_ast::{self as ast, Keyword, Punctuator, Spanned, declaration::ImportAttribute};
@@ -81,12 +84,8 @@ where
                     .map(Into::into)
             }
             TokenKind::Keyword((Keyword::Await, false)) => {
-                // Check if this is `await using`
-                // Per spec, there must be [no LineTerminator here] between `await` and `using`
-                if let Some(next_tok) = cursor.peek_no_skip_line_term(1, interner)?
-                    && next_tok.kind() != &TokenKind::LineTerminator
-                    && matches!(next_tok.kind(), TokenKind::Keyword((Keyword::Using, false)))
-                {
+                // `await using x`: `await`, `using` and a binding identifier on one line.
+                if is_using_declaration(cursor, true, interner)? {
                     return LexicalDeclaration::new(
                         true,
                         self.allow_yield,

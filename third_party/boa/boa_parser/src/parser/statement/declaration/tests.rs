@@ -663,13 +663,14 @@ fn import_non_string_attribute_value() {
     );
 }
 
-/// Checks `using` declaration parsing.
+/// Checks `using` declaration parsing (at the top level of a module: a script does not allow
+/// it).
 #[test]
 fn using_declaration() {
     let interner = &mut Interner::default();
-    check_script_parser(
+    check_module_parser(
         "using x = resource;",
-        vec![
+        vec![ModuleItem::StatementListItem(
             Declaration::Lexical(LexicalDeclaration::Using(
                 vec![Variable::from_identifier(
                     Identifier::new(
@@ -688,7 +689,7 @@ fn using_declaration() {
                 .unwrap(),
             ))
             .into(),
-        ],
+        )],
         interner,
     );
 }
@@ -697,9 +698,9 @@ fn using_declaration() {
 #[test]
 fn using_declaration_multiple() {
     let interner = &mut Interner::default();
-    check_script_parser(
+    check_module_parser(
         "using a = res1, b = res2;",
-        vec![
+        vec![ModuleItem::StatementListItem(
             Declaration::Lexical(LexicalDeclaration::Using(
                 vec![
                     Variable::from_identifier(
@@ -733,7 +734,7 @@ fn using_declaration_multiple() {
                 .unwrap(),
             ))
             .into(),
-        ],
+        )],
         interner,
     );
 }
@@ -844,9 +845,9 @@ fn await_using_duplicate_names() {
 #[test]
 fn using_valid_identifiers() {
     let interner = &mut Interner::default();
-    check_script_parser(
+    check_module_parser(
         "using x = resource, y = resource2;",
-        vec![
+        vec![ModuleItem::StatementListItem(
             Declaration::Lexical(LexicalDeclaration::Using(
                 vec![
                     Variable::from_identifier(
@@ -880,7 +881,7 @@ fn using_valid_identifiers() {
                 .unwrap(),
             ))
             .into(),
-        ],
+        )],
         interner,
     );
 }

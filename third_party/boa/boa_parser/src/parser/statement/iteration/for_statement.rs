@@ -16,6 +16,7 @@ use crate::{
         statement::{
             Statement,
             declaration::{LexicalDeclaration, allowed_token_after_let},
+            is_using_declaration,
             variable::VariableDeclarationList,
         },
     },
@@ -131,6 +132,33 @@ where
                     .parse(cursor, interner)?
                     .into(),
             ),
+            // `using x`, but not `using of` before `of` (`for (using of of xs)` assigns to
+            // `using`); `for (using of = r;;)` declares `of`.
+            TokenKind::Keyword((Keyword::Using, false))
+                if is_using_declaration(cursor, false, interner)?
+                    && (!matches!(
+                        cursor.peek(1, interner).or_abrupt()?.kind(),
+                        TokenKind::Keyword((Keyword::Of, false))
+                    ) || matches!(
+                        cursor.peek(2, interner).or_abrupt()?.kind(),
+                        TokenKind::Punctuator(Punctuator::Assign)
+                    )) =>
+            {
+                Some(
+                    LexicalDeclaration::new(false, self.allow_yield, self.allow_await, true)
+                        .parse(cursor, interner)?
+                        .into(),
+                )
+            }
+            TokenKind::Keyword((Keyword::Await, false))
+                if self.allow_await.0 && is_using_declaration(cursor, true, interner)? =>
+            {
+                Some(
+                    LexicalDeclaration::new(false, self.allow_yield, self.allow_await, true)
+                        .parse(cursor, interner)?
+                        .into(),
+                )
+            }
             TokenKind::Keyword((Keyword::Async, false)) if !r#await => {
                 if matches!(
                     cursor.peek(1, interner).or_abrupt()?.kind(),
@@ -221,7 +249,10 @@ where
                 // Checks are only applicable to lexical bindings.
                 if matches!(
                     &init,
-                    IterableLoopInitializer::Const(_) | IterableLoopInitializer::Let(_)
+                    IterableLoopInitializer::Const(_)
+                        | IterableLoopInitializer::Let(_)
+                        | IterableLoopInitializer::Using(_)
+                        | IterableLoopInitializer::AwaitUsing(_)
                 ) {
                     // It is a Syntax Error if the BoundNames of ForDeclaration contains "let".
                     // It is a Syntax Error if any element of the BoundNames of ForDeclaration also occurs in the VarDeclaredNames of Statement.
@@ -259,12 +290,20 @@ where
         };
 
         if let Some(ForLoopInitializer::Lexical(initializer)) = &init
-            && let ast::declaration::LexicalDeclaration::Const(list) = initializer.declaration()
+            && initializer.declaration().is_const()
         {
-            for decl in list.as_ref() {
+            for decl in initializer.declaration().variable_list().as_ref() {
                 if decl.init().is_none() {
                     return Err(Error::general(
-                        "Expected initializer for const declaration",
+                        format!(
+                            "Expected initializer for {} declaration",
+                            match initializer.declaration() {
+                                ast::declaration::LexicalDeclaration::Using(_) => "using",
+                                ast::declaration::LexicalDeclaration::AwaitUsing(_) =>
+                                    "await using",
+                                _ => "const",
+                            }
+                        ),
                         position,
                     ));
                 }
@@ -390,10 +429,26 @@ fn initializer_to_iterable_loop_initializer(
                         ast::declaration::LexicalDeclaration::Const(_) => {
                             IterableLoopInitializer::Const(decl.binding().clone())
                         }
-                        ast::declaration::LexicalDeclaration::Let(_)
-                        | ast::declaration::LexicalDeclaration::Using(_)
-                        | ast::declaration::LexicalDeclaration::AwaitUsing(_) => {
+                        ast::declaration::LexicalDeclaration::Let(_) => {
                             IterableLoopInitializer::Let(decl.binding().clone())
+                        }
+                        // It is a Syntax Error if IsUsingDeclaration of ForDeclaration is true
+                        // (for-in).
+                        ast::declaration::LexicalDeclaration::Using(_)
+                        | ast::declaration::LexicalDeclaration::AwaitUsing(_)
+                            if in_loop =>
+                        {
+                            return Err(Error::lex(LexError::Syntax(
+                                "a `using` declaration is not allowed in the head of a for-in loop"
+                                    .into(),
+                                position,
+                            )));
+                        }
+                        ast::declaration::LexicalDeclaration::Using(_) => {
+                            IterableLoopInitializer::Using(decl.binding().clone())
+                        }
+                        ast::declaration::LexicalDeclaration::AwaitUsing(_) => {
+                            IterableLoopInitializer::AwaitUsing(decl.binding().clone())
                         }
                     })
                 }

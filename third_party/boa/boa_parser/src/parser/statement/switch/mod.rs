@@ -6,7 +6,8 @@ use crate::{
     lexer::TokenKind,
     parser::{
         AllowAwait, AllowReturn, AllowYield, Cursor, OrAbrupt, ParseResult, TokenParser,
-        expression::Expression, statement::StatementList,
+        expression::Expression,
+        statement::{StatementList, declares_using},
     },
     source::ReadChar,
 };
@@ -175,6 +176,13 @@ where
                     )
                     .parse(cursor, interner)?;
 
+                    if declares_using(&statement_list) {
+                        return Err(Error::general(
+                            "`using` declarations are not allowed directly in a `case` clause",
+                            token.span().start(),
+                        ));
+                    }
+
                     cases.push(statement::Case::new(cond, statement_list));
                 }
                 TokenKind::Keyword((Keyword::Default, false)) => {
@@ -198,6 +206,13 @@ where
                         false,
                     )
                     .parse(cursor, interner)?;
+
+                    if declares_using(&statement_list) {
+                        return Err(Error::general(
+                            "`using` declarations are not allowed directly in a `default` clause",
+                            token.span().start(),
+                        ));
+                    }
 
                     cases.push(statement::Case::default(statement_list));
 

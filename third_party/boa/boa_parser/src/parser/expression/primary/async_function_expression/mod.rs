@@ -63,7 +63,7 @@ where
         let (name, name_span) = match token.kind() {
             TokenKind::IdentifierName(_)
             | TokenKind::Keyword((
-                Keyword::Yield | Keyword::Await | Keyword::Async | Keyword::Of,
+                Keyword::Yield | Keyword::Await | Keyword::Async | Keyword::Of | Keyword::Using,
                 _,
             )) => {
                 let span = token.span();
