@@ -336,12 +336,49 @@ impl std::fmt::Display for HostError {
 /// can replace the accessor): a native function that reads the `[[ErrorData]]` slot only.
 pub(crate) struct ErrorStackGetter(pub(crate) Option<JsObject>);
 
-/// Capture the intrinsic `Error.prototype.stack` getter into the context's data.
+/// Wrap the intrinsic `Error.prototype.stack` getter so that positions on the first line of
+/// a CommonJS file are the file's columns (`cjs::fix_stack_columns`: the module wrapper
+/// comes first on that line), and capture the result into the context's data. The wrapper
+/// is a native function named `get stack` too, and runs no user code.
 pub(crate) fn capture_error_stack_getter(context: &mut Context) {
     let proto = context.intrinsics().constructors().error().prototype();
-    let getter = own_property(&proto, &js_string!("stack").into())
+    let descriptor = own_property(&proto, &js_string!("stack").into());
+    let intrinsic = descriptor
+        .as_ref()
         .and_then(|d| d.get().and_then(JsValue::as_object));
-    context.insert_data(ErrorStackGetter(getter));
+    let Some(intrinsic) = intrinsic else {
+        context.insert_data(ErrorStackGetter(None));
+        return;
+    };
+    let getter = boa_engine::object::FunctionObjectBuilder::new(
+        context.realm(),
+        boa_engine::NativeFunction::from_copy_closure_with_captures(
+            |this, args, intrinsic: &JsObject, context| {
+                let stack = intrinsic.call(this, args, context)?;
+                let fixed = stack.as_string().and_then(|s| {
+                    crate::cjs::fix_stack_columns(&s.to_std_string_escaped(), context)
+                });
+                Ok(fixed.map_or(stack, |s| JsString::from(s.as_str()).into()))
+            },
+            intrinsic.clone(),
+        ),
+    )
+    .name(js_string!("get stack"))
+    .length(0)
+    .build();
+    let setter = descriptor.as_ref().and_then(|d| d.set().cloned());
+    let mut replaced = PropertyDescriptor::builder()
+        .get(getter.clone())
+        .enumerable(false)
+        .configurable(true);
+    if let Some(setter) = setter {
+        replaced = replaced.set(setter);
+    }
+    let installed = proto
+        .define_property_or_throw(js_string!("stack"), replaced, context)
+        .is_ok();
+    let getter: JsObject = if installed { getter.into() } else { intrinsic };
+    context.insert_data(ErrorStackGetter(Some(getter)));
 }
 
 /// A message (and, for an Error object, a stack) describing an exception or rejection reason,
