@@ -9,7 +9,7 @@
 //!   `sha384` or `sha512` (ASCII case-insensitive) are skipped.
 //! - [`strongest_metadata`] is "get the strongest metadata": the items of the strongest
 //!   algorithm present (SHA-512 > SHA-384 > SHA-256).
-//! - [`matches`] is "does response match metadataList": with no valid item the bytes match;
+//! - [`matches()`] is "does response match metadataList": with no valid item the bytes match;
 //!   otherwise they match when one item of the strongest algorithm has the bytes' digest as
 //!   its value. The value is compared with the digest's base64 encoding (RFC 4648 section 4,
 //!   padded, as the spec says) and, as Content Security Policy's hash sources and browsers
