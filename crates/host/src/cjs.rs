@@ -89,12 +89,16 @@ fn looks_like_module(text: &str) -> bool {
         .is_ok()
 }
 
+/// What [`wrap`] puts before a CommonJS file's first line.
+const WRAPPER_PREFIX: &str = "(function (exports, require, module, __filename, __dirname) {";
+
 /// The module wrapper around a CommonJS file's text (the text starts on the first line, so
-/// line numbers are the file's; a `#!` line becomes a comment).
+/// line numbers are the file's, and so are columns but on the first line, which
+/// [`file_position`] and [`fix_stack_columns`] correct; a `#!` line becomes a comment).
 fn wrap(text: &str) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = String::with_capacity(text.len() + 96);
-    out.push_str("(function (exports, require, module, __filename, __dirname) {");
+    out.push_str(WRAPPER_PREFIX);
     match text.strip_prefix("#!") {
         Some(rest) => {
             out.push_str("//");
@@ -104,6 +108,63 @@ fn wrap(text: &str) -> String {
     }
     out.push_str("\n})");
     out
+}
+
+/// The CommonJS files this context compiled in the wrapper (their paths as stack traces
+/// show them).
+#[derive(Debug, Default)]
+struct WrappedFiles(std::cell::RefCell<HashSet<String>>);
+
+/// The column in the CommonJS file of a position the engine reports in its wrapped text:
+/// on the first line the wrapper's prefix comes first (a column inside it, which no
+/// position of the file's code has, becomes 1); other lines are the file's.
+fn file_position(line: u32, column: u32) -> u32 {
+    if line != 1 {
+        return column;
+    }
+    let prefix = u32::try_from(WRAPPER_PREFIX.len()).unwrap_or(0);
+    column.saturating_sub(prefix).max(1)
+}
+
+/// `stack` (a Boa stack trace: lines `    at name (path:line:column)`) with the positions on
+/// the first line of the CommonJS files this context wrapped moved to the files' own
+/// columns; `None` when nothing changes.
+pub(crate) fn fix_stack_columns(stack: &str, context: &Context) -> Option<String> {
+    let files = context.get_data::<WrappedFiles>()?.0.borrow();
+    if files.is_empty() {
+        return None;
+    }
+    let mut changed = false;
+    let lines: Vec<String> = stack
+        .split('\n')
+        .map(|line| match fix_frame(line, &files) {
+            Some(fixed) => {
+                changed = true;
+                fixed
+            }
+            None => line.to_owned(),
+        })
+        .collect();
+    changed.then(|| lines.join("\n"))
+}
+
+/// One frame line of [`fix_stack_columns`], if it changes.
+fn fix_frame(line: &str, files: &HashSet<String>) -> Option<String> {
+    if !line.trim_start().starts_with("at ") {
+        return None;
+    }
+    let body = line.strip_suffix(')')?;
+    let open = body.rfind('(')?;
+    let place = body.get(open + 1..)?;
+    let mut parts = place.rsplitn(3, ':');
+    let column: u32 = parts.next()?.parse().ok()?;
+    let row = parts.next()?;
+    let path = parts.next()?;
+    if row != "1" || !files.contains(path) {
+        return None;
+    }
+    let head = body.get(..=open)?;
+    Some(format!("{head}{path}:1:{})", file_position(1, column)))
 }
 
 /// The conditions `require` matches.
@@ -327,16 +388,21 @@ fn run(path: &Path, module: &JsObject, context: &mut Context) -> JsResult<()> {
 
 fn run_source(text: &str, path: &Path, module: &JsObject, context: &mut Context) -> JsResult<()> {
     let wrapped = wrap(text);
+    if context.get_data::<WrappedFiles>().is_none() {
+        context.insert_data(WrappedFiles::default());
+    }
+    if let Some(files) = context.get_data::<WrappedFiles>() {
+        files.0.borrow_mut().insert(display_path(path));
+    }
     let function = context
         .eval(Source::from_bytes(&wrapped).with_path(path))
         .map_err(|e| {
             let message = e
                 .try_native(context)
                 .map_or_else(|_| e.to_string(), |n| n.message().to_string());
-            JsError::from(
-                JsNativeError::syntax()
-                    .with_message(crate::modules::syntax_error_line(&message, path)),
-            )
+            JsError::from(JsNativeError::syntax().with_message(
+                crate::modules::syntax_error_line_with(&message, path, file_position),
+            ))
         })?;
     let Some(function) = function.as_callable() else {
         return Err(type_error(format!(

@@ -336,12 +336,49 @@ impl std::fmt::Display for HostError {
 /// can replace the accessor): a native function that reads the `[[ErrorData]]` slot only.
 pub(crate) struct ErrorStackGetter(pub(crate) Option<JsObject>);
 
-/// Capture the intrinsic `Error.prototype.stack` getter into the context's data.
+/// Wrap the intrinsic `Error.prototype.stack` getter so that positions on the first line of
+/// a CommonJS file are the file's columns (`cjs::fix_stack_columns`: the module wrapper
+/// comes first on that line), and capture the result into the context's data. The wrapper
+/// is a native function named `get stack` too, and runs no user code.
 pub(crate) fn capture_error_stack_getter(context: &mut Context) {
     let proto = context.intrinsics().constructors().error().prototype();
-    let getter = own_property(&proto, &js_string!("stack").into())
+    let descriptor = own_property(&proto, &js_string!("stack").into());
+    let intrinsic = descriptor
+        .as_ref()
         .and_then(|d| d.get().and_then(JsValue::as_object));
-    context.insert_data(ErrorStackGetter(getter));
+    let Some(intrinsic) = intrinsic else {
+        context.insert_data(ErrorStackGetter(None));
+        return;
+    };
+    let getter = boa_engine::object::FunctionObjectBuilder::new(
+        context.realm(),
+        boa_engine::NativeFunction::from_copy_closure_with_captures(
+            |this, args, intrinsic: &JsObject, context| {
+                let stack = intrinsic.call(this, args, context)?;
+                let fixed = stack.as_string().and_then(|s| {
+                    crate::cjs::fix_stack_columns(&s.to_std_string_escaped(), context)
+                });
+                Ok(fixed.map_or(stack, |s| JsString::from(s.as_str()).into()))
+            },
+            intrinsic.clone(),
+        ),
+    )
+    .name(js_string!("get stack"))
+    .length(0)
+    .build();
+    let setter = descriptor.as_ref().and_then(|d| d.set().cloned());
+    let mut replaced = PropertyDescriptor::builder()
+        .get(getter.clone())
+        .enumerable(false)
+        .configurable(true);
+    if let Some(setter) = setter {
+        replaced = replaced.set(setter);
+    }
+    let installed = proto
+        .define_property_or_throw(js_string!("stack"), replaced, context)
+        .is_ok();
+    let getter: JsObject = if installed { getter.into() } else { intrinsic };
+    context.insert_data(ErrorStackGetter(Some(getter)));
 }
 
 /// A message (and, for an Error object, a stack) describing an exception or rejection reason,
@@ -630,6 +667,8 @@ impl Wake for LoopWaker {
 /// The host's `JobExecutor`: an HTML-style event loop.
 ///
 /// * `PromiseJob`s form the microtask queue (FIFO), drained completely at every checkpoint;
+/// * `process.nextTick` callbacks form the next-tick queue (FIFO), as Node's: a checkpoint
+///   drains it completely, then the microtask queue, and again while ticks were queued;
 /// * `TimeoutJob`/`IntervalJob`/`GenericJob` are tasks keyed by (due time, insertion number);
 ///   a `GenericJob` is due at once;
 /// * `NativeAsyncJob`s (and `FinalizationRegistry` cleanups) are futures polled by
@@ -637,6 +676,8 @@ impl Wake for LoopWaker {
 pub(crate) struct EventLoop {
     pub(crate) shared: Rc<Shared>,
     microtasks: RefCell<VecDeque<PromiseJob>>,
+    /// The next-tick queue: `process.nextTick(callback, ...args)`.
+    ticks: RefCell<VecDeque<(JsObject, Vec<JsValue>)>>,
     tasks: RefCell<BTreeMap<(JsInstant, u64), Task>>,
     next_seq: Cell<u64>,
     /// Async jobs not started yet.
@@ -657,6 +698,7 @@ impl EventLoop {
         Self {
             shared,
             microtasks: RefCell::default(),
+            ticks: RefCell::default(),
             tasks: RefCell::default(),
             next_seq: Cell::new(0),
             async_jobs: RefCell::default(),
@@ -685,10 +727,16 @@ impl EventLoop {
     /// Drop every queued job (used when the host is dropped).
     pub(crate) fn clear(&self) {
         let microtasks = std::mem::take(&mut *self.microtasks.borrow_mut());
+        let ticks = std::mem::take(&mut *self.ticks.borrow_mut());
         let tasks = std::mem::take(&mut *self.tasks.borrow_mut());
         let async_jobs = std::mem::take(&mut *self.async_jobs.borrow_mut());
         let cleanup_jobs = std::mem::take(&mut *self.cleanup_jobs.borrow_mut());
-        drop((microtasks, tasks, async_jobs, cleanup_jobs));
+        drop((microtasks, ticks, tasks, async_jobs, cleanup_jobs));
+    }
+
+    /// `process.nextTick`: queue `callback` (called with `args`) on the next-tick queue.
+    pub(crate) fn queue_tick(&self, callback: JsObject, args: Vec<JsValue>) {
+        self.ticks.borrow_mut().push_back((callback, args));
     }
 
     /// `Host::run_microtasks`: a checkpoint, unless one (or the loop) is already running
@@ -701,16 +749,37 @@ impl EventLoop {
         self.running.set(false);
     }
 
-    /// Perform a microtask checkpoint: run microtasks until the queue is empty, report the
-    /// promises that stayed rejected without a handler, clear the kept-alive WeakRef targets.
-    /// Returns `false` if `stop` passed first (remaining microtasks stay queued).
+    /// Perform a microtask checkpoint: run the next-tick queue and the microtasks until both
+    /// are empty, report the promises that stayed rejected without a handler, clear the
+    /// kept-alive WeakRef targets. As Node's `processTicksAndRejections`: every queued tick
+    /// runs (ticks queued by ticks included), then every microtask (ticks queued by
+    /// microtasks wait for the end of that drain), and so on. Returns `false` if `stop`
+    /// passed first (what remains stays queued).
     fn checkpoint(&self, context: &mut Context, stop: &mut Stop<'_>) -> bool {
         let mut since_check = 0u32;
+        // Whether the microtask queue is being drained (ticks wait until it is empty).
+        let mut draining = false;
         loop {
-            let next = self.microtasks.borrow_mut().pop_front();
-            match next {
-                Some(job) => {
-                    if let Err(error) = job.call(context) {
+            let tick = if draining {
+                None
+            } else {
+                self.ticks.borrow_mut().pop_front()
+            };
+            let result = match tick {
+                Some((callback, args)) => Some(
+                    callback
+                        .call(&JsValue::undefined(), &args, context)
+                        .map(drop),
+                ),
+                None => {
+                    let next = self.microtasks.borrow_mut().pop_front();
+                    draining = next.is_some();
+                    next.map(|job| job.call(context).map(drop))
+                }
+            };
+            match result {
+                Some(result) => {
+                    if let Err(error) = result {
                         self.shared.report_exception(error, context);
                     }
                     if self.shared.exit.get().is_some() {
@@ -730,6 +799,9 @@ impl EventLoop {
                     }
                 }
                 None => {
+                    if !self.ticks.borrow().is_empty() {
+                        continue;
+                    }
                     if !self.shared.has_pending_rejections() {
                         break;
                     }
@@ -797,9 +869,7 @@ impl EventLoop {
 
     /// Is any work (apart from FinalizationRegistry cleanups) pending?
     pub(crate) fn has_pending_work(&self) -> bool {
-        !self.microtasks.borrow().is_empty()
-            || !self.async_jobs.borrow().is_empty()
-            || self.next_due().is_some()
+        self.has_microtasks() || !self.async_jobs.borrow().is_empty() || self.next_due().is_some()
     }
 
     /// Run the event loop until idle or until `stop` passes.
@@ -1013,7 +1083,7 @@ impl EventLoop {
     }
 
     fn has_microtasks(&self) -> bool {
-        !self.microtasks.borrow().is_empty()
+        !self.microtasks.borrow().is_empty() || !self.ticks.borrow().is_empty()
     }
 
     /// Run, now, the async jobs queued since `mark` (and those they queue): `require()` of an

@@ -11,6 +11,8 @@
 //! * **Microtasks** (`PromiseJob`: promise reactions, `await` continuations,
 //!   `queueMicrotask`, native jobs of boa_streams) form one FIFO queue. A *microtask
 //!   checkpoint* drains it completely, including microtasks queued meanwhile.
+//! * **Ticks** (`process.nextTick`) form Node's next-tick queue: a checkpoint runs every
+//!   queued tick before the microtasks, and again after them while more were queued.
 //! * **Tasks** are timers (`setTimeout`/`setInterval`, Boa's `TimeoutJob`/`IntervalJob`) and
 //!   `GenericJob`s (due at once), ordered by due time, then by insertion. One task runs, then a
 //!   checkpoint. No task runs while a microtask is queued. An interval re-arms after its

@@ -413,9 +413,24 @@ fn parse_module(text: &str, path: &Path, context: &mut Context) -> Result<Module
 
 /// `SyntaxError: <what> (file:line:col)` from a Boa parse error message.
 pub(crate) fn syntax_error_line(message: &str, path: &Path) -> String {
+    syntax_error_line_with(message, path, |_, col| col)
+}
+
+/// [`syntax_error_line`] with the column mapped by `column(line, col)` (a wrapped file).
+pub(crate) fn syntax_error_line_with(
+    message: &str,
+    path: &Path,
+    column: impl Fn(u32, u32) -> u32,
+) -> String {
     let message = message.strip_prefix("SyntaxError: ").unwrap_or(message);
     match parse_position(message) {
-        Some((what, line, col)) => format!("{what} ({}:{line}:{col})", display_path(path)),
+        Some((what, line, col)) => {
+            format!(
+                "{what} ({}:{line}:{})",
+                display_path(path),
+                column(line, col)
+            )
+        }
         None => format!("{message} ({})", display_path(path)),
     }
 }

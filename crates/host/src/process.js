@@ -42,7 +42,8 @@
     if (typeof callback !== "function") {
       throw new TypeError('process.nextTick: the "callback" argument must be a function');
     }
-    queueMicrotask(() => callback(...args));
+    // The host's next-tick queue (see event_loop.rs); a microtask where there is none.
+    if (!natives.nextTick(callback, ...args)) queueMicrotask(() => callback(...args));
   });
   const stream = (write, fd) =>
     Object.freeze({

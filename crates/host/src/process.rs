@@ -10,8 +10,12 @@
 //!   loop stops and drops what is queued); [`crate::Host::exit_requested`] gives the code
 //!   (the CLI exits with it). `exitCode`: the code of a run that ends normally
 //!   ([`crate::Host::process_exit_code`]);
-//! * `nextTick(fn, ...args)`: a microtask (Node runs its next-tick queue before promise
-//!   jobs; here the callbacks share the microtask queue, in order with promise reactions);
+//! * `nextTick(fn, ...args)`: Node's next-tick queue: each microtask checkpoint runs every
+//!   queued tick (those the ticks queue included) before the promise jobs, and again after
+//!   them while ticks were queued meanwhile (a tick queued by a promise job runs once the
+//!   promise jobs are all done). An ES module's body runs in a promise job (its evaluation),
+//!   so there, as in Node, the promise jobs it queued run before its ticks; after a classic
+//!   script or a CommonJS main module, its ticks run first;
 //! * `on`/`once`/`off`/`addListener`/`removeListener`/`removeAllListeners`/`emit`/
 //!   `listeners`/`listenerCount`: `'SIGINT'` and `'SIGTERM'` listeners are called, as a
 //!   task, when the embedder delivers that signal ([`SignalHandle`]; the CLI does on Unix);
@@ -272,6 +276,21 @@ fn listen(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVa
     Ok(JsValue::undefined())
 }
 
+/// `natives.nextTick(callback, ...args)`: queue a tick on the host's event loop; `false` if
+/// the context runs another job executor (process.js then queues a microtask).
+fn next_tick(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let Some(callback) = args.first().and_then(JsValue::as_callable) else {
+        return Err(JsNativeError::typ()
+            .with_message("process.nextTick: the \"callback\" argument must be a function")
+            .into());
+    };
+    let Some(event_loop) = context.downcast_job_executor::<EventLoop>() else {
+        return Ok(false.into());
+    };
+    event_loop.queue_tick(callback.clone(), args.get(1..).unwrap_or_default().to_vec());
+    Ok(true.into())
+}
+
 /// Call the program's listeners for `signal` (a task of the event loop).
 pub(crate) fn dispatch_signal(signal: Signal, context: &mut Context) {
     let Some(event_loop) = context.downcast_job_executor::<EventLoop>() else {
@@ -330,6 +349,11 @@ pub(crate) fn register(context: &mut Context) -> JsResult<()> {
             1,
         )
         .function(NativeFunction::from_fn_ptr(listen), js_string!("listen"), 2)
+        .function(
+            NativeFunction::from_fn_ptr(next_tick),
+            js_string!("nextTick"),
+            1,
+        )
         .property(js_string!("argv"), argv, Attribute::all())
         .property(
             js_string!("platform"),

@@ -275,7 +275,7 @@ fn process_basics() {
          string true\n\
          TypeError\n\
          partial line\n\
-         promise,tick 12\n"
+         tick 12,promise\n"
     );
 }
 

@@ -142,6 +142,9 @@ struct FetchState {
     body_stream: RefCell<Option<JsObject<ReadableStream>>>,
     /// Whether the request has a body that was a stream (it cannot be sent twice).
     streamed_body: Cell<bool>,
+    /// The request's integrity metadata (`integrity`; empty when none): when not empty, the
+    /// response body is read whole and checked before the fetch resolves.
+    integrity: String,
     /// The pump reading the request body stream, and its reader.
     pump: RefCell<Option<(SpawnedFuture, StreamReader)>>,
     phase: RefCell<Phase>,
@@ -188,6 +191,7 @@ fn start(
         body_bytes: RefCell::new(parts.body_bytes),
         body_stream: RefCell::new(if streamed { parts.body.clone() } else { None }),
         streamed_body: Cell::new(streamed),
+        integrity: parts.integrity,
         pump: RefCell::new(None),
         phase: RefCell::new(Phase::Done),
         settled: Cell::new(false),
@@ -317,8 +321,67 @@ fn fail(state: &Rc<FetchState>, message: &str, ctx: &mut Context) {
     finish(state);
 }
 
-/// Resolve the fetch with `response`.
+/// Resolve the fetch with `response`, or, when the request has integrity metadata, read its
+/// body first and check it (main fetch: "if request's integrity metadata is not the empty
+/// string").
 fn respond(state: &Rc<FetchState>, response: NetworkResponse, ctx: &mut Context) {
+    if state.settled.get() {
+        return;
+    }
+    if !state.integrity.is_empty() {
+        return check_integrity(state, response, ctx);
+    }
+    handover(state, response, ctx);
+}
+
+/// Main fetch's integrity step: a response with a null body is a network error; else its body
+/// is fully read (the whole body is buffered: the heap limit, if any, bounds it) and, if the
+/// bytes do not [match](crate::integrity::matches) the request's integrity metadata, the
+/// fetch is a network error; if they do, the response gets those bytes as its body.
+fn check_integrity(state: &Rc<FetchState>, mut response: NetworkResponse, ctx: &mut Context) {
+    let url = current_url(state);
+    let Some(body) = response.body.take() else {
+        return network_error(
+            state,
+            format!("{url}: integrity mismatch (the response has no body)"),
+            ctx,
+        );
+    };
+    let reader = match StreamReader::new(&body, ctx) {
+        Ok(r) => r,
+        Err(e) => return network_error(state, format!("{url}: {e}"), ctx),
+    };
+    let weak = Rc::downgrade(state);
+    let read = reader.read_all(ctx);
+    // Not kept: an abort errors the body stream (http:, file:) or finds the fetch settled.
+    drop(spawn_future(
+        read,
+        move |result, ctx| {
+            let Some(state) = weak.upgrade() else { return };
+            if state.settled.get() {
+                return;
+            }
+            let bytes = match result {
+                Ok(bytes) => bytes,
+                Err(e) => return network_error(&state, format!("{url}: {e}"), ctx),
+            };
+            if !crate::integrity::matches(&bytes, &state.integrity) {
+                return network_error(&state, format!("{url}: integrity mismatch"), ctx);
+            }
+            match native_byte_stream(std::iter::once(bytes), ctx) {
+                Ok(stream) => {
+                    response.body = Some(stream);
+                    handover(&state, response, ctx);
+                }
+                Err(e) => network_error(&state, format!("{url}: {e}"), ctx),
+            }
+        },
+        ctx,
+    ));
+}
+
+/// Fetch response handover: resolve the fetch with `response`.
+fn handover(state: &Rc<FetchState>, response: NetworkResponse, ctx: &mut Context) {
     if state.settled.replace(true) {
         return;
     }

@@ -106,6 +106,7 @@ mod data_url;
 mod decode;
 mod fetch;
 mod hooks;
+pub mod integrity;
 pub mod serve;
 
 pub use fetch::add_root_certificate;
@@ -123,6 +124,8 @@ struct Registered;
 
 #[cfg(test)]
 mod caps_tests;
+#[cfg(test)]
+mod integrity_tests;
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]

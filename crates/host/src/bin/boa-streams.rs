@@ -51,6 +51,12 @@ MODULES:
     importing it gives module.exports as default and the names found in its source. Not
     supported: node: built-ins, native addons (.node), URLs other than file:.
 
+SERVER FRAMEWORKS:
+    Serve an app's fetch handler with BoaStreams.serve({ hostname, port }, app.fetch) (Hono,
+    h3, itty-router, ...). A framework's own serve(app) that picks its runtime adapter by
+    export conditions (h3 2.x through srvx) gets the Workers (workerd) adapter here, which
+    registers a \"fetch\" event listener and does not listen.
+
 Globals: console, setTimeout/setInterval/clearTimeout/clearInterval, queueMicrotask,
 structuredClone, atob/btoa, URL, self, performance.now(), performance.timeOrigin,
 scriptArgs, ErrorEvent, the streams, encoding (TextEncoder/TextDecoder) and DOM interfaces of
