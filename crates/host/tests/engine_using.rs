@@ -1,6 +1,7 @@
-//! Engine patch 0006-explicit-resource-management (third_party/boa/README.md): `using` and
+//! Engine patches 0006-explicit-resource-management (third_party/boa/README.md): `using` and
 //! `await using` declarations, `SuppressedError`, `Symbol.dispose` / `Symbol.asyncDispose`
-//! on the iterator prototypes. Expected orders follow the proposal's `DisposeResources`
+//! on the iterator prototypes; and 0007-disposable-stack: `DisposableStack`,
+//! `AsyncDisposableStack`. Expected orders follow the proposal's `DisposeResources`
 //! (ECMA-262 with explicit resource management); no Node >= 24 was at hand to compare with.
 
 use boa_engine::{Context, JsResult, JsValue, Source};
@@ -446,5 +447,62 @@ fn suppressed_error_and_the_dispose_symbols() {
                        .then((v) => log.push('resolved ' + v));"
         ),
         "closed async closed resolved undefined"
+    );
+}
+
+// --- 0007-disposable-stack ---
+
+#[test]
+fn disposable_stack_disposes_in_reverse_order_once() {
+    assert_eq!(
+        run("const stack = new DisposableStack();
+             const r = stack.use(res('used'));
+             stack.use(null);
+             log.push(stack.adopt('v', (v) => log.push('adopted ' + v)));
+             stack.defer(function () { 'use strict'; log.push('deferred', this === undefined); });
+             log.push(r === undefined, stack.disposed);
+             stack.dispose();
+             log.push(stack.disposed);
+             stack.dispose();
+             try { stack.use(res('late')); } catch (e) { log.push(e.constructor.name); }
+             log.push(Object.prototype.toString.call(stack),
+                      DisposableStack.prototype[Symbol.dispose] === DisposableStack.prototype.dispose);"),
+        "v false false deferred true adopted v -used true ReferenceError [object DisposableStack] true"
+    );
+}
+
+#[test]
+fn disposable_stack_errors_and_move() {
+    assert_eq!(
+        run("const stack = new DisposableStack();
+             stack.defer(() => { throw new Error('first'); });
+             stack.defer(() => { throw new Error('second'); });
+             try { stack.dispose(); } catch (e) { log.push(e.name, e.error.message, e.suppressed.message); }
+             const a = new DisposableStack();
+             a.use(res('moved'));
+             const b = a.move();
+             log.push(a.disposed, b.disposed, b instanceof DisposableStack);
+             a.dispose();
+             { using s = b; log.push('block'); }
+             try { DisposableStack(); } catch (e) { log.push(e.constructor.name); }
+             try { stack.defer(1); } catch (e) { log.push(e.constructor.name); }"),
+        "SuppressedError first second true false true block -moved TypeError ReferenceError"
+    );
+}
+
+#[test]
+fn async_disposable_stack_awaits_each_resource() {
+    assert_eq!(
+        run("const stack = new AsyncDisposableStack();
+             stack.use({ async [Symbol.asyncDispose]() { log.push('start a'); await null; log.push('end a'); } });
+             stack.use(res('sync'));
+             stack.defer(async () => { log.push('deferred'); });
+             stack.disposeAsync().then((v) => log.push('done', String(v), stack.disposed));
+             log.push('after call');
+             const failing = new AsyncDisposableStack();
+             failing.defer(() => Promise.reject(new Error('no')));
+             failing.disposeAsync().catch((e) => log.push('rejected ' + e.message));
+             AsyncDisposableStack.prototype.disposeAsync.call({}).catch((e) => log.push(e.constructor.name));"),
+        "deferred after call -sync TypeError start a rejected no end a done undefined true"
     );
 }

@@ -67,19 +67,6 @@ pub fn skip_reason(meta: &Meta, source: &str, feature_skips: bool) -> Option<Str
             }
         }
     }
-    // `using` / `await using`, SuppressedError and the dispose symbols run (engine patch
-    // 0006); DisposableStack and AsyncDisposableStack are not implemented yet.
-    if feature_skips
-        && meta
-            .features
-            .iter()
-            .any(|f| f == "explicit-resource-management")
-        && source.contains("DisposableStack")
-    {
-        return Some(
-            "feature explicit-resource-management: DisposableStack / AsyncDisposableStack are not implemented".to_owned(),
-        );
-    }
     if meta.has_flag("CanBlockIsTrue") {
         return Some("flag CanBlockIsTrue: the runner's agent cannot block".to_owned());
     }
@@ -269,15 +256,13 @@ mod tests {
     }
 
     #[test]
-    fn explicit_resource_management_runs_but_disposable_stack_is_skipped() {
+    fn explicit_resource_management_runs() {
         let skip = |src: &str| skip_reason(&Meta::parse(src).unwrap(), src, true);
         let using = "/*---\nfeatures: [explicit-resource-management]\n---*/\n{ using x = null; }";
         assert_eq!(skip(using), None);
         let stack =
             "/*---\nfeatures: [explicit-resource-management]\n---*/\nnew DisposableStack();";
-        assert!(skip(stack).unwrap().contains("DisposableStack"));
-        let meta = Meta::parse(stack).unwrap();
-        assert_eq!(skip_reason(&meta, stack, false), None);
+        assert_eq!(skip(stack), None);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod bigint;
 pub mod boolean;
 pub mod dataview;
 pub mod date;
+pub(crate) mod disposable_stack;
 pub mod error;
 pub mod eval;
 pub mod finalization_registry;
@@ -302,6 +303,8 @@ impl Realm {
         UriError::init(self);
         AggregateError::init(self);
         SuppressedError::init(self);
+        disposable_stack::DisposableStack::init(self);
+        disposable_stack::AsyncDisposableStack::init(self);
         Reflect::init(self);
         Generator::init(self);
         GeneratorFunction::init(self);
@@ -436,6 +439,8 @@ pub(crate) fn set_default_global_bindings(context: &mut Context) -> JsResult<()>
     global_binding::<UriError>(context)?;
     global_binding::<AggregateError>(context)?;
     global_binding::<SuppressedError>(context)?;
+    global_binding::<disposable_stack::DisposableStack>(context)?;
+    global_binding::<disposable_stack::AsyncDisposableStack>(context)?;
     global_binding::<Reflect>(context)?;
     global_binding::<Promise>(context)?;
     global_binding::<EncodeUri>(context)?;

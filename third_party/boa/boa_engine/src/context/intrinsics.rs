@@ -147,6 +147,8 @@ pub struct StandardConstructors {
     uri_error: StandardConstructor,
     aggregate_error: StandardConstructor,
     suppressed_error: StandardConstructor,
+    disposable_stack: StandardConstructor,
+    async_disposable_stack: StandardConstructor,
     map: StandardConstructor,
     set: StandardConstructor,
     typed_array: StandardConstructor,
@@ -244,6 +246,8 @@ impl Default for StandardConstructors {
             uri_error: StandardConstructor::default(),
             aggregate_error: StandardConstructor::default(),
             suppressed_error: StandardConstructor::default(),
+            disposable_stack: StandardConstructor::default(),
+            async_disposable_stack: StandardConstructor::default(),
             map: StandardConstructor::default(),
             set: StandardConstructor::default(),
             typed_array: StandardConstructor::default(),
@@ -581,6 +585,30 @@ impl StandardConstructors {
     #[must_use]
     pub const fn suppressed_error(&self) -> &StandardConstructor {
         &self.suppressed_error
+    }
+
+    /// Returns the `DisposableStack` constructor.
+    ///
+    /// More information:
+    ///  - [ECMAScript reference][spec]
+    ///
+    /// [spec]: https://tc39.es/proposal-explicit-resource-management/#sec-disposablestack-constructor
+    #[inline]
+    #[must_use]
+    pub const fn disposable_stack(&self) -> &StandardConstructor {
+        &self.disposable_stack
+    }
+
+    /// Returns the `AsyncDisposableStack` constructor.
+    ///
+    /// More information:
+    ///  - [ECMAScript reference][spec]
+    ///
+    /// [spec]: https://tc39.es/proposal-explicit-resource-management/#sec-asyncdisposablestack-constructor
+    #[inline]
+    #[must_use]
+    pub const fn async_disposable_stack(&self) -> &StandardConstructor {
+        &self.async_disposable_stack
     }
 
     /// Returns the `Map` constructor.

@@ -41,7 +41,7 @@ pub(crate) struct DisposeCapability {
 
 /// Records a throw completion: the first error as is, a later one wrapped with the one
 /// before in a `SuppressedError` (`DisposeResources`, 3.e.iii).
-fn record_error(capability: &JsObject, error: JsValue, context: &mut Context) {
+pub(crate) fn record_error(capability: &JsObject, error: JsValue, context: &mut Context) {
     let previous = capability
         .downcast_mut::<DisposeCapability>()
         .and_then(|mut c| c.error.take());
@@ -51,6 +51,92 @@ fn record_error(capability: &JsObject, error: JsValue, context: &mut Context) {
     };
     if let Some(mut capability) = capability.downcast_mut::<DisposeCapability>() {
         capability.error = Some(error);
+    }
+}
+
+/// A new, empty dispose capability (`NewDisposeCapability`).
+pub(crate) fn new_capability() -> JsObject {
+    JsObject::from_proto_and_data(None, DisposeCapability::default())
+}
+
+/// `AddDisposableResource(capability, value, hint)` without a method: `null` and
+/// `undefined` are skipped (recorded for `await`), another non-object or an object without
+/// a dispose method is a `TypeError` naming `what` took the value.
+pub(crate) fn add_resource(
+    capability: &JsObject,
+    value: JsValue,
+    async_hint: bool,
+    what: &str,
+    context: &mut Context,
+) -> JsResult<()> {
+    let resource = if value.is_null_or_undefined() {
+        // 1.a. If V is either null or undefined and hint is sync-dispose, return unused.
+        if !async_hint {
+            return Ok(());
+        }
+        // CreateDisposableResource: V and method are undefined.
+        DisposableResource {
+            value: JsValue::undefined(),
+            method: None,
+            from_sync: false,
+            async_hint,
+        }
+    } else {
+        // CreateDisposableResource, 1.b.i: If V is not an Object, throw a TypeError exception.
+        let Some(object) = value.as_object() else {
+            return Err(JsNativeError::typ()
+                .with_message(format!(
+                    "the value of {what} must be an object, null or undefined"
+                ))
+                .into());
+        };
+        // GetDisposeMethod(V, hint).
+        let mut from_sync = false;
+        let mut method = if async_hint {
+            object.get_method(JsSymbol::async_dispose(), context)?
+        } else {
+            None
+        };
+        if method.is_none() {
+            method = object.get_method(JsSymbol::dispose(), context)?;
+            from_sync = async_hint && method.is_some();
+        }
+        // 1.b.iii. If method is undefined, throw a TypeError exception.
+        let Some(method) = method else {
+            return Err(JsNativeError::typ()
+                .with_message(if async_hint {
+                    format!(
+                        "the value of {what} has neither a [Symbol.asyncDispose] nor a \
+                         [Symbol.dispose] method"
+                    )
+                } else {
+                    format!("the value of {what} has no [Symbol.dispose] method")
+                })
+                .into());
+        };
+        DisposableResource {
+            value,
+            method: Some(method),
+            from_sync,
+            async_hint,
+        }
+    };
+    if let Some(mut capability) = capability.downcast_mut::<DisposeCapability>() {
+        capability.stack.push(resource);
+    }
+    Ok(())
+}
+
+/// `AddDisposableResource(capability, undefined, hint, method)`: a callback called with
+/// `this` undefined (`DisposableStack.prototype.defer` and `adopt`).
+pub(crate) fn add_callback(capability: &JsObject, method: JsObject, async_hint: bool) {
+    if let Some(mut capability) = capability.downcast_mut::<DisposeCapability>() {
+        capability.stack.push(DisposableResource {
+            value: JsValue::undefined(),
+            method: Some(method),
+            from_sync: false,
+            async_hint,
+        });
     }
 }
 
@@ -77,8 +163,7 @@ pub(crate) struct NewDisposeCapability;
 impl NewDisposeCapability {
     #[inline(always)]
     pub(crate) fn operation(dst: RegisterOperand, context: &mut Context) {
-        let capability = JsObject::from_proto_and_data(None, DisposeCapability::default());
-        context.vm.set_register(dst.into(), capability.into());
+        context.vm.set_register(dst.into(), new_capability().into());
     }
 }
 
@@ -106,64 +191,12 @@ impl AddDisposableResource {
         let capability_object = capability(capability_register, context)?;
         let value = context.vm.get_register(value.into()).clone();
         let async_hint = u32::from(hint) != 0;
-
-        let resource = if value.is_null_or_undefined() {
-            // 1.a. If V is either null or undefined and hint is sync-dispose, return unused.
-            if !async_hint {
-                return Ok(());
-            }
-            // CreateDisposableResource: V and method are undefined.
-            DisposableResource {
-                value: JsValue::undefined(),
-                method: None,
-                from_sync: false,
-                async_hint,
-            }
+        let what = if async_hint {
+            "an `await using` declaration"
         } else {
-            // CreateDisposableResource, 1.b.i: If V is not an Object, throw a TypeError exception.
-            let Some(object) = value.as_object() else {
-                return Err(JsNativeError::typ()
-                    .with_message(if async_hint {
-                        "the value of an `await using` declaration must be an object, null or undefined"
-                    } else {
-                        "the value of a `using` declaration must be an object, null or undefined"
-                    })
-                    .into());
-            };
-            // GetDisposeMethod(V, hint).
-            let mut from_sync = false;
-            let mut method = if async_hint {
-                object.get_method(JsSymbol::async_dispose(), context)?
-            } else {
-                None
-            };
-            if method.is_none() {
-                method = object.get_method(JsSymbol::dispose(), context)?;
-                from_sync = async_hint && method.is_some();
-            }
-            // 1.b.iii. If method is undefined, throw a TypeError exception.
-            let Some(method) = method else {
-                return Err(JsNativeError::typ()
-                    .with_message(if async_hint {
-                        "the value of an `await using` declaration has neither a \
-                         [Symbol.asyncDispose] nor a [Symbol.dispose] method"
-                    } else {
-                        "the value of a `using` declaration has no [Symbol.dispose] method"
-                    })
-                    .into());
-            };
-            DisposableResource {
-                value,
-                method: Some(method),
-                from_sync,
-                async_hint,
-            }
+            "a `using` declaration"
         };
-
-        if let Some(mut capability) = capability_object.downcast_mut::<DisposeCapability>() {
-            capability.stack.push(resource);
-        }
-        Ok(())
+        add_resource(&capability_object, value, async_hint, what, context)
     }
 }
 
@@ -256,67 +289,76 @@ impl DisposeResources {
         context: &mut Context,
     ) -> JsResult<()> {
         let capability_object = capability(capability_register, context)?;
-        loop {
-            let resource = match Self::next_step(&capability_object) {
-                Step::Done => break,
-                Step::AwaitUndefined => {
-                    context.vm.set_register(value.into(), JsValue::undefined());
-                    context.vm.set_register(awaiting.into(), true.into());
-                    return Ok(());
+        let to_await = dispose_step(&capability_object, context)?;
+        context
+            .vm
+            .set_register(awaiting.into(), to_await.is_some().into());
+        if let Some(to_await) = to_await {
+            context.vm.set_register(value.into(), to_await);
+        }
+        Ok(())
+    }
+}
+
+/// Runs `DisposeResources` of the capability until it must await: `Some(value to await)`
+/// (the caller awaits it, records a rejection with [`record_error`], and calls this again).
+/// `None` when every resource is disposed of; then the recorded error, if any, is thrown.
+pub(crate) fn dispose_step(
+    capability_object: &JsObject,
+    context: &mut Context,
+) -> JsResult<Option<JsValue>> {
+    loop {
+        let resource = match DisposeResources::next_step(capability_object) {
+            Step::Done => break,
+            Step::AwaitUndefined => return Ok(Some(JsValue::undefined())),
+            Step::Call(resource) => resource,
+        };
+        let Some(method) = &resource.method else {
+            continue;
+        };
+
+        let old_return_value = context.vm.get_return_value();
+        let result = method.call(&resource.value, &[], context);
+        context.vm.set_return_value(old_return_value);
+
+        if resource.async_hint {
+            let to_await: JsValue = match (result, resource.from_sync) {
+                (Ok(result), false) => result,
+                // The closure of GetDisposeMethod: a promise resolved with undefined, or
+                // rejected with what `[Symbol.dispose]` threw.
+                (Ok(_), true) => {
+                    let promise = context.intrinsics().constructors().promise().constructor();
+                    Promise::promise_resolve(&promise, JsValue::undefined(), context)?.into()
                 }
-                Step::Call(resource) => resource,
-            };
-            let Some(method) = &resource.method else {
-                continue;
-            };
-
-            let old_return_value = context.vm.get_return_value();
-            let result = method.call(&resource.value, &[], context);
-            context.vm.set_return_value(old_return_value);
-
-            if resource.async_hint {
-                let to_await: JsValue = match (result, resource.from_sync) {
-                    (Ok(result), false) => result,
-                    // The closure of GetDisposeMethod: a promise resolved with undefined, or
-                    // rejected with what `[Symbol.dispose]` threw.
-                    (Ok(_), true) => {
-                        let promise = context.intrinsics().constructors().promise().constructor();
-                        Promise::promise_resolve(&promise, JsValue::undefined(), context)?.into()
-                    }
-                    (Err(error), false) => {
-                        let error = error.into_opaque(context)?;
-                        record_error(&capability_object, error, context);
-                        continue;
-                    }
-                    (Err(error), true) => {
-                        let promise = context.intrinsics().constructors().promise().constructor();
-                        Promise::promise_reject(&promise, error, context)?.into()
-                    }
-                };
-                // 3.e.ii.2. Set hasAwaited to true (before the await: nothing reads it between).
-                if let Some(mut capability) = capability_object.downcast_mut::<DisposeCapability>()
-                {
-                    capability.has_awaited = true;
+                (Err(error), false) => {
+                    let error = error.into_opaque(context)?;
+                    record_error(capability_object, error, context);
+                    continue;
                 }
-                context.vm.set_register(value.into(), to_await);
-                context.vm.set_register(awaiting.into(), true.into());
-                return Ok(());
+                (Err(error), true) => {
+                    let promise = context.intrinsics().constructors().promise().constructor();
+                    Promise::promise_reject(&promise, error, context)?.into()
+                }
+            };
+            // 3.e.ii.2. Set hasAwaited to true (before the await: nothing reads it between).
+            if let Some(mut capability) = capability_object.downcast_mut::<DisposeCapability>() {
+                capability.has_awaited = true;
             }
-
-            if let Err(error) = result {
-                let error = error.into_opaque(context)?;
-                record_error(&capability_object, error, context);
-            }
+            return Ok(Some(to_await));
         }
 
-        context.vm.set_register(awaiting.into(), false.into());
-        let error = capability_object
-            .downcast_mut::<DisposeCapability>()
-            .and_then(|mut c| c.error.take());
-        match error {
-            Some(error) => Err(JsError::from_opaque(error)),
-            None => Ok(()),
+        if let Err(error) = result {
+            let error = error.into_opaque(context)?;
+            record_error(capability_object, error, context);
         }
+    }
+
+    let error = capability_object
+        .downcast_mut::<DisposeCapability>()
+        .and_then(|mut c| c.error.take());
+    match error {
+        Some(error) => Err(JsError::from_opaque(error)),
+        None => Ok(None),
     }
 }
 
