@@ -6,21 +6,19 @@ use std::{
 use num_traits::Zero;
 
 use super::{
-    ContentType, TypedArray, TypedArrayKind, TypedArrayMarker, object::typed_array_set_element,
+    ContentType, TypedArray, TypedArrayElement, TypedArrayKind, TypedArrayMarker, bulk,
+    object::typed_array_set_element,
 };
 use crate::{
     Context, JsArgs, JsExpect, JsNativeError, JsObject, JsResult, JsString, JsSymbol, JsValue,
     builtins::{
         Array, BuiltInBuilder, BuiltInConstructor, BuiltInObject, IntrinsicObject,
         array::{ArrayIterator, Direction, find_via_predicate},
-        array_buffer::{
-            ArrayBuffer, BufferObject,
-            utils::{SliceRefMut, memcpy, memmove},
-        },
+        array_buffer::{ArrayBuffer, BufferObject, utils::SliceRefMut},
     },
     context::intrinsics::{Intrinsics, StandardConstructor, StandardConstructors},
     js_string,
-    object::internal_methods::get_prototype_from_constructor,
+    object::{IndexedProperties, internal_methods::get_prototype_from_constructor},
     property::{Attribute, PropertyNameKind},
     realm::Realm,
     string::StaticJsStrings,
@@ -611,7 +609,13 @@ impl BuiltinTypedArray {
             // SAFETY: All previous checks are made to ensure this memmove is always in-bounds,
             // making this operation safe.
             unsafe {
-                memmove(buf.as_ptr(), from_byte_index, to_byte_index, count_bytes);
+                bulk::copy_within(
+                    buf.as_ptr(),
+                    from_byte_index,
+                    to_byte_index,
+                    count_bytes,
+                    context,
+                )?;
             }
         }
 
@@ -737,43 +741,43 @@ impl BuiltinTypedArray {
         // 13. Else, let endIndex be min(relativeEnd, len).
         let end_index = Array::get_relative_end(context, args.get_or_undefined(2), len)?;
 
+        // The value is a Number or a BigInt now: converting it to the element type runs no
+        // user code.
+        let kind = ta.borrow().data().kind();
+        let element = kind.get_element(&value, context)?;
+
         // 14. Set taRecord to MakeTypedArrayWithBufferWitnessRecord(O, seq-cst).
         // 15. If IsTypedArrayOutOfBounds(taRecord) is true, throw a TypeError exception.
-        let len = {
-            let ta = ta.borrow();
-
-            let Some(buf_len) = ta
-                .data()
-                .viewed_array_buffer()
-                .as_buffer()
-                .bytes(Ordering::SeqCst)
-                .filter(|b| !ta.data().is_out_of_bounds(b.len()))
-                .map(|b| b.len())
-            else {
-                return Err(JsNativeError::typ()
-                    .with_message("typed array is outside the bounds of its inner buffer")
-                    .into());
-            };
-
-            // 16. Set len to TypedArrayLength(taRecord).
-            ta.data().array_length(buf_len)
+        let ta = ta.borrow();
+        let ta = ta.data();
+        let mut buffer = ta.viewed_array_buffer().as_buffer_mut();
+        let Some(mut bytes) = buffer
+            .bytes(Ordering::SeqCst)
+            .filter(|b| !ta.is_out_of_bounds(b.len()))
+        else {
+            return Err(JsNativeError::typ()
+                .with_message("typed array is outside the bounds of its inner buffer")
+                .into());
         };
+
+        // 16. Set len to TypedArrayLength(taRecord).
+        let len = ta.array_length(bytes.len());
 
         // 17. Set endIndex to min(endIndex, len).
         let end_index = min(end_index, len);
 
         // 18. Let k be startIndex.
         // 19. Repeat, while k < endIndex,
-
-        let ta = ta.upcast();
-        for k in start_index..end_index {
-            context.check_interrupt()?;
-            // a. Let Pk be ! ToString(𝔽(k)).
-            // b. Perform ! Set(O, Pk, value, true).
-            ta.set(k, value.clone(), true, context)
-                .js_expect("Set cannot fail here")?;
-
-            // c. Set k to k + 1.
+        //     a. Let Pk be ! ToString(𝔽(k)).
+        //     b. Perform ! Set(O, Pk, value, true).
+        //     c. Set k to k + 1.
+        // No user code runs in this loop: store the element into the bytes of
+        // [startIndex, endIndex) directly.
+        if start_index < end_index {
+            let size = kind.element_size();
+            let start = (ta.byte_offset() + start_index * size) as usize;
+            let end = (ta.byte_offset() + end_index * size) as usize;
+            bulk::fill(bytes.subslice_mut(start..end), element, context)?;
         }
 
         // 20. Return O.
@@ -1099,21 +1103,22 @@ impl BuiltinTypedArray {
         };
 
         // 11. Repeat, while k < len,
-        let ta = ta.upcast();
-        for k in k..len {
-            // a. Let elementK be ! Get(O, ! ToString(𝔽(k))).
-            let element_k = ta.get(k, context).js_expect("Get cannot fail here")?;
-
-            // b. If SameValueZero(searchElement, elementK) is true, return true.
-            if JsValue::same_value_zero(args.get_or_undefined(0), &element_k) {
-                return Ok(true.into());
-            }
-
-            // c. Set k to k + 1.
+        //     a. Let elementK be ! Get(O, ! ToString(𝔽(k))).
+        //     b. If SameValueZero(searchElement, elementK) is true, return true.
+        //     c. Set k to k + 1.
+        // No user code runs in this loop. `fromIndex` may have shrunk or detached the buffer:
+        // the elements past its current length read as undefined.
+        let search = args.get_or_undefined(0);
+        if search.is_undefined() {
+            let current = Self::current_length(&ta);
+            return Ok((k.max(current) < len).into());
         }
+        let kind = ta.borrow().data().kind();
+        let needle = bulk::Needle::new(kind, search, true);
+        let found = Self::search(&ta, k, len, needle, false, context)?;
 
         // 12. Return false.
-        Ok(false.into())
+        Ok(found.is_some().into())
     }
 
     /// `%TypedArray%.prototype.indexOf ( searchElement [ , fromIndex ] )`
@@ -1163,20 +1168,17 @@ impl BuiltinTypedArray {
         };
 
         // 11. Repeat, while k < len,
-        let ta = ta.upcast();
-        for k in k..len {
-            // a. Let kPresent be ! HasProperty(O, ! ToString(𝔽(k))).
-            // b. If kPresent is true, then
-            // b.i. Let elementK be ! Get(O, ! ToString(𝔽(k))).
-            //   ii. Let same be IsStrictlyEqual(searchElement, elementK).
-            //   iii. If same is true, return 𝔽(k).
-            if let Some(element_k) = ta.try_get(k, context).js_expect("Get cannot fail here")?
-                && args.get_or_undefined(0).strict_equals(&element_k)
-            {
-                return Ok(k.into());
-            }
-
-            // c. Set k to k + 1.
+        //     a. Let kPresent be ! HasProperty(O, ! ToString(𝔽(k))).
+        //     b. If kPresent is true, then
+        //        i. Let elementK be ! Get(O, ! ToString(𝔽(k))).
+        //        ii. Let same be IsStrictlyEqual(searchElement, elementK).
+        //        iii. If same is true, return 𝔽(k).
+        //     c. Set k to k + 1.
+        // No user code runs in this loop: search the elements present now.
+        let kind = ta.borrow().data().kind();
+        let needle = bulk::Needle::new(kind, args.get_or_undefined(0), false);
+        if let Some(k) = Self::search(&ta, k, len, needle, false, context)? {
+            return Ok(k.into());
         }
 
         // 12. Return -1𝔽.
@@ -1298,20 +1300,17 @@ impl BuiltinTypedArray {
         };
 
         // 9. Repeat, while k ≥ 0,
-        let ta = ta.upcast();
-        for k in (0..k).rev() {
-            // a. Let kPresent be ! HasProperty(O, ! ToString(𝔽(k))).
-            // b. If kPresent is true, then
-            // b.i. Let elementK be ! Get(O, ! ToString(𝔽(k))).
-            //   ii. Let same be IsStrictlyEqual(searchElement, elementK).
-            //   iii. If same is true, return 𝔽(k).
-            if let Some(element_k) = ta.try_get(k, context).js_expect("Get cannot fail here")?
-                && args.get_or_undefined(0).strict_equals(&element_k)
-            {
-                return Ok(k.into());
-            }
-
-            // c. Set k to k - 1.
+        //     a. Let kPresent be ! HasProperty(O, ! ToString(𝔽(k))).
+        //     b. If kPresent is true, then
+        //        i. Let elementK be ! Get(O, ! ToString(𝔽(k))).
+        //        ii. Let same be IsStrictlyEqual(searchElement, elementK).
+        //        iii. If same is true, return 𝔽(k).
+        //     c. Set k to k - 1.
+        // No user code runs in this loop: search the elements present now, from the end.
+        let kind = ta.borrow().data().kind();
+        let needle = bulk::Needle::new(kind, args.get_or_undefined(0), false);
+        if let Some(k) = Self::search(&ta, 0, k, needle, true, context)? {
+            return Ok(k.into());
         }
 
         // 10. Return -1𝔽.
@@ -1774,7 +1773,6 @@ impl BuiltinTypedArray {
         let src_type = src_array.data().kind();
 
         // 13. Let srcElementSize be TypedArrayElementSize(source).
-        let src_element_size = src_type.element_size();
 
         // 14. Let srcByteOffset be source.[[ByteOffset]].
         let src_byte_offset = src_array.data().byte_offset();
@@ -1878,48 +1876,28 @@ impl BuiltinTypedArray {
 
             // SAFETY: We already asserted that the indices are in bounds.
             unsafe {
-                memcpy(src.as_ptr(), target.as_ptr(), byte_count);
+                bulk::copy(src.as_ptr(), target.as_ptr(), byte_count, context)?;
             }
         }
         // 25. Else,
         else {
             // 23. Let limit be targetByteIndex + targetElementSize × srcLength.
-            let limit = (target_byte_index + target_element_size * src_length) as usize;
-
-            let mut src_byte_index = src_byte_index as usize;
-            let mut target_byte_index = target_byte_index as usize;
-
             // a. Repeat, while targetByteIndex < limit,
-            while target_byte_index < limit {
-                context.check_interrupt()?;
-                // i. Let value be GetValueFromBuffer(srcBuffer, srcByteIndex, srcType, true, Unordered).
-
-                let value = unsafe {
-                    src_buffer
-                        .subslice(src_byte_index..)
-                        .get_value(src_type, Ordering::Relaxed)
-                };
-
-                let value = JsValue::from(value);
-
-                let value = target_type
-                    .get_element(&value, context)
-                    .js_expect("value can only be f64 or BigInt")?;
-
-                // ii. Perform SetValueInBuffer(targetBuffer, targetByteIndex, targetType, value, true, Unordered).
-                // SAFETY: previous checks preserve the validity  of the indices.
-                unsafe {
-                    target_buffer
-                        .subslice_mut(target_byte_index..)
-                        .set_value(value, Ordering::Relaxed);
-                }
-
-                // iii. Set srcByteIndex to srcByteIndex + srcElementSize.
-                src_byte_index += src_element_size as usize;
-
-                // iv. Set targetByteIndex to targetByteIndex + targetElementSize.
-                target_byte_index += target_element_size as usize;
-            }
+            //     i. Let value be GetValueFromBuffer(srcBuffer, srcByteIndex, srcType, true, unordered).
+            //     ii. Perform SetValueInBuffer(targetBuffer, targetByteIndex, targetType, value, true, unordered).
+            //     iii. Set srcByteIndex to srcByteIndex + srcElementSize.
+            //     iv. Set targetByteIndex to targetByteIndex + targetElementSize.
+            // `srcBuffer` is a clone if it was `targetBuffer`, so the two do not overlap.
+            let src = src_buffer.subslice(src_byte_index as usize..);
+            let target = target_buffer.subslice_mut(target_byte_index as usize..);
+            bulk::convert(
+                src,
+                src_type,
+                target,
+                target_type,
+                src_length as usize,
+                context,
+            )?;
         }
 
         Ok(())
@@ -1985,8 +1963,10 @@ impl BuiltinTypedArray {
 
         // 8. Let k be 0.
         // 9. Repeat, while k < srcLength,
+        // The leading elements of a dense Array that need no conversion are stored directly.
+        let done = Self::set_from_dense_array(target, *target_offset, &src, src_length, context)?;
         let target = target.clone().upcast();
-        for k in 0..src_length {
+        for k in done..src_length {
             context.check_interrupt()?;
             // a. Let Pk be ! ToString(𝔽(k)).
             // b. Let value be ? Get(src, Pk).
@@ -2003,6 +1983,89 @@ impl BuiltinTypedArray {
 
         // 10. Return unused.
         Ok(())
+    }
+
+    /// The steps of `SetTypedArrayFromArrayLike` for the leading elements of `src` when it is an
+    /// Array with dense elements: each `Get(src, k)` reads an own data property and each
+    /// element that is a Number (a BigInt for a BigInt array) converts without running user
+    /// code, so storing them straight into the target's bytes is unobservable. Stops at the
+    /// first other value, at the end of the dense elements and at the end of the target;
+    /// returns how many elements it stored, for the generic steps to go on from.
+    fn set_from_dense_array(
+        target: &JsObject<TypedArray>,
+        target_offset: u64,
+        src: &JsObject,
+        src_length: u64,
+        context: &Context,
+    ) -> JsResult<u64> {
+        if !src.is_array() {
+            return Ok(0);
+        }
+        let src = src.borrow();
+        let target = target.borrow();
+        let target = target.data();
+        let kind = target.kind();
+        let mut buffer = target.viewed_array_buffer().as_buffer_mut();
+        let Some(mut bytes) = buffer
+            .bytes(Ordering::SeqCst)
+            .filter(|b| !target.is_out_of_bounds(b.len()))
+        else {
+            return Ok(0);
+        };
+        let room = target
+            .array_length(bytes.len())
+            .saturating_sub(target_offset);
+        let count = min(src_length, room) as usize;
+        let size = kind.element_size() as usize;
+        let base = (target.byte_offset() + target_offset * kind.element_size()) as usize;
+        let per_chunk = bulk::CHUNK_BYTES / size;
+
+        let mut store = |k: usize, element: TypedArrayElement| -> JsResult<()> {
+            if k % per_chunk == 0 {
+                context.check_interrupt()?;
+            }
+            // SAFETY: `k < count`, so the element lies inside the target, which is aligned to
+            // its element size.
+            unsafe {
+                bytes
+                    .subslice_mut(base + k * size..)
+                    .set_value(element, Ordering::Relaxed);
+            }
+            Ok(())
+        };
+
+        let mut done = 0;
+        match &src.properties().indexed_properties {
+            IndexedProperties::DenseI32(values) => {
+                for (k, value) in values.iter().take(count).enumerate() {
+                    let Some(element) = bulk::number_to_element(kind, f64::from(*value)) else {
+                        break;
+                    };
+                    store(k, element)?;
+                    done += 1;
+                }
+            }
+            IndexedProperties::DenseF64(values) => {
+                for (k, value) in values.iter().take(count).enumerate() {
+                    let Some(element) = bulk::number_to_element(kind, *value) else {
+                        break;
+                    };
+                    store(k, element)?;
+                    done += 1;
+                }
+            }
+            IndexedProperties::DenseElement(values) => {
+                for (k, value) in values.iter().take(count).enumerate() {
+                    let Some(element) = bulk::primitive_to_element(kind, value) else {
+                        break;
+                    };
+                    store(k, element)?;
+                    done += 1;
+                }
+            }
+            IndexedProperties::SparseElement(_) | IndexedProperties::SparseProperty(_) => {}
+        }
+        Ok(done)
     }
 
     /// `%TypedArray%.prototype.slice ( start, end )`
@@ -2088,8 +2151,54 @@ impl BuiltinTypedArray {
         // f. Let targetType be TypedArrayElementType(A).
         let target_type = target_borrow.data().kind();
 
-        if src_type != target_type {
+        if src_type != target_type
+            && !BufferObject::equals(
+                src_borrow.data().viewed_array_buffer(),
+                target_borrow.data().viewed_array_buffer(),
+            )
+        {
             // h. Else,
+            //     i. Let n be 0.
+            //     ii. Let k be startIndex.
+            //     iii. Repeat, while k < endIndex,
+            //         1. Let Pk be ! ToString(𝔽(k)).
+            //         2. Let kValue be ! Get(O, Pk).
+            //         3. Perform ! Set(A, ! ToString(𝔽(n)), kValue, true).
+            //         4. Set k to k + 1.
+            //         5. Set n to n + 1.
+            // No user code runs in this loop and the buffers are distinct: convert the elements
+            // of [startIndex, endIndex) into the first elements of A that it has.
+            {
+                let target_data = target_borrow.data();
+                let mut target_buf = target_data.viewed_array_buffer().as_buffer_mut();
+                if let Some(mut target_bytes) = target_buf
+                    .bytes(Ordering::SeqCst)
+                    .filter(|b| !target_data.is_out_of_bounds(b.len()))
+                {
+                    let count = min(count, target_data.array_length(target_bytes.len()) as usize);
+                    let src_start = (start_index * src_type.element_size()
+                        + src_borrow.data().byte_offset())
+                        as usize;
+                    let target_start = target_data.byte_offset() as usize;
+                    bulk::convert(
+                        src_buf.subslice(src_start..),
+                        src_type,
+                        target_bytes.subslice_mut(target_start..),
+                        target_type,
+                        count,
+                        context,
+                    )?;
+                }
+            }
+            drop(src_buf_borrow);
+            drop((src_borrow, target_borrow));
+
+            // 15. Return A.
+            return Ok(target.upcast().into());
+        }
+
+        if src_type != target_type {
+            // h. Else, when A views the same buffer: element by element.
             drop(src_buf_borrow);
             drop((src_borrow, target_borrow));
 
@@ -2187,11 +2296,12 @@ impl BuiltinTypedArray {
                 // Also, `target_buffer` is precisely allocated to fit all sliced elements from
                 // `src_buffer`, making this operation safe.
                 unsafe {
-                    memcpy(
+                    bulk::copy(
                         src_buf.as_ptr().add(src_byte_index),
                         target_buf.as_ptr().add(target_byte_index),
                         byte_count,
-                    );
+                        context,
+                    )?;
                 }
             }
         }
@@ -2690,6 +2800,54 @@ impl BuiltinTypedArray {
                     .map(|o| o.kind().js_name().into())
             })
             .unwrap_or_default())
+    }
+
+    /// `TypedArrayLength` of `ta` now: 0 if its buffer is detached or it is out of bounds.
+    fn current_length(ta: &JsObject<TypedArray>) -> u64 {
+        let ta = ta.borrow();
+        let ta = ta.data();
+        ta.viewed_array_buffer()
+            .as_buffer()
+            .bytes(Ordering::SeqCst)
+            .filter(|b| !ta.is_out_of_bounds(b.len()))
+            .map_or(0, |b| ta.array_length(b.len()))
+    }
+
+    /// The index of the first (or, if `reverse`, the last) element of `ta` in `[from, to)`
+    /// that is `needle`, among the elements it has now (a detached, shrunk or out-of-bounds
+    /// view has fewer).
+    fn search(
+        ta: &JsObject<TypedArray>,
+        from: u64,
+        to: u64,
+        needle: bulk::Needle,
+        reverse: bool,
+        context: &Context,
+    ) -> JsResult<Option<u64>> {
+        let ta = ta.borrow();
+        let ta = ta.data();
+        let buffer = ta.viewed_array_buffer().as_buffer();
+        let Some(bytes) = buffer
+            .bytes(Ordering::SeqCst)
+            .filter(|b| !ta.is_out_of_bounds(b.len()))
+        else {
+            return Ok(None);
+        };
+        let to = min(to, ta.array_length(bytes.len()));
+        if from >= to {
+            return Ok(None);
+        }
+        let size = ta.kind().element_size();
+        let start = (ta.byte_offset() + from * size) as usize;
+        let end = (ta.byte_offset() + to * size) as usize;
+        let found = bulk::position(
+            bytes.subslice(start..end),
+            ta.kind(),
+            needle,
+            reverse,
+            context,
+        )?;
+        Ok(found.map(|i| from + i as u64))
     }
 
     /// `TypedArraySpeciesCreate ( exemplar, argumentList )`

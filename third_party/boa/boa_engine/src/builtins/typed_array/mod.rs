@@ -13,7 +13,7 @@
 //! [mdn]: https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/TypedArray
 
 use crate::{
-    Context, JsArgs, JsResult, JsString,
+    Context, JsArgs, JsExpect, JsResult, JsString,
     builtins::{BuiltInBuilder, BuiltInConstructor, BuiltInObject, IntrinsicObject},
     context::intrinsics::{Intrinsics, StandardConstructor, StandardConstructors},
     error::JsNativeError,
@@ -28,6 +28,7 @@ use crate::{
 use boa_gc::{Finalize, Trace};
 
 mod builtin;
+mod bulk;
 mod element;
 mod object;
 
@@ -508,29 +509,19 @@ impl TypedArrayKind {
         context: &mut Context,
     ) -> JsResult<TypedArrayElement> {
         match self {
-            TypedArrayKind::Int8 => value.to_int8(context).map(TypedArrayElement::Int8),
-            TypedArrayKind::Uint8 => value.to_uint8(context).map(TypedArrayElement::Uint8),
-            TypedArrayKind::Uint8Clamped => value
-                .to_uint8_clamp(context)
-                .map(|u| TypedArrayElement::Uint8Clamped(ClampedU8(u))),
-            TypedArrayKind::Int16 => value.to_int16(context).map(TypedArrayElement::Int16),
-            TypedArrayKind::Uint16 => value.to_uint16(context).map(TypedArrayElement::Uint16),
-            TypedArrayKind::Int32 => value.to_i32(context).map(TypedArrayElement::Int32),
-            TypedArrayKind::Uint32 => value.to_u32(context).map(TypedArrayElement::Uint32),
             TypedArrayKind::BigInt64 => {
                 value.to_big_int64(context).map(TypedArrayElement::BigInt64)
             }
             TypedArrayKind::BigUint64 => value
                 .to_big_uint64(context)
                 .map(TypedArrayElement::BigUint64),
-            #[cfg(feature = "float16")]
-            TypedArrayKind::Float16 => value
-                .to_f16(context)
-                .map(|f| TypedArrayElement::Float16(Float16(f))),
-            TypedArrayKind::Float32 => value
-                .to_number(context)
-                .map(|f| TypedArrayElement::Float32(f as f32)),
-            TypedArrayKind::Float64 => value.to_number(context).map(TypedArrayElement::Float64),
+            // ToInt8, ToUint8Clamp, ..., ToFloat32 of ToNumber(value), exact for every Number
+            // (`JsValue::to_int8` and friends saturate values beyond 2^63).
+            _ => {
+                let number = value.to_number(context)?;
+                Ok(bulk::number_to_element(self, number)
+                    .js_expect("a Number element type converts every Number")?)
+            }
         }
     }
 
