@@ -143,29 +143,3 @@ fn the_interrupt_stops_every_bulk_operation() {
         );
     }
 }
-
-#[test]
-fn bulk_operations_run_at_memory_speed() {
-    // Boa 0.22 without the patch: ~6 s for the 64 MiB fill (element by element through `Set`),
-    // ~1.5 s for the 16 MiB search, ~0.5 s for the set from an Array. The bounds leave a wide
-    // margin for a loaded machine.
-    let mut context = Context::default();
-    for (setup, operation, bound_ms) in [
-        ("const a = new Uint8Array(64 << 20);", "a.fill(1)", 1500.0),
-        ("const b = new Uint8Array(16 << 20);", "b.indexOf(1)", 300.0),
-        ("const c = new Float64Array(2 << 20);", "c.includes(NaN)", 300.0),
-        (
-            "const d = Array.from({ length: 1e6 }, (_, i) => i), e = new Float64Array(1e6);",
-            "e.set(d)",
-            300.0,
-        ),
-    ] {
-        eval(&mut context, setup);
-        let ms = eval(
-            &mut context,
-            &format!("(() => {{ const t = Date.now(); {operation}; return Date.now() - t; }})()"),
-        );
-        let ms = ms.as_number().expect("a number");
-        assert!(ms < bound_ms, "{operation}: {ms} ms");
-    }
-}
