@@ -153,7 +153,11 @@ fn bulk_operations_run_at_memory_speed() {
     for (setup, operation, bound_ms) in [
         ("const a = new Uint8Array(64 << 20);", "a.fill(1)", 1500.0),
         ("const b = new Uint8Array(16 << 20);", "b.indexOf(1)", 300.0),
-        ("const c = new Float64Array(2 << 20);", "c.includes(NaN)", 300.0),
+        (
+            "const c = new Float64Array(2 << 20);",
+            "c.includes(NaN)",
+            300.0,
+        ),
         (
             "const d = Array.from({ length: 1e6 }, (_, i) => i), e = new Float64Array(1e6);",
             "e.set(d)",
