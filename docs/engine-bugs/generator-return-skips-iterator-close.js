@@ -8,6 +8,7 @@
 // Boa 0.22.0: prints "yield*, finally": the for-of and for-await loops' iterators are
 // never closed, so a resource behind them (a stream reader's lock, a file handle, a
 // ReadableStream.from() source iterated inside a generator) stays held.
+// With the series (patch 0010-generator-return-iterator-close): prints the expected line.
 const log = [];
 function inner(name) {
   return {

@@ -280,6 +280,12 @@ pub const LARGE_STACK_RECURSION_LIMIT: usize = 10_000;
 /// Boa's VM value-stack limit (slots) on a large-stack thread (default 10 240).
 pub const LARGE_STACK_VALUE_STACK_LIMIT: usize = 1024 * 1024;
 
+/// The native stack the parser may use on a large-stack thread (the engine's default, 1 MiB,
+/// is meant for a 2 MiB thread): source text nested deeper than this allows is a SyntaxError
+/// (engine patch 0009-parser-depth-limit). A quarter of the stack, leaving the rest to the
+/// passes after the parser and to the script that called `eval`.
+pub const LARGE_STACK_PARSER_STACK_LIMIT: usize = LARGE_STACK_SIZE / 4;
+
 thread_local! {
     /// Set on threads started by `run_with_large_stack`.
     static ON_LARGE_STACK: Cell<bool> = const { Cell::new(false) };
@@ -325,6 +331,7 @@ impl Host {
             let limits = context.runtime_limits_mut();
             limits.set_recursion_limit(LARGE_STACK_RECURSION_LIMIT);
             limits.set_stack_size_limit(LARGE_STACK_VALUE_STACK_LIMIT);
+            limits.set_parser_stack_limit(LARGE_STACK_PARSER_STACK_LIMIT);
         }
 
         boa_runtime::register_extensions(

@@ -320,3 +320,67 @@ fn inline_cache_setter_on_the_prototype_after_redefinition() {
     .unwrap();
     assert_eq!(text(&out), "s1:1,s1:2,s2:3");
 }
+
+// --- 0010-generator-return-iterator-close ---
+
+/// `fixtures/generator_return/cases.js`: `return()` (and `throw()`, `break`) on generators
+/// suspended in for-of loops, with finally blocks, nested loops, `yield*`, throwing and
+/// non-object `return()` results; `expected.txt` is its output under Node.js (V8).
+#[test]
+fn generator_return_closes_the_for_of_iterator_like_node() {
+    let mut context = Context::default();
+    let got = eval(
+        &mut context,
+        include_str!("fixtures/generator_return/cases.js"),
+    )
+    .unwrap();
+    let got = text(&got);
+    let expected = include_str!("fixtures/generator_return/expected.txt");
+    let differences: Vec<String> = got
+        .lines()
+        .zip(expected.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("got {a:?}\nnode {b:?}"))
+        .collect();
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    assert_eq!(got.lines().count(), expected.lines().count());
+}
+
+#[test]
+fn async_generator_return_closes_the_for_await_iterator() {
+    let mut context = Context::default();
+    eval(
+        &mut context,
+        r#"
+        globalThis.log = [];
+        const inner = {
+          [Symbol.asyncIterator]() { return this; },
+          next() { return Promise.resolve({ value: 1, done: false }); },
+          return() { log.push("return"); return Promise.resolve({ done: true }); },
+        };
+        async function* g() {
+          try { for await (const x of inner) yield x; } finally { log.push("finally"); }
+        }
+        const it = g();
+        it.next().then(() => it.return(9)).then((r) => log.push(JSON.stringify(r)));
+        "#,
+    )
+    .unwrap();
+    context.run_jobs().unwrap();
+    let log = eval(&mut context, "log.join(', ')").unwrap();
+    assert_eq!(text(&log), r#"return, finally, {"value":9,"done":true}"#);
+}
+
+#[test]
+fn the_generator_return_repro_closes_every_iterator() {
+    let mut context = Context::default();
+    let repro = include_str!("../../../docs/engine-bugs/generator-return-skips-iterator-close.js")
+        .replace(
+            "console.log(log.join(\", \"))",
+            "globalThis.result = log.join(\", \")",
+        );
+    eval(&mut context, &repro).unwrap();
+    context.run_jobs().unwrap();
+    let result = eval(&mut context, "result").unwrap();
+    assert_eq!(text(&result), "for-of, yield*, finally, for-await");
+}

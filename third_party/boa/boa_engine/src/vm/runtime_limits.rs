@@ -12,6 +12,9 @@ pub struct RuntimeLimits {
 
     /// Max function recursion limit
     recursion: usize,
+
+    /// Max bytes of native stack the parser may use.
+    parser_stack: usize,
 }
 
 impl Default for RuntimeLimits {
@@ -22,6 +25,7 @@ impl Default for RuntimeLimits {
             recursion: 512,
             backtrace_limit: 50,
             stack_size: 1024 * 10,
+            parser_stack: 1024 * 1024,
         }
     }
 }
@@ -93,5 +97,21 @@ impl RuntimeLimits {
     #[inline]
     pub fn set_recursion_limit(&mut self, value: usize) {
         self.recursion = value;
+    }
+
+    /// Get the parser's native stack limit in bytes (default 1 MiB).
+    #[inline]
+    #[must_use]
+    pub const fn parser_stack_limit(&self) -> usize {
+        self.parser_stack
+    }
+
+    /// Set how many bytes of native stack the parser may use when this context parses source
+    /// text (scripts, modules, `eval`, `Function`, `JSON.parse`). It bounds how deeply the text
+    /// may nest: deeper text is a `SyntaxError` instead of a native stack overflow. The default,
+    /// 1 MiB, suits a thread with Rust's default 2 MiB stack; raise it on a larger stack.
+    #[inline]
+    pub fn set_parser_stack_limit(&mut self, value: usize) {
+        self.parser_stack = value;
     }
 }

@@ -134,6 +134,15 @@ impl<'a, R: ReadChar> Parser<'a, R> {
         }
     }
 
+    /// Sets how many bytes of native stack the parser may use below the point where it begins
+    /// (default: 1 MiB, half of a Rust thread's default stack). It bounds how deeply the source
+    /// text may nest, and the depth of the AST the later passes recurse over: text nested
+    /// deeper is a `SyntaxError` instead of a native stack overflow. Give a thread with a larger
+    /// stack a larger limit, leaving room for what runs above the parser.
+    pub fn set_stack_limit(&mut self, bytes: usize) {
+        self.cursor.set_stack_limit(bytes);
+    }
+
     /// Parse the full input as a [ECMAScript Script][spec] into the boa AST representation without source text.
     /// The resulting `Script` can be compiled into boa bytecode and executed in the boa vm.
     ///

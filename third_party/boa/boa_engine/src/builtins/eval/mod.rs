@@ -126,6 +126,7 @@ impl Eval {
 
         let mut parser = Parser::new(source);
         parser.set_identifier(context.next_parser_identifier());
+        parser.set_stack_limit(context.runtime_limits().parser_stack_limit());
         if strict {
             parser.set_strict();
         }

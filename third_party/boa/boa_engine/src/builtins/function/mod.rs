@@ -496,6 +496,7 @@ impl BuiltInFunctionObject {
             .collect::<Vec<_>>();
             let mut parser = Parser::new(Source::from_utf16(&parameters));
             parser.set_identifier(context.next_parser_identifier());
+            parser.set_stack_limit(context.runtime_limits().parser_stack_limit());
 
             // 17. Let parameters be ParseText(StringToCodePoints(P), parameterSym).
             // 18. If parameters is a List of errors, throw a SyntaxError exception.
@@ -545,6 +546,7 @@ impl BuiltInFunctionObject {
             // 20. If body is a List of errors, throw a SyntaxError exception.
             let mut parser = Parser::new(Source::from_utf16(&body_parse));
             parser.set_identifier(context.next_parser_identifier());
+            parser.set_stack_limit(context.runtime_limits().parser_stack_limit());
 
             // 19. Let body be ParseText(StringToCodePoints(bodyParseString), bodySym).
             // 20. If body is a List of errors, throw a SyntaxError exception.

@@ -465,8 +465,31 @@ impl ByteCompiler<'_> {
             let exit = self.jump();
             self.patch_handler(handler_index);
 
+            // In a generator, `return()` resumes a `yield` of the body with a return completion,
+            // which unwinds to this handler with no pending exception: `Exception` then
+            // rethrows the empty completion, to the handler around it.
+            let generator_return = self.is_generator().then(|| self.push_handler());
+
             let error = self.register_allocator.alloc();
             self.bytecode.emit_exception(error.variable());
+
+            if let Some(generator_return) = generator_return {
+                let throw = self.jump();
+                self.patch_handler(generator_return);
+
+                // ForIn/OfBodyEvaluation: the return completion leaves the loop through
+                // IteratorClose (AsyncIteratorClose), whose own errors replace the completion;
+                // then the return goes on to the enclosing handlers.
+                let value = self.register_allocator.alloc();
+                self.bytecode
+                    .emit_set_register_from_accumulator(value.variable());
+                self.iterator_close(for_of_loop.r#await());
+                self.bytecode.emit_set_accumulator(value.variable());
+                self.register_allocator.dealloc(value);
+                self.bytecode.emit_re_throw();
+
+                self.patch_jump(throw);
+            }
 
             // NOTE: Capture throw of the iterator close and ignore it.
             let handler_index = self.push_handler();

@@ -7,7 +7,7 @@ use crate::{
     parser::{OrAbrupt, ParseResult},
     source::ReadChar,
 };
-use boa_ast::{LinearPosition, PositionGroup, Punctuator, Spanned};
+use boa_ast::{LinearPosition, Position, PositionGroup, Punctuator, Spanned};
 use boa_interner::Interner;
 use buffered_lexer::BufferedLexer;
 
@@ -37,6 +37,42 @@ pub(super) struct Cursor<R> {
 
     /// Tracks the number of tagged templates that are currently being parsed.
     tagged_templates_count: u32,
+
+    /// How deep the parser is nested now (see [`Cursor::nested`]).
+    nesting: u32,
+
+    /// The deepest nesting reached since the innermost operator chain began (see
+    /// [`Cursor::start_chain`]).
+    nesting_peak: u32,
+
+    /// The deepest nesting accepted: [`Cursor::stack_limit`] / [`STACK_PER_LEVEL`].
+    nesting_limit: u32,
+
+    /// The bytes of native stack the parser may use below the point where it began.
+    stack_limit: usize,
+
+    /// The address of the stack where the parser began: set at the first nesting level.
+    stack_base: Option<usize>,
+}
+
+/// The default of [`Cursor::set_stack_limit`]: 1 MiB, half the stack of a thread spawned with
+/// Rust's default size.
+pub(super) const DEFAULT_STACK_LIMIT: usize = 1024 * 1024;
+
+/// The native stack the passes after the parser (scope analysis, bytecompiler, dropping the
+/// AST) use per level of AST depth, with a margin: they recurse once per level, so the AST may
+/// be `stack_limit / STACK_PER_LEVEL` levels deep.
+const STACK_PER_LEVEL: usize = 512;
+
+/// An operator chain being parsed: see [`Cursor::start_chain`].
+#[derive(Debug)]
+pub(super) struct Chain {
+    /// The nesting when the chain began.
+    nesting: u32,
+    /// The deepest nesting reached before the chain began.
+    outer_peak: u32,
+    /// The chain's links (operators) so far.
+    links: u32,
 }
 
 impl<R> Cursor<R>
@@ -51,7 +87,102 @@ where
             json_parse: false,
             identifier: 0,
             tagged_templates_count: 0,
+            nesting: 0,
+            nesting_peak: 0,
+            nesting_limit: (DEFAULT_STACK_LIMIT / STACK_PER_LEVEL) as u32,
+            stack_limit: DEFAULT_STACK_LIMIT,
+            stack_base: None,
         }
+    }
+
+    /// Sets how many bytes of native stack the parser may use, which bounds how deeply the
+    /// source text may nest (see [`Cursor::nested`]).
+    pub(super) fn set_stack_limit(&mut self, bytes: usize) {
+        self.stack_limit = bytes;
+        self.nesting_limit = u32::try_from(bytes / STACK_PER_LEVEL).unwrap_or(u32::MAX);
+    }
+
+    /// The SyntaxError for source text nested too deeply.
+    fn too_deep(&mut self, interner: &mut Interner) -> Error {
+        let position = match self.peek(0, interner) {
+            Ok(Some(token)) => token.span().start(),
+            _ => Position::default(),
+        };
+        Error::general("the source text is nested too deeply", position)
+    }
+
+    /// Runs `parse` one nesting level deeper. The recursive productions (expressions,
+    /// statements, unary operators, binding patterns) parse their nested parts through this, so
+    /// deeply nested source text is a SyntaxError instead of a native stack overflow: when the
+    /// parser has used more than its stack limit since it began, or when the AST would nest
+    /// deeper than the later passes can recurse in that much stack.
+    pub(super) fn nested<T>(
+        &mut self,
+        interner: &mut Interner,
+        parse: impl FnOnce(&mut Self, &mut Interner) -> ParseResult<T>,
+    ) -> ParseResult<T> {
+        let marker = 0u8;
+        let here = std::ptr::addr_of!(marker) as usize;
+        let base = *self.stack_base.get_or_insert(here);
+        // The stack grows down on the platforms Rust supports.
+        if self.nesting >= self.nesting_limit || base.saturating_sub(here) > self.stack_limit {
+            return Err(self.too_deep(interner));
+        }
+        self.nesting += 1;
+        self.nesting_peak = self.nesting_peak.max(self.nesting);
+        let result = parse(self, interner);
+        self.nesting -= 1;
+        result
+    }
+
+    /// Begins a left-deep operator chain (`a + b + c`: `(a + b) + c`), whose AST is at most as
+    /// deep as it has links ([`Cursor::link_chain`]) plus its deepest operand;
+    /// [`Cursor::end_chain`] checks that.
+    pub(super) fn start_chain(&mut self) -> Chain {
+        let chain = Chain {
+            nesting: self.nesting,
+            outer_peak: self.nesting_peak,
+            links: 0,
+        };
+        self.nesting_peak = self.nesting;
+        chain
+    }
+
+    /// Begins a chain whose first operand was just parsed: its depth is in the current peak
+    /// (a call expression's tail after its member expression).
+    pub(super) fn continue_chain(&mut self) -> Chain {
+        Chain {
+            nesting: self.nesting,
+            outer_peak: self.nesting_peak,
+            links: 0,
+        }
+    }
+
+    /// Counts one more link of `chain`.
+    pub(super) fn link_chain(
+        &mut self,
+        chain: &mut Chain,
+        interner: &mut Interner,
+    ) -> ParseResult<()> {
+        chain.links += 1;
+        // Fail early: the chain is already too deep whatever its operands.
+        if self.nesting.saturating_add(chain.links) > self.nesting_limit {
+            return Err(self.too_deep(interner));
+        }
+        Ok(())
+    }
+
+    /// Ends `chain`: a SyntaxError if its AST, as deep as its links plus its deepest operand,
+    /// nests deeper than the limit.
+    pub(super) fn end_chain(&mut self, chain: Chain, interner: &mut Interner) -> ParseResult<()> {
+        // The operands nest at most `nesting_peak - chain.nesting` levels deep.
+        let depth = self.nesting_peak.saturating_add(chain.links);
+        self.nesting = chain.nesting;
+        self.nesting_peak = chain.outer_peak.max(depth);
+        if depth > self.nesting_limit {
+            return Err(self.too_deep(interner));
+        }
+        Ok(())
     }
 
     /// Sets the goal symbol of the cursor to `Module`.

@@ -83,8 +83,10 @@ macro_rules! expression {
                     cursor.set_goal($goal.unwrap());
                 }
 
+                let mut chain = cursor.start_chain();
                 let lhs = $lower::new($( self.$low_param ),*).parse(cursor, interner)?;
                 let FormalParameterListOrExpression::Expression(mut lhs) = lhs else {
+                    cursor.end_chain(chain, interner)?;
                     return Ok(lhs);
                 };
 
@@ -92,6 +94,7 @@ macro_rules! expression {
                     match *tok.kind() {
                         TokenKind::Punctuator(op) if $( op == $op )||* => {
                             cursor.advance(interner);
+                            cursor.link_chain(&mut chain, interner)?;
                             lhs = Binary::new(
                                 op.as_binary_op().expect("Could not get binary operation."),
                                 lhs,
@@ -102,6 +105,7 @@ macro_rules! expression {
                     }
                 }
 
+                cursor.end_chain(chain, interner)?;
                 Ok(lhs.into())
             }
         }
@@ -146,6 +150,7 @@ where
     type Output = ast::Expression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        let mut chain = cursor.start_chain();
         let mut lhs = AssignmentExpression::new(self.allow_in, self.allow_yield, self.allow_await)
             .parse(cursor, interner)?;
         while let Some(tok) = cursor.peek(0, interner)? {
@@ -154,16 +159,19 @@ where
                     if cursor.peek(1, interner).or_abrupt()?.kind()
                         == &TokenKind::Punctuator(Punctuator::CloseParen)
                     {
+                        cursor.end_chain(chain, interner)?;
                         return Ok(lhs);
                     }
 
                     if cursor.peek(1, interner).or_abrupt()?.kind()
                         == &TokenKind::Punctuator(Punctuator::Spread)
                     {
+                        cursor.end_chain(chain, interner)?;
                         return Ok(lhs);
                     }
 
                     cursor.advance(interner);
+                    cursor.link_chain(&mut chain, interner)?;
 
                     lhs = Binary::new(
                         Punctuator::Comma
@@ -183,6 +191,7 @@ where
             }
         }
 
+        cursor.end_chain(chain, interner)?;
         Ok(lhs)
     }
 }
@@ -253,10 +262,12 @@ where
     type Output = FormalParameterListOrExpression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        let mut chain = cursor.start_chain();
         let current_node =
             BitwiseORExpression::new(self.allow_in, self.allow_yield, self.allow_await)
                 .parse(cursor, interner)?;
         let FormalParameterListOrExpression::Expression(mut current_node) = current_node else {
+            cursor.end_chain(chain, interner)?;
             return Ok(current_node);
         };
 
@@ -274,6 +285,7 @@ where
                         ));
                     }
                     cursor.advance(interner);
+                    cursor.link_chain(&mut chain, interner)?;
                     previous = PreviousExpr::Logical;
                     let rhs =
                         BitwiseORExpression::new(self.allow_in, self.allow_yield, self.allow_await)
@@ -294,14 +306,17 @@ where
                     }
                     cursor.advance(interner);
                     previous = PreviousExpr::Logical;
-                    let rhs = Self::with_previous(
-                        self.allow_in,
-                        self.allow_yield,
-                        self.allow_await,
-                        PreviousExpr::Logical,
-                    )
-                    .parse(cursor, interner)?
-                    .try_into_expression()?;
+                    let rhs = cursor
+                        .nested(interner, |cursor, interner| {
+                            Self::with_previous(
+                                self.allow_in,
+                                self.allow_yield,
+                                self.allow_await,
+                                PreviousExpr::Logical,
+                            )
+                            .parse(cursor, interner)
+                        })?
+                        .try_into_expression()?;
                     current_node =
                         Binary::new(BinaryOp::Logical(LogicalOp::Or), current_node, rhs).into();
                 }
@@ -315,6 +330,7 @@ where
                         ));
                     }
                     cursor.advance(interner);
+                    cursor.link_chain(&mut chain, interner)?;
                     previous = PreviousExpr::Coalesce;
                     let rhs =
                         BitwiseORExpression::new(self.allow_in, self.allow_yield, self.allow_await)
@@ -327,6 +343,7 @@ where
                 _ => break,
             }
         }
+        cursor.end_chain(chain, interner)?;
         Ok(current_node.into())
     }
 }

@@ -62,6 +62,19 @@ where
     type Output = FormalParameterListOrExpression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        cursor.nested(interner, |cursor, interner| {
+            self.parse_nested(cursor, interner)
+        })
+    }
+}
+
+impl UnaryExpression {
+    /// Parses the production one nesting level deeper (see `Cursor::nested`).
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<FormalParameterListOrExpression> {
         let tok = cursor.peek(0, interner).or_abrupt()?;
         let token_start = tok.span().start();
         match tok.kind() {

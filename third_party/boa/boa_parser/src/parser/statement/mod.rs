@@ -116,6 +116,19 @@ where
     type Output = ast::Statement;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        cursor.nested(interner, |cursor, interner| {
+            self.parse_nested(cursor, interner)
+        })
+    }
+}
+
+impl Statement {
+    /// Parses the production one nesting level deeper (see `Cursor::nested`).
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<ast::Statement> {
         // TODO: add BreakableStatement and divide Whiles, fors and so on to another place.
         let tok = cursor.peek(0, interner).or_abrupt()?;
 
@@ -421,6 +434,19 @@ where
     type Output = ast::StatementListItem;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        cursor.nested(interner, |cursor, interner| {
+            self.parse_nested(cursor, interner)
+        })
+    }
+}
+
+impl StatementListItem {
+    /// Parses the production one nesting level deeper (see `Cursor::nested`).
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<ast::StatementListItem> {
         let tok = cursor.peek(0, interner).or_abrupt()?;
 
         match tok.kind().clone() {
@@ -516,6 +542,19 @@ where
     type Output = ObjectPattern;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        cursor.nested(interner, |cursor, interner| {
+            self.parse_nested(cursor, interner)
+        })
+    }
+}
+
+impl ObjectBindingPattern {
+    /// Parses the production one nesting level deeper (see `Cursor::nested`).
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<ObjectPattern> {
         let start = cursor
             .expect(
                 TokenKind::Punctuator(Punctuator::OpenBlock),
@@ -764,6 +803,19 @@ where
     type Output = ArrayPattern;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        cursor.nested(interner, |cursor, interner| {
+            self.parse_nested(cursor, interner)
+        })
+    }
+}
+
+impl ArrayBindingPattern {
+    /// Parses the production one nesting level deeper (see `Cursor::nested`).
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<ArrayPattern> {
         let start = cursor
             .expect(
                 TokenKind::Punctuator(Punctuator::OpenBracket),

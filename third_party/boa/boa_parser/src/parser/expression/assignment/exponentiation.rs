@@ -87,7 +87,9 @@ where
             return Ok(Binary::new(
                 ArithmeticOp::Exp.into(),
                 lhs,
-                self.parse(cursor, interner)?.try_into_expression()?,
+                cursor
+                    .nested(interner, |cursor, interner| self.parse(cursor, interner))?
+                    .try_into_expression()?,
             )
             .into());
         }

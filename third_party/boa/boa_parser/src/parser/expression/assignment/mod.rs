@@ -88,6 +88,19 @@ where
     type Output = Expression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Expression> {
+        cursor.nested(interner, |cursor, interner| {
+            self.parse_nested(cursor, interner)
+        })
+    }
+}
+
+impl AssignmentExpression {
+    /// Parses the production one nesting level deeper (see `Cursor::nested`).
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<Expression> {
         cursor.set_goal(InputElement::RegExp);
 
         match cursor.peek(0, interner).or_abrupt()?.kind() {

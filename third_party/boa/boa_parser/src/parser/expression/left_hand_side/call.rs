@@ -118,9 +118,19 @@ where
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
         let mut lhs = self.call;
+        let mut chain = cursor.continue_chain();
 
         while let Some(token) = cursor.peek(0, interner)?.cloned() {
             let lhs_span_start = lhs.span().start();
+            if matches!(
+                token.kind(),
+                TokenKind::Punctuator(
+                    Punctuator::OpenParen | Punctuator::Dot | Punctuator::OpenBracket
+                ) | TokenKind::TemplateNoSubstitution { .. }
+                    | TokenKind::TemplateMiddle { .. }
+            ) {
+                cursor.link_chain(&mut chain, interner)?;
+            }
             match token.kind() {
                 TokenKind::Punctuator(Punctuator::OpenParen) => {
                     let (args, args_span) = Arguments::new(self.allow_yield, self.allow_await)
@@ -194,6 +204,7 @@ where
             }
         }
 
+        cursor.end_chain(chain, interner)?;
         Ok(lhs)
     }
 }

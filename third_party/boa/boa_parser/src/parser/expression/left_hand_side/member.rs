@@ -63,6 +63,7 @@ where
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
         cursor.set_goal(InputElement::RegExp);
 
+        let mut chain = cursor.start_chain();
         let token = cursor.peek(0, interner).or_abrupt()?;
         let position = token.span().start();
         let lhs: FormalParameterListOrExpression = match token.kind() {
@@ -137,7 +138,9 @@ where
                         }
                     }
                 } else {
-                    let lhs_inner = self.parse(cursor, interner)?.try_into_expression()?;
+                    let lhs_inner = cursor
+                        .nested(interner, |cursor, interner| self.parse(cursor, interner))?
+                        .try_into_expression()?;
                     let (args, args_span) = match cursor.peek(0, interner)? {
                         Some(next)
                             if next.kind() == &TokenKind::Punctuator(Punctuator::OpenParen) =>
@@ -230,12 +233,24 @@ where
         };
 
         let FormalParameterListOrExpression::Expression(mut lhs) = lhs else {
+            cursor.end_chain(chain, interner)?;
             return Ok(lhs);
         };
 
         cursor.set_goal(InputElement::TemplateTail);
 
         while let Some(tok) = cursor.peek(0, interner)? {
+            if matches!(
+                tok.kind(),
+                TokenKind::Punctuator(Punctuator::Dot | Punctuator::OpenBracket)
+                    | TokenKind::TemplateNoSubstitution { .. }
+                    | TokenKind::TemplateMiddle { .. }
+            ) {
+                cursor.link_chain(&mut chain, interner)?;
+            }
+            let Some(tok) = cursor.peek(0, interner)? else {
+                break;
+            };
             match tok.kind() {
                 TokenKind::Punctuator(Punctuator::Dot) => {
                     cursor
@@ -310,6 +325,7 @@ where
             }
         }
 
+        cursor.end_chain(chain, interner)?;
         Ok(lhs.into())
     }
 }

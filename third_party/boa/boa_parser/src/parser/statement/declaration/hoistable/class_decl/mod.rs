@@ -249,8 +249,11 @@ where
 
         let strict = cursor.strict();
         cursor.set_strict(true);
-        let lhs = LeftHandSideExpression::new(self.allow_yield, self.allow_await)
-            .parse(cursor, interner)?
+        let lhs = cursor
+            .nested(interner, |cursor, interner| {
+                LeftHandSideExpression::new(self.allow_yield, self.allow_await)
+                    .parse(cursor, interner)
+            })?
             .try_into_expression()?;
         cursor.set_strict(strict);
 
