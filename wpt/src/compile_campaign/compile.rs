@@ -142,10 +142,17 @@ impl Compiler {
 
     fn context(&mut self) -> Result<&mut Context, String> {
         if self.context.is_none() {
-            let context = Context::builder()
+            #[allow(unused_mut, reason = "set only with the patched engine")]
+            let mut context = Context::builder()
                 .module_loader(self.loader.clone())
                 .build()
                 .map_err(|e| format!("cannot build a context: {e}"))?;
+            // The child compiles on a thread with the host's stack: the parser gets the host's
+            // share of it (the engine's default suits a 2 MiB thread).
+            #[cfg(feature = "patched-engine")]
+            context
+                .runtime_limits_mut()
+                .set_parser_stack_limit(boa_streams_host::LARGE_STACK_PARSER_STACK_LIMIT);
             self.context = Some(context);
         }
         self.context.as_mut().ok_or_else(|| "no context".to_owned())
