@@ -296,9 +296,12 @@ fn without_hashbang(source: &str) -> String {
 fn imported_names(source: &str) -> Vec<JsString> {
     let mut interner = Interner::default();
     let scope = boa_ast::scope::Scope::new_global();
-    let Ok(module) =
-        Parser::new(Source::from_bytes(source.as_bytes())).parse_module(&scope, &mut interner)
-    else {
+    #[allow(unused_mut, reason = "set only with the patched engine")]
+    let mut parser = Parser::new(Source::from_bytes(source.as_bytes()));
+    // As for the context's own parse: the host's share of the child's large stack.
+    #[cfg(feature = "patched-engine")]
+    parser.set_stack_limit(boa_streams_host::LARGE_STACK_PARSER_STACK_LIMIT);
+    let Ok(module) = parser.parse_module(&scope, &mut interner) else {
         return Vec::new();
     };
     let mut names = std::collections::BTreeSet::new();
