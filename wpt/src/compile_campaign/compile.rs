@@ -114,10 +114,10 @@ impl ModuleLoader for CampaignLoader {
     }
 }
 
-/// Compiles sources, each in a context of its own.
+/// Compiles sources, each in a context of its own: what one compilation leaves behind (Boa
+/// 0.22 can leave values on the VM stack after an error) must not decide the next one's result.
 pub struct Compiler {
     loader: Rc<CampaignLoader>,
-    context: Option<Context>,
 }
 
 impl Default for Compiler {
@@ -136,26 +136,22 @@ impl Compiler {
     pub fn new() -> Compiler {
         Compiler {
             loader: Rc::new(CampaignLoader::default()),
-            context: None,
         }
     }
 
-    fn context(&mut self) -> Result<&mut Context, String> {
-        if self.context.is_none() {
-            #[allow(unused_mut, reason = "set only with the patched engine")]
-            let mut context = Context::builder()
-                .module_loader(self.loader.clone())
-                .build()
-                .map_err(|e| format!("cannot build a context: {e}"))?;
-            // The child compiles on a thread with the host's stack: the parser gets the host's
-            // share of it (the engine's default suits a 2 MiB thread).
-            #[cfg(feature = "patched-engine")]
-            context
-                .runtime_limits_mut()
-                .set_parser_stack_limit(boa_streams_host::LARGE_STACK_PARSER_STACK_LIMIT);
-            self.context = Some(context);
-        }
-        self.context.as_mut().ok_or_else(|| "no context".to_owned())
+    fn new_context(&self) -> Result<Context, String> {
+        #[allow(unused_mut, reason = "set only with the patched engine")]
+        let mut context = Context::builder()
+            .module_loader(self.loader.clone())
+            .build()
+            .map_err(|e| format!("cannot build a context: {e}"))?;
+        // The child compiles on a thread with the host's stack: the parser gets the host's
+        // share of it (the engine's default suits a 2 MiB thread).
+        #[cfg(feature = "patched-engine")]
+        context
+            .runtime_limits_mut()
+            .set_parser_stack_limit(boa_streams_host::LARGE_STACK_PARSER_STACK_LIMIT);
+        Ok(context)
     }
 
     /// Compiles `source` for `goal`; a panic is caught and reported as [`Status::Panic`].
@@ -164,7 +160,6 @@ impl Compiler {
         match result {
             Ok(answer) => answer,
             Err(payload) => {
-                self.context = None;
                 let message = payload
                     .downcast_ref::<&str>()
                     .map(|s| (*s).to_owned())
@@ -184,70 +179,60 @@ impl Compiler {
     }
 
     fn compile_inner(&mut self, source: &str, goal: Goal) -> Answer {
-        // A fresh context for every source: what one compilation leaves behind (Boa 0.22 can
-        // leave values on the VM stack after an error) must not decide the next one's result.
-        self.context = None;
+        let mut context = match self.new_context() {
+            Ok(context) => context,
+            Err(detail) => return answer_of(Outcome::Other(detail)),
+        };
+        let context = &mut context;
         let text = without_hashbang(source);
         let first = match goal {
             Goal::Module => None,
-            Goal::Cjs | Goal::Either => Some(self.compile_cjs(&text)),
+            Goal::Cjs | Goal::Either => Some(compile_cjs(&text, context)),
         };
         match (goal, first) {
-            (_, Some(Ok(Outcome::Ok))) => return ok(Status::OkScript),
+            (_, Some(Outcome::Ok)) => return ok(Status::OkScript),
             (Goal::Cjs, Some(result)) => return answer_of(result),
             _ => {}
         }
-        let module = self.compile_module(source);
+        let module = self.compile_module(source, context);
         match module {
-            Ok(Outcome::Ok) => ok(Status::OkModule),
+            Outcome::Ok => ok(Status::OkModule),
             other => answer_of(other),
         }
     }
 
-    fn compile_cjs(&mut self, text: &str) -> Result<Outcome, String> {
-        // The wrapper a CommonJS loader puts around a file (a `return` at the top level is
-        // valid in CommonJS).
-        let wrapped =
-            format!("(function (exports, require, module, __filename, __dirname) {{{text}\n}})");
-        let context = self.context()?;
-        let script = match Script::parse(Source::from_bytes(wrapped.as_bytes()), None, context) {
-            Ok(script) => script,
-            Err(e) => {
-                return Ok(classify(
-                    &e.to_string(),
-                    e.as_native().map(|n| n.kind().to_string()),
-                ))
-            }
-        };
-        Ok(match script.codeblock(context) {
-            Ok(_) => Outcome::Ok,
-            Err(e) => classify(&e.to_string(), e.as_native().map(|n| n.kind().to_string())),
-        })
-    }
-
-    fn compile_module(&mut self, source: &str) -> Result<Outcome, String> {
+    fn compile_module(&self, source: &str, context: &mut Context) -> Outcome {
         *self.loader.names.borrow_mut() = imported_names(source);
-        let context = self.context()?;
         let module = match Module::parse(Source::from_bytes(source.as_bytes()), None, context) {
             Ok(module) => module,
-            Err(e) => {
-                return Ok(classify(
-                    &e.to_string(),
-                    e.as_native().map(|n| n.kind().to_string()),
-                ))
-            }
+            Err(e) => return classify(&e.to_string(), e.as_native().map(|n| n.kind().to_string())),
         };
         let promise = module.load(context);
         if let Err(e) = context.run_jobs() {
-            return Ok(Outcome::Other(cut(&e.to_string(), 300)));
+            return Outcome::Other(cut(&e.to_string(), 300));
         }
         if let PromiseState::Rejected(reason) = promise.state() {
-            return Ok(Outcome::Other(cut(&reason.display().to_string(), 300)));
+            return Outcome::Other(cut(&reason.display().to_string(), 300));
         }
-        Ok(match module.link(context) {
+        match module.link(context) {
             Ok(()) => Outcome::Ok,
             Err(e) => classify(&e.to_string(), e.as_native().map(|n| n.kind().to_string())),
-        })
+        }
+    }
+}
+
+fn compile_cjs(text: &str, context: &mut Context) -> Outcome {
+    // The wrapper a CommonJS loader puts around a file (a `return` at the top level is
+    // valid in CommonJS).
+    let wrapped =
+        format!("(function (exports, require, module, __filename, __dirname) {{{text}\n}})");
+    let script = match Script::parse(Source::from_bytes(wrapped.as_bytes()), None, context) {
+        Ok(script) => script,
+        Err(e) => return classify(&e.to_string(), e.as_native().map(|n| n.kind().to_string())),
+    };
+    match script.codeblock(context) {
+        Ok(_) => Outcome::Ok,
+        Err(e) => classify(&e.to_string(), e.as_native().map(|n| n.kind().to_string())),
     }
 }
 
@@ -258,14 +243,14 @@ fn ok(status: Status) -> Answer {
     }
 }
 
-fn answer_of(result: Result<Outcome, String>) -> Answer {
-    match result {
-        Ok(Outcome::Ok) => ok(Status::OkScript),
-        Ok(Outcome::Syntax(detail)) => Answer {
+fn answer_of(outcome: Outcome) -> Answer {
+    match outcome {
+        Outcome::Ok => ok(Status::OkScript),
+        Outcome::Syntax(detail) => Answer {
             status: Status::SyntaxError,
             detail,
         },
-        Ok(Outcome::Other(detail)) | Err(detail) => Answer {
+        Outcome::Other(detail) => Answer {
             status: Status::Error,
             detail,
         },
