@@ -9,13 +9,13 @@ use std::cell::RefCell;
 use boa_engine::{
     class::{Class, ClassBuilder},
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use boa_webidl::{self as webidl, arg, brand, type_error, INTERFACE_ATTRIBUTES};
+use boa_webidl::{self as webidl, arg, brand, type_error, Member, INTERFACE_ATTRIBUTES};
 
-use crate::{new_linked, set_list_from_query, to_usv_string};
+use crate::url_search_params::{new_linked, set_list_from_query, to_usv_string};
 
 /// The native data of a `URL` object.
 #[derive(Trace, Finalize, JsData)]
@@ -185,23 +185,25 @@ fn string_value(s: &str) -> JsValue {
     JsString::from(s).into()
 }
 
-/// A getter returning `f` of this's URL.
+/// Named getter steps returning `$f` of this's URL.
 macro_rules! getter {
-    ($f:expr) => {
-        NativeFunction::from_fn_ptr(|this, _, _| {
+    ($(#[$doc:meta])* $name:ident, $f:expr) => {
+        $(#[$doc])*
+        fn $name(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
             let u = this_url(this)?;
             let u = u.borrow();
             let url = u.data().url.borrow();
             Ok(string_value(&$f(&*url)))
-        })
+        }
     };
 }
 
-/// A setter converting its value to a USVString and running `f` on this's URL (whose
-/// failures are ignored, as the URL Standard's setters return on failure).
+/// Named setter steps converting the value to a USVString and running `$f` on this's URL
+/// (whose failures are ignored, as the URL Standard's setters return on failure).
 macro_rules! setter {
-    ($f:expr) => {
-        Some(NativeFunction::from_fn_ptr(|this, args, ctx| {
+    ($(#[$doc:meta])* $name:ident, $f:expr) => {
+        $(#[$doc])*
+        fn $name(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
             let u = this_url(this)?;
             let value = to_usv_string(&arg(args, 0), ctx)?;
             {
@@ -211,8 +213,219 @@ macro_rules! setter {
                 $f(&mut *url, value.as_str());
             }
             Ok(JsValue::undefined())
-        }))
+        }
     };
+}
+
+/// [`URL.parse(url, base)`](https://url.spec.whatwg.org/#dom-url-parse):
+/// `static URL? parse(USVString url, optional USVString base);`
+fn parse(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (url, base) = url_and_base(args, "parse", ctx)?;
+    // 1. Let parsedURL be the result of running the API URL parser on url with base, if
+    //    given.
+    // 2. If parsedURL is failure, then return null.
+    let Some(record) = api_url_parse(&url, base.as_deref()) else {
+        return Ok(JsValue::null());
+    };
+    // 3. Let url be a new URL object.
+    // 4. Initialize url with parsedURL.
+    // 5. Return url.
+    let proto = ctx
+        .get_global_class::<Url>()
+        .ok_or_else(|| type_error("URL is not registered"))?
+        .prototype();
+    Ok(new_url_object(record, proto, ctx)?.into())
+}
+
+/// [`URL.canParse(url, base)`](https://url.spec.whatwg.org/#dom-url-canparse):
+/// `static boolean canParse(USVString url, optional USVString base);`
+fn can_parse(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (url, base) = url_and_base(args, "canParse", ctx)?;
+    // 1. Let parsedURL be the result of running the API URL parser on url with base, if
+    //    given.
+    // 2. If parsedURL is failure, then return false.
+    // 3. Return true.
+    Ok(api_url_parse(&url, base.as_deref()).is_some().into())
+}
+
+getter!(
+    /// [`href`](https://url.spec.whatwg.org/#dom-url-href) getter: `stringifier attribute
+    /// USVString href;`
+    get_href,
+    ada_url::Url::href
+);
+
+/// [`href`](https://url.spec.whatwg.org/#dom-url-href) setter.
+fn set_href(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let u = this_url(this)?;
+    let value = to_usv_string(&arg(args, 0), ctx)?;
+    // 1. Let parsedURL be the result of running the basic URL parser on the given value.
+    // 2. If parsedURL is failure, then throw a TypeError.
+    let parsed = ada_url::Url::parse(value.as_str(), None)
+        .map_err(|_| type_error(format!("Invalid URL '{value}'")))?;
+    // 3. Set this's URL to parsedURL.
+    *u.borrow().data().url.borrow_mut() = parsed;
+    // 4. Empty this's query object's list.
+    // 5. Let query be this's URL's query.
+    // 6. If query is non-null, then set this's query object's list to the result of parsing
+    //    query.
+    reparse_query_object(&u);
+    Ok(JsValue::undefined())
+}
+
+getter!(
+    /// [`origin`](https://url.spec.whatwg.org/#dom-url-origin): `readonly attribute
+    /// USVString origin;`
+    get_origin,
+    ada_url::Url::origin
+);
+getter!(
+    /// [`protocol`](https://url.spec.whatwg.org/#dom-url-protocol) getter.
+    get_protocol,
+    ada_url::Url::protocol
+);
+setter!(
+    /// [`protocol`](https://url.spec.whatwg.org/#dom-url-protocol) setter.
+    set_protocol,
+    |url: &mut ada_url::Url, v: &str| {
+        // Failure: return (the URL is unchanged).
+        let _ = url.set_protocol(v);
+    }
+);
+getter!(
+    /// [`username`](https://url.spec.whatwg.org/#dom-url-username) getter.
+    get_username,
+    ada_url::Url::username
+);
+setter!(
+    /// [`username`](https://url.spec.whatwg.org/#dom-url-username) setter.
+    set_username,
+    |url: &mut ada_url::Url, v: &str| {
+        // Failure: return (the URL is unchanged).
+        let _ = url.set_username(Some(v));
+    }
+);
+getter!(
+    /// [`password`](https://url.spec.whatwg.org/#dom-url-password) getter.
+    get_password,
+    ada_url::Url::password
+);
+setter!(
+    /// [`password`](https://url.spec.whatwg.org/#dom-url-password) setter.
+    set_password,
+    |url: &mut ada_url::Url, v: &str| {
+        // Failure: return (the URL is unchanged).
+        let _ = url.set_password(Some(v));
+    }
+);
+getter!(
+    /// [`host`](https://url.spec.whatwg.org/#dom-url-host) getter.
+    get_host,
+    ada_url::Url::host
+);
+setter!(
+    /// [`host`](https://url.spec.whatwg.org/#dom-url-host) setter.
+    set_host,
+    |url: &mut ada_url::Url, v: &str| {
+        // Failure: return (the URL is unchanged).
+        let _ = url.set_host(Some(v));
+    }
+);
+getter!(
+    /// [`hostname`](https://url.spec.whatwg.org/#dom-url-hostname) getter.
+    get_hostname,
+    ada_url::Url::hostname
+);
+setter!(
+    /// [`hostname`](https://url.spec.whatwg.org/#dom-url-hostname) setter.
+    set_hostname,
+    |url: &mut ada_url::Url, v: &str| {
+        // Failure: return (the URL is unchanged).
+        let _ = url.set_hostname(Some(v));
+    }
+);
+getter!(
+    /// [`port`](https://url.spec.whatwg.org/#dom-url-port) getter.
+    get_port,
+    ada_url::Url::port
+);
+setter!(
+    /// [`port`](https://url.spec.whatwg.org/#dom-url-port) setter.
+    set_port,
+    |url: &mut ada_url::Url, v: &str| {
+        // Failure: return (the URL is unchanged).
+        let _ = url.set_port(Some(v));
+    }
+);
+getter!(
+    /// [`pathname`](https://url.spec.whatwg.org/#dom-url-pathname) getter.
+    get_pathname,
+    ada_url::Url::pathname
+);
+setter!(
+    /// [`pathname`](https://url.spec.whatwg.org/#dom-url-pathname) setter.
+    set_pathname,
+    |url: &mut ada_url::Url, v: &str| {
+        // Failure: return (the URL is unchanged).
+        let _ = url.set_pathname(Some(v));
+    }
+);
+getter!(
+    /// [`search`](https://url.spec.whatwg.org/#dom-url-search) getter.
+    get_search,
+    ada_url::Url::search
+);
+
+/// [`search`](https://url.spec.whatwg.org/#dom-url-search) setter.
+fn set_search(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let u = this_url(this)?;
+    let value = to_usv_string(&arg(args, 0), ctx)?;
+    // 1-3. Empty value: set the query to null, empty the query object's list, potentially
+    //    strip trailing spaces from an opaque path.
+    // 4-6. Otherwise: remove a leading "?", set the query to the empty string, basic URL
+    //    parse the input into the URL with the query state.
+    u.borrow().data().url.borrow_mut().set_search(Some(&value));
+    // 7. Set this's query object's list to the result of parsing input.
+    reparse_query_object(&u);
+    Ok(JsValue::undefined())
+}
+
+/// [`searchParams`](https://url.spec.whatwg.org/#dom-url-searchparams):
+/// `[SameObject] readonly attribute URLSearchParams searchParams;`
+fn search_params(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let u = this_url(this)?;
+    // Return this's query object.
+    let params = u.borrow().data().query.borrow().clone();
+    Ok(params.map(JsValue::from).unwrap_or_default())
+}
+
+getter!(
+    /// [`hash`](https://url.spec.whatwg.org/#dom-url-hash) getter.
+    get_hash,
+    ada_url::Url::hash
+);
+setter!(
+    /// [`hash`](https://url.spec.whatwg.org/#dom-url-hash) setter.
+    set_hash,
+    |url: &mut ada_url::Url, v: &str| {
+        url.set_hash(Some(v));
+    }
+);
+
+/// [`toJSON()`](https://url.spec.whatwg.org/#dom-url-tojson): `USVString toJSON();`
+fn to_json(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    // Return the serialization of this's URL.
+    let u = this_url(this)?;
+    let href = u.borrow().data().href();
+    Ok(string_value(&href))
+}
+
+/// The [stringifier](https://url.spec.whatwg.org/#URL-stringification-behavior) (of `href`):
+/// a regular operation `toString`.
+fn to_string(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let u = this_url(this)?;
+    let href = u.borrow().data().href();
+    Ok(string_value(&href))
 }
 
 impl Class for Url {
@@ -221,202 +434,28 @@ impl Class for Url {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::to_string_tag(class, "URL");
-        // static URL? parse(USVString url, optional USVString base);
-        webidl::static_operation(
+        webidl::define(
             class,
-            "parse",
-            1,
-            NativeFunction::from_fn_ptr(|_, args, ctx| {
-                let (url, base) = url_and_base(args, "parse", ctx)?;
-                // 1. Let parsedURL be the result of running the API URL parser on url with
-                //    base, if given.
-                // 2. If parsedURL is failure, then return null.
-                let Some(record) = api_url_parse(&url, base.as_deref()) else {
-                    return Ok(JsValue::null());
-                };
-                // 3. Let url be a new URL object.
-                // 4. Initialize url with parsedURL.
-                // 5. Return url.
-                let proto = ctx
-                    .get_global_class::<Url>()
-                    .ok_or_else(|| type_error("URL is not registered"))?
-                    .prototype();
-                Ok(new_url_object(record, proto, ctx)?.into())
-            }),
-        );
-        // static boolean canParse(USVString url, optional USVString base);
-        webidl::static_operation(
-            class,
-            "canParse",
-            1,
-            NativeFunction::from_fn_ptr(|_, args, ctx| {
-                let (url, base) = url_and_base(args, "canParse", ctx)?;
-                // 1. Let parsedURL be the result of running the API URL parser on url with
-                //    base, if given.
-                // 2. If parsedURL is failure, then return false.
-                // 3. Return true.
-                Ok(api_url_parse(&url, base.as_deref()).is_some().into())
-            }),
-        );
-        // stringifier attribute USVString href;
-        webidl::attribute(
-            class,
-            "href",
-            getter!(ada_url::Url::href),
-            Some(NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let u = this_url(this)?;
-                let value = to_usv_string(&arg(args, 0), ctx)?;
-                // 1. Let parsedURL be the result of running the basic URL parser on the
-                //    given value.
-                // 2. If parsedURL is failure, then throw a TypeError.
-                let parsed = ada_url::Url::parse(value.as_str(), None)
-                    .map_err(|_| type_error(format!("Invalid URL '{value}'")))?;
-                // 3. Set this's URL to parsedURL.
-                *u.borrow().data().url.borrow_mut() = parsed;
-                // 4. Empty this's query object's list.
-                // 5. Let query be this's URL's query.
-                // 6. If query is non-null, then set this's query object's list to the result
-                //    of parsing query.
-                reparse_query_object(&u);
-                Ok(JsValue::undefined())
-            })),
-        );
-        // readonly attribute USVString origin;
-        webidl::attribute(class, "origin", getter!(ada_url::Url::origin), None);
-        // attribute USVString protocol;
-        webidl::attribute(
-            class,
-            "protocol",
-            getter!(ada_url::Url::protocol),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                // Failure: return (the URL is unchanged).
-                let _ = url.set_protocol(v);
-            }),
-        );
-        // attribute USVString username;
-        webidl::attribute(
-            class,
-            "username",
-            getter!(ada_url::Url::username),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                // Failure: return (the URL is unchanged).
-                let _ = url.set_username(Some(v));
-            }),
-        );
-        // attribute USVString password;
-        webidl::attribute(
-            class,
-            "password",
-            getter!(ada_url::Url::password),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                // Failure: return (the URL is unchanged).
-                let _ = url.set_password(Some(v));
-            }),
-        );
-        // attribute USVString host;
-        webidl::attribute(
-            class,
-            "host",
-            getter!(ada_url::Url::host),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                // Failure: return (the URL is unchanged).
-                let _ = url.set_host(Some(v));
-            }),
-        );
-        // attribute USVString hostname;
-        webidl::attribute(
-            class,
-            "hostname",
-            getter!(ada_url::Url::hostname),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                // Failure: return (the URL is unchanged).
-                let _ = url.set_hostname(Some(v));
-            }),
-        );
-        // attribute USVString port;
-        webidl::attribute(
-            class,
-            "port",
-            getter!(ada_url::Url::port),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                // Failure: return (the URL is unchanged).
-                let _ = url.set_port(Some(v));
-            }),
-        );
-        // attribute USVString pathname;
-        webidl::attribute(
-            class,
-            "pathname",
-            getter!(ada_url::Url::pathname),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                // Failure: return (the URL is unchanged).
-                let _ = url.set_pathname(Some(v));
-            }),
-        );
-        // attribute USVString search;
-        webidl::attribute(
-            class,
-            "search",
-            getter!(ada_url::Url::search),
-            Some(NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let u = this_url(this)?;
-                let value = to_usv_string(&arg(args, 0), ctx)?;
-                // 1-3. Empty value: set the query to null, empty the query object's list,
-                //    potentially strip trailing spaces from an opaque path.
-                // 4-6. Otherwise: remove a leading "?", set the query to the empty string,
-                //    basic URL parse the input into the URL with the query state.
-                u.borrow().data().url.borrow_mut().set_search(Some(&value));
-                // 7. Set this's query object's list to the result of parsing input.
-                reparse_query_object(&u);
-                Ok(JsValue::undefined())
-            })),
-        );
-        // [SameObject] readonly attribute URLSearchParams searchParams;
-        webidl::attribute(
-            class,
-            "searchParams",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let u = this_url(this)?;
-                // Return this's query object.
-                let params = u.borrow().data().query.borrow().clone();
-                Ok(params.map(JsValue::from).unwrap_or_default())
-            }),
-            None,
-        );
-        // attribute USVString hash;
-        webidl::attribute(
-            class,
-            "hash",
-            getter!(ada_url::Url::hash),
-            setter!(|url: &mut ada_url::Url, v: &str| {
-                url.set_hash(Some(v));
-            }),
-        );
-        // USVString toJSON();
-        webidl::operation(
-            class,
-            "toJSON",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                // Return the serialization of this's URL.
-                let u = this_url(this)?;
-                let href = u.borrow().data().href();
-                Ok(string_value(&href))
-            }),
-        );
-        // The stringifier (of href): a regular operation `toString`.
-        webidl::operation(
-            class,
-            "toString",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let u = this_url(this)?;
-                let href = u.borrow().data().href();
-                Ok(string_value(&href))
-            }),
-        );
-        Ok(())
+            &[
+                Member::to_string_tag("URL"),
+                Member::static_operation("parse", 1, parse),
+                Member::static_operation("canParse", 1, can_parse),
+                Member::writable_attribute("href", get_href, set_href),
+                Member::attribute("origin", get_origin),
+                Member::writable_attribute("protocol", get_protocol, set_protocol),
+                Member::writable_attribute("username", get_username, set_username),
+                Member::writable_attribute("password", get_password, set_password),
+                Member::writable_attribute("host", get_host, set_host),
+                Member::writable_attribute("hostname", get_hostname, set_hostname),
+                Member::writable_attribute("port", get_port, set_port),
+                Member::writable_attribute("pathname", get_pathname, set_pathname),
+                Member::writable_attribute("search", get_search, set_search),
+                Member::attribute("searchParams", search_params),
+                Member::writable_attribute("hash", get_hash, set_hash),
+                Member::operation("toJSON", 0, to_json),
+                Member::operation("toString", 0, to_string),
+            ],
+        )
     }
 
     fn data_constructor(

@@ -31,6 +31,7 @@
 //! | (root) | installation of operations and attributes, brand checks, errors, conversions, dictionaries, [`catching`] (user code run inside a JS try/catch trampoline, `docs/engine-bugs/`), the fast-path switch |
 //! | [`promise`] | the promise vocabulary: JS-visible promises, Rust-side promises script never sees, [`Completion`](promise::Completion), [`Reaction`](promise::Reaction), [`PromiseSlot`](promise::PromiseSlot) |
 //! | [`capabilities`] | the capability policy ("least authority"): what a context's scripts may reach (network, files, workers, environment), checked by every crate at operation time |
+//! | [`entry_list`] | the ordered name-value entry list `FormData` and `URLSearchParams` share, and their operations' prologue |
 //! | [`exception`] | `DOMException` |
 //! | [`gc_pressure`] | the one way the library makes an `ArrayBuffer`: counts its data block and forces a collection every 4 MiB or more |
 //! | [`pair_iterable`] | WebIDL pair iterators (`entries`/`keys`/`values`/`forEach`) |
@@ -45,6 +46,7 @@ pub mod buffer_source;
 pub mod capabilities;
 mod catching;
 mod convert;
+pub mod entry_list;
 pub mod exception;
 pub mod gc_pressure;
 mod interface;
