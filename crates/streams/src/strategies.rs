@@ -15,7 +15,8 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Trace};
 
-use boa_webidl::{self as webidl, arg, Dictionary};
+use boa_webidl::{self as webidl, arg, Dictionary, Member};
+use std::marker::PhantomData;
 
 /// A [`QueuingStrategy`](https://streams.spec.whatwg.org/#dictdef-queuingstrategy) dictionary,
 /// converted (members read in order: `highWaterMark`, then `size`).
@@ -110,7 +111,7 @@ pub fn extract_size_algorithm(strategy: &QueuingStrategy, context: &Context) -> 
 
 /// The per-realm (per-global) size functions.
 #[derive(Trace, Finalize, JsData)]
-struct StrategyRealm {
+pub struct StrategyRealm {
     /// The [byte length queuing strategy size function](https://streams.spec.whatwg.org/#byte-length-queuing-strategy-size-function).
     byte_length_size: JsFunction,
     /// The [count queuing strategy size function](https://streams.spec.whatwg.org/#count-queuing-strategy-size-function).
@@ -182,114 +183,112 @@ fn queuing_strategy_init(
         })
 }
 
-/// A [`ByteLengthQueuingStrategy`](https://streams.spec.whatwg.org/#blqs-class).
+/// What tells the two built-in queuing strategies apart: the interface and which of the
+/// realm's size functions its `size` attribute returns. The rest of their shape is one:
+/// [`BuiltinQueuingStrategy`].
+pub trait StrategyKind: std::fmt::Debug + 'static {
+    /// The interface's identifier.
+    const NAME: &'static str;
+    /// The relevant global object's size function for this strategy.
+    fn size_function(sizes: &StrategyRealm) -> &JsFunction;
+}
+
+/// [`ByteLengthQueuingStrategy`](https://streams.spec.whatwg.org/#blqs-class)'s kind.
+#[derive(Debug)]
+pub struct ByteLength;
+
+impl StrategyKind for ByteLength {
+    const NAME: &'static str = "ByteLengthQueuingStrategy";
+    /// The relevant global object's byte length queuing strategy size function.
+    fn size_function(sizes: &StrategyRealm) -> &JsFunction {
+        &sizes.byte_length_size
+    }
+}
+
+/// [`CountQueuingStrategy`](https://streams.spec.whatwg.org/#cqs-class)'s kind.
+#[derive(Debug)]
+pub struct Count;
+
+impl StrategyKind for Count {
+    const NAME: &'static str = "CountQueuingStrategy";
+    /// The relevant global object's count queuing strategy size function.
+    fn size_function(sizes: &StrategyRealm) -> &JsFunction {
+        &sizes.count_size
+    }
+}
+
+/// A built-in queuing strategy object: a
+/// [`ByteLengthQueuingStrategy`](https://streams.spec.whatwg.org/#blqs-class) or a
+/// [`CountQueuingStrategy`](https://streams.spec.whatwg.org/#cqs-class), the same interface
+/// shape with its own size function.
 #[derive(Debug, Trace, Finalize, JsData)]
-pub struct ByteLengthQueuingStrategy {
+pub struct BuiltinQueuingStrategy<K: StrategyKind> {
     /// [[highWaterMark]]
     #[unsafe_ignore_trace]
     high_water_mark: f64,
+    /// Which strategy this is.
+    #[unsafe_ignore_trace]
+    kind: PhantomData<K>,
 }
 
-impl Class for ByteLengthQueuingStrategy {
-    const NAME: &'static str = "ByteLengthQueuingStrategy";
+/// A [`ByteLengthQueuingStrategy`](https://streams.spec.whatwg.org/#blqs-class).
+pub type ByteLengthQueuingStrategy = BuiltinQueuingStrategy<ByteLength>;
+
+/// A [`CountQueuingStrategy`](https://streams.spec.whatwg.org/#cqs-class).
+pub type CountQueuingStrategy = BuiltinQueuingStrategy<Count>;
+
+/// [highWaterMark](https://streams.spec.whatwg.org/#blqs-high-water-mark)
+/// ([CountQueuingStrategy's](https://streams.spec.whatwg.org/#cqs-high-water-mark))
+fn high_water_mark<K: StrategyKind>(
+    this: &JsValue,
+    _: &[JsValue],
+    _: &mut Context,
+) -> JsResult<JsValue> {
+    let s = webidl::brand::<BuiltinQueuingStrategy<K>>(this, K::NAME)?;
+    // 1. Return this.[[highWaterMark]].
+    let hwm = s.borrow().data().high_water_mark;
+    Ok(JsValue::from(hwm))
+}
+
+/// [size](https://streams.spec.whatwg.org/#blqs-size)
+/// ([CountQueuingStrategy's](https://streams.spec.whatwg.org/#cqs-size))
+fn size<K: StrategyKind>(
+    this: &JsValue,
+    _: &[JsValue],
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    webidl::brand::<BuiltinQueuingStrategy<K>>(this, K::NAME)?;
+    // 1. Return this's relevant global object's byte length queuing strategy size function
+    //    (count queuing strategy size function).
+    let f = realm_sizes(context, |r| K::size_function(r).clone())?;
+    Ok(f.into())
+}
+
+impl<K: StrategyKind> Class for BuiltinQueuingStrategy<K> {
+    const NAME: &'static str = K::NAME;
     const LENGTH: usize = 1;
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        // https://streams.spec.whatwg.org/#blqs-high-water-mark
-        webidl::attribute(
+        webidl::define(
             class,
-            "highWaterMark",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let s = webidl::brand::<Self>(this, "ByteLengthQueuingStrategy")?;
-                // 1. Return this.[[highWaterMark]].
-                let hwm = s.borrow().data().high_water_mark;
-                Ok(JsValue::from(hwm))
-            }),
-            None,
-        );
-        // https://streams.spec.whatwg.org/#blqs-size
-        webidl::attribute(
-            class,
-            "size",
-            NativeFunction::from_fn_ptr(|this, _, context| {
-                webidl::brand::<Self>(this, "ByteLengthQueuingStrategy")?;
-                // 1. Return this's relevant global object's byte length queuing strategy
-                //    size function.
-                let f = realm_sizes(context, |r| r.byte_length_size.clone())?;
-                Ok(f.into())
-            }),
-            None,
-        );
-        webidl::to_string_tag(class, "ByteLengthQueuingStrategy");
-        Ok(())
+            &[
+                Member::attribute("highWaterMark", high_water_mark::<K>),
+                Member::attribute("size", size::<K>),
+                Member::to_string_tag(K::NAME),
+            ],
+        )
     }
 
     /// [new ByteLengthQueuingStrategy(init)](https://streams.spec.whatwg.org/#blqs-constructor)
+    /// ([new CountQueuingStrategy(init)](https://streams.spec.whatwg.org/#cqs-constructor))
     fn data_constructor(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<Self> {
-        let high_water_mark = queuing_strategy_init(args, Self::NAME, context)?;
+        let high_water_mark = queuing_strategy_init(args, K::NAME, context)?;
         // 1. Set this.[[highWaterMark]] to init["highWaterMark"].
-        Ok(Self { high_water_mark })
-    }
-
-    /// WebIDL order: convert the arguments, then GetPrototypeFromConstructor(newTarget).
-    fn construct(
-        new_target: &JsValue,
-        args: &[JsValue],
-        context: &mut Context,
-    ) -> JsResult<JsObject> {
-        webidl::construct_converted::<Self>(new_target, args, context)
-    }
-}
-
-/// A [`CountQueuingStrategy`](https://streams.spec.whatwg.org/#cqs-class).
-#[derive(Debug, Trace, Finalize, JsData)]
-pub struct CountQueuingStrategy {
-    /// [[highWaterMark]]
-    #[unsafe_ignore_trace]
-    high_water_mark: f64,
-}
-
-impl Class for CountQueuingStrategy {
-    const NAME: &'static str = "CountQueuingStrategy";
-    const LENGTH: usize = 1;
-    const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
-
-    fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        // https://streams.spec.whatwg.org/#cqs-high-water-mark
-        webidl::attribute(
-            class,
-            "highWaterMark",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let s = webidl::brand::<Self>(this, "CountQueuingStrategy")?;
-                // 1. Return this.[[highWaterMark]].
-                let hwm = s.borrow().data().high_water_mark;
-                Ok(JsValue::from(hwm))
-            }),
-            None,
-        );
-        // https://streams.spec.whatwg.org/#cqs-size
-        webidl::attribute(
-            class,
-            "size",
-            NativeFunction::from_fn_ptr(|this, _, context| {
-                webidl::brand::<Self>(this, "CountQueuingStrategy")?;
-                // 1. Return this's relevant global object's count queuing strategy size
-                //    function.
-                let f = realm_sizes(context, |r| r.count_size.clone())?;
-                Ok(f.into())
-            }),
-            None,
-        );
-        webidl::to_string_tag(class, "CountQueuingStrategy");
-        Ok(())
-    }
-
-    /// [new CountQueuingStrategy(init)](https://streams.spec.whatwg.org/#cqs-constructor)
-    fn data_constructor(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<Self> {
-        let high_water_mark = queuing_strategy_init(args, Self::NAME, context)?;
-        // 1. Set this.[[highWaterMark]] to init["highWaterMark"].
-        Ok(Self { high_water_mark })
+        Ok(Self {
+            high_water_mark,
+            kind: PhantomData,
+        })
     }
 
     /// WebIDL order: convert the arguments, then GetPrototypeFromConstructor(newTarget).

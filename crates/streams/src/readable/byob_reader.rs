@@ -173,11 +173,11 @@ impl Class for ReadableStreamBYOBReader {
                 // RangeError: no trampoline is needed (fast paths; same results).
                 if boa_webidl::fast_paths() && arg(args, 1).is_null_or_undefined() {
                     let result = byob_reader_read_method(&r, args, ctx);
-                    return Ok(webidl::promise_from_own_result(result, ctx));
+                    return Ok(webidl::promise::promise_from_own_result(result, ctx));
                 }
                 // The argument conversions run user code (`min`'s getter, its `valueOf`):
                 // the steps run inside webidl::catching, their exception rejects.
-                Ok(webidl::promise_method(ctx, |ctx| {
+                Ok(webidl::promise::promise_method(ctx, |ctx| {
                     byob_reader_read_method(&r, args, ctx)
                 }))
             }),

@@ -365,7 +365,7 @@ impl Class for ReadableStream {
                     let c = readable_stream_cancel(&stream, arg(args, 0), ctx);
                     Ok(c.into_js_promise(ctx).into())
                 })();
-                Ok(webidl::promise_from_own_result(result, ctx))
+                Ok(webidl::promise::promise_from_own_result(result, ctx))
             }),
         );
         webidl::operation(

@@ -113,7 +113,7 @@ impl StreamPipeOptions {
 pub(crate) fn pipe_to(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     // The options conversion runs user code (getters): the steps run inside
     // webidl::catching and an exception rejects the returned promise.
-    Ok(webidl::promise_method(ctx, |ctx| {
+    Ok(webidl::promise::promise_method(ctx, |ctx| {
         let source = brand::<ReadableStream>(this, "ReadableStream")?;
         // IDL layer: `WritableStream destination`, `optional StreamPipeOptions options = {}`.
         let dest = WritableStream::slots_of(&arg(args, 0))

@@ -70,12 +70,12 @@ use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 use crate::chunk::Chunk;
 use crate::queue::QueueWithSizes;
 use boa_webidl::promise::{
-    promise_rejected_with, promise_resolved_with, Completion, PromiseCapability, PromiseSlot,
-    Reaction, Settlement,
+    promise_from_own_result, promise_rejected_with, promise_resolved_with, Completion,
+    PromiseCapability, PromiseSlot, Reaction, Settlement,
 };
 use boa_webidl::{
-    self as webidl, arg, attribute, illegal_constructor, operation, promise_from_own_result,
-    to_string_tag, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, attribute, illegal_constructor, operation, to_string_tag, type_error,
+    Dictionary, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `WritableStream`, `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.
