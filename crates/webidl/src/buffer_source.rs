@@ -6,7 +6,7 @@ use boa_engine::builtins::{dataview::DataView, typed_array::TypedArray};
 use boa_engine::object::builtins::{JsArrayBuffer, JsDataView, JsSharedArrayBuffer, JsTypedArray};
 use boa_engine::{Context, JsObject, JsResult, JsValue};
 
-use crate::type_error;
+use crate::error::type_error;
 
 /// Whether `buffer` is fixed-length (WebIDL: without `[AllowResizable]`, a resizable
 /// ArrayBuffer is a TypeError).

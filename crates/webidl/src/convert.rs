@@ -1,20 +1,8 @@
 //! Dictionaries and conversions: dictionary members, plain-data lookups that run no code,
 //! the WebIDL type conversions the crates share.
 
-#[allow(unused_imports)]
-use crate::promise::promise_rejected_with;
-#[allow(unused_imports)]
-use crate::*;
-#[allow(unused_imports)]
-use boa_engine::{
-    class::ClassBuilder,
-    object::{FunctionObjectBuilder, JsObject},
-    property::{Attribute, PropertyDescriptor, PropertyKey},
-    Context, JsError, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
-    NativeObject,
-};
-#[allow(unused_imports)]
-use std::cell::{Cell, RefCell};
+use crate::error::type_error;
+use boa_engine::{object::JsObject, property::PropertyKey, Context, JsResult, JsString, JsValue};
 
 /// A value being converted to a WebIDL dictionary: `undefined`/`null` has no members, an
 /// object is read with `Get`, anything else is a TypeError (WebIDL §3.2.18 step 1).
@@ -53,7 +41,7 @@ impl Dictionary {
     fn get_member(o: &JsObject, key: PropertyKey, ctx: &mut Context) -> JsResult<Option<JsValue>> {
         // NOTE: when the lookup is plain data (see `get_plain_data`) it is read straight from
         // the objects' property storage: the same value, and no user code could run.
-        let fast = if crate::fast_paths() {
+        let fast = if crate::fast_paths::fast_paths() {
             get_plain_data(o, &key)
         } else {
             None
@@ -228,4 +216,29 @@ pub fn to_enforce_range_u64(value: &JsValue, what: &str, ctx: &mut Context) -> J
 #[inline]
 pub fn to_dom_string(value: &JsValue, ctx: &mut Context) -> JsResult<JsString> {
     value.to_string(ctx)
+}
+
+/// The argument at `index`, or `undefined`.
+#[inline]
+pub fn arg(args: &[JsValue], index: usize) -> JsValue {
+    args.get(index).cloned().unwrap_or_default()
+}
+
+/// A property key for a name known only at run time. For a literal, use [`js_key!`]: this
+/// one pays `JsString::from(&str)` (a static-string table lookup, an allocation when the
+/// name is not in it) on every call.
+#[inline]
+pub fn key(name: &str) -> PropertyKey {
+    PropertyKey::from(JsString::from(name))
+}
+
+/// The property key of a string literal, built at compile time: no table lookup and no
+/// allocation per use (hot paths get `done`/`value`/`then` and dictionary members on every
+/// chunk or constructor call). The literal must not be an array index (it becomes a
+/// `PropertyKey::String` directly).
+#[macro_export]
+macro_rules! js_key {
+    ($name:literal) => {
+        boa_engine::property::PropertyKey::String(boa_engine::js_string!($name))
+    };
 }

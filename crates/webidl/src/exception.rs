@@ -8,7 +8,8 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Trace};
 
-use crate as webidl;
+use crate::convert::to_dom_string;
+use crate::interface::{attribute, brand, constant, function, register_interface, to_string_tag};
 
 /// The [error names table](https://webidl.spec.whatwg.org/#dfn-error-names-table): the names
 /// that have a legacy code.
@@ -105,43 +106,43 @@ impl DomException {
 impl Class for DomException {
     const NAME: &'static str = "DOMException";
     const LENGTH: usize = 0;
-    const ATTRIBUTES: boa_engine::property::Attribute = webidl::INTERFACE_ATTRIBUTES;
+    const ATTRIBUTES: boa_engine::property::Attribute = crate::interface::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        attribute(
             class,
             "name",
             NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let e = brand::<DomException>(this, "DOMException")?;
                 let name = e.borrow().data().name.clone();
                 Ok(name.into())
             }),
             None,
         );
-        webidl::attribute(
+        attribute(
             class,
             "message",
             NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let e = brand::<DomException>(this, "DOMException")?;
                 let message = e.borrow().data().message.clone();
                 Ok(message.into())
             }),
             None,
         );
-        webidl::attribute(
+        attribute(
             class,
             "code",
             NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = webidl::brand::<DomException>(this, "DOMException")?;
+                let e = brand::<DomException>(this, "DOMException")?;
                 let code = legacy_code(&e.borrow().data().name);
                 Ok(JsValue::from(code))
             }),
             None,
         );
         for (i, name) in CONSTANTS.iter().enumerate() {
-            webidl::constant(class, name, JsValue::from(i as u32 + 1));
+            constant(class, name, JsValue::from(i as u32 + 1));
         }
-        webidl::to_string_tag(class, "DOMException");
+        to_string_tag(class, "DOMException");
         Ok(())
     }
 
@@ -152,16 +153,16 @@ impl Class for DomException {
         context: &mut Context,
     ) -> JsResult<Self> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
-        crate::limits_catchable((|| -> JsResult<Self> {
+        crate::error::limits_catchable((|| -> JsResult<Self> {
             let message = match args.first() {
                 None => js_string!(),
                 Some(v) if v.is_undefined() => js_string!(),
-                Some(v) => webidl::to_dom_string(v, context)?,
+                Some(v) => to_dom_string(v, context)?,
             };
             let name = match args.get(1) {
                 None => js_string!("Error"),
                 Some(v) if v.is_undefined() => js_string!("Error"),
-                Some(v) => webidl::to_dom_string(v, context)?,
+                Some(v) => to_dom_string(v, context)?,
             };
             Ok(Self {
                 name,
@@ -250,7 +251,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
         .realm()
         .host_defined_mut()
         .insert(ExceptionRealm { error_stack_getter });
-    webidl::register_interface::<DomException>(context)?;
+    register_interface::<DomException>(context)?;
     let class = context
         .get_global_class::<DomException>()
         .ok_or_else(|| JsNativeError::typ().with_message("DOMException is not registered"))?;
@@ -316,7 +317,7 @@ fn register_quota_exceeded_error(
             let value = if index == 0 { quota } else { requested };
             Ok(value.map_or(JsValue::null(), JsValue::from))
         });
-        let getter = webidl::function(context, &format!("get {name}"), 0, getter);
+        let getter = function(context, &format!("get {name}"), 0, getter);
         prototype.define_property_or_throw(
             JsString::from(name),
             PropertyDescriptor::builder()
@@ -392,7 +393,7 @@ fn construct_quota_exceeded_error(
     let message = match args.first() {
         None => js_string!(),
         Some(v) if v.is_undefined() => js_string!(),
-        Some(v) => webidl::to_dom_string(v, context)?,
+        Some(v) => to_dom_string(v, context)?,
     };
     let options = args.get(1).cloned().unwrap_or_default();
     if !options.is_null_or_undefined() && !options.is_object() {

@@ -1,11 +1,8 @@
 //! Installing interfaces with WebIDL's property shapes: interface objects, operations,
 //! attributes, constants, brand checks and constructors.
 
-#[allow(unused_imports)]
-use crate::promise::promise_rejected_with;
-#[allow(unused_imports)]
-use crate::*;
-#[allow(unused_imports)]
+use crate::error::{limits_catchable, type_error};
+use boa_engine::object::builtins::JsFunction;
 use boa_engine::{
     class::ClassBuilder,
     object::{FunctionObjectBuilder, JsObject},
@@ -13,8 +10,6 @@ use boa_engine::{
     Context, JsError, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
     NativeObject,
 };
-#[allow(unused_imports)]
-use std::cell::{Cell, RefCell};
 
 /// Attributes of an interface's global binding: `{writable: true, enumerable: false,
 /// configurable: true}`. Use as `Class::ATTRIBUTES`.
@@ -211,48 +206,6 @@ pub fn illegal_constructor() -> JsError {
     JsNativeError::typ()
         .with_message("Illegal constructor")
         .into()
-}
-
-/// WebIDL's argument-count check of an operation: a TypeError when fewer than `n` arguments
-/// were passed to `interface`'s `method`.
-///
-/// ```
-/// use boa_engine::JsValue;
-/// assert!(boa_webidl::required_arguments(&[JsValue::undefined()], 1, "Headers", "get").is_ok());
-/// let error = boa_webidl::required_arguments(&[], 2, "Headers", "set").unwrap_err();
-/// assert!(error.to_string().contains("Failed to execute 'set' on 'Headers': 2 argument(s) required"));
-/// ```
-pub fn required_arguments(
-    args: &[JsValue],
-    n: usize,
-    interface: &str,
-    method: &str,
-) -> JsResult<()> {
-    if args.len() < n {
-        return Err(type_error(format!(
-            "Failed to execute '{method}' on '{interface}': {n} argument(s) required, but only {} present.",
-            args.len()
-        )));
-    }
-    Ok(())
-}
-
-/// A TypeError with `message`.
-pub fn type_error(message: impl Into<String>) -> JsError {
-    let message: String = message.into();
-    JsNativeError::typ().with_message(message).into()
-}
-
-/// A RangeError with `message`.
-pub fn range_error(message: impl Into<String>) -> JsError {
-    let message: String = message.into();
-    JsNativeError::range().with_message(message).into()
-}
-
-/// The argument at `index`, or `undefined`.
-#[inline]
-pub fn arg(args: &[JsValue], index: usize) -> JsValue {
-    args.get(index).cloned().unwrap_or_default()
 }
 
 /// The steps of an interface member: `this`, the arguments, the context; what
@@ -531,4 +484,33 @@ pub fn define(class: &mut ClassBuilder<'_>, members: &[Member]) -> JsResult<()> 
         }
     }
     Ok(())
+}
+
+/// GetPrototypeFromConstructor(newTarget, the interface `C`'s prototype).
+pub fn prototype_from_new_target<C: boa_engine::class::Class>(
+    new_target: &JsValue,
+    context: &mut Context,
+) -> JsResult<JsObject> {
+    let Some(constructor) = new_target.as_object() else {
+        return Err(JsNativeError::typ()
+            .with_message(format!("Failed to construct '{}': use 'new'", C::NAME))
+            .into());
+    };
+    if let Some(proto) = constructor
+        .get(boa_engine::js_string!("prototype"), context)?
+        .as_object()
+    {
+        return Ok(proto);
+    }
+    // NOTE: GetFunctionRealm(newTarget) is not public in Boa; the current realm is used.
+    // Only observable with a cross-realm newTarget whose `prototype` is not an object.
+    context
+        .realm()
+        .get_class::<C>()
+        .map(|c| c.prototype())
+        .ok_or_else(|| {
+            JsNativeError::typ()
+                .with_message(format!("{} is not registered", C::NAME))
+                .into()
+        })
 }

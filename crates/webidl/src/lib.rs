@@ -47,13 +47,15 @@ pub mod capabilities;
 mod catching;
 mod convert;
 pub mod entry_list;
+mod error;
 pub mod exception;
+mod fast_paths;
 pub mod gc_pressure;
 mod interface;
 pub mod pair_iterable;
 pub mod promise;
-mod promise_glue;
 mod registration;
+mod resolving;
 pub mod sequence;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
@@ -61,12 +63,13 @@ pub mod test_support;
 
 pub use exception::{create_dom_exception, DomException};
 
-use boa_engine::object::builtins::JsFunction;
 pub use catching::*;
 pub use convert::*;
+pub use error::*;
+pub use fast_paths::{fast_paths, set_fast_paths};
 pub use interface::*;
-pub use promise_glue::*;
 pub use registration::*;
+pub use resolving::*;
 
 #[cfg(test)]
 mod tests {

@@ -21,7 +21,9 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Trace};
 
-use super::{arg, brand, function, operation, type_error};
+use crate::convert::arg;
+use crate::error::type_error;
+use crate::interface::{brand, function, operation};
 
 /// An interface with a [pair iterator](https://webidl.spec.whatwg.org/#dfn-pair-iterator).
 pub trait PairIterable: NativeObject + Sized {

@@ -40,10 +40,15 @@
 
 use std::cell::Cell;
 
-use boa_engine::{object::builtins::JsPromise, Context, JsObject, JsValue, NativeFunction};
+use boa_engine::{
+    object::builtins::JsPromise, Context, JsObject, JsResult, JsValue, NativeFunction,
+};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::{self as webidl, arg};
+use crate::catching::{call_catching, catching};
+use crate::convert::arg;
+use crate::error::{own_error_value, Caught};
+use crate::resolving::{get_then, lookup_runs_no_code, reject_promise, resolve_promise};
 
 /// The settlement of a promise: `Ok(value)` = fulfilled, `Err(reason)` = rejected.
 pub type Settlement = Result<JsValue, JsValue>;
@@ -77,8 +82,8 @@ impl PromiseCapability {
     }
 
     /// "Resolve p with v". Can run user code (`Get(v, "then")`: a getter, a proxy trap), which
-    /// then runs inside [`webidl::catching`]; the resolving functions themselves run with the
-    /// library's limit margin, so they can always be called (see [`webidl::catching`]).
+    /// then runs inside [`catching`]; the resolving functions themselves run with the
+    /// library's limit margin, so they can always be called (see [`catching`]).
     ///
     /// A settlement is never dropped: if the resolve function cannot run, the promise is
     /// rejected with the (RangeError) error instead.
@@ -89,13 +94,13 @@ impl PromiseCapability {
     // see docs/engine-bugs/README.md (native-catch-stack).
     #[inline]
     pub fn resolve(&self, value: JsValue, ctx: &mut Context) {
-        webidl::resolve_promise(&self.resolve, &self.reject, value, ctx);
+        resolve_promise(&self.resolve, &self.reject, value, ctx);
     }
 
     /// "Reject p with r". Runs no user code.
     #[inline]
     pub fn reject(&self, reason: JsValue, ctx: &mut Context) {
-        webidl::reject_promise(&self.reject, reason, ctx);
+        reject_promise(&self.reject, reason, ctx);
     }
 
     /// Settle with `settlement` ("resolve p with v" / "reject p with r").
@@ -139,10 +144,10 @@ pub fn mark_as_handled(promise: &JsObject, ctx: &mut Context) {
         let noop = NativeFunction::from_fn_ptr(|_, _, _| Ok(JsValue::undefined()))
             .to_js_function(ctx.realm());
         // `then` reads `constructor` (see `react_js`): through `catching` when that runs code.
-        if webidl::lookup_runs_no_code(promise, "constructor") {
+        if lookup_runs_no_code(promise, "constructor") {
             let _not_registered = p.then(None, Some(noop), ctx);
         } else {
-            let _not_registered = webidl::catching(ctx, |ctx| p.then(None, Some(noop), ctx));
+            let _not_registered = catching(ctx, |ctx| p.then(None, Some(noop), ctx));
         }
     }
 }
@@ -303,12 +308,12 @@ impl Reaction {
         let on_fulfilled = callback(false, cell.clone(), ctx);
         let on_rejected = callback(true, cell, ctx);
         // JsPromise::then reads `constructor` (SpeciesConstructor, see docs/engine-bugs
-        // promise-then-species): through webidl::catching when that can run user code. Its
+        // promise-then-species): through catching when that can run user code. Its
         // exception cannot be reported anywhere (the reaction is not registered).
-        if webidl::lookup_runs_no_code(promise, "constructor") {
+        if lookup_runs_no_code(promise, "constructor") {
             let _not_registered = p.then(Some(on_fulfilled), Some(on_rejected), ctx);
         } else {
-            let _not_registered = webidl::catching(ctx, |ctx| {
+            let _not_registered = catching(ctx, |ctx| {
                 p.then(Some(on_fulfilled), Some(on_rejected), ctx)
             });
         }
@@ -458,7 +463,7 @@ impl RustPromise {
             // 3. If thenCallResult is an abrupt completion, return ? Call(
             //    resolvingFunctions.[[Reject]], undefined, « thenCallResult.[[Value]] »).
             let args = [resolve.into(), reject.into()];
-            if let Err(e) = webidl::call_catching(&then, &resolution, &args, ctx) {
+            if let Err(e) = call_catching(&then, &resolution, &args, ctx) {
                 let e = e.into_value();
                 let (promise, already_resolved) = pair;
                 if !std::mem::replace(&mut *already_resolved.borrow_mut(), true) {
@@ -632,11 +637,11 @@ pub fn invoke_promise_callback(
     args: &[JsValue],
     ctx: &mut Context,
 ) -> Completion {
-    match webidl::call_catching(f, this, args, ctx) {
+    match call_catching(f, this, args, ctx) {
         Ok(v) => completion_resolved_with(v, ctx),
         Err(e) => {
             let r = e.into_value();
-            if crate::fast_paths() {
+            if crate::fast_paths::fast_paths() {
                 Completion::Rejected(r)
             } else {
                 Completion::Js(promise_rejected_with(r, ctx))
@@ -657,7 +662,7 @@ fn resolution_then(resolution: JsValue, ctx: &mut Context) -> Result<Option<JsOb
     };
     // 11. Let then be Completion(Get(resolution, "then")).
     // 12. If then is an abrupt completion, then RejectPromise(promise, then.[[Value]]).
-    let then = webidl::get_then(&object, ctx).map_err(webidl::Caught::into_value)?;
+    let then = get_then(&object, ctx).map_err(Caught::into_value)?;
     // 13-14. If IsCallable(thenAction) is false, then FulfillPromise(promise, resolution).
     Ok(then.as_callable())
 }
@@ -670,7 +675,7 @@ fn resolution_then(resolution: JsValue, ctx: &mut Context) -> Result<Option<JsOb
 /// NewPromiseResolveThenableJob (`then` called in a microtask with its resolving functions).
 /// `Get(value, "then")` runs exactly once, as in the resolve function.
 pub fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion {
-    if !crate::fast_paths() {
+    if !crate::fast_paths::fast_paths() {
         return Completion::Js(promise_resolved_with(value, ctx));
     }
     let then = match resolution_then(value.clone(), ctx) {
@@ -687,7 +692,7 @@ pub fn completion_resolved_with(value: JsValue, ctx: &mut Context) -> Completion
             capability.resolve.clone().into(),
             capability.reject.clone().into(),
         ];
-        if let Err(e) = webidl::call_catching(&then, &value, &args, ctx) {
+        if let Err(e) = call_catching(&then, &value, &args, ctx) {
             capability.reject(e.into_value(), ctx);
         }
     });
@@ -905,7 +910,7 @@ impl Completion {
     /// ```
     #[inline]
     pub fn from_error(error: boa_engine::JsError, ctx: &mut Context) -> Self {
-        Self::Rejected(crate::own_error_value(error, ctx))
+        Self::Rejected(crate::error::own_error_value(error, ctx))
     }
 
     /// [`Completion::undefined`] for `Ok(())`, [`Completion::from_error`] for an `Err`: a
@@ -926,4 +931,38 @@ impl Completion {
             Err(e) => Self::from_error(e, ctx),
         }
     }
+}
+
+/// Turn a `JsResult` of a promise-returning method into the promise: an exception becomes a
+/// rejected promise (promise-returning methods never throw).
+#[inline]
+pub fn promise_from_result(result: Result<JsValue, Caught>, ctx: &mut Context) -> JsValue {
+    match result {
+        Ok(v) => v,
+        Err(caught) => promise_rejected_with(caught.into_value(), ctx).into(),
+    }
+}
+
+/// Like [`promise_from_result`] for steps that run no user code whose exception they return
+/// (brand checks, the library's own TypeErrors; callbacks they run are caught inside): see
+/// [`own_error_value`].
+pub fn promise_from_own_result(result: JsResult<JsValue>, ctx: &mut Context) -> JsValue {
+    match result {
+        Ok(v) => v,
+        Err(e) => {
+            let reason = own_error_value(e, ctx);
+            promise_rejected_with(reason, ctx).into()
+        }
+    }
+}
+
+/// The steps of a promise-returning method, run by [`catching`]: an exception (from a
+/// conversion's user code or the steps themselves) becomes a rejected promise.
+#[inline]
+pub fn promise_method(
+    ctx: &mut Context,
+    steps: impl FnOnce(&mut Context) -> JsResult<JsValue>,
+) -> JsValue {
+    let result = catching(ctx, steps);
+    promise_from_result(result, ctx)
 }

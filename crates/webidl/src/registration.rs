@@ -1,20 +1,9 @@
 //! Registration on a realm, the runtime-extension macro, the fast-path switch and objects
 //! made for a constructor.
 
-#[allow(unused_imports)]
-use crate::promise::promise_rejected_with;
-#[allow(unused_imports)]
-use crate::*;
-#[allow(unused_imports)]
-use boa_engine::{
-    class::ClassBuilder,
-    object::{FunctionObjectBuilder, JsObject},
-    property::{Attribute, PropertyDescriptor, PropertyKey},
-    Context, JsError, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
-    NativeObject,
-};
-#[allow(unused_imports)]
-use std::cell::{Cell, RefCell};
+use crate::catching::install_call_trampoline;
+use crate::exception;
+use boa_engine::{Context, JsResult, NativeObject};
 
 /// Register what WebIDL itself defines on the context's current realm: `DOMException` (its
 /// prototype chained to `%Error.prototype%`) and the realm's call trampoline (see
@@ -102,73 +91,4 @@ macro_rules! runtime_extension {
             }
         }
     };
-}
-
-thread_local! {
-    static FAST_PATHS: Cell<bool> = Cell::new(default_fast_paths());
-}
-
-fn default_fast_paths() -> bool {
-    if !cfg!(feature = "fast-paths") {
-        return false;
-    }
-    !matches!(
-        std::env::var("BOA_STREAMS_FAST_PATHS").as_deref(),
-        Ok("0" | "off" | "false")
-    )
-}
-
-/// Whether the synchronous fast paths are on (cargo feature `fast-paths`, default on; the
-/// environment variable `BOA_STREAMS_FAST_PATHS=0` or [`set_fast_paths`] turn them off).
-/// When off, every step takes the spec's literal promise path. One switch for every crate of
-/// the workspace (re-exported as `boa_streams::fast_paths`).
-///
-/// ```
-/// boa_webidl::set_fast_paths(false);
-/// assert!(!boa_webidl::fast_paths());
-/// ```
-#[inline]
-pub fn fast_paths() -> bool {
-    FAST_PATHS.with(Cell::get)
-}
-
-/// Turn the fast paths on or off for this thread (affects streams created afterwards and
-/// steps taken afterwards).
-///
-/// ```
-/// boa_webidl::set_fast_paths(true);
-/// assert_eq!(boa_webidl::fast_paths(), cfg!(feature = "fast-paths"));
-/// ```
-#[inline]
-pub fn set_fast_paths(on: bool) {
-    FAST_PATHS.with(|f| f.set(on && cfg!(feature = "fast-paths")));
-}
-
-/// GetPrototypeFromConstructor(newTarget, the interface `C`'s prototype).
-pub fn prototype_from_new_target<C: boa_engine::class::Class>(
-    new_target: &JsValue,
-    context: &mut Context,
-) -> JsResult<JsObject> {
-    let Some(constructor) = new_target.as_object() else {
-        return Err(JsNativeError::typ()
-            .with_message(format!("Failed to construct '{}': use 'new'", C::NAME))
-            .into());
-    };
-    if let Some(proto) = constructor
-        .get(boa_engine::js_string!("prototype"), context)?
-        .as_object()
-    {
-        return Ok(proto);
-    }
-    // NOTE: GetFunctionRealm(newTarget) is not public in Boa; the current realm is used.
-    // Only observable with a cross-realm newTarget whose `prototype` is not an object.
-    context
-        .realm()
-        .get_class::<C>()
-        .map(|c| c.prototype())
-        .ok_or_else(|| {
-            JsNativeError::typ()
-                .with_message(format!("{} is not registered", C::NAME))
-                .into()
-        })
 }

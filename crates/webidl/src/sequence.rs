@@ -2,7 +2,7 @@
 
 use boa_engine::{js_string, Context, JsObject, JsResult, JsValue};
 
-use crate::type_error;
+use crate::error::type_error;
 
 /// WebIDL `sequence<object>` conversion (iterates `value` with its @@iterator).
 pub fn sequence_of_objects(value: &JsValue, ctx: &mut Context) -> JsResult<Vec<JsObject>> {

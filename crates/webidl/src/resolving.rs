@@ -1,20 +1,10 @@
-//! Resolving functions and promise-returning methods (the vocabulary is [`crate::promise`]),
-//! and property keys for names.
+//! Calling the resolving functions of a JS promise when no user code can run, and `Get(object,
+//! "then")` for callers that catch (the promise vocabulary is [`crate::promise`]).
 
-#[allow(unused_imports)]
-use crate::promise::promise_rejected_with;
-#[allow(unused_imports)]
-use crate::*;
-#[allow(unused_imports)]
-use boa_engine::{
-    class::ClassBuilder,
-    object::{FunctionObjectBuilder, JsObject},
-    property::{Attribute, PropertyDescriptor, PropertyKey},
-    Context, JsError, JsNativeError, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
-    NativeObject,
-};
-#[allow(unused_imports)]
-use std::cell::{Cell, RefCell};
+use crate::catching::{catching, end_region, get_catching, raise_limits};
+use crate::convert::{key, plain_data_lookup};
+use crate::error::{caught_from_error, Caught};
+use boa_engine::{object::JsObject, property::PropertyKey, Context, JsString, JsValue};
 
 /// Call a promise's resolve function with `value` (see
 /// [`PromiseCapability::resolve`](crate::promise::PromiseCapability::resolve)): the only way
@@ -86,57 +76,4 @@ fn catching_free_get(object: &JsObject, name: &str, ctx: &mut Context) -> Result
     object
         .get(key(name), ctx)
         .map_err(|e| caught_from_error(e, ctx))
-}
-
-/// Turn a `JsResult` of a promise-returning method into the promise: an exception becomes a
-/// rejected promise (promise-returning methods never throw).
-#[inline]
-pub fn promise_from_result(result: Result<JsValue, Caught>, ctx: &mut Context) -> JsValue {
-    match result {
-        Ok(v) => v,
-        Err(caught) => promise_rejected_with(caught.into_value(), ctx).into(),
-    }
-}
-
-/// Like [`promise_from_result`] for steps that run no user code whose exception they return
-/// (brand checks, the library's own TypeErrors; callbacks they run are caught inside): see
-/// [`own_error_value`].
-pub fn promise_from_own_result(result: JsResult<JsValue>, ctx: &mut Context) -> JsValue {
-    match result {
-        Ok(v) => v,
-        Err(e) => {
-            let reason = own_error_value(e, ctx);
-            promise_rejected_with(reason, ctx).into()
-        }
-    }
-}
-
-/// The steps of a promise-returning method, run by [`catching`]: an exception (from a
-/// conversion's user code or the steps themselves) becomes a rejected promise.
-#[inline]
-pub fn promise_method(
-    ctx: &mut Context,
-    steps: impl FnOnce(&mut Context) -> JsResult<JsValue>,
-) -> JsValue {
-    let result = catching(ctx, steps);
-    promise_from_result(result, ctx)
-}
-
-/// A property key for a name known only at run time. For a literal, use [`js_key!`]: this
-/// one pays `JsString::from(&str)` (a static-string table lookup, an allocation when the
-/// name is not in it) on every call.
-#[inline]
-pub fn key(name: &str) -> PropertyKey {
-    PropertyKey::from(JsString::from(name))
-}
-
-/// The property key of a string literal, built at compile time: no table lookup and no
-/// allocation per use (hot paths get `done`/`value`/`then` and dictionary members on every
-/// chunk or constructor call). The literal must not be an array index (it becomes a
-/// `PropertyKey::String` directly).
-#[macro_export]
-macro_rules! js_key {
-    ($name:literal) => {
-        boa_engine::property::PropertyKey::String(boa_engine::js_string!($name))
-    };
 }
