@@ -2,13 +2,14 @@
 //! [`AbortSignal`](https://dom.spec.whatwg.org/#interface-AbortSignal).
 //!
 //! An `AbortSignal` object's native data is an [`EventTargetData`] carrying a
-//! `Gc<`[`AbortSignalState`]`>`; the `AbortSignal` interface object and prototype come from the
+//! `Gc<`[`AbortSignalState`]`>` as its [`SignalHooks`]; the `AbortSignal` interface object and prototype come from the
 //! marker class [`AbortSignalInterface`], its prototype chained to `EventTarget.prototype`.
 //!
 //! The state is its own GC box (pointing back at its object) so that source and dependent
 //! signals can refer to each other weakly ([`WeakGc`]), as the DOM Standard holds them:
 //! Boa gives no weak handle to a `JsObject` itself.
 
+use std::any::Any;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashSet};
 
@@ -18,14 +19,15 @@ use boa_engine::{
     js_string,
     object::builtins::JsFunction,
     property::Attribute,
-    Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsSymbol, JsValue, NativeFunction,
+    Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsSymbol, JsValue,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace, WeakGc};
 
-use super::event_target::{self, EventTargetData, Listener};
-use super::{event, report_exception};
+use super::event;
+use super::event_target::{self, EventTargetData, Listener, SignalHooks};
+use super::report::report_exception;
 use boa_webidl::exception;
-use boa_webidl::{self as webidl, arg};
+use boa_webidl::{self as webidl, arg, Member};
 
 /// An abort algorithm.
 #[derive(Trace, Finalize)]
@@ -162,6 +164,37 @@ impl AbortSignalState {
     }
 }
 
+/// An `AbortSignal`'s state as EventTarget's algorithms see it.
+#[derive(Trace, Finalize)]
+struct SignalSlot(Gc<AbortSignalState>);
+
+impl SignalHooks for SignalSlot {
+    fn is_aborted(&self) -> bool {
+        self.0.is_aborted()
+    }
+
+    fn add_remove_listener_steps(
+        &self,
+        signal: &JsObject,
+        target: JsObject,
+        listener: Gc<Listener>,
+    ) {
+        add_algorithm_to(
+            signal,
+            &self.0,
+            AbortAlgorithm::RemoveListener { target, listener },
+        );
+    }
+
+    fn listeners_changed(&self, signal: &JsObject) {
+        update_pin(signal, &self.0);
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// Whether `object` is an `AbortSignal`.
 pub fn is_signal_object(object: &JsObject) -> bool {
     object
@@ -171,7 +204,9 @@ pub fn is_signal_object(object: &JsObject) -> bool {
 
 /// `signal`'s state (the object is borrowed only briefly).
 fn state_of(signal: &JsObject) -> Option<Gc<AbortSignalState>> {
-    signal.downcast_ref::<EventTargetData>()?.signal_gc()
+    let data = signal.downcast_ref::<EventTargetData>()?;
+    let slot = data.signal()?.as_any().downcast_ref::<SignalSlot>()?;
+    Some(slot.0.clone())
 }
 
 /// Run `f` on `signal`'s state (`f` must not run JS).
@@ -184,6 +219,16 @@ pub fn add_algorithm(signal: &JsObject, algorithm: AbortAlgorithm) -> u64 {
     let Some(state) = state_of(signal) else {
         return 0;
     };
+    add_algorithm_to(signal, &state, algorithm)
+}
+
+/// [add](https://dom.spec.whatwg.org/#abortsignal-add) `algorithm` to `signal`, whose state
+/// is `state`; returns its id (0 when not added).
+fn add_algorithm_to(
+    signal: &JsObject,
+    state: &Gc<AbortSignalState>,
+    algorithm: AbortAlgorithm,
+) -> u64 {
     // 1. If signal is aborted, then return.
     if state.is_aborted() {
         return 0;
@@ -192,7 +237,7 @@ pub fn add_algorithm(signal: &JsObject, algorithm: AbortAlgorithm) -> u64 {
     let id = state.next_id.get();
     state.next_id.set(id + 1);
     state.algorithms.borrow_mut().insert(id, algorithm);
-    update_pin(signal, &state);
+    update_pin(signal, state);
     id
 }
 
@@ -233,14 +278,6 @@ pub fn source_count(signal: &JsObject) -> usize {
     with_state(signal, |s| s.source_signals.borrow().len()).unwrap_or(0)
 }
 
-/// `signal`'s event listener list or abort algorithms changed: recompute whether its source
-/// signals must keep it alive.
-pub fn listeners_changed(signal: &JsObject) {
-    if let Some(state) = state_of(signal) {
-        update_pin(signal, &state);
-    }
-}
-
 /// [AbortSignal garbage collection](https://dom.spec.whatwg.org/#abort-signal-garbage-collection):
 /// "A non-aborted dependent AbortSignal object must not be garbage collected while its source
 /// signals is non-empty and it has registered event listeners for its abort event or its
@@ -275,9 +312,11 @@ pub fn create_signal(context: &mut Context) -> JsResult<JsObject> {
         .ok_or_else(|| JsNativeError::typ().with_message("AbortSignal is not registered"))?
         .prototype();
     let state = Gc::new(AbortSignalState::new());
-    let object: JsObject =
-        JsObject::from_proto_and_data(Some(proto), EventTargetData::new_signal(state.clone()))
-            .upcast();
+    let object: JsObject = JsObject::from_proto_and_data(
+        Some(proto),
+        EventTargetData::new_signal(Box::new(SignalSlot(state.clone()))),
+    )
+    .upcast();
     *state.object.borrow_mut() = Some(object.clone());
     Ok(object)
 }
@@ -487,6 +526,103 @@ fn this_signal(this: &JsValue) -> JsResult<JsObject<EventTargetData>> {
     Ok(target)
 }
 
+/// `this`'s abort reason; `None` while not aborted (brand check: `AbortSignal`).
+fn this_reason(this: &JsValue) -> JsResult<Option<JsValue>> {
+    let signal = this_signal(this)?;
+    Ok(with_state(&signal.upcast(), AbortSignalState::reason).flatten())
+}
+
+/// [`AbortSignal.abort(reason)`](https://dom.spec.whatwg.org/#dom-abortsignal-abort)
+fn abort(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    // 1. Let signal be a new AbortSignal object.
+    let signal = create_signal(context)?;
+    // 2. Set signal's abort reason to reason if it is given; otherwise to a new "AbortError"
+    //    DOMException.
+    let reason = arg(args, 0);
+    let reason = if reason.is_undefined() {
+        exception::create("signal is aborted without reason", "AbortError", context)?.into()
+    } else {
+        reason
+    };
+    with_state(&signal, |s| *s.reason.borrow_mut() = Some(reason));
+    // 3. Return signal.
+    Ok(signal.into())
+}
+
+/// [`AbortSignal.timeout(milliseconds)`](https://dom.spec.whatwg.org/#dom-abortsignal-timeout)
+fn timeout(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    if args.is_empty() {
+        return Err(webidl::type_error(
+            "AbortSignal.timeout: 1 argument required, but only 0 present",
+        ));
+    }
+    let ms = webidl::to_enforce_range_u64(&arg(args, 0), "milliseconds", context)?;
+    // 1. Let signal be a new AbortSignal object.
+    let signal = create_signal(context)?;
+    // 3. Run steps after a timeout given global, "AbortSignal-timeout", milliseconds, and:
+    //    queue a global task on the timer task source to signal abort given signal and a new
+    //    "TimeoutError" DOMException.
+    // NOTE: the timeout job is itself a task; aborting in it directly instead of queueing one
+    // more task is indistinguishable for script.
+    let captured = signal.clone();
+    let job = NativeJob::new(move |context| {
+        let reason = exception::create("signal timed out", "TimeoutError", context)?;
+        signal_abort(&captured, reason.into(), context)?;
+        Ok(JsValue::undefined())
+    });
+    context.enqueue_job(TimeoutJob::new(job, ms).into());
+    // 4. Return signal.
+    Ok(signal.into())
+}
+
+/// [`AbortSignal.any(signals)`](https://dom.spec.whatwg.org/#dom-abortsignal-any)
+fn any(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    if args.is_empty() {
+        return Err(webidl::type_error(
+            "AbortSignal.any: 1 argument required, but only 0 present",
+        ));
+    }
+    let signals = to_signal_sequence(&arg(args, 0), context)?;
+    // Return the result of creating a dependent abort signal from signals using AbortSignal
+    // and the current realm.
+    Ok(create_dependent_abort_signal(&signals, context)?.into())
+}
+
+/// [`aborted`](https://dom.spec.whatwg.org/#dom-abortsignal-aborted)
+fn get_aborted(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    Ok(this_reason(this)?.is_some().into())
+}
+
+/// [`reason`](https://dom.spec.whatwg.org/#dom-abortsignal-reason)
+fn get_reason(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    Ok(this_reason(this)?.unwrap_or_default())
+}
+
+/// [`onabort`](https://dom.spec.whatwg.org/#handler-abortsignal-onabort) (getter)
+fn get_onabort(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let signal = this_signal(this)?;
+    Ok(event_target::get_event_handler(&signal, "abort"))
+}
+
+/// [`onabort`](https://dom.spec.whatwg.org/#handler-abortsignal-onabort) (setter)
+fn set_onabort(this: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let signal = this_signal(this)?;
+    if args.is_empty() {
+        return Err(webidl::type_error("onabort setter needs a value"));
+    }
+    event_target::set_event_handler(&signal, "abort", &arg(args, 0));
+    Ok(JsValue::undefined())
+}
+
+/// [`throwIfAborted()`](https://dom.spec.whatwg.org/#dom-abortsignal-throwifaborted)
+fn throw_if_aborted(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    // If this is aborted, then throw this's abort reason.
+    match this_reason(this)? {
+        Some(r) => Err(JsError::from_opaque(r)),
+        None => Ok(JsValue::undefined()),
+    }
+}
+
 /// The `AbortSignal` interface object (instances are [`EventTargetData`] with signal state).
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct AbortSignalInterface;
@@ -497,136 +633,19 @@ impl Class for AbortSignalInterface {
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::static_operation(
+        webidl::define(
             class,
-            "abort",
-            0,
-            NativeFunction::from_fn_ptr(|_, args, context| {
-                // 1. Let signal be a new AbortSignal object.
-                let signal = create_signal(context)?;
-                // 2. Set signal's abort reason to reason if it is given; otherwise to a new
-                //    "AbortError" DOMException.
-                let reason = arg(args, 0);
-                let reason = if reason.is_undefined() {
-                    exception::create("signal is aborted without reason", "AbortError", context)?
-                        .into()
-                } else {
-                    reason
-                };
-                with_state(&signal, |s| *s.reason.borrow_mut() = Some(reason));
-                // 3. Return signal.
-                Ok(signal.into())
-            }),
-        );
-        webidl::static_operation(
-            class,
-            "timeout",
-            1,
-            NativeFunction::from_fn_ptr(|_, args, context| {
-                if args.is_empty() {
-                    return Err(webidl::type_error(
-                        "AbortSignal.timeout: 1 argument required, but only 0 present",
-                    ));
-                }
-                let ms = webidl::to_enforce_range_u64(&arg(args, 0), "milliseconds", context)?;
-                // 1. Let signal be a new AbortSignal object.
-                let signal = create_signal(context)?;
-                // 3. Run steps after a timeout given global, "AbortSignal-timeout",
-                //    milliseconds, and: queue a global task on the timer task source to
-                //    signal abort given signal and a new "TimeoutError" DOMException.
-                // NOTE: the timeout job is itself a task; aborting in it directly instead of
-                // queueing one more task is indistinguishable for script.
-                let captured = signal.clone();
-                let job = NativeJob::new(move |context| {
-                    let reason = exception::create("signal timed out", "TimeoutError", context)?;
-                    signal_abort(&captured, reason.into(), context)?;
-                    Ok(JsValue::undefined())
-                });
-                context.enqueue_job(TimeoutJob::new(job, ms).into());
-                // 4. Return signal.
-                Ok(signal.into())
-            }),
-        );
-        webidl::static_operation(
-            class,
-            "any",
-            1,
-            NativeFunction::from_fn_ptr(|_, args, context| {
-                if args.is_empty() {
-                    return Err(webidl::type_error(
-                        "AbortSignal.any: 1 argument required, but only 0 present",
-                    ));
-                }
-                let signals = to_signal_sequence(&arg(args, 0), context)?;
-                // Return the result of creating a dependent abort signal from signals using
-                // AbortSignal and the current realm.
-                Ok(create_dependent_abort_signal(&signals, context)?.into())
-            }),
-        );
-        webidl::attribute(
-            class,
-            "aborted",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let signal = this_signal(this)?;
-                let aborted = signal
-                    .borrow()
-                    .data()
-                    .signal()
-                    .is_some_and(AbortSignalState::is_aborted);
-                Ok(aborted.into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "reason",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let signal = this_signal(this)?;
-                let reason = signal
-                    .borrow()
-                    .data()
-                    .signal()
-                    .and_then(AbortSignalState::reason);
-                Ok(reason.unwrap_or_default())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "onabort",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let signal = this_signal(this)?;
-                Ok(event_target::get_event_handler(&signal, "abort"))
-            }),
-            Some(NativeFunction::from_fn_ptr(|this, args, _| {
-                let signal = this_signal(this)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error("onabort setter needs a value"));
-                }
-                event_target::set_event_handler(&signal, "abort", &arg(args, 0));
-                Ok(JsValue::undefined())
-            })),
-        );
-        webidl::operation(
-            class,
-            "throwIfAborted",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let signal = this_signal(this)?;
-                let reason = signal
-                    .borrow()
-                    .data()
-                    .signal()
-                    .and_then(AbortSignalState::reason);
-                // If this is aborted, then throw this's abort reason.
-                match reason {
-                    Some(r) => Err(JsError::from_opaque(r)),
-                    None => Ok(JsValue::undefined()),
-                }
-            }),
-        );
-        webidl::to_string_tag(class, "AbortSignal");
-        Ok(())
+            &[
+                Member::static_operation("abort", 0, abort),
+                Member::static_operation("timeout", 1, timeout),
+                Member::static_operation("any", 1, any),
+                Member::attribute("aborted", get_aborted),
+                Member::attribute("reason", get_reason),
+                Member::writable_attribute("onabort", get_onabort, set_onabort),
+                Member::operation("throwIfAborted", 0, throw_if_aborted),
+                Member::to_string_tag("AbortSignal"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -644,36 +663,40 @@ pub struct AbortControllerData {
     signal: JsObject,
 }
 
+/// `this`'s signal (brand check: `AbortController`).
+fn controller_signal(this: &JsValue) -> JsResult<JsObject> {
+    let c = webidl::brand::<AbortControllerData>(this, "AbortController")?;
+    let signal = c.borrow().data().signal.clone();
+    Ok(signal)
+}
+
+/// [`signal`](https://dom.spec.whatwg.org/#dom-abortcontroller-signal)
+fn get_signal(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    Ok(controller_signal(this)?.into())
+}
+
+/// [`abort(reason)`](https://dom.spec.whatwg.org/#dom-abortcontroller-abort)
+fn controller_abort(this: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let signal = controller_signal(this)?;
+    // Signal abort on this's signal with reason if it is given.
+    signal_abort(&signal, arg(args, 0), context)?;
+    Ok(JsValue::undefined())
+}
+
 impl Class for AbortControllerData {
     const NAME: &'static str = "AbortController";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        webidl::define(
             class,
-            "signal",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let c = webidl::brand::<AbortControllerData>(this, "AbortController")?;
-                let signal = c.borrow().data().signal.clone();
-                Ok(signal.into())
-            }),
-            None,
-        );
-        webidl::operation(
-            class,
-            "abort",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, context| {
-                let c = webidl::brand::<AbortControllerData>(this, "AbortController")?;
-                let signal = c.borrow().data().signal.clone();
-                // Signal abort on this's signal with reason if it is given.
-                signal_abort(&signal, arg(args, 0), context)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::to_string_tag(class, "AbortController");
-        Ok(())
+            &[
+                Member::attribute("signal", get_signal),
+                Member::operation("abort", 0, controller_abort),
+                Member::to_string_tag("AbortController"),
+            ],
+        )
     }
 
     /// `new AbortController()`: 1. Let signal be a new AbortSignal object. 2. Set this's

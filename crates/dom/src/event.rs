@@ -10,18 +10,25 @@ use std::time::Instant;
 use boa_engine::{
     class::{Class, ClassBuilder},
     js_string,
-    object::builtins::JsArray,
+    object::builtins::{JsArray, JsFunction},
     property::{Attribute, PropertyDescriptor},
     Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use super::DomRealm;
-use boa_webidl::{self as webidl, arg, Dictionary};
+use boa_webidl::{self as webidl, arg, Dictionary, Member};
 
 /// Event phases (`Event.NONE` …).
 pub const NONE: u16 = 0;
+/// `Event.AT_TARGET`.
 pub const AT_TARGET: u16 = 2;
+
+/// The per-realm record of the events (in the realm's `host_defined`).
+#[derive(Trace, Finalize, JsData)]
+struct EventRealm {
+    /// The `[LegacyUnforgeable]` `isTrusted` getter shared by the realm's events.
+    is_trusted_getter: JsFunction,
+}
 
 /// The flags and plain fields of an event.
 #[derive(Debug, Clone, Copy, Default)]
@@ -184,7 +191,7 @@ pub fn create_event_object(
     let getter = context
         .realm()
         .host_defined()
-        .get::<DomRealm>()
+        .get::<EventRealm>()
         .map(|r| r.is_trusted_getter.clone())
         .ok_or_else(|| JsNativeError::typ().with_message("Event is not registered"))?;
     let object = JsObject::from_proto_and_data(Some(proto), data);
@@ -223,13 +230,205 @@ fn this_event(this: &JsValue) -> JsResult<JsObject<EventData>> {
     webidl::brand::<EventData>(this, "Event")
 }
 
-fn getter(f: fn(&EventData) -> JsValue) -> NativeFunction {
-    NativeFunction::from_copy_closure(move |this, _, _| {
-        let e = this_event(this)?;
-        let v = f(e.borrow().data());
-        Ok(v)
+/// Read a member of `this` event with `f` (brand check: `Event`).
+fn read(this: &JsValue, f: fn(&EventData) -> JsValue) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    let v = f(e.borrow().data());
+    Ok(v)
+}
+
+/// [`type`](https://dom.spec.whatwg.org/#dom-event-type)
+fn get_type(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| e.event_type().into())
+}
+
+/// [`target`](https://dom.spec.whatwg.org/#dom-event-target)
+fn get_target(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| {
+        e.target
+            .borrow()
+            .clone()
+            .map_or(JsValue::null(), Into::into)
     })
 }
+
+/// [`srcElement`](https://dom.spec.whatwg.org/#dom-event-srcelement)
+fn get_src_element(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| {
+        e.target
+            .borrow()
+            .clone()
+            .map_or(JsValue::null(), Into::into)
+    })
+}
+
+/// [`currentTarget`](https://dom.spec.whatwg.org/#dom-event-currenttarget)
+fn get_current_target(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| {
+        e.current_target().map_or(JsValue::null(), Into::into)
+    })
+}
+
+/// [`eventPhase`](https://dom.spec.whatwg.org/#dom-event-eventphase)
+fn get_event_phase(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| JsValue::from(e.flags().phase))
+}
+
+/// [`cancelBubble`](https://dom.spec.whatwg.org/#dom-event-cancelbubble) (getter)
+fn get_cancel_bubble(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| e.flags().stop_propagation.into())
+}
+
+/// [`cancelBubble`](https://dom.spec.whatwg.org/#dom-event-cancelbubble) (setter)
+fn set_cancel_bubble(this: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    if args.is_empty() {
+        return Err(webidl::type_error("cancelBubble setter needs a value"));
+    }
+    // The cancelBubble setter steps are to set this's stop propagation flag if the given
+    // value is true; otherwise do nothing.
+    if arg(args, 0).to_boolean() {
+        e.borrow().data().update(|f| f.stop_propagation = true);
+    }
+    Ok(JsValue::undefined())
+}
+
+/// [`bubbles`](https://dom.spec.whatwg.org/#dom-event-bubbles)
+fn get_bubbles(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| e.flags().bubbles.into())
+}
+
+/// [`cancelable`](https://dom.spec.whatwg.org/#dom-event-cancelable)
+fn get_cancelable(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| e.flags().cancelable.into())
+}
+
+/// [`returnValue`](https://dom.spec.whatwg.org/#dom-event-returnvalue) (getter)
+fn get_return_value(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| (!e.flags().canceled).into())
+}
+
+/// [`returnValue`](https://dom.spec.whatwg.org/#dom-event-returnvalue) (setter)
+fn set_return_value(this: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    if args.is_empty() {
+        return Err(webidl::type_error("returnValue setter needs a value"));
+    }
+    // The returnValue setter steps are to set the canceled flag with this if the given value
+    // is false; otherwise do nothing.
+    if !arg(args, 0).to_boolean() {
+        e.borrow().data().set_canceled_flag();
+    }
+    Ok(JsValue::undefined())
+}
+
+/// [`defaultPrevented`](https://dom.spec.whatwg.org/#dom-event-defaultprevented)
+fn get_default_prevented(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| e.flags().canceled.into())
+}
+
+/// [`composed`](https://dom.spec.whatwg.org/#dom-event-composed)
+fn get_composed(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| e.flags().composed.into())
+}
+
+/// [`timeStamp`](https://dom.spec.whatwg.org/#dom-event-timestamp)
+fn get_time_stamp(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    read(this, |e| JsValue::from(e.time_stamp))
+}
+
+/// [`composedPath()`](https://dom.spec.whatwg.org/#dom-event-composedpath): with no tree,
+/// the path holds only the target while dispatching.
+fn composed_path(this: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    let (has_path, current) = {
+        let b = e.borrow();
+        (b.data().flags().has_path, b.data().current_target())
+    };
+    // 1. Let composedPath be an empty list.
+    // 2-3. If path is empty, return composedPath.
+    // 4-6. Append currentTarget (the only item of the path here).
+    let items: Vec<JsValue> = match (has_path, current) {
+        (true, Some(t)) => vec![t.into()],
+        _ => Vec::new(),
+    };
+    Ok(JsArray::from_iter(items, context).into())
+}
+
+/// [`stopPropagation()`](https://dom.spec.whatwg.org/#dom-event-stoppropagation)
+fn stop_propagation(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    // The stopPropagation() method steps are to set this's stop propagation flag.
+    e.borrow().data().update(|f| f.stop_propagation = true);
+    Ok(JsValue::undefined())
+}
+
+/// [`stopImmediatePropagation()`](https://dom.spec.whatwg.org/#dom-event-stopimmediatepropagation)
+fn stop_immediate_propagation(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    // Set this's stop propagation flag and this's stop immediate propagation flag.
+    e.borrow().data().update(|f| {
+        f.stop_propagation = true;
+        f.stop_immediate_propagation = true;
+    });
+    Ok(JsValue::undefined())
+}
+
+/// [`preventDefault()`](https://dom.spec.whatwg.org/#dom-event-preventdefault)
+fn prevent_default(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    // The preventDefault() method steps are to set the canceled flag with this.
+    e.borrow().data().set_canceled_flag();
+    Ok(JsValue::undefined())
+}
+
+/// [`initEvent(type, bubbles, cancelable)`](https://dom.spec.whatwg.org/#dom-event-initevent)
+fn init_event(this: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    if args.is_empty() {
+        return Err(webidl::type_error(
+            "initEvent: 1 argument required, but only 0 present",
+        ));
+    }
+    let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
+    let bubbles = arg(args, 1).to_boolean();
+    let cancelable = arg(args, 2).to_boolean();
+    let data = e.borrow();
+    // 1. If this's dispatch flag is set, then return.
+    if data.data().flags().dispatch {
+        return Ok(JsValue::undefined());
+    }
+    // 2. Initialize this with type, bubbles, and cancelable.
+    data.data().initialize(event_type, bubbles, cancelable);
+    Ok(JsValue::undefined())
+}
+
+/// The members of [`Event`](https://dom.spec.whatwg.org/#interface-event), in IDL order
+/// (`isTrusted` is `[LegacyUnforgeable]`: an own property of each event).
+const EVENT_MEMBERS: &[Member] = &[
+    Member::attribute("type", get_type),
+    Member::attribute("target", get_target),
+    Member::attribute("srcElement", get_src_element),
+    Member::attribute("currentTarget", get_current_target),
+    Member::attribute("eventPhase", get_event_phase),
+    Member::writable_attribute("cancelBubble", get_cancel_bubble, set_cancel_bubble),
+    Member::attribute("bubbles", get_bubbles),
+    Member::attribute("cancelable", get_cancelable),
+    Member::writable_attribute("returnValue", get_return_value, set_return_value),
+    Member::attribute("defaultPrevented", get_default_prevented),
+    Member::attribute("composed", get_composed),
+    Member::attribute("timeStamp", get_time_stamp),
+    Member::operation("composedPath", 0, composed_path),
+    Member::operation("stopPropagation", 0, stop_propagation),
+    Member::operation("stopImmediatePropagation", 0, stop_immediate_propagation),
+    Member::operation("preventDefault", 0, prevent_default),
+    Member::operation("initEvent", 1, init_event),
+    Member::constant("NONE", NONE),
+    Member::constant("CAPTURING_PHASE", 1),
+    Member::constant("AT_TARGET", AT_TARGET),
+    Member::constant("BUBBLING_PHASE", 3),
+    Member::to_string_tag("Event"),
+];
 
 impl Class for EventData {
     const NAME: &'static str = "Event";
@@ -237,187 +436,7 @@ impl Class for EventData {
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(class, "type", getter(|e| e.event_type().into()), None);
-        webidl::attribute(
-            class,
-            "target",
-            getter(|e| {
-                e.target
-                    .borrow()
-                    .clone()
-                    .map_or(JsValue::null(), Into::into)
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "srcElement",
-            getter(|e| {
-                e.target
-                    .borrow()
-                    .clone()
-                    .map_or(JsValue::null(), Into::into)
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "currentTarget",
-            getter(|e| e.current_target().map_or(JsValue::null(), Into::into)),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "eventPhase",
-            getter(|e| JsValue::from(e.flags().phase)),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "cancelBubble",
-            getter(|e| e.flags().stop_propagation.into()),
-            Some(NativeFunction::from_fn_ptr(|this, args, _| {
-                let e = this_event(this)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error("cancelBubble setter needs a value"));
-                }
-                // The cancelBubble setter steps are to set this's stop propagation flag if
-                // the given value is true; otherwise do nothing.
-                if arg(args, 0).to_boolean() {
-                    e.borrow().data().update(|f| f.stop_propagation = true);
-                }
-                Ok(JsValue::undefined())
-            })),
-        );
-        webidl::attribute(class, "bubbles", getter(|e| e.flags().bubbles.into()), None);
-        webidl::attribute(
-            class,
-            "cancelable",
-            getter(|e| e.flags().cancelable.into()),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "returnValue",
-            getter(|e| (!e.flags().canceled).into()),
-            Some(NativeFunction::from_fn_ptr(|this, args, _| {
-                let e = this_event(this)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error("returnValue setter needs a value"));
-                }
-                // The returnValue setter steps are to set the canceled flag with this if the
-                // given value is false; otherwise do nothing.
-                if !arg(args, 0).to_boolean() {
-                    e.borrow().data().set_canceled_flag();
-                }
-                Ok(JsValue::undefined())
-            })),
-        );
-        webidl::attribute(
-            class,
-            "defaultPrevented",
-            getter(|e| e.flags().canceled.into()),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "composed",
-            getter(|e| e.flags().composed.into()),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "timeStamp",
-            getter(|e| JsValue::from(e.time_stamp)),
-            None,
-        );
-        // composedPath(): with no tree, the path holds only the target while dispatching.
-        webidl::operation(
-            class,
-            "composedPath",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, context| {
-                let e = this_event(this)?;
-                let (has_path, current) = {
-                    let b = e.borrow();
-                    (b.data().flags().has_path, b.data().current_target())
-                };
-                // 1. Let composedPath be an empty list.
-                // 2-3. If path is empty, return composedPath.
-                // 4-6. Append currentTarget (the only item of the path here).
-                let items: Vec<JsValue> = match (has_path, current) {
-                    (true, Some(t)) => vec![t.into()],
-                    _ => Vec::new(),
-                };
-                Ok(JsArray::from_iter(items, context).into())
-            }),
-        );
-        webidl::operation(
-            class,
-            "stopPropagation",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = this_event(this)?;
-                // The stopPropagation() method steps are to set this's stop propagation flag.
-                e.borrow().data().update(|f| f.stop_propagation = true);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "stopImmediatePropagation",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = this_event(this)?;
-                // Set this's stop propagation flag and this's stop immediate propagation flag.
-                e.borrow().data().update(|f| {
-                    f.stop_propagation = true;
-                    f.stop_immediate_propagation = true;
-                });
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "preventDefault",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = this_event(this)?;
-                // The preventDefault() method steps are to set the canceled flag with this.
-                e.borrow().data().set_canceled_flag();
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "initEvent",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, context| {
-                let e = this_event(this)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error(
-                        "initEvent: 1 argument required, but only 0 present",
-                    ));
-                }
-                let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-                let bubbles = arg(args, 1).to_boolean();
-                let cancelable = arg(args, 2).to_boolean();
-                let data = e.borrow();
-                // 1. If this's dispatch flag is set, then return.
-                if data.data().flags().dispatch {
-                    return Ok(JsValue::undefined());
-                }
-                // 2. Initialize this with type, bubbles, and cancelable.
-                data.data().initialize(event_type, bubbles, cancelable);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::constant(class, "NONE", JsValue::from(0));
-        webidl::constant(class, "CAPTURING_PHASE", JsValue::from(1));
-        webidl::constant(class, "AT_TARGET", JsValue::from(2));
-        webidl::constant(class, "BUBBLING_PHASE", JsValue::from(3));
-        webidl::to_string_tag(class, "Event");
-        Ok(())
+        webidl::define(class, EVENT_MEMBERS)
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -464,55 +483,55 @@ fn this_custom_event(this: &JsValue) -> JsResult<JsObject<EventData>> {
     Ok(e)
 }
 
+/// [`detail`](https://dom.spec.whatwg.org/#dom-customevent-detail)
+fn get_detail(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = this_custom_event(this)?;
+    let detail = e.borrow().data().detail.borrow().clone();
+    Ok(detail)
+}
+
+/// [`initCustomEvent(type, bubbles, cancelable, detail)`](https://dom.spec.whatwg.org/#dom-customevent-initcustomevent)
+fn init_custom_event(this: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let e = this_custom_event(this)?;
+    if args.is_empty() {
+        return Err(webidl::type_error(
+            "initCustomEvent: 1 argument required, but only 0 present",
+        ));
+    }
+    let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
+    let bubbles = arg(args, 1).to_boolean();
+    let cancelable = arg(args, 2).to_boolean();
+    let detail = match args.get(3) {
+        None => JsValue::null(),
+        Some(v) if v.is_undefined() => JsValue::null(),
+        Some(v) => v.clone(),
+    };
+    let data = e.borrow();
+    // 1. If this's dispatch flag is set, then return.
+    if data.data().flags().dispatch {
+        return Ok(JsValue::undefined());
+    }
+    // 2. Initialize this with type, bubbles, and cancelable.
+    data.data().initialize(event_type, bubbles, cancelable);
+    // 3. Set this's detail attribute to detail.
+    *data.data().detail.borrow_mut() = detail;
+    Ok(JsValue::undefined())
+}
+
 impl Class for CustomEventInterface {
     const NAME: &'static str = "CustomEvent";
     const LENGTH: usize = 1;
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        webidl::define(
             class,
-            "detail",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = this_custom_event(this)?;
-                let detail = e.borrow().data().detail.borrow().clone();
-                Ok(detail)
-            }),
-            None,
-        );
-        webidl::operation(
-            class,
-            "initCustomEvent",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, context| {
-                let e = this_custom_event(this)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error(
-                        "initCustomEvent: 1 argument required, but only 0 present",
-                    ));
-                }
-                let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-                let bubbles = arg(args, 1).to_boolean();
-                let cancelable = arg(args, 2).to_boolean();
-                let detail = match args.get(3) {
-                    None => JsValue::null(),
-                    Some(v) if v.is_undefined() => JsValue::null(),
-                    Some(v) => v.clone(),
-                };
-                let data = e.borrow();
-                // 1. If this's dispatch flag is set, then return.
-                if data.data().flags().dispatch {
-                    return Ok(JsValue::undefined());
-                }
-                // 2. Initialize this with type, bubbles, and cancelable.
-                data.data().initialize(event_type, bubbles, cancelable);
-                // 3. Set this's detail attribute to detail.
-                *data.data().detail.borrow_mut() = detail;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::to_string_tag(class, "CustomEvent");
-        Ok(())
+            &[
+                Member::attribute("detail", get_detail),
+                Member::operation("initCustomEvent", 1, init_custom_event),
+                Member::to_string_tag("CustomEvent"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -552,6 +571,11 @@ impl Class for CustomEventInterface {
 /// Register `Event` and `CustomEvent`, and the realm's `isTrusted` getter.
 pub fn register(context: &mut Context) -> JsResult<()> {
     init_time_origin();
+    let is_trusted_getter = is_trusted_getter(context);
+    context
+        .realm()
+        .host_defined_mut()
+        .insert(EventRealm { is_trusted_getter });
     webidl::register_interface::<EventData>(context)?;
     webidl::register_interface::<CustomEventInterface>(context)?;
     let event = context
@@ -568,17 +592,20 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     Ok(())
 }
 
+/// [`isTrusted`](https://dom.spec.whatwg.org/#dom-event-istrusted)
+fn get_is_trusted(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = this_event(this)?;
+    let trusted = e.borrow().data().flags().is_trusted;
+    Ok(trusted.into())
+}
+
 /// The `isTrusted` getter shared by every event of a realm.
-pub fn is_trusted_getter(context: &mut Context) -> boa_engine::object::builtins::JsFunction {
+fn is_trusted_getter(context: &mut Context) -> JsFunction {
     webidl::function(
         context,
         "get isTrusted",
         0,
-        NativeFunction::from_fn_ptr(|this, _, _| {
-            let e = this_event(this)?;
-            let trusted = e.borrow().data().flags().is_trusted;
-            Ok(trusted.into())
-        }),
+        NativeFunction::from_fn_ptr(get_is_trusted),
     )
 }
 

@@ -2,23 +2,78 @@
 //! (no tree: targets have no parents), and HTML event handler attributes (`onabort`).
 //!
 //! [`EventTargetData`] is the native data of every event target, including `AbortSignal`s
-//! (which carry an [`AbortSignalState`]): Boa gives each object one native data type, and an
+//! (which carry their [`SignalHooks`]): Boa gives each object one native data type, and an
 //! `AbortSignal` must pass `EventTarget`'s brand checks.
+//!
+//! EventTarget's own algorithms consult an `AbortSignal` (the `signal` option of
+//! `addEventListener`, the signal's garbage-collection rule) only through [`SignalHooks`],
+//! which the abort module implements: the base interface names nothing of the derived one.
 
+use std::any::Any;
 use std::cell::Cell;
 
 use boa_engine::{
     class::{Class, ClassBuilder},
     property::Attribute,
-    Context, JsData, JsError, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsError, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use super::abort::{self, AbortSignalState};
 use super::event::{self, EventData, AT_TARGET, NONE};
-use super::report_exception;
+use super::report::report_exception;
 use boa_webidl::exception;
-use boa_webidl::{self as webidl, arg, Dictionary};
+use boa_webidl::{self as webidl, arg, Dictionary, Member};
+
+/// What EventTarget's own algorithms need of an
+/// [`AbortSignal`](https://dom.spec.whatwg.org/#interface-AbortSignal): the `signal` option of
+/// [add an event listener](https://dom.spec.whatwg.org/#add-an-event-listener) and
+/// [AbortSignal garbage collection](https://dom.spec.whatwg.org/#abort-signal-garbage-collection),
+/// which depends on the signal's `abort` listeners. An `AbortSignal`'s [`EventTargetData`]
+/// carries an implementation (the abort module's), given to [`EventTargetData::new_signal`].
+///
+/// ```
+/// let mut context = boa_engine::Context::default();
+/// boa_dom::register(&mut context).unwrap();
+/// let signal = boa_dom::create_abort_signal(&mut context).unwrap();
+/// let aborted = |signal: &boa_engine::JsObject| {
+///     let data = signal.downcast_ref::<boa_dom::EventTargetData>().unwrap();
+///     data.signal().map(boa_dom::SignalHooks::is_aborted)
+/// };
+/// assert_eq!(aborted(&signal), Some(false));
+/// boa_dom::signal_abort(&signal, 1.into(), &mut context).unwrap();
+/// assert_eq!(aborted(&signal), Some(true));
+/// ```
+pub trait SignalHooks: Trace + Any {
+    /// Whether the signal is aborted.
+    fn is_aborted(&self) -> bool;
+
+    /// [Add](https://dom.spec.whatwg.org/#abortsignal-add) to `signal` (the object carrying
+    /// these hooks) the abort steps "remove an event listener with `target` and `listener`".
+    fn add_remove_listener_steps(
+        &self,
+        signal: &JsObject,
+        target: JsObject,
+        listener: Gc<Listener>,
+    );
+
+    /// `signal`'s event listener list changed.
+    fn listeners_changed(&self, signal: &JsObject);
+
+    /// The implementation, for its owner to downcast.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Run `f` on the [`SignalHooks`] of `object`, if it is an `AbortSignal` (`f` must not run
+/// JS: the object stays borrowed).
+fn with_signal<R>(object: &JsObject, f: impl FnOnce(&dyn SignalHooks) -> R) -> Option<R> {
+    let data = object.downcast_ref::<EventTargetData>()?;
+    data.signal.as_deref().map(f)
+}
+
+/// The listeners of `target` changed: tell it if it is an `AbortSignal`.
+fn listeners_changed(target: &JsObject) {
+    with_signal(target, |signal| signal.listeners_changed(target));
+}
 
 /// An [event listener](https://dom.spec.whatwg.org/#concept-event-listener).
 #[derive(Trace, Finalize)]
@@ -60,7 +115,8 @@ struct EventHandler {
 pub struct EventTargetData {
     listeners: GcRefCell<Vec<Gc<Listener>>>,
     handlers: GcRefCell<Vec<EventHandler>>,
-    signal: Option<Gc<AbortSignalState>>,
+    /// An `AbortSignal`'s hooks (its state).
+    signal: Option<Box<dyn SignalHooks>>,
     /// The state of an event target interface defined outside this module (`FileReader`, a
     /// `MessagePort`'s port), as a native object script never sees.
     ext: Option<JsObject>,
@@ -98,24 +154,19 @@ impl EventTargetData {
         self.ext.as_ref()
     }
 
-    /// An `AbortSignal`'s data.
-    pub fn new_signal(state: Gc<AbortSignalState>) -> Self {
+    /// An `AbortSignal`'s data, with its hooks.
+    pub fn new_signal(signal: Box<dyn SignalHooks>) -> Self {
         Self {
             listeners: GcRefCell::new(Vec::new()),
             handlers: GcRefCell::new(Vec::new()),
-            signal: Some(state),
+            signal: Some(signal),
             ext: None,
         }
     }
 
-    /// The `AbortSignal` state, if this target is an `AbortSignal`.
-    pub fn signal(&self) -> Option<&AbortSignalState> {
+    /// The `AbortSignal` hooks, if this target is an `AbortSignal`.
+    pub fn signal(&self) -> Option<&dyn SignalHooks> {
         self.signal.as_deref()
-    }
-
-    /// The `AbortSignal` state's GC box, if this target is an `AbortSignal`.
-    pub fn signal_gc(&self) -> Option<Gc<AbortSignalState>> {
-        self.signal.clone()
     }
 }
 
@@ -190,7 +241,7 @@ fn this_target(this: &JsValue, context: &mut Context) -> JsResult<Target> {
         None => this.is_null_or_undefined(),
     };
     if is_global {
-        if let Some(data) = super::global_target_data(context) {
+        if let Some(data) = global_target_data(context) {
             return Ok(Target {
                 object: global,
                 data,
@@ -238,7 +289,7 @@ fn flatten_options(options: &JsValue, more: bool, context: &mut Context) -> JsRe
         .map(|v| v.to_boolean());
     if let Some(signal) = dict.get(webidl::js_key!("signal"), context)? {
         match signal.as_object() {
-            Some(o) if abort::is_signal_object(&o) => flat.signal = Some(o),
+            Some(o) if with_signal(&o, |_| ()).is_some() => flat.signal = Some(o),
             _ => {
                 return Err(webidl::type_error(
                     "Failed to read the 'signal' property from 'AddEventListenerOptions': not an AbortSignal",
@@ -264,7 +315,7 @@ fn to_listener_callback(value: &JsValue) -> JsResult<Option<JsObject>> {
 pub fn add_an_event_listener(target: &JsObject<EventTargetData>, listener: Listener) {
     // 2. If listener's signal is not null and is aborted, then return.
     if let Some(signal) = &listener.signal {
-        if super::is_aborted(signal) {
+        if with_signal(signal, |s| s.is_aborted()).unwrap_or(false) {
             return;
         }
     }
@@ -292,17 +343,13 @@ pub fn add_an_event_listener(target: &JsObject<EventTargetData>, listener: Liste
             list.push(listener.clone());
         }
     }
-    abort::listeners_changed(&target.clone().upcast());
+    listeners_changed(&target.clone().upcast());
     // 6. If listener's signal is not null, then add the following abort steps to it:
     //    remove an event listener with eventTarget and listener.
     if let Some(signal) = signal {
-        abort::add_algorithm(
-            &signal,
-            abort::AbortAlgorithm::RemoveListener {
-                target: target.clone().upcast(),
-                listener,
-            },
-        );
+        with_signal(&signal, |hooks| {
+            hooks.add_remove_listener_steps(&signal, target.clone().upcast(), listener);
+        });
     }
 }
 
@@ -318,7 +365,7 @@ pub fn remove_an_event_listener(target: &JsObject, listener: &Gc<Listener>) {
         .borrow_mut()
         .retain(|l| !Gc::ptr_eq(l, listener));
     drop(data);
-    abort::listeners_changed(target);
+    listeners_changed(target);
 }
 
 /// [dispatch](https://dom.spec.whatwg.org/#concept-event-dispatch) `event` to `target`, a
@@ -610,10 +657,119 @@ pub fn set_event_handler(target: &JsObject<EventTargetData>, event_type: &str, v
             }
             drop(handlers);
             drop(data);
-            abort::listeners_changed(&target.clone().upcast());
+            listeners_changed(&target.clone().upcast());
         }
         Step::Nothing => {}
     }
+}
+
+/// [`addEventListener(type, callback, options)`](https://dom.spec.whatwg.org/#dom-eventtarget-addeventlistener)
+fn add_event_listener(
+    this: &JsValue,
+    args: &[JsValue],
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    let target = this_target(this, context)?;
+    if args.len() < 2 {
+        return Err(webidl::type_error(format!(
+            "addEventListener: 2 arguments required, but only {} present",
+            args.len()
+        )));
+    }
+    let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
+    let callback = to_listener_callback(&arg(args, 1))?;
+    // 1. Let capture, passive, once, and signal be the result of flattening more options.
+    let flat = flatten_options(&arg(args, 2), true, context)?;
+    // 2. Add an event listener with this and an event listener whose type is type, callback
+    //    is callback, capture is capture, passive is passive, once is once, and signal is
+    //    signal.
+    let Some(callback) = callback else {
+        return Ok(JsValue::undefined());
+    };
+    add_an_event_listener(
+        &target.data,
+        Listener {
+            event_type,
+            callback: ListenerCallback::Js(callback),
+            capture: flat.capture,
+            passive: flat.passive.unwrap_or(false),
+            once: flat.once,
+            signal: flat.signal,
+            removed: Cell::new(false),
+        },
+    );
+    Ok(JsValue::undefined())
+}
+
+/// [`removeEventListener(type, callback, options)`](https://dom.spec.whatwg.org/#dom-eventtarget-removeeventlistener)
+fn remove_event_listener(
+    this: &JsValue,
+    args: &[JsValue],
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    let target = this_target(this, context)?;
+    if args.len() < 2 {
+        return Err(webidl::type_error(format!(
+            "removeEventListener: 2 arguments required, but only {} present",
+            args.len()
+        )));
+    }
+    let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
+    let callback = to_listener_callback(&arg(args, 1))?;
+    // 1. Let capture be the result of flattening options.
+    let flat = flatten_options(&arg(args, 2), false, context)?;
+    let Some(callback) = callback else {
+        return Ok(JsValue::undefined());
+    };
+    // 2. If this's event listener list contains an event listener whose type is type,
+    //    callback is callback, and capture is capture, then remove an event listener with
+    //    this and that event listener.
+    let found = {
+        let data = target.data.borrow();
+        let list = data.data().listeners.borrow();
+        list.iter()
+            .find(|l| {
+                l.event_type == event_type
+                    && l.capture == flat.capture
+                    && matches!(&l.callback, ListenerCallback::Js(c) if JsObject::equals(c, &callback))
+            })
+            .cloned()
+    };
+    if let Some(listener) = found {
+        remove_an_event_listener(&target.data.upcast(), &listener);
+    }
+    Ok(JsValue::undefined())
+}
+
+/// [`dispatchEvent(event)`](https://dom.spec.whatwg.org/#dom-eventtarget-dispatchevent)
+fn dispatch_event(this: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let target = this_target(this, context)?;
+    if args.is_empty() {
+        return Err(webidl::type_error(
+            "dispatchEvent: 1 argument required, but only 0 present",
+        ));
+    }
+    let Some(event) = event::as_event(&arg(args, 0)) else {
+        return Err(webidl::type_error(
+            "dispatchEvent: parameter 1 is not of type 'Event'",
+        ));
+    };
+    // 1. If event's dispatch flag is set, or if its initialized flag is not set, then throw
+    //    an "InvalidStateError" DOMException.
+    let flags = event.borrow().data().flags();
+    if flags.dispatch || !flags.initialized {
+        let e = exception::create(
+            "The event is already being dispatched or is not initialized",
+            "InvalidStateError",
+            context,
+        )?;
+        return Err(JsError::from_opaque(e.into()));
+    }
+    // 2. Initialize event's isTrusted attribute to false.
+    event.borrow().data().update(|f| f.is_trusted = false);
+    // 3. Return the result of dispatching event to this.
+    let result = dispatch(&event, &target, context)?;
+    Ok(result.into())
 }
 
 impl Class for EventTargetData {
@@ -622,119 +778,15 @@ impl Class for EventTargetData {
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::operation(
+        webidl::define(
             class,
-            "addEventListener",
-            2,
-            NativeFunction::from_fn_ptr(|this, args, context| {
-                let target = this_target(this, context)?;
-                if args.len() < 2 {
-                    return Err(webidl::type_error(format!(
-                        "addEventListener: 2 arguments required, but only {} present",
-                        args.len()
-                    )));
-                }
-                let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-                let callback = to_listener_callback(&arg(args, 1))?;
-                // 1. Let capture, passive, once, and signal be the result of flattening more
-                //    options.
-                let flat = flatten_options(&arg(args, 2), true, context)?;
-                // 2. Add an event listener with this and an event listener whose type is
-                //    type, callback is callback, capture is capture, passive is passive,
-                //    once is once, and signal is signal.
-                let Some(callback) = callback else {
-                    return Ok(JsValue::undefined());
-                };
-                add_an_event_listener(
-                    &target.data,
-                    Listener {
-                        event_type,
-                        callback: ListenerCallback::Js(callback),
-                        capture: flat.capture,
-                        passive: flat.passive.unwrap_or(false),
-                        once: flat.once,
-                        signal: flat.signal,
-                        removed: Cell::new(false),
-                    },
-                );
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "removeEventListener",
-            2,
-            NativeFunction::from_fn_ptr(|this, args, context| {
-                let target = this_target(this, context)?;
-                if args.len() < 2 {
-                    return Err(webidl::type_error(format!(
-                        "removeEventListener: 2 arguments required, but only {} present",
-                        args.len()
-                    )));
-                }
-                let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-                let callback = to_listener_callback(&arg(args, 1))?;
-                // 1. Let capture be the result of flattening options.
-                let flat = flatten_options(&arg(args, 2), false, context)?;
-                let Some(callback) = callback else {
-                    return Ok(JsValue::undefined());
-                };
-                // 2. If this's event listener list contains an event listener whose type is
-                //    type, callback is callback, and capture is capture, then remove an event
-                //    listener with this and that event listener.
-                let found = {
-                    let data = target.data.borrow();
-                    let list = data.data().listeners.borrow();
-                    list.iter()
-                        .find(|l| {
-                            l.event_type == event_type
-                                && l.capture == flat.capture
-                                && matches!(&l.callback, ListenerCallback::Js(c) if JsObject::equals(c, &callback))
-                        })
-                        .cloned()
-                };
-                if let Some(listener) = found {
-                    remove_an_event_listener(&target.data.upcast(), &listener);
-                }
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "dispatchEvent",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, context| {
-                let target = this_target(this, context)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error(
-                        "dispatchEvent: 1 argument required, but only 0 present",
-                    ));
-                }
-                let Some(event) = event::as_event(&arg(args, 0)) else {
-                    return Err(webidl::type_error(
-                        "dispatchEvent: parameter 1 is not of type 'Event'",
-                    ));
-                };
-                // 1. If event's dispatch flag is set, or if its initialized flag is not set,
-                //    then throw an "InvalidStateError" DOMException.
-                let flags = event.borrow().data().flags();
-                if flags.dispatch || !flags.initialized {
-                    let e = exception::create(
-                        "The event is already being dispatched or is not initialized",
-                        "InvalidStateError",
-                        context,
-                    )?;
-                    return Err(JsError::from_opaque(e.into()));
-                }
-                // 2. Initialize event's isTrusted attribute to false.
-                event.borrow().data().update(|f| f.is_trusted = false);
-                // 3. Return the result of dispatching event to this.
-                let result = dispatch(&event, &target, context)?;
-                Ok(result.into())
-            }),
-        );
-        webidl::to_string_tag(class, "EventTarget");
-        Ok(())
+            &[
+                Member::operation("addEventListener", 2, add_event_listener),
+                Member::operation("removeEventListener", 2, remove_event_listener),
+                Member::operation("dispatchEvent", 1, dispatch_event),
+                Member::to_string_tag("EventTarget"),
+            ],
+        )
     }
 
     /// `new EventTarget()`.
@@ -743,7 +795,27 @@ impl Class for EventTargetData {
     }
 }
 
-/// Register `EventTarget`.
+/// The listeners of a realm's global object (in the realm's `host_defined`): the global
+/// object is an EventTarget, as a worker's global is, but its own native data belongs to the
+/// engine.
+#[derive(Trace, Finalize, JsData)]
+struct GlobalTarget(JsObject<EventTargetData>);
+
+/// The listener holder of the current realm's global object.
+pub fn global_target_data(context: &Context) -> Option<JsObject<EventTargetData>> {
+    context
+        .realm()
+        .host_defined()
+        .get::<GlobalTarget>()
+        .map(|g| g.0.clone())
+}
+
+/// Register `EventTarget`, and the listener holder of the realm's global object.
 pub fn register(context: &mut Context) -> JsResult<()> {
+    let global_target = JsObject::new(context.root_shape(), None, EventTargetData::new());
+    context
+        .realm()
+        .host_defined_mut()
+        .insert(GlobalTarget(global_target));
     webidl::register_interface::<EventTargetData>(context)
 }

@@ -28,17 +28,17 @@
 //! Also `CustomEvent` (WPT's EventTarget tests use it). The global object is an event target
 //! too (see `register`).
 //!
-//! Layout: `event.rs` (Event, CustomEvent), `event_target.rs`
-//! (EventTarget, dispatch, event handler attributes), `abort.rs` (AbortSignal,
-//! AbortController).
+//! Layout, from the ground up: `report.rs` (the exception reporter hook), `event.rs`
+//! (Event, CustomEvent), `event_target.rs` (EventTarget, dispatch, event handler attributes,
+//! and the [`SignalHooks`] through which it consults an AbortSignal), `progress_event.rs`
+//! (ProgressEvent), `abort.rs` (AbortSignal, which implements those hooks, and
+//! AbortController). Each interface is a table of `boa_webidl::Member` rows.
 
 #![warn(missing_docs)]
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
-
-use std::cell::Cell;
 
 use boa_engine::{
     object::builtins::JsFunction, property::PropertyDescriptor, Context, JsObject, JsResult,
@@ -50,6 +50,7 @@ mod abort;
 mod event;
 mod event_target;
 mod progress_event;
+mod report;
 
 // For the event interfaces defined outside this module (FileReader, MessagePort, MessageEvent).
 pub use boa_webidl::prototype_from_new_target;
@@ -58,65 +59,13 @@ pub use event::EventData;
 pub use event::{create_event_object, event_init};
 pub use event_target::EventTargetData;
 pub use event_target::{
-    add_internal_listener, dispatch, get_event_handler, set_event_handler, Target,
+    add_internal_listener, dispatch, get_event_handler, global_target_data, set_event_handler,
+    SignalHooks, Target,
 };
 pub use progress_event::fire_progress_event;
-
-/// Per-realm DOM state (in the realm's `host_defined`).
-#[derive(Trace, Finalize, boa_engine::JsData)]
-pub struct DomRealm {
-    /// The `[LegacyUnforgeable]` `isTrusted` getter shared by the realm's events.
-    pub is_trusted_getter: JsFunction,
-    /// The listeners of the realm's global object (which is an EventTarget, as a worker's
-    /// global is; its own native data belongs to the engine).
-    pub global_target: JsObject<EventTargetData>,
-}
-
-/// The listener holder of the current realm's global object.
-pub fn global_target_data(context: &Context) -> Option<JsObject<EventTargetData>> {
-    context
-        .realm()
-        .host_defined()
-        .get::<DomRealm>()
-        .map(|r| r.global_target.clone())
-}
-
-/// The host hook that receives reported exceptions.
-pub type ExceptionReporter = fn(JsValue, &mut Context);
-
-thread_local! {
-    static EXCEPTION_REPORTER: Cell<Option<ExceptionReporter>> = const { Cell::new(None) };
-}
-
-/// Set the hook that receives exceptions the DOM "reports" (thrown by event listeners and
-/// abort algorithms, which must not propagate to the dispatcher). Thread-local; the default
-/// ignores them.
-pub fn set_exception_reporter(reporter: ExceptionReporter) {
-    EXCEPTION_REPORTER.with(|r| r.set(Some(reporter)));
-}
-
-/// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
-/// through the hook set by [`set_exception_reporter`].
-pub fn report_exception(error: boa_webidl::Caught, context: &mut Context) {
-    let value = error.into_value();
-    if let Some(reporter) = EXCEPTION_REPORTER.with(Cell::get) {
-        reporter(value, context);
-    }
-}
-
-/// [Report an exception](https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception)
-/// `value` that no library code caught (HTML's `reportError(e)` hands script's value over)
-/// through the hook set by [`set_exception_reporter`].
-///
-/// ```
-/// let mut context = boa_engine::Context::default();
-/// boa_dom::report_exception_value(boa_engine::JsValue::from(1), &mut context);
-/// ```
-pub fn report_exception_value(value: JsValue, context: &mut Context) {
-    if let Some(reporter) = EXCEPTION_REPORTER.with(Cell::get) {
-        reporter(value, context);
-    }
-}
+pub use report::{
+    report_exception, report_exception_value, set_exception_reporter, ExceptionReporter,
+};
 
 /// Register `DOMException`, `Event`, `CustomEvent`, `EventTarget`, `AbortController`,
 /// `AbortSignal`.
@@ -131,12 +80,6 @@ pub fn register(context: &mut Context) -> JsResult<()> {
         return Ok(());
     }
     boa_webidl::register(context)?;
-    let getter = event::is_trusted_getter(context);
-    let global_target = JsObject::new(context.root_shape(), None, EventTargetData::new());
-    context.realm().host_defined_mut().insert(DomRealm {
-        is_trusted_getter: getter,
-        global_target,
-    });
     event::register(context)?;
     progress_event::register(context)?;
     event_target::register(context)?;

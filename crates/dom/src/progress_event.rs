@@ -4,14 +4,14 @@
 use boa_engine::{
     class::{Class, ClassBuilder},
     property::Attribute,
-    Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, Trace};
 
 use super::event::{create_event_object, event_init, EventData};
 use super::event_target::{dispatch, EventTargetData, Target};
 use boa_webidl::prototype_from_new_target;
-use boa_webidl::{self as webidl, arg, Dictionary};
+use boa_webidl::{self as webidl, arg, Dictionary, Member};
 
 /// A `ProgressEvent`'s members (the event's `ext` state).
 #[derive(Debug, Clone, Trace, Finalize, JsData)]
@@ -54,34 +54,36 @@ fn dictionary_double(
     }
 }
 
+/// [`lengthComputable`](https://xhr.spec.whatwg.org/#dom-progressevent-lengthcomputable)
+fn get_length_computable(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    progress_field(this, |p| p.length_computable.into())
+}
+
+/// [`loaded`](https://xhr.spec.whatwg.org/#dom-progressevent-loaded)
+fn get_loaded(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    progress_field(this, |p| p.loaded.into())
+}
+
+/// [`total`](https://xhr.spec.whatwg.org/#dom-progressevent-total)
+fn get_total(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    progress_field(this, |p| p.total.into())
+}
+
 impl Class for ProgressEventInterface {
     const NAME: &'static str = "ProgressEvent";
     const LENGTH: usize = 1;
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        webidl::define(
             class,
-            "lengthComputable",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                progress_field(this, |p| p.length_computable.into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "loaded",
-            NativeFunction::from_fn_ptr(|this, _, _| progress_field(this, |p| p.loaded.into())),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "total",
-            NativeFunction::from_fn_ptr(|this, _, _| progress_field(this, |p| p.total.into())),
-            None,
-        );
-        webidl::to_string_tag(class, "ProgressEvent");
-        Ok(())
+            &[
+                Member::attribute("lengthComputable", get_length_computable),
+                Member::attribute("loaded", get_loaded),
+                Member::attribute("total", get_total),
+                Member::to_string_tag("ProgressEvent"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
