@@ -9,7 +9,7 @@ use boa_engine::{
 use boa_gc::{Finalize, Trace};
 
 use crate::convert::to_dom_string;
-use crate::interface::{attribute, brand, constant, function, register_interface, to_string_tag};
+use crate::interface::{brand, constant, define, function, register_interface, Member};
 
 /// The [error names table](https://webidl.spec.whatwg.org/#dfn-error-names-table): the names
 /// that have a legacy code.
@@ -103,47 +103,52 @@ impl DomException {
     }
 }
 
+/// [`DOMException.prototype.name`](https://webidl.spec.whatwg.org/#dom-domexception-name)
+fn name(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = brand::<DomException>(this, "DOMException")?;
+    let name = e.borrow().data().name.clone();
+    Ok(name.into())
+}
+
+/// [`DOMException.prototype.message`](https://webidl.spec.whatwg.org/#dom-domexception-message)
+fn message(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = brand::<DomException>(this, "DOMException")?;
+    let message = e.borrow().data().message.clone();
+    Ok(message.into())
+}
+
+/// [`DOMException.prototype.code`](https://webidl.spec.whatwg.org/#dom-domexception-code)
+fn code(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let e = brand::<DomException>(this, "DOMException")?;
+    let code = legacy_code(&e.borrow().data().name);
+    Ok(JsValue::from(code))
+}
+
+/// The [legacy code constants](https://webidl.spec.whatwg.org/#idl-DOMException-error-names)
+/// (`INDEX_SIZE_ERR = 1` ... `DATA_CLONE_ERR = 25`), in order.
+fn define_constants(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+    for (i, name) in CONSTANTS.iter().enumerate() {
+        constant(class, name, JsValue::from(i as u32 + 1));
+    }
+    Ok(())
+}
+
 impl Class for DomException {
     const NAME: &'static str = "DOMException";
     const LENGTH: usize = 0;
     const ATTRIBUTES: boa_engine::property::Attribute = crate::interface::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        attribute(
+        define(
             class,
-            "name",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = brand::<DomException>(this, "DOMException")?;
-                let name = e.borrow().data().name.clone();
-                Ok(name.into())
-            }),
-            None,
-        );
-        attribute(
-            class,
-            "message",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = brand::<DomException>(this, "DOMException")?;
-                let message = e.borrow().data().message.clone();
-                Ok(message.into())
-            }),
-            None,
-        );
-        attribute(
-            class,
-            "code",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let e = brand::<DomException>(this, "DOMException")?;
-                let code = legacy_code(&e.borrow().data().name);
-                Ok(JsValue::from(code))
-            }),
-            None,
-        );
-        for (i, name) in CONSTANTS.iter().enumerate() {
-            constant(class, name, JsValue::from(i as u32 + 1));
-        }
-        to_string_tag(class, "DOMException");
-        Ok(())
+            &[
+                Member::attribute("name", name),
+                Member::attribute("message", message),
+                Member::attribute("code", code),
+                Member::install(define_constants),
+                Member::to_string_tag("DOMException"),
+            ],
+        )
     }
 
     /// `new DOMException(message = "", name = "Error")`.

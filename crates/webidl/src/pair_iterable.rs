@@ -86,6 +86,31 @@ struct IteratorPrototype {
     object: JsObject,
 }
 
+/// The row of an interface table ([`crate::Member`]) that defines `T`'s iteration methods
+/// ([`define_iteration_methods`]); it goes after the regular operations.
+///
+/// ```
+/// # use boa_engine::JsObject;
+/// # #[derive(boa_gc::Trace, boa_gc::Finalize, boa_engine::JsData)]
+/// # struct Pairs;
+/// # impl boa_webidl::pair_iterable::PairIterable for Pairs {
+/// #     const INTERFACE: &'static str = "Pairs";
+/// #     const ITERATOR_TAG: &'static str = "Pairs Iterator";
+/// #     fn pair_at(_: &JsObject<Self>, _: usize) -> Option<(boa_engine::JsValue, boa_engine::JsValue)> { None }
+/// # }
+/// let row = boa_webidl::pair_iterable::iteration_methods::<Pairs>();
+/// assert!(matches!(row, boa_webidl::Member::Install(_)));
+/// ```
+#[must_use]
+pub const fn iteration_methods<T: PairIterable>() -> crate::interface::Member {
+    crate::interface::Member::install(install_iteration_methods::<T>)
+}
+
+fn install_iteration_methods<T: PairIterable>(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+    define_iteration_methods::<T>(class);
+    Ok(())
+}
+
 /// Define the iteration methods of `T` on its interface prototype object (WebIDL
 /// [§3.7.9.1-3](https://webidl.spec.whatwg.org/#es-iterable), pair iterator): `entries`,
 /// `keys`, `values`, `forEach` as regular operations, and `@@iterator` the same function
