@@ -18,15 +18,19 @@ use boa_engine::{
     object::ObjectInitializer,
     property::Attribute,
     string::JsStrVariant,
-    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, Trace};
 
-use super::decoder::{construct_common, DecodeError, DecoderCommon};
+use super::decoder::{
+    construct_common, text_decoder_common, DecodeError, DecoderCommon, TextDecoderCommon,
+};
 use boa_webidl::buffer_source::{
     check_allow_shared_buffer_source, copy_bytes_of_allow_shared_buffer_source,
 };
-use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
+use boa_webidl::{
+    self as webidl, arg, brand, type_error, Dictionary, Member, INTERFACE_ATTRIBUTES,
+};
 
 // ---------------------------------------------------------------------------------------
 // TextDecoder
@@ -102,49 +106,32 @@ fn decode(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsVal
     Ok(JsString::from(output.as_slice()).into())
 }
 
+impl TextDecoderCommon for TextDecoder {
+    const INTERFACE: &'static str = "TextDecoder";
+
+    fn common(&self) -> &DecoderCommon {
+        &self.common
+    }
+}
+
 impl Class for TextDecoder {
     const NAME: &'static str = "TextDecoder";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "TextDecoder";
         // TextDecoder includes TextDecoderCommon: its attributes, then the operation.
-        webidl::attribute(
+        let [encoding, fatal, ignore_bom] = text_decoder_common::<Self>();
+        webidl::define(
             class,
-            "encoding",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let d = brand::<TextDecoder>(this, NAME)?;
-                // The encoding getter steps are to return this's encoding's name, in ASCII
-                // lowercase.
-                Ok(decoder_data(&d, |d| d.common.encoding_name()).into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "fatal",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let d = brand::<TextDecoder>(this, NAME)?;
-                // The fatal getter steps are to return true if this's error mode is "fatal",
-                // otherwise false.
-                Ok(decoder_data(&d, |d| d.common.fatal()).into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "ignoreBOM",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let d = brand::<TextDecoder>(this, NAME)?;
-                // The ignoreBOM getter steps are to return this's ignore BOM.
-                Ok(decoder_data(&d, |d| d.common.ignore_bom()).into())
-            }),
-            None,
-        );
-        webidl::operation(class, "decode", 0, NativeFunction::from_fn_ptr(decode));
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                encoding,
+                fatal,
+                ignore_bom,
+                Member::operation("decode", 0, decode),
+                Member::to_string_tag("TextDecoder"),
+            ],
+        )
     }
 
     fn data_constructor(
@@ -195,6 +182,14 @@ pub(crate) fn encode_utf8(input: &JsString) -> Vec<u8> {
 fn create_uint8_array(bytes: Vec<u8>, ctx: &mut Context) -> JsResult<JsValue> {
     let buffer = boa_webidl::gc_pressure::new_array_buffer(AlignedVec::from_iter(0, bytes), ctx)?;
     Ok(JsUint8Array::from_array_buffer(buffer, ctx)?.into())
+}
+
+/// [`encoding`](https://encoding.spec.whatwg.org/#dom-textencoder-encoding) (of the
+/// TextEncoderCommon mixin, which TextEncoder alone includes)
+fn encoding(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    brand::<TextEncoder>(this, "TextEncoder")?;
+    // The encoding getter steps are to return "utf-8".
+    Ok(JsString::from("utf-8").into())
 }
 
 /// [`encode(input)`](https://encoding.spec.whatwg.org/#dom-textencoder-encode)
@@ -334,27 +329,16 @@ impl Class for TextEncoder {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "TextEncoder";
         // TextEncoder includes TextEncoderCommon: its attribute, then the operations.
-        webidl::attribute(
+        webidl::define(
             class,
-            "encoding",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                brand::<TextEncoder>(this, NAME)?;
-                // The encoding getter steps are to return "utf-8".
-                Ok(JsString::from("utf-8").into())
-            }),
-            None,
-        );
-        webidl::operation(class, "encode", 0, NativeFunction::from_fn_ptr(encode));
-        webidl::operation(
-            class,
-            "encodeInto",
-            2,
-            NativeFunction::from_fn_ptr(encode_into),
-        );
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                Member::attribute("encoding", encoding),
+                Member::operation("encode", 0, encode),
+                Member::operation("encodeInto", 2, encode_into),
+                Member::to_string_tag("TextEncoder"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

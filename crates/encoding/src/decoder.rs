@@ -1,8 +1,9 @@
 //! The decoding side shared by `TextDecoder` and `TextDecoderStream`: the
 //! [`TextDecoderCommon`](https://encoding.spec.whatwg.org/#textdecodercommon) state (encoding,
 //! error mode, ignore BOM, decoder, I/O queue, BOM seen), "getting an encoding" for a decoder,
-//! the `TextDecoderOptions` dictionary, and the
-//! [serialize I/O queue](https://encoding.spec.whatwg.org/#concept-td-serialize) steps.
+//! the `TextDecoderOptions` dictionary, the
+//! [serialize I/O queue](https://encoding.spec.whatwg.org/#concept-td-serialize) steps, and the
+//! mixin's attributes ([`text_decoder_common`]), which both interfaces put in their tables.
 //!
 //! The decoders are `encoding_rs`'s (the Encoding Standard's decoders); its `Decoder` holds the
 //! bytes of a sequence not yet complete, which is the part of the spec's I/O queue that
@@ -12,10 +13,10 @@
 
 use std::cell::RefCell;
 
-use boa_engine::{Context, JsResult, JsString, JsValue};
+use boa_engine::{Context, JsResult, JsString, JsValue, NativeObject};
 use encoding_rs::{CoderResult, Decoder, DecoderResult, Encoding};
 
-use boa_webidl::{arg, range_error, to_dom_string, type_error, Dictionary};
+use boa_webidl::{arg, brand, range_error, to_dom_string, type_error, Dictionary, Member};
 
 /// [Get an encoding](https://encoding.spec.whatwg.org/#concept-encoding-get) from `label` for
 /// a decoder: the `TextDecoder` / `TextDecoderStream` constructor steps 1-2 (failure or
@@ -229,4 +230,63 @@ impl DecoderCommon {
         }
         output
     }
+}
+
+/// An interface that includes the
+/// [TextDecoderCommon](https://encoding.spec.whatwg.org/#textdecodercommon) mixin
+/// (`TextDecoder`, `TextDecoderStream`): an object holding a [`DecoderCommon`].
+pub(crate) trait TextDecoderCommon: NativeObject {
+    /// The interface's identifier, as the brand check's TypeError names it.
+    const INTERFACE: &'static str;
+
+    /// this's `TextDecoderCommon` state.
+    fn common(&self) -> &DecoderCommon;
+}
+
+/// The rows of the [TextDecoderCommon](https://encoding.spec.whatwg.org/#textdecodercommon)
+/// mixin, in IDL order: `readonly attribute DOMString encoding;`, `readonly attribute boolean
+/// fatal;`, `readonly attribute boolean ignoreBOM;`. Each getter brand-checks `this` as a `T`.
+pub(crate) const fn text_decoder_common<T: TextDecoderCommon>() -> [Member; 3] {
+    [
+        Member::attribute("encoding", encoding::<T>),
+        Member::attribute("fatal", fatal::<T>),
+        Member::attribute("ignoreBOM", ignore_bom::<T>),
+    ]
+}
+
+/// [encoding](https://encoding.spec.whatwg.org/#dom-textdecoder-encoding)
+fn encoding<T: TextDecoderCommon>(
+    this: &JsValue,
+    _: &[JsValue],
+    _: &mut Context,
+) -> JsResult<JsValue> {
+    let this = brand::<T>(this, T::INTERFACE)?;
+    // The encoding getter steps are to return this's encoding's name, in ASCII lowercase.
+    let name = this.borrow().data().common().encoding_name();
+    Ok(name.into())
+}
+
+/// [fatal](https://encoding.spec.whatwg.org/#dom-textdecoder-fatal)
+fn fatal<T: TextDecoderCommon>(
+    this: &JsValue,
+    _: &[JsValue],
+    _: &mut Context,
+) -> JsResult<JsValue> {
+    let this = brand::<T>(this, T::INTERFACE)?;
+    // The fatal getter steps are to return true if this's error mode is "fatal", otherwise
+    // false.
+    let fatal = this.borrow().data().common().fatal();
+    Ok(fatal.into())
+}
+
+/// [ignoreBOM](https://encoding.spec.whatwg.org/#dom-textdecoder-ignorebom)
+fn ignore_bom<T: TextDecoderCommon>(
+    this: &JsValue,
+    _: &[JsValue],
+    _: &mut Context,
+) -> JsResult<JsValue> {
+    let this = brand::<T>(this, T::INTERFACE)?;
+    // The ignoreBOM getter steps are to return this's ignore BOM.
+    let ignore_bom = this.borrow().data().common().ignore_bom();
+    Ok(ignore_bom.into())
 }
