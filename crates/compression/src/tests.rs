@@ -6,9 +6,11 @@ use boa_engine::Context;
 
 use std::io::Write;
 
-use super::{
-    CompressionFormat, Compressor, Decompressor, GzipHeaderParser, Phase, OUTPUT_CHUNK_BOUND,
-};
+use crate::compressor::Compressor;
+use crate::decompressor::{Decompressor, Phase};
+use crate::format::CompressionFormat;
+use crate::gzip::GzipHeaderParser;
+use crate::pieces::OUTPUT_CHUNK_BOUND;
 use crate::test_support::{context, eval, run_jobs, string};
 
 const FORMATS: [CompressionFormat; 3] = [
