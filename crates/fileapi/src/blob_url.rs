@@ -35,7 +35,7 @@ use boa_engine::{property::PropertyDescriptor, Context, JsObject, JsResult, JsSt
 
 use boa_webidl::{self as webidl, arg, type_error};
 
-use crate::Blob;
+use crate::blob_data::Blob;
 
 /// The blob URL store (context data): URL serialized without its fragment → the Blob.
 #[derive(Default)]

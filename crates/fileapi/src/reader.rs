@@ -11,14 +11,15 @@ use boa_engine::{
     class::{Class, ClassBuilder},
     job::GenericJob,
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 use encoding_rs::Encoding;
 
-use super::{array_buffer_from, blob_parts, ByteSeq};
+use crate::bytes::{array_buffer_from, ByteSeq};
+use crate::objects::blob_parts;
 use boa_dom::{self as dom, EventTargetData};
-use boa_webidl::{self as webidl, arg, type_error, INTERFACE_ATTRIBUTES};
+use boa_webidl::{self as webidl, arg, type_error, Member, INTERFACE_ATTRIBUTES};
 
 /// Register `FileReader` (inheriting from `EventTarget`).
 pub fn register(context: &mut Context) -> JsResult<()> {
@@ -280,21 +281,35 @@ pub fn base64_encode_into(bytes: &[u8], out: &mut String) {
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct FileReaderInterface;
 
-fn handler_attribute(class: &mut ClassBuilder<'_>, name: &'static str, event_type: &'static str) {
-    let getter = NativeFunction::from_copy_closure(move |this, _, _| {
-        let (target, _) = this_reader(this)?;
-        Ok(dom::get_event_handler(&target, event_type))
-    });
-    let setter = NativeFunction::from_copy_closure(move |this, args, _| {
-        let (target, _) = this_reader(this)?;
-        if args.is_empty() {
-            return Err(type_error(format!("{name} setter needs a value")));
+/// The getter and setter of an
+/// [event handler IDL attribute](https://html.spec.whatwg.org/multipage/webappapis.html#event-handler-idl-attributes)
+/// of `FileReader`: `$get` and `$set` for the attribute `$name`, of the event `$event`.
+macro_rules! event_handler {
+    ($get:ident, $set:ident, $name:literal, $event:literal) => {
+        #[doc = concat!("The getter of [", $name, "](https://w3c.github.io/FileAPI/#dfn-", $name, ").")]
+        fn $get(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+            let (target, _) = this_reader(this)?;
+            Ok(dom::get_event_handler(&target, $event))
         }
-        dom::set_event_handler(&target, event_type, &arg(args, 0));
-        Ok(JsValue::undefined())
-    });
-    webidl::attribute(class, name, getter, Some(setter));
+
+        #[doc = concat!("The setter of [", $name, "](https://w3c.github.io/FileAPI/#dfn-", $name, ").")]
+        fn $set(this: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+            let (target, _) = this_reader(this)?;
+            if args.is_empty() {
+                return Err(type_error(concat!($name, " setter needs a value")));
+            }
+            dom::set_event_handler(&target, $event, &arg(args, 0));
+            Ok(JsValue::undefined())
+        }
+    };
 }
+
+event_handler!(get_onloadstart, set_onloadstart, "onloadstart", "loadstart");
+event_handler!(get_onprogress, set_onprogress, "onprogress", "progress");
+event_handler!(get_onload, set_onload, "onload", "load");
+event_handler!(get_onabort, set_onabort, "onabort", "abort");
+event_handler!(get_onerror, set_onerror, "onerror", "error");
+event_handler!(get_onloadend, set_onloadend, "onloadend", "loadend");
 
 fn blob_argument(args: &[JsValue], method: &str) -> JsResult<JsValue> {
     if args.is_empty() {
@@ -311,129 +326,116 @@ fn blob_argument(args: &[JsValue], method: &str) -> JsResult<JsValue> {
     Ok(blob)
 }
 
+/// [readyState](https://w3c.github.io/FileAPI/#dom-filereader-readystate)
+fn ready_state(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let (_, r) = this_reader(this)?;
+    Ok(JsValue::from(state_of(&r, |s| s.state.get())))
+}
+
+/// [result](https://w3c.github.io/FileAPI/#dom-filereader-result)
+fn result(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let (_, r) = this_reader(this)?;
+    Ok(state_of(&r, |s| s.result.borrow().clone()))
+}
+
+/// [error](https://w3c.github.io/FileAPI/#dom-filereader-error)
+fn error(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let (_, r) = this_reader(this)?;
+    Ok(state_of(&r, |s| s.error.borrow().clone()))
+}
+
+/// [readAsArrayBuffer(blob)](https://w3c.github.io/FileAPI/#dfn-readAsArrayBuffer)
+fn read_as_array_buffer(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    this_reader(this)?;
+    let blob = blob_argument(args, "readAsArrayBuffer")?;
+    read_operation(this, &blob, ReadType::ArrayBuffer, ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [readAsBinaryString(blob)](https://w3c.github.io/FileAPI/#dfn-readAsBinaryString)
+fn read_as_binary_string(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    this_reader(this)?;
+    let blob = blob_argument(args, "readAsBinaryString")?;
+    read_operation(this, &blob, ReadType::BinaryString, ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [readAsText(blob, encoding)](https://w3c.github.io/FileAPI/#dfn-readAsText)
+fn read_as_text(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    this_reader(this)?;
+    let blob = blob_argument(args, "readAsText")?;
+    let encoding = match arg(args, 1) {
+        v if v.is_undefined() => None,
+        v => Some(v.to_string(ctx)?),
+    };
+    read_operation(this, &blob, ReadType::Text(encoding), ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [readAsDataURL(blob)](https://w3c.github.io/FileAPI/#dfn-readAsDataURL)
+fn read_as_data_url(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    this_reader(this)?;
+    let blob = blob_argument(args, "readAsDataURL")?;
+    read_operation(this, &blob, ReadType::DataUrl, ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [abort()](https://w3c.github.io/FileAPI/#dfn-abort)
+fn abort(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (target, r) = this_reader(this)?;
+    let state = state_of(&r, |s| s.state.get());
+    // 1. If this's state is "empty" or "done", set this's result to null and terminate this
+    //    algorithm.
+    if state != LOADING {
+        state_of(&r, |s| *s.result.borrow_mut() = JsValue::null());
+        return Ok(JsValue::undefined());
+    }
+    // 2. If this's state is "loading" set this's state to "done" and this's result to null.
+    // 3. Remove this's queued tasks. 4. Terminate the read.
+    state_of(&r, |s| {
+        s.state.set(DONE);
+        *s.result.borrow_mut() = JsValue::null();
+        s.generation.set(s.generation.get() + 1);
+    });
+    // 5. Fire a progress event called abort at this (with the bytes read so far).
+    let (loaded, total) = state_of(&r, |s| s.progress.get());
+    dom::fire_progress_event(&target, "abort", loaded, total, ctx)?;
+    // 6. If this's state is not "loading", fire a progress event called loadend.
+    if state_of(&r, |s| s.state.get()) != LOADING {
+        dom::fire_progress_event(&target, "loadend", loaded, total, ctx)?;
+    }
+    Ok(JsValue::undefined())
+}
+
 impl Class for FileReaderInterface {
     const NAME: &'static str = "FileReader";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        webidl::define(
             class,
-            "readyState",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let (_, r) = this_reader(this)?;
-                Ok(JsValue::from(state_of(&r, |s| s.state.get())))
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "result",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let (_, r) = this_reader(this)?;
-                Ok(state_of(&r, |s| s.result.borrow().clone()))
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "error",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let (_, r) = this_reader(this)?;
-                Ok(state_of(&r, |s| s.error.borrow().clone()))
-            }),
-            None,
-        );
-        handler_attribute(class, "onloadstart", "loadstart");
-        handler_attribute(class, "onprogress", "progress");
-        handler_attribute(class, "onload", "load");
-        handler_attribute(class, "onabort", "abort");
-        handler_attribute(class, "onerror", "error");
-        handler_attribute(class, "onloadend", "loadend");
-        webidl::operation(
-            class,
-            "readAsArrayBuffer",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                this_reader(this)?;
-                let blob = blob_argument(args, "readAsArrayBuffer")?;
-                read_operation(this, &blob, ReadType::ArrayBuffer, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "readAsBinaryString",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                this_reader(this)?;
-                let blob = blob_argument(args, "readAsBinaryString")?;
-                read_operation(this, &blob, ReadType::BinaryString, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "readAsText",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                this_reader(this)?;
-                let blob = blob_argument(args, "readAsText")?;
-                let encoding = match arg(args, 1) {
-                    v if v.is_undefined() => None,
-                    v => Some(v.to_string(ctx)?),
-                };
-                read_operation(this, &blob, ReadType::Text(encoding), ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "readAsDataURL",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                this_reader(this)?;
-                let blob = blob_argument(args, "readAsDataURL")?;
-                read_operation(this, &blob, ReadType::DataUrl, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "abort",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let (target, r) = this_reader(this)?;
-                let state = state_of(&r, |s| s.state.get());
-                // 1. If this's state is "empty" or "done", set this's result to null and
-                //    terminate this algorithm.
-                if state != LOADING {
-                    state_of(&r, |s| *s.result.borrow_mut() = JsValue::null());
-                    return Ok(JsValue::undefined());
-                }
-                // 2. If this's state is "loading" set this's state to "done" and this's
-                //    result to null.
-                // 3. Remove this's queued tasks. 4. Terminate the read.
-                state_of(&r, |s| {
-                    s.state.set(DONE);
-                    *s.result.borrow_mut() = JsValue::null();
-                    s.generation.set(s.generation.get() + 1);
-                });
-                // 5. Fire a progress event called abort at this (with the bytes read so far).
-                let (loaded, total) = state_of(&r, |s| s.progress.get());
-                dom::fire_progress_event(&target, "abort", loaded, total, ctx)?;
-                // 6. If this's state is not "loading", fire a progress event called loadend.
-                if state_of(&r, |s| s.state.get()) != LOADING {
-                    dom::fire_progress_event(&target, "loadend", loaded, total, ctx)?;
-                }
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::constant(class, "EMPTY", JsValue::from(EMPTY));
-        webidl::constant(class, "LOADING", JsValue::from(LOADING));
-        webidl::constant(class, "DONE", JsValue::from(DONE));
-        webidl::to_string_tag(class, "FileReader");
-        Ok(())
+            &[
+                Member::attribute("readyState", ready_state),
+                Member::attribute("result", result),
+                Member::attribute("error", error),
+                Member::writable_attribute("onloadstart", get_onloadstart, set_onloadstart),
+                Member::writable_attribute("onprogress", get_onprogress, set_onprogress),
+                Member::writable_attribute("onload", get_onload, set_onload),
+                Member::writable_attribute("onabort", get_onabort, set_onabort),
+                Member::writable_attribute("onerror", get_onerror, set_onerror),
+                Member::writable_attribute("onloadend", get_onloadend, set_onloadend),
+                Member::operation("readAsArrayBuffer", 1, read_as_array_buffer),
+                Member::operation("readAsBinaryString", 1, read_as_binary_string),
+                Member::operation("readAsText", 1, read_as_text),
+                Member::operation("readAsDataURL", 1, read_as_data_url),
+                Member::operation("abort", 0, abort),
+                Member::constant("EMPTY", EMPTY),
+                Member::constant("LOADING", LOADING),
+                Member::constant("DONE", DONE),
+                Member::to_string_tag("FileReader"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

@@ -1,5 +1,5 @@
 use ::bytes::Bytes;
-use boa_engine::js_string;
+use boa_engine::{js_string, JsValue};
 
 use super::*;
 use crate::test_support::{context, eval, run_async_out, string};
