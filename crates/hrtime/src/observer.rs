@@ -3,7 +3,7 @@
 //! PerformanceObserver task.
 //!
 //! Each global (realm) keeps its list of registered performance observers and its
-//! "performance observer task queued flag" in its [`PerformanceState`]; an observer belongs
+//! "performance observer task queued flag" in its `PerformanceState`; an observer belongs
 //! to the global of the realm it was constructed in. The PerformanceObserver task is a
 //! `GenericJob`, which an HTML-like event loop (the host's) runs as a task: after the
 //! microtask checkpoint of the task or script that queued the entry.
@@ -19,9 +19,12 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use boa_webidl::{self as webidl, arg, js_key, type_error, Dictionary, INTERFACE_ATTRIBUTES};
+use boa_webidl::{
+    self as webidl, arg, js_key, type_error, Dictionary, Member, INTERFACE_ATTRIBUTES,
+};
 
-use crate::{class_prototype, current_state, filter_entries, with_state, Entry, HrRealm};
+use crate::entry::{filter_entries, Entry};
+use crate::state::{class_prototype, current_state, with_state, HrRealm};
 
 /// The entry types this implementation supports (the registry's `entryType` values it
 /// implements, in alphabetical order): the frozen array of supported entry types.
@@ -221,68 +224,76 @@ fn performance_observer_task(state: &JsObject, ctx: &mut Context) -> JsResult<()
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct PerformanceObserverInterface;
 
+/// [observe(options)](https://w3c.github.io/performance-timeline/#observe-method)
+fn observe_method(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let observer = this_observer(this)?;
+    observe(&observer, &arg(args, 0), ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [disconnect()](https://w3c.github.io/performance-timeline/#disconnect-method)
+fn disconnect_method(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let observer = this_observer(this)?;
+    disconnect(&observer)?;
+    Ok(JsValue::undefined())
+}
+
+/// [takeRecords()](https://w3c.github.io/performance-timeline/#takerecords-method)
+fn take_records(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let observer = this_observer(this)?;
+    // The takeRecords() method must return a copy of this's observer buffer, and also empty
+    // this's observer buffer.
+    let entries = std::mem::take(&mut *observer.borrow().data().buffer.borrow_mut());
+    let values: Vec<JsValue> = entries.into_iter().map(JsValue::from).collect();
+    Ok(JsArray::from_iter(values, ctx).into())
+}
+
+/// [supportedEntryTypes](https://w3c.github.io/performance-timeline/#supportedentrytypes-attribute):
+/// `[SameObject] static readonly attribute FrozenArray<DOMString> supportedEntryTypes;`
+fn get_supported_entry_types(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    // Return the relevant global's frozen array of supported entry types (made once per
+    // realm, so always the same object).
+    ctx.realm()
+        .host_defined()
+        .get::<HrRealm>()
+        .map(|r| JsValue::from(r.supported_entry_types.clone()))
+        .ok_or_else(|| type_error("Performance is not registered in this realm"))
+}
+
+/// The row of the static attribute `supportedEntryTypes` (a static accessor on the interface
+/// object).
+fn supported_entry_types(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+    let getter = webidl::function(
+        class.context(),
+        "get supportedEntryTypes",
+        0,
+        NativeFunction::from_fn_ptr(get_supported_entry_types),
+    );
+    class.static_accessor(
+        js_key!("supportedEntryTypes"),
+        Some(getter),
+        None,
+        Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
+    );
+    Ok(())
+}
+
 impl Class for PerformanceObserverInterface {
     const NAME: &'static str = "PerformanceObserver";
     const LENGTH: usize = 1;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::to_string_tag(class, "PerformanceObserver");
-        webidl::operation(
+        webidl::define(
             class,
-            "observe",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let observer = this_observer(this)?;
-                observe(&observer, &arg(args, 0), ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "disconnect",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let observer = this_observer(this)?;
-                disconnect(&observer)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "takeRecords",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let observer = this_observer(this)?;
-                // The takeRecords() method must return a copy of this's observer buffer,
-                // and also empty this's observer buffer.
-                let entries = std::mem::take(&mut *observer.borrow().data().buffer.borrow_mut());
-                let values: Vec<JsValue> = entries.into_iter().map(JsValue::from).collect();
-                Ok(JsArray::from_iter(values, ctx).into())
-            }),
-        );
-        // [SameObject] static readonly attribute FrozenArray<DOMString> supportedEntryTypes;
-        let getter = webidl::function(
-            class.context(),
-            "get supportedEntryTypes",
-            0,
-            NativeFunction::from_fn_ptr(|_, _, ctx| {
-                // Return the relevant global's frozen array of supported entry types (made
-                // once per realm, so always the same object).
-                ctx.realm()
-                    .host_defined()
-                    .get::<HrRealm>()
-                    .map(|r| JsValue::from(r.supported_entry_types.clone()))
-                    .ok_or_else(|| type_error("Performance is not registered in this realm"))
-            }),
-        );
-        class.static_accessor(
-            js_key!("supportedEntryTypes"),
-            Some(getter),
-            None,
-            Attribute::ENUMERABLE | Attribute::CONFIGURABLE,
-        );
-        Ok(())
+            &[
+                Member::to_string_tag("PerformanceObserver"),
+                Member::operation("observe", 0, observe_method),
+                Member::operation("disconnect", 0, disconnect_method),
+                Member::operation("takeRecords", 0, take_records),
+                Member::install(supported_entry_types),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -348,20 +359,42 @@ fn invalid_modification(message: &str, ctx: &mut Context) -> JsError {
     }
 }
 
+/// A converted `PerformanceObserverInit` (each member `None` when absent).
+struct ObserveOptions {
+    buffered: Option<bool>,
+    entry_types: Option<Vec<String>>,
+    type_: Option<String>,
+}
+
+impl ObserveOptions {
+    /// Convert the PerformanceObserverInit (members in lexicographic order: buffered,
+    /// entryTypes, type).
+    fn convert(options: &JsValue, ctx: &mut Context) -> JsResult<Self> {
+        let dict = Dictionary::new(options, "PerformanceObserverInit")?;
+        let buffered = dict.get(js_key!("buffered"), ctx)?.map(|v| v.to_boolean());
+        let entry_types = match dict.get(js_key!("entryTypes"), ctx)? {
+            Some(v) => Some(to_sequence_of_strings(&v, ctx)?),
+            None => None,
+        };
+        let type_ = match dict.get(js_key!("type"), ctx)? {
+            Some(v) => Some(webidl::to_dom_string(&v, ctx)?.to_std_string_lossy()),
+            None => None,
+        };
+        Ok(Self {
+            buffered,
+            entry_types,
+            type_,
+        })
+    }
+}
+
 /// [observe(options)](https://w3c.github.io/performance-timeline/#observe-method).
 fn observe(observer: &JsObject<Observer>, options: &JsValue, ctx: &mut Context) -> JsResult<()> {
-    // Convert the PerformanceObserverInit (members in lexicographic order: buffered,
-    // entryTypes, type).
-    let dict = Dictionary::new(options, "PerformanceObserverInit")?;
-    let buffered = dict.get(js_key!("buffered"), ctx)?.map(|v| v.to_boolean());
-    let entry_types = match dict.get(js_key!("entryTypes"), ctx)? {
-        Some(v) => Some(to_sequence_of_strings(&v, ctx)?),
-        None => None,
-    };
-    let type_ = match dict.get(js_key!("type"), ctx)? {
-        Some(v) => Some(webidl::to_dom_string(&v, ctx)?.to_std_string_lossy()),
-        None => None,
-    };
+    let ObserveOptions {
+        buffered,
+        entry_types,
+        type_,
+    } = ObserveOptions::convert(options, ctx)?;
     let fail = |message: &str| {
         type_error(format!(
             "Failed to execute 'observe' on 'PerformanceObserver': {message}"
@@ -402,53 +435,80 @@ fn observe(observer: &JsObject<Observer>, options: &JsValue, ctx: &mut Context) 
         }
         other => other,
     };
-    let data = observer.borrow();
-    let o = data.data();
-    o.observer_type.set(observer_type);
-    // 5. Set this's requires dropped entries to true.
-    o.requires_dropped_entries.set(true);
+    {
+        let data = observer.borrow();
+        let o = data.data();
+        o.observer_type.set(observer_type);
+        // 5. Set this's requires dropped entries to true.
+        o.requires_dropped_entries.set(true);
+    }
     let registered = with_state(&state, |s| {
         s.observers
             .borrow()
             .iter()
             .any(|r| r == &observer.clone().upcast())
     })?;
-    let register = || {
-        with_state(&state, |s| {
-            s.observers.borrow_mut().push(observer.clone().upcast());
-        })
-    };
     if let Some(entry_types) = entry_types {
         // 6. If this's observer type is "multiple":
-        // 6.1-6.2 Remove from entry types the types that are not supported.
-        // NOTE: the spec's "SHOULD notify developers" (a console warning) is left out: a
-        // library prints nothing, and the removal is observable only through which entries
-        // arrive.
-        let kept: Vec<String> = entry_types
-            .into_iter()
-            .filter(|t| SUPPORTED_ENTRY_TYPES.contains(&t.as_str()))
-            .collect();
-        // 6.3 If the result is empty, abort these steps.
-        if kept.is_empty() {
-            return Ok(());
-        }
-        // 6.4 If relevantGlobal's list has a registered observer for this, replace its
-        //     options list with « options ».
-        // 6.5 Otherwise, register this with « options ».
-        *o.options.borrow_mut() = vec![ObserverInit {
-            entry_types: Some(kept),
-            type_: None,
-        }];
-        drop(data);
-        if !registered {
-            register()?;
-        }
-        return Ok(());
+        return observe_multiple(observer, &state, registered, entry_types);
     }
     // 7. Otherwise ("single"):
     let Some(entry_type) = type_ else {
         return Ok(());
     };
+    observe_single(observer, &state, registered, entry_type, buffered, ctx)
+}
+
+/// Add `observer` to the list of registered performance observer objects of the global whose
+/// state is `state` (its options list is already set).
+fn register_observer(observer: &JsObject<Observer>, state: &JsObject) -> JsResult<()> {
+    with_state(state, |s| {
+        s.observers.borrow_mut().push(observer.clone().upcast());
+    })
+}
+
+/// Step 6 of [observe(options)](https://w3c.github.io/performance-timeline/#observe-method):
+/// this's observer type is "multiple".
+fn observe_multiple(
+    observer: &JsObject<Observer>,
+    state: &JsObject,
+    registered: bool,
+    entry_types: Vec<String>,
+) -> JsResult<()> {
+    // 6.1-6.2 Remove from entry types the types that are not supported.
+    // NOTE: the spec's "SHOULD notify developers" (a console warning) is left out: a library
+    // prints nothing, and the removal is observable only through which entries arrive.
+    let kept: Vec<String> = entry_types
+        .into_iter()
+        .filter(|t| SUPPORTED_ENTRY_TYPES.contains(&t.as_str()))
+        .collect();
+    // 6.3 If the result is empty, abort these steps.
+    if kept.is_empty() {
+        return Ok(());
+    }
+    // 6.4 If relevantGlobal's list has a registered observer for this, replace its options
+    //     list with « options ».
+    // 6.5 Otherwise, register this with « options ».
+    *observer.borrow().data().options.borrow_mut() = vec![ObserverInit {
+        entry_types: Some(kept),
+        type_: None,
+    }];
+    if !registered {
+        register_observer(observer, state)?;
+    }
+    Ok(())
+}
+
+/// Step 7 of [observe(options)](https://w3c.github.io/performance-timeline/#observe-method):
+/// this's observer type is "single".
+fn observe_single(
+    observer: &JsObject<Observer>,
+    state: &JsObject,
+    registered: bool,
+    entry_type: String,
+    buffered: Option<bool>,
+    ctx: &mut Context,
+) -> JsResult<()> {
     // 7.2 If options's type is not supported, abort these steps (no console warning, as
     //     above).
     if !SUPPORTED_ENTRY_TYPES.contains(&entry_type.as_str()) {
@@ -459,7 +519,8 @@ fn observe(observer: &JsObject<Observer>, options: &JsValue, ctx: &mut Context) 
         type_: Some(entry_type.clone()),
     };
     {
-        let mut list = o.options.borrow_mut();
+        let data = observer.borrow();
+        let mut list = data.data().options.borrow_mut();
         if registered {
             // 7.3.1 If obs's options list has an item of the same type, replace it.
             // 7.3.2 Otherwise, append options to it.
@@ -475,9 +536,8 @@ fn observe(observer: &JsObject<Observer>, options: &JsValue, ctx: &mut Context) 
             *list = vec![item];
         }
     }
-    drop(data);
     if !registered {
-        register()?;
+        register_observer(observer, state)?;
     }
     // 7.5 If options's buffered flag is set:
     if buffered == Some(true) {
@@ -485,7 +545,7 @@ fn observe(observer: &JsObject<Observer>, options: &JsValue, ctx: &mut Context) 
         //       relevantGlobal.
         // 7.5.2 For each entry in tuple's performance entry buffer, if should add entry
         //       (always, for marks and measures), append it to this's observer buffer.
-        let entries: Vec<JsObject> = with_state(&state, |s| {
+        let entries: Vec<JsObject> = with_state(state, |s| {
             s.buffer
                 .borrow()
                 .iter()
@@ -498,7 +558,7 @@ fn observe(observer: &JsObject<Observer>, options: &JsValue, ctx: &mut Context) 
         })?;
         observer.borrow().data().buffer.borrow_mut().extend(entries);
         // 7.5.3 Queue the PerformanceObserver task with relevantGlobal as input.
-        queue_the_performance_observer_task(&state, ctx)?;
+        queue_the_performance_observer_task(state, ctx)?;
     }
     Ok(())
 }
@@ -564,60 +624,56 @@ fn this_entry_list(this: &JsValue) -> JsResult<Vec<JsObject>> {
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct PerformanceObserverEntryListInterface;
 
+/// [getEntries()](https://w3c.github.io/performance-timeline/#dom-performanceobserverentrylist-getentries)
+fn list_get_entries(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let entries = this_entry_list(this)?;
+    filter_entries(entries, None, None, ctx)
+}
+
+/// [getEntriesByType(type)](https://w3c.github.io/performance-timeline/#dom-performanceobserverentrylist-getentriesbytype)
+fn list_get_entries_by_type(
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let entries = this_entry_list(this)?;
+    webidl::required_arguments(args, 1, "PerformanceObserverEntryList", "getEntriesByType")?;
+    let entry_type = webidl::to_dom_string(&arg(args, 0), ctx)?;
+    filter_entries(entries, None, Some(entry_type), ctx)
+}
+
+/// [getEntriesByName(name, type)](https://w3c.github.io/performance-timeline/#dom-performanceobserverentrylist-getentriesbyname)
+fn list_get_entries_by_name(
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let entries = this_entry_list(this)?;
+    webidl::required_arguments(args, 1, "PerformanceObserverEntryList", "getEntriesByName")?;
+    let name = webidl::to_dom_string(&arg(args, 0), ctx)?;
+    let entry_type: Option<JsString> = match args.get(1) {
+        Some(v) if !v.is_undefined() => Some(webidl::to_dom_string(v, ctx)?),
+        _ => None,
+    };
+    filter_entries(entries, Some(name), entry_type, ctx)
+}
+
 impl Class for PerformanceObserverEntryListInterface {
     const NAME: &'static str = "PerformanceObserverEntryList";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::to_string_tag(class, "PerformanceObserverEntryList");
         // Each returns the result of filter buffer by name and type with this's entry list.
-        webidl::operation(
+        webidl::define(
             class,
-            "getEntries",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let entries = this_entry_list(this)?;
-                filter_entries(entries, None, None, ctx)
-            }),
-        );
-        webidl::operation(
-            class,
-            "getEntriesByType",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let entries = this_entry_list(this)?;
-                webidl::required_arguments(
-                    args,
-                    1,
-                    "PerformanceObserverEntryList",
-                    "getEntriesByType",
-                )?;
-                let entry_type = webidl::to_dom_string(&arg(args, 0), ctx)?;
-                filter_entries(entries, None, Some(entry_type), ctx)
-            }),
-        );
-        webidl::operation(
-            class,
-            "getEntriesByName",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let entries = this_entry_list(this)?;
-                webidl::required_arguments(
-                    args,
-                    1,
-                    "PerformanceObserverEntryList",
-                    "getEntriesByName",
-                )?;
-                let name = webidl::to_dom_string(&arg(args, 0), ctx)?;
-                let entry_type: Option<JsString> = match args.get(1) {
-                    Some(v) if !v.is_undefined() => Some(webidl::to_dom_string(v, ctx)?),
-                    _ => None,
-                };
-                filter_entries(entries, Some(name), entry_type, ctx)
-            }),
-        );
-        Ok(())
+            &[
+                Member::to_string_tag("PerformanceObserverEntryList"),
+                Member::operation("getEntries", 0, list_get_entries),
+                Member::operation("getEntriesByType", 1, list_get_entries_by_type),
+                Member::operation("getEntriesByName", 1, list_get_entries_by_name),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
