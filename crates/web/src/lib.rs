@@ -27,26 +27,15 @@
 //!
 //! # The crates
 //!
-//! One crate per standard; each has its own `register` (which registers what it depends on
-//! first, so it works alone) and is re-exported here behind a cargo feature of the same name
-//! (all on by default). The graph reads top-down: a crate depends only on crates above it.
-//!
-//! | crate | standard | depends on | globals |
-//! | --- | --- | --- | --- |
-//! | [`boa_webidl`] | WebIDL | – | `DOMException` |
-//! | [`boa_dom`] | DOM | webidl | `Event`, `CustomEvent`, `ProgressEvent`, `EventTarget`, `AbortController`, `AbortSignal` |
-//! | [`boa_streams`] | Streams | webidl, dom | `ReadableStream`, `WritableStream`, `TransformStream`, readers, writers, controllers, strategies |
-//! | [`boa_encoding`] | Encoding | webidl, streams | `TextEncoder`, `TextDecoder`, `TextEncoderStream`, `TextDecoderStream` |
-//! | [`boa_compression`] | Compression | webidl, streams | `CompressionStream`, `DecompressionStream` |
-//! | [`boa_fileapi`] | File API | webidl, dom, streams | `Blob`, `File`, `FileList`, `FileReader` |
-//! | [`boa_url`] | URL | webidl | `URLSearchParams` |
-//! | [`boa_json`] | ECMA-262 `JSON.parse` | webidl | replaces `JSON.parse` |
-//! | [`boa_fetch`] | Fetch | webidl, dom, streams, fileapi, url | `Headers`, `Request`, `Response` |
-//! | `boa_net` (feature `net`) | Fetch (network) | webidl, dom, streams, fetch | `fetch`, `BoaStreams.serve` |
-//! | [`boa_html`] | HTML | webidl, dom, streams, fileapi | `structuredClone`, `MessageChannel`, `MessagePort`, `MessageEvent`, transferable streams, owning streams' chunk cloning |
-//! | [`boa_crypto`] | Web Cryptography API | webidl | `crypto`, `Crypto`, `SubtleCrypto`, `CryptoKey` |
-//! | [`boa_hrtime`] | HR Time, Performance Timeline, User Timing | webidl, dom, html | `performance`, `Performance`, `PerformanceEntry`, `PerformanceMark`, `PerformanceMeasure`, `PerformanceObserver`, `PerformanceObserverEntryList` |
-//! | `boa_web` (this) | – | all of the above | – |
+//! One crate per standard, re-exported here behind a cargo feature of the same name (all on
+//! by default, `boa_webidl` always): [`boa_webidl`], [`boa_dom`], [`boa_streams`],
+//! [`boa_encoding`], [`boa_compression`], [`boa_url`], [`boa_fileapi`], [`boa_json`],
+//! [`boa_fetch`], `boa_net` (feature `net`), [`boa_html`], [`boa_crypto`], [`boa_hrtime`].
+//! Each has its own `register`, which registers what it depends on first, so it works alone.
+//! What each implements, what it depends on and which globals it adds is the one table of the
+//! workspace, ["The crates" in the README](https://github.com/boa-streams/boa_streams#the-crates)
+//! (boa_web's test `dependency_table` checks it against `cargo metadata`); each crate's own
+//! README explains its design.
 //!
 //! Where a lower crate needs a higher one at run time, the lower one defines a hook and the
 //! higher one installs it when registered: [`boa_streams::OwningHooks`] (the owning type's
