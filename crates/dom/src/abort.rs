@@ -214,12 +214,39 @@ pub fn with_state<R>(signal: &JsObject, f: impl FnOnce(&AbortSignalState) -> R) 
     state_of(signal).map(|s| f(&s))
 }
 
-/// Append an abort algorithm (no-op if aborted); returns its id (0 when not added).
-pub fn add_algorithm(signal: &JsObject, algorithm: AbortAlgorithm) -> u64 {
+/// Whether `value` is an `AbortSignal` (brand check, no JS runs).
+pub fn is_abort_signal(value: &JsValue) -> bool {
+    value.as_object().is_some_and(|o| is_signal_object(&o))
+}
+
+/// `signal`'s aborted flag (false if `signal` is not an AbortSignal).
+pub fn is_aborted(signal: &JsObject) -> bool {
+    with_state(signal, AbortSignalState::is_aborted).unwrap_or(false)
+}
+
+/// `signal`'s abort reason (undefined if not aborted).
+pub fn abort_reason(signal: &JsObject) -> JsValue {
+    with_state(signal, AbortSignalState::reason)
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// An abort algorithm's handle, to remove it later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AbortAlgorithmId(pub u64);
+
+/// [add](https://dom.spec.whatwg.org/#abortsignal-add) an abort algorithm: `algorithm` is
+/// called with no arguments (this = undefined) when the signal aborts, before the `abort`
+/// event fires. No-op (returns an id that removes nothing) if already aborted.
+pub fn add_abort_algorithm(signal: &JsObject, algorithm: JsFunction) -> AbortAlgorithmId {
     let Some(state) = state_of(signal) else {
-        return 0;
+        return AbortAlgorithmId(0);
     };
-    add_algorithm_to(signal, &state, algorithm)
+    AbortAlgorithmId(add_algorithm_to(
+        signal,
+        &state,
+        AbortAlgorithm::Js(algorithm),
+    ))
 }
 
 /// [add](https://dom.spec.whatwg.org/#abortsignal-add) `algorithm` to `signal`, whose state
@@ -241,18 +268,19 @@ fn add_algorithm_to(
     id
 }
 
-/// Remove the abort algorithm with `id`.
-pub fn remove_algorithm(signal: &JsObject, id: u64) {
+/// [remove](https://dom.spec.whatwg.org/#abortsignal-remove) an abort algorithm.
+pub fn remove_abort_algorithm(signal: &JsObject, id: AbortAlgorithmId) {
     let Some(state) = state_of(signal) else {
         return;
     };
-    let removed = state.algorithms.borrow_mut().remove(&id);
+    let removed = state.algorithms.borrow_mut().remove(&id.0);
     update_pin(signal, &state);
     drop(removed);
 }
 
-/// The number of abort algorithms `signal` holds (0 if not a signal).
-pub fn algorithm_count(signal: &JsObject) -> usize {
+/// The number of abort algorithms currently added to `signal` (0 if not a signal; tests: no
+/// leak after a pipe).
+pub fn abort_algorithm_count(signal: &JsObject) -> usize {
     with_state(signal, |s| s.algorithms.borrow().len()).unwrap_or(0)
 }
 
@@ -305,8 +333,9 @@ fn update_pin(signal: &JsObject, state: &Gc<AbortSignalState>) {
     }
 }
 
-/// Create a new `AbortSignal` object in the current realm.
-pub fn create_signal(context: &mut Context) -> JsResult<JsObject> {
+/// Create a new, non-aborted `AbortSignal` (the one an `AbortController` would own) in the
+/// current realm.
+pub fn create_abort_signal(context: &mut Context) -> JsResult<JsObject> {
     let proto = context
         .get_global_class::<AbortSignalInterface>()
         .ok_or_else(|| JsNativeError::typ().with_message("AbortSignal is not registered"))?
@@ -321,7 +350,9 @@ pub fn create_signal(context: &mut Context) -> JsResult<JsObject> {
     Ok(object)
 }
 
-/// [signal abort](https://dom.spec.whatwg.org/#abortsignal-signal-abort)
+/// [signal abort](https://dom.spec.whatwg.org/#abortsignal-signal-abort): sets the reason
+/// (`undefined` → a new "AbortError" DOMException), runs the abort algorithms in order, then
+/// fires `abort` synchronously, then the dependent signals.
 pub fn signal_abort(signal: &JsObject, reason: JsValue, context: &mut Context) -> JsResult<()> {
     let Some(state) = state_of(signal) else {
         return Ok(());
@@ -406,13 +437,15 @@ fn run_abort_steps(signal: &JsObject, context: &mut Context) -> JsResult<()> {
     Ok(())
 }
 
-/// [create a dependent abort signal](https://dom.spec.whatwg.org/#create-a-dependent-abort-signal)
+/// [Create a dependent abort signal](https://dom.spec.whatwg.org/#create-a-dependent-abort-signal)
+/// from `signals` (an `AbortSignal` that aborts when any of them does; what `AbortSignal.any`
+/// returns) in the current realm.
 pub fn create_dependent_abort_signal(
     signals: &[JsObject],
     context: &mut Context,
 ) -> JsResult<JsObject> {
     // 1. Let resultSignal be a new object implementing signalInterface using realm.
-    let result = create_signal(context)?;
+    let result = create_abort_signal(context)?;
     let Some(result_state) = state_of(&result) else {
         return Ok(result);
     };
@@ -535,7 +568,7 @@ fn this_reason(this: &JsValue) -> JsResult<Option<JsValue>> {
 /// [`AbortSignal.abort(reason)`](https://dom.spec.whatwg.org/#dom-abortsignal-abort)
 fn abort(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
     // 1. Let signal be a new AbortSignal object.
-    let signal = create_signal(context)?;
+    let signal = create_abort_signal(context)?;
     // 2. Set signal's abort reason to reason if it is given; otherwise to a new "AbortError"
     //    DOMException.
     let reason = arg(args, 0);
@@ -558,7 +591,7 @@ fn timeout(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsV
     }
     let ms = webidl::to_enforce_range_u64(&arg(args, 0), "milliseconds", context)?;
     // 1. Let signal be a new AbortSignal object.
-    let signal = create_signal(context)?;
+    let signal = create_abort_signal(context)?;
     // 3. Run steps after a timeout given global, "AbortSignal-timeout", milliseconds, and:
     //    queue a global task on the timer task source to signal abort given signal and a new
     //    "TimeoutError" DOMException.
@@ -703,7 +736,7 @@ impl Class for AbortControllerData {
     /// signal to signal.
     fn data_constructor(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<Self> {
         Ok(Self {
-            signal: create_signal(context)?,
+            signal: create_abort_signal(context)?,
         })
     }
 }
