@@ -344,7 +344,7 @@ fn rsa_generation_runs_off_thread_and_settles_through_the_driver() {
 fn large_digests_off_thread_equal_small_ones_on_thread() {
     // 3 MiB of 'a' (over HEAVY_BYTES: a worker thread) and the same bytes as three 1 MiB
     // digests would differ; compare with the one-shot digest computed in Rust.
-    let expected = crate::ops::Hash::Sha256.digest(&vec![b'a'; 3 << 20]);
+    let expected = crate::hash::Hash::Sha256.digest(&vec![b'a'; 3 << 20]);
     let expected: String = expected.iter().map(|b| format!("{b:02x}")).collect();
     let out = run_async(
         "crypto.subtle.digest('SHA-256', new Uint8Array(3 << 20).fill(97)).then(b => log.push( \
@@ -462,10 +462,10 @@ fn overlapped_large_digests_equal_one_shot_digests() {
     let bytes: Vec<u8> = (0..(5usize << 20) + 3).map(|i| (i % 251) as u8).collect();
     let view = &bytes[7..(5 << 20) + 1];
     let expected: Vec<String> = [
-        crate::ops::Hash::Sha1,
-        crate::ops::Hash::Sha256,
-        crate::ops::Hash::Sha384,
-        crate::ops::Hash::Sha512,
+        crate::hash::Hash::Sha1,
+        crate::hash::Hash::Sha256,
+        crate::hash::Hash::Sha384,
+        crate::hash::Hash::Sha512,
     ]
     .iter()
     .map(|h| h.digest(view).iter().map(|b| format!("{b:02x}")).collect())

@@ -1,6 +1,10 @@
-//! The cryptographic operations themselves, on bytes, without JavaScript: every primitive is a
-//! RustCrypto crate's (nothing here hand-writes one); this module only composes them as the
-//! [Web Cryptography API](https://w3c.github.io/webcrypto/) algorithms describe.
+//! [AES-CTR](https://w3c.github.io/webcrypto/#aes-ctr),
+//! [AES-CBC](https://w3c.github.io/webcrypto/#aes-cbc),
+//! [AES-GCM](https://w3c.github.io/webcrypto/#aes-gcm) and
+//! [AES-KW](https://w3c.github.io/webcrypto/#aes-kw): generate key, import key, export key,
+//! encrypt, decrypt, wrap key, unwrap key and get key length. Every primitive is a RustCrypto
+//! crate's (`aes`, `ctr`, `cbc`, `aes-gcm`, `aes-kw`); this file composes them as the
+//! algorithms describe.
 
 use aes::cipher::{
     block_padding::Pkcs7, consts, generic_array::GenericArray, BlockCipher, BlockDecrypt,
@@ -8,219 +12,284 @@ use aes::cipher::{
     StreamCipher,
 };
 use aes_gcm::{aead::AeadInPlace, AesGcm};
-use hmac::{Hmac, Mac};
-use sha1::Sha1;
-use sha2::{Digest, Sha256, Sha384, Sha512};
+use boa_engine::{Context, JsResult};
 
-/// A failed operation: the name of the `DOMException` the spec throws and a message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Failure {
-    /// The DOMException name (`OperationError`, `DataError`, ...), or `TypeError` for a
-    /// TypeError.
-    pub(crate) name: &'static str,
-    /// What went wrong.
-    pub(crate) message: String,
+use super::oct::{export_secret, jwk_oct_checks, random_bytes, secret};
+use crate::algorithm::{unsupported, Algorithm, Generated, Members, Normalized, Op, Params, Plain};
+use crate::convert::{buffer_source_bytes, enforce_range};
+use crate::failure::{Failure, Outcome};
+use crate::jwk::{Exported, KeyData, KeyFormat};
+use crate::names::AesMode;
+use crate::records::{KeyAlgorithm, KeyParts, Usages};
+
+/// The AES family.
+pub(crate) struct Aes;
+
+/// The normalized dictionaries of AES.
+#[derive(Debug, Clone)]
+enum AesParams {
+    /// `AesKeyGenParams` / `AesDerivedKeyParams`.
+    Length { mode: AesMode, length: u16 },
+    /// `AesCbcParams`.
+    Cbc { iv: Vec<u8> },
+    /// `AesCtrParams`.
+    Ctr { counter: Vec<u8>, length: u8 },
+    /// `AesGcmParams`.
+    Gcm {
+        additional_data: Option<Vec<u8>>,
+        iv: Vec<u8>,
+        tag_length: Option<u8>,
+    },
 }
 
-impl Failure {
-    pub(crate) fn new(name: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            name,
-            message: message.into(),
+/// The usages an AES key of `mode` may have.
+fn allowed_usages(mode: AesMode) -> Usages {
+    match mode {
+        AesMode::Kw => Usages::of(&["wrapKey", "unwrapKey"]),
+        _ => Usages::of(&["encrypt", "decrypt", "wrapKey", "unwrapKey"]),
+    }
+}
+
+/// Convert the dictionary of `name`'s encrypt or decrypt operation.
+fn cipher_params(name: &str, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params> {
+    Ok(match name {
+        "AES-CBC" => {
+            let v = members.required("iv", "AesCbcParams", ctx)?;
+            Box::new(AesParams::Cbc {
+                iv: buffer_source_bytes(&v, "iv", ctx)?,
+            })
         }
-    }
-    pub(crate) fn operation(message: impl Into<String>) -> Self {
-        Self::new("OperationError", message)
-    }
-    pub(crate) fn data(message: impl Into<String>) -> Self {
-        Self::new("DataError", message)
-    }
-    pub(crate) fn not_supported(message: impl Into<String>) -> Self {
-        Self::new("NotSupportedError", message)
-    }
-    pub(crate) fn invalid_access(message: impl Into<String>) -> Self {
-        Self::new("InvalidAccessError", message)
-    }
-    pub(crate) fn syntax(message: impl Into<String>) -> Self {
-        Self::new("SyntaxError", message)
-    }
-}
-
-/// The result of an operation.
-pub(crate) type Outcome<T> = Result<T, Failure>;
-
-/// A hash function of the [SHA](https://w3c.github.io/webcrypto/#sha) registration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Hash {
-    Sha1,
-    Sha256,
-    Sha384,
-    Sha512,
-}
-
-impl Hash {
-    /// The registered algorithm name.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Self::Sha1 => "SHA-1",
-            Self::Sha256 => "SHA-256",
-            Self::Sha384 => "SHA-384",
-            Self::Sha512 => "SHA-512",
+        "AES-CTR" => {
+            let v = members.required("counter", "AesCtrParams", ctx)?;
+            let counter = buffer_source_bytes(&v, "counter", ctx)?;
+            let v = members.required("length", "AesCtrParams", ctx)?;
+            let length = enforce_range(&v, 255.0, "length", ctx)? as u8;
+            Box::new(AesParams::Ctr { counter, length })
         }
-    }
-
-    /// The hash named `name` (already matched case-insensitively to a registered name).
-    pub(crate) fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "SHA-1" => Some(Self::Sha1),
-            "SHA-256" => Some(Self::Sha256),
-            "SHA-384" => Some(Self::Sha384),
-            "SHA-512" => Some(Self::Sha512),
-            _ => None,
+        "AES-GCM" => {
+            let additional_data = match members.get("additionalData", ctx)? {
+                None => None,
+                Some(v) => Some(buffer_source_bytes(&v, "additionalData", ctx)?),
+            };
+            let v = members.required("iv", "AesGcmParams", ctx)?;
+            let iv = buffer_source_bytes(&v, "iv", ctx)?;
+            let tag_length = match members.get("tagLength", ctx)? {
+                None => None,
+                Some(v) => Some(enforce_range(&v, 255.0, "tagLength", ctx)? as u8),
+            };
+            Box::new(AesParams::Gcm {
+                additional_data,
+                iv,
+                tag_length,
+            })
         }
-    }
-
-    /// The block size in bits (HMAC's default key length).
-    pub(crate) fn block_bits(self) -> u32 {
-        match self {
-            Self::Sha1 | Self::Sha256 => 512,
-            Self::Sha384 | Self::Sha512 => 1024,
-        }
-    }
-
-    /// The JWK `alg` of HMAC with this hash.
-    pub(crate) fn hmac_jwk_alg(self) -> &'static str {
-        match self {
-            Self::Sha1 => "HS1",
-            Self::Sha256 => "HS256",
-            Self::Sha384 => "HS384",
-            Self::Sha512 => "HS512",
-        }
-    }
-
-    /// [digest](https://w3c.github.io/webcrypto/#sha-operations-digest) of `data`.
-    pub(crate) fn digest(self, data: &[u8]) -> Vec<u8> {
-        match self {
-            Self::Sha1 => Sha1::digest(data).to_vec(),
-            Self::Sha256 => Sha256::digest(data).to_vec(),
-            Self::Sha384 => Sha384::digest(data).to_vec(),
-            Self::Sha512 => Sha512::digest(data).to_vec(),
-        }
-    }
+        _ => Box::new(Plain),
+    })
 }
 
-/// A digest computed piece by piece ([`Hash::digest`] of the concatenated pieces).
-pub(crate) enum DigestState {
-    Sha1(Sha1),
-    Sha256(Sha256),
-    Sha384(Sha384),
-    Sha512(Sha512),
-}
-
-impl DigestState {
-    pub(crate) fn new(hash: Hash) -> Self {
-        match hash {
-            Hash::Sha1 => Self::Sha1(Sha1::new()),
-            Hash::Sha256 => Self::Sha256(Sha256::new()),
-            Hash::Sha384 => Self::Sha384(Sha384::new()),
-            Hash::Sha512 => Self::Sha512(Sha512::new()),
+/// [AES import key](https://w3c.github.io/webcrypto/#aes-ctr-operations-import-key) (and
+/// CBC's, GCM's, KW's).
+fn import(
+    mode: AesMode,
+    format: KeyFormat,
+    data: &KeyData,
+    extractable: bool,
+    usages: Usages,
+) -> Outcome<KeyParts> {
+    let name = mode.name();
+    // 1. If usages contains an entry which is not allowed, then throw a SyntaxError.
+    if !usages.within(allowed_usages(mode)) {
+        return Err(Failure::syntax(format!("invalid usages for an {name} key")));
+    }
+    let bytes = match (format, data) {
+        (KeyFormat::Raw, KeyData::Bytes(b)) => {
+            // If the length in bits of data is not 128, 192 or 256, throw a DataError.
+            if !matches!(b.len(), 16 | 24 | 32) {
+                return Err(Failure::data(
+                    "the AES key data must be 128, 192 or 256 bits",
+                ));
+            }
+            b.clone()
         }
-    }
-
-    pub(crate) fn update(&mut self, data: &[u8]) {
-        match self {
-            Self::Sha1(h) => Digest::update(h, data),
-            Self::Sha256(h) => Digest::update(h, data),
-            Self::Sha384(h) => Digest::update(h, data),
-            Self::Sha512(h) => Digest::update(h, data),
+        (KeyFormat::Jwk, KeyData::Jwk(jwk)) => {
+            let bytes = jwk_oct_checks(jwk, usages, "enc", extractable)?;
+            let expected = match bytes.len() {
+                16 => "A128",
+                24 => "A192",
+                32 => "A256",
+                _ => {
+                    return Err(Failure::data(
+                        "the AES key data must be 128, 192 or 256 bits",
+                    ))
+                }
+            };
+            let expected = format!("{expected}{}", mode.jwk_suffix());
+            if jwk.alg.as_deref().is_some_and(|a| a != expected) {
+                return Err(Failure::data(format!("the JWK alg is not '{expected}'")));
+            }
+            bytes
         }
-    }
-
-    pub(crate) fn finalize(self) -> Vec<u8> {
-        match self {
-            Self::Sha1(h) => h.finalize().to_vec(),
-            Self::Sha256(h) => h.finalize().to_vec(),
-            Self::Sha384(h) => h.finalize().to_vec(),
-            Self::Sha512(h) => h.finalize().to_vec(),
-        }
-    }
-}
-
-fn hmac_with<M: Mac + KeyInit>(key: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
-    let mut mac = <M as KeyInit>::new_from_slice(key)
-        .map_err(|_| Failure::operation("invalid HMAC key length"))?;
-    mac.update(data);
-    Ok(mac.finalize().into_bytes().to_vec())
-}
-
-/// The MAC of `data` under `key` with HMAC-`hash` ([sign](https://w3c.github.io/webcrypto/#hmac-operations-sign)).
-pub(crate) fn hmac_sign(hash: Hash, key: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
-    match hash {
-        Hash::Sha1 => hmac_with::<Hmac<Sha1>>(key, data),
-        Hash::Sha256 => hmac_with::<Hmac<Sha256>>(key, data),
-        Hash::Sha384 => hmac_with::<Hmac<Sha384>>(key, data),
-        Hash::Sha512 => hmac_with::<Hmac<Sha512>>(key, data),
-    }
-}
-
-fn verify_with<M: Mac + KeyInit>(key: &[u8], data: &[u8], signature: &[u8]) -> Outcome<bool> {
-    let mut mac = <M as KeyInit>::new_from_slice(key)
-        .map_err(|_| Failure::operation("invalid HMAC key length"))?;
-    mac.update(data);
-    // Constant-time comparison (the crate's `verify_slice`).
-    Ok(mac.verify_slice(signature).is_ok())
-}
-
-/// [verify](https://w3c.github.io/webcrypto/#hmac-operations-verify): whether `signature` is
-/// the MAC of `data` under `key`.
-pub(crate) fn hmac_verify(hash: Hash, key: &[u8], data: &[u8], signature: &[u8]) -> Outcome<bool> {
-    match hash {
-        Hash::Sha1 => verify_with::<Hmac<Sha1>>(key, data, signature),
-        Hash::Sha256 => verify_with::<Hmac<Sha256>>(key, data, signature),
-        Hash::Sha384 => verify_with::<Hmac<Sha384>>(key, data, signature),
-        Hash::Sha512 => verify_with::<Hmac<Sha512>>(key, data, signature),
-    }
-}
-
-/// PBKDF2 with HMAC-`hash` ([derive bits](https://w3c.github.io/webcrypto/#pbkdf2-operations-derive-bits)).
-pub(crate) fn pbkdf2(
-    hash: Hash,
-    password: &[u8],
-    salt: &[u8],
-    iterations: u32,
-    out: &mut [u8],
-) -> Outcome<()> {
-    let result = match hash {
-        Hash::Sha1 => pbkdf2::pbkdf2::<Hmac<Sha1>>(password, salt, iterations, out),
-        Hash::Sha256 => pbkdf2::pbkdf2::<Hmac<Sha256>>(password, salt, iterations, out),
-        Hash::Sha384 => pbkdf2::pbkdf2::<Hmac<Sha384>>(password, salt, iterations, out),
-        Hash::Sha512 => pbkdf2::pbkdf2::<Hmac<Sha512>>(password, salt, iterations, out),
+        _ => return Err(Failure::not_supported("AES keys import from raw or jwk")),
     };
-    result.map_err(|_| Failure::operation("PBKDF2 failed"))
+    let length = u16::try_from(bytes.len() * 8).unwrap_or(0);
+    Ok(secret(
+        KeyAlgorithm::Aes { mode, length },
+        extractable,
+        usages,
+        bytes,
+    ))
 }
 
-/// HKDF extract-and-expand with `hash` ([derive bits](https://w3c.github.io/webcrypto/#hkdf-operations-derive-bits)).
-pub(crate) fn hkdf(
-    hash: Hash,
-    ikm: &[u8],
-    salt: &[u8],
-    info: &[u8],
-    out: &mut [u8],
-) -> Outcome<()> {
-    let too_long = |_| Failure::operation("the HKDF output length is too large for the hash");
-    match hash {
-        Hash::Sha1 => hkdf::Hkdf::<Sha1>::new(Some(salt), ikm)
-            .expand(info, out)
-            .map_err(too_long),
-        Hash::Sha256 => hkdf::Hkdf::<Sha256>::new(Some(salt), ikm)
-            .expand(info, out)
-            .map_err(too_long),
-        Hash::Sha384 => hkdf::Hkdf::<Sha384>::new(Some(salt), ikm)
-            .expand(info, out)
-            .map_err(too_long),
-        Hash::Sha512 => hkdf::Hkdf::<Sha512>::new(Some(salt), ikm)
-            .expand(info, out)
-            .map_err(too_long),
+/// The AES-GCM steps of encrypt / decrypt: the tag length, then the cipher.
+fn gcm_steps(
+    material: &[u8],
+    additional_data: Option<&[u8]>,
+    iv: &[u8],
+    tag_length: Option<u8>,
+    data: &[u8],
+    encrypt: bool,
+) -> Outcome<Vec<u8>> {
+    let tag = tag_length.unwrap_or(128);
+    if !matches!(tag, 32 | 64 | 96 | 104 | 112 | 120 | 128) {
+        return Err(Failure::operation("invalid AES-GCM tagLength"));
+    }
+    aes_gcm(
+        material,
+        iv,
+        additional_data.unwrap_or(&[]),
+        tag,
+        data,
+        encrypt,
+    )
+}
+
+impl Algorithm for Aes {
+    fn normalize(
+        &self,
+        name: &'static str,
+        op: Op,
+        members: &Members<'_>,
+        ctx: &mut Context,
+    ) -> JsResult<Params> {
+        match op {
+            Op::GenerateKey | Op::GetKeyLength => {
+                let d = if op == Op::GenerateKey {
+                    "AesKeyGenParams"
+                } else {
+                    "AesDerivedKeyParams"
+                };
+                let v = members.required("length", d, ctx)?;
+                let length = enforce_range(&v, f64::from(u16::MAX), "length", ctx)? as u16;
+                Ok(Box::new(AesParams::Length {
+                    mode: AesMode::from_name(name).unwrap_or(AesMode::Gcm),
+                    length,
+                }))
+            }
+            Op::Encrypt | Op::Decrypt => cipher_params(name, members, ctx),
+            _ => Ok(Box::new(Plain)),
+        }
+    }
+
+    /// [AES generate key](https://w3c.github.io/webcrypto/#aes-ctr-operations-generate-key)
+    /// (and CBC's, GCM's, KW's).
+    fn generate_key(
+        &self,
+        alg: &Normalized,
+        extractable: bool,
+        usages: Usages,
+    ) -> Outcome<Generated> {
+        let Some(&AesParams::Length { mode, length }) = alg.params() else {
+            return Err(Failure::not_supported(
+                "generateKey is not supported for this algorithm",
+            ));
+        };
+        // 1. If usages contains any entry which is not allowed, then throw a SyntaxError.
+        if !usages.within(allowed_usages(mode)) {
+            return Err(Failure::syntax(format!(
+                "invalid usages for an {} key",
+                mode.name()
+            )));
+        }
+        // 2. If the length member of normalizedAlgorithm is not equal to one of 128, 192 or
+        //    256, then throw an OperationError.
+        if !matches!(length, 128 | 192 | 256) {
+            return Err(Failure::operation(
+                "the AES key length must be 128, 192 or 256",
+            ));
+        }
+        // 3. Generate an AES key of length length.
+        let material = random_bytes(usize::from(length / 8))?;
+        let algorithm = KeyAlgorithm::Aes { mode, length };
+        Ok(Generated::Key(secret(
+            algorithm,
+            extractable,
+            usages,
+            material,
+        )))
+    }
+
+    fn import_key(
+        &self,
+        alg: &Normalized,
+        format: KeyFormat,
+        data: &KeyData,
+        extractable: bool,
+        usages: Usages,
+    ) -> Outcome<KeyParts> {
+        let mode = AesMode::from_name(alg.name).unwrap_or(AesMode::Gcm);
+        import(mode, format, data, extractable, usages)
+    }
+
+    /// [AES export key](https://w3c.github.io/webcrypto/#aes-ctr-operations-export-key).
+    fn export_key(&self, format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
+        let KeyAlgorithm::Aes { mode, length } = key.algorithm else {
+            return Err(unsupported());
+        };
+        export_secret(format, key, format!("A{length}{}", mode.jwk_suffix()))
+    }
+
+    fn encrypt_or_decrypt(
+        &self,
+        alg: &Normalized,
+        key: &KeyParts,
+        data: &[u8],
+        encrypt: bool,
+    ) -> Outcome<Vec<u8>> {
+        let material = &key.material;
+        match alg.params::<AesParams>() {
+            Some(AesParams::Cbc { iv }) if encrypt => aes_cbc_encrypt(material, iv, data),
+            Some(AesParams::Cbc { iv }) => aes_cbc_decrypt(material, iv, data),
+            Some(AesParams::Ctr { counter, length }) => aes_ctr(material, counter, *length, data),
+            Some(AesParams::Gcm {
+                additional_data,
+                iv,
+                tag_length,
+            }) => gcm_steps(
+                material,
+                additional_data.as_deref(),
+                iv,
+                *tag_length,
+                data,
+                encrypt,
+            ),
+            // AES-KW's wrap key and unwrap key (a plain `Algorithm`).
+            None if alg.name == "AES-KW" && encrypt => aes_kw_wrap(material, data),
+            None if alg.name == "AES-KW" => aes_kw_unwrap(material, data),
+            _ => Err(unsupported()),
+        }
+    }
+
+    /// [AES get key length](https://w3c.github.io/webcrypto/#aes-ctr-operations-get-key-length).
+    fn get_key_length(&self, alg: &Normalized) -> Outcome<Option<u32>> {
+        let Some(&AesParams::Length { length, .. }) = alg.params() else {
+            return Ok(None);
+        };
+        if !matches!(length, 128 | 192 | 256) {
+            return Err(Failure::operation(
+                "the AES key length must be 128, 192 or 256",
+            ));
+        }
+        Ok(Some(u32::from(length)))
     }
 }
 
@@ -554,14 +623,3 @@ pub(crate) fn aes_kw_unwrap(key: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
         )),
     }
 }
-
-/// `n` bytes from the operating system's generator.
-pub(crate) fn random_bytes(n: usize) -> Outcome<Vec<u8>> {
-    let mut out = vec![0; n];
-    getrandom::fill(&mut out)
-        .map_err(|e| Failure::operation(format!("the OS random generator failed: {e}")))?;
-    Ok(out)
-}
-
-#[cfg(test)]
-mod tests;
