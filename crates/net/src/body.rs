@@ -107,7 +107,7 @@ fn poll_next(state: &InState, cx: &mut TaskContext<'_>) -> Poll<Next> {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(None) => return Poll::Ready(Next::End),
             Poll::Ready(Some(Err(e))) => {
-                return Poll::Ready(Next::Failed(crate::error_chain(e.as_ref())));
+                return Poll::Ready(Next::Failed(crate::runtime::error_chain(e.as_ref())));
             }
             Poll::Ready(Some(Ok(frame))) => {
                 if let Ok(data) = frame.into_data() {

@@ -11,6 +11,13 @@
 //! [`StreamReader`](boa_streams::native::StreamReader)) and `boa_fetch`
 //! ([`boa_fetch::network`]), with hyper 1 on tokio.
 //!
+//! ## Schemes
+//!
+//! Each hop of a fetch goes to the [`SchemeHandler`] registered for its URL's scheme (one
+//! file each under [`scheme`]: `http:`/`https:`, `data:`, `blob:`, `file:`); an embedder adds
+//! its own with [`register_scheme`]. A failed hop is a typed [`NetworkError`], turned into
+//! the `TypeError` `fetch()` rejects with in one place.
+//!
 //! ## How the I/O runs
 //!
 //! All sockets live on one process-wide tokio runtime (multi-threaded, started on first use,
@@ -94,23 +101,23 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
-use std::sync::OnceLock;
-
 use boa_engine::{js_string, Context, JsResult, NativeFunction};
 
-use boa_webidl::type_error;
-
-mod blob_url;
 mod body;
-mod data_url;
 mod decode;
+mod error;
 mod fetch;
 mod hooks;
+mod hop;
 pub mod integrity;
+mod runtime;
+pub mod scheme;
 pub mod serve;
 
-pub use fetch::add_root_certificate;
+pub use error::{NetworkError, NetworkErrorKind};
 pub use hooks::{serve_origin_locally, set_base_url, LocalRequest, LocalResponse};
+pub use scheme::http::add_root_certificate;
+pub use scheme::{register_scheme, SchemeFetch, SchemeHandler};
 
 boa_webidl::runtime_extension!(
     /// A boa_runtime `RuntimeExtension` that registers `fetch` (see [`register`]).
@@ -127,6 +134,8 @@ mod caps_tests;
 #[cfg(test)]
 mod integrity_tests;
 #[cfg(test)]
+mod scheme_tests;
+#[cfg(test)]
 mod test_support;
 #[cfg(test)]
 mod tests;
@@ -141,6 +150,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
         return Ok(());
     }
     boa_fetch::register(context)?;
+    scheme::register_builtins(context);
     let fetch = NativeFunction::from_fn_ptr(fetch::fetch_method);
     let fetch = boa_engine::object::FunctionObjectBuilder::new(context.realm(), fetch)
         .name(js_string!("fetch"))
@@ -154,39 +164,4 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     )?;
     serve::register(context)?;
     Ok(())
-}
-
-/// The process-wide tokio runtime all sockets run on (started on first use).
-pub(crate) fn runtime() -> JsResult<&'static tokio::runtime::Runtime> {
-    static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::new();
-    RUNTIME
-        .get_or_init(|| {
-            tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .thread_name("boa-net")
-                .enable_io()
-                .enable_time()
-                .build()
-                .map_err(|e| e.to_string())
-        })
-        .as_ref()
-        .map_err(|e| type_error(format!("cannot start the network runtime: {e}")))
-}
-
-/// `error` and its sources, joined with ": " (hyper's errors carry the cause in their
-/// sources: "client error (Connect): tcp connect error: Connection refused").
-pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    // Bounded: error chains are short, but a cyclic one must not hang.
-    for _ in 0..16 {
-        let Some(s) = source else { break };
-        let text = s.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        source = s.source();
-    }
-    message
 }

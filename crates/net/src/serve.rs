@@ -468,7 +468,7 @@ fn listen(
     reuse_port: bool,
     limits: ConnLimits,
 ) -> JsResult<(SocketAddr, mpsc::Receiver<Incoming1>, watch::Sender<bool>)> {
-    let runtime = crate::runtime()?;
+    let runtime = crate::runtime::runtime()?;
     let listener = bind(hostname, port, reuse_port).map_err(|e| {
         type_error(format!(
             "BoaStreams.serve: cannot listen on {hostname}:{port}: {e}"
@@ -535,6 +535,87 @@ fn get(options: &JsValue, name: &str, ctx: &mut Context) -> JsResult<JsValue> {
     }
 }
 
+/// The options of `BoaStreams.serve(options, handler)`, read in this order.
+struct ServeOptions {
+    hostname: String,
+    port: u16,
+    limits: ConnLimits,
+    signal: JsValue,
+    on_listen: JsValue,
+    reuse_port: bool,
+}
+
+impl ServeOptions {
+    /// Read `hostname`, `port`, `headersTimeout`, `idleTimeout`, `signal`, `onListen` and
+    /// `reusePort` from `options` (each once, in that order), with their defaults.
+    fn read(options: &JsValue, ctx: &mut Context) -> JsResult<Self> {
+        let hostname = match get(options, "hostname", ctx)? {
+            v if v.is_undefined() => "127.0.0.1".to_string(),
+            v => v.to_string(ctx)?.to_std_string_lossy(),
+        };
+        let port = match get(options, "port", ctx)? {
+            v if v.is_undefined() => 0,
+            v => {
+                let n = v.to_number(ctx)?;
+                if !(0.0..=65535.0).contains(&n) || n.fract() != 0.0 {
+                    return Err(boa_engine::JsNativeError::range()
+                        .with_message(format!("BoaStreams.serve: invalid port {n}"))
+                        .into());
+                }
+                n as u16
+            }
+        };
+        // `headersTimeout`: milliseconds a client has to send a request head (default 30 s).
+        let header_timeout = match get(options, "headersTimeout", ctx)? {
+            v if v.is_undefined() => HEADER_READ_TIMEOUT,
+            v => {
+                let ms = v.to_number(ctx)?;
+                if !(1.0..=86_400_000.0).contains(&ms) {
+                    return Err(boa_engine::JsNativeError::range()
+                        .with_message(format!(
+                            "BoaStreams.serve: headersTimeout must be 1 to 86400000 ms, not {ms}"
+                        ))
+                        .into());
+                }
+                Duration::from_millis(ms as u64)
+            }
+        };
+        // `idleTimeout`: seconds a connection may stay with nothing read or written (0: no
+        // limit, the default).
+        let idle_timeout = match get(options, "idleTimeout", ctx)? {
+            v if v.is_undefined() => None,
+            v => {
+                let secs = v.to_number(ctx)?;
+                if !(0.0..=86_400.0).contains(&secs) {
+                    return Err(boa_engine::JsNativeError::range()
+                        .with_message(format!(
+                            "BoaStreams.serve: idleTimeout must be 0 (none) to 86400 s, not {secs}"
+                        ))
+                        .into());
+                }
+                // Whole milliseconds, at least one.
+                let ms = (secs * 1000.0).round() as u64;
+                (ms > 0).then(|| Duration::from_millis(ms))
+            }
+        };
+        let limits = ConnLimits {
+            header_timeout,
+            idle_timeout,
+        };
+        let signal = get(options, "signal", ctx)?;
+        let on_listen = get(options, "onListen", ctx)?;
+        let reuse_port = get(options, "reusePort", ctx)?.to_boolean();
+        Ok(Self {
+            hostname,
+            port,
+            limits,
+            signal,
+            on_listen,
+            reuse_port,
+        })
+    }
+}
+
 /// `BoaStreams.serve(options, handler)`.
 fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
     let (options, handler) = if arg(args, 0).is_callable() {
@@ -545,70 +626,36 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
     let handler = handler
         .as_callable()
         .ok_or_else(|| type_error("BoaStreams.serve: the handler must be a function"))?;
-    let hostname = match get(&options, "hostname", ctx)? {
-        v if v.is_undefined() => "127.0.0.1".to_string(),
-        v => v.to_string(ctx)?.to_std_string_lossy(),
-    };
-    let port = match get(&options, "port", ctx)? {
-        v if v.is_undefined() => 0,
-        v => {
-            let n = v.to_number(ctx)?;
-            if !(0.0..=65535.0).contains(&n) || n.fract() != 0.0 {
-                return Err(boa_engine::JsNativeError::range()
-                    .with_message(format!("BoaStreams.serve: invalid port {n}"))
-                    .into());
-            }
-            n as u16
-        }
-    };
-    // `headersTimeout`: milliseconds a client has to send a request head (default 30 s).
-    let header_timeout = match get(&options, "headersTimeout", ctx)? {
-        v if v.is_undefined() => HEADER_READ_TIMEOUT,
-        v => {
-            let ms = v.to_number(ctx)?;
-            if !(1.0..=86_400_000.0).contains(&ms) {
-                return Err(boa_engine::JsNativeError::range()
-                    .with_message(format!(
-                        "BoaStreams.serve: headersTimeout must be 1 to 86400000 ms, not {ms}"
-                    ))
-                    .into());
-            }
-            Duration::from_millis(ms as u64)
-        }
-    };
-    // `idleTimeout`: seconds a connection may stay with nothing read or written (0: no
-    // limit, the default).
-    let idle_timeout = match get(&options, "idleTimeout", ctx)? {
-        v if v.is_undefined() => None,
-        v => {
-            let secs = v.to_number(ctx)?;
-            if !(0.0..=86_400.0).contains(&secs) {
-                return Err(boa_engine::JsNativeError::range()
-                    .with_message(format!(
-                        "BoaStreams.serve: idleTimeout must be 0 (none) to 86400 s, not {secs}"
-                    ))
-                    .into());
-            }
-            // Whole milliseconds, at least one.
-            let ms = (secs * 1000.0).round() as u64;
-            (ms > 0).then(|| Duration::from_millis(ms))
-        }
-    };
-    let limits = ConnLimits {
-        header_timeout,
-        idle_timeout,
-    };
-    let signal = get(&options, "signal", ctx)?;
-    let on_listen = get(&options, "onListen", ctx)?;
-    let reuse_port = get(&options, "reusePort", ctx)?.to_boolean();
+    let ServeOptions {
+        hostname,
+        port,
+        limits,
+        signal,
+        on_listen,
+        reuse_port,
+    } = ServeOptions::read(&options, ctx)?;
 
     // The context's capabilities: listening needs the net capability.
     boa_webidl::capabilities::Capabilities::of(ctx)
         .check_listen(&hostname, port)
         .map_err(|d| d.to_error(&format!("BoaStreams.serve on {hostname}:{port}")))?;
 
-    let server = if reuse_port {
-        let shared = join_shared(&hostname, port, limits)?;
+    let server = start_server(handler, &hostname, port, limits, reuse_port, ctx)?;
+    server_object(&server, &signal, &on_listen, ctx)
+}
+
+/// Listen on `hostname:port` (or join the shared listener with `reuse_port`) and start
+/// receiving its requests on this context.
+fn start_server(
+    handler: JsObject,
+    hostname: &str,
+    port: u16,
+    limits: ConnLimits,
+    reuse_port: bool,
+    ctx: &mut Context,
+) -> JsResult<Rc<Server>> {
+    Ok(if reuse_port {
+        let shared = join_shared(hostname, port, limits)?;
         let (shutdown, stop) = watch::channel(false);
         let server = Rc::new(Server {
             handler,
@@ -621,7 +668,7 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
         receive_shared(server.clone(), shared.queue.clone(), stop, ctx);
         server
     } else {
-        let (local, rx, shutdown) = listen(&hostname, port, false, limits)?;
+        let (local, rx, shutdown) = listen(hostname, port, false, limits)?;
         let server = Rc::new(Server {
             handler,
             shutdown,
@@ -632,8 +679,17 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
         });
         receive(server.clone(), rx, ctx);
         server
-    };
+    })
+}
 
+/// The object `serve()` returns (`addr`, `finished`, `shutdown`), after tying the server's
+/// stop to `signal` and calling `onListen(addr)`.
+fn server_object(
+    server: &Rc<Server>,
+    signal: &JsValue,
+    on_listen: &JsValue,
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
     let addr = ObjectInitializer::new(ctx)
         .property(
             js_string!("hostname"),
@@ -658,7 +714,7 @@ fn serve(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
     .build();
     if let Some(signal) = signal
         .as_object()
-        .filter(|_| boa_dom::is_abort_signal(&signal))
+        .filter(|_| boa_dom::is_abort_signal(signal))
     {
         if boa_dom::is_aborted(&signal) {
             server.stop();
@@ -714,108 +770,128 @@ async fn accept_loop(
             continue;
         };
         let _ = socket.set_nodelay(true);
-        let tx = tx.clone();
-        let mut shutdown = shutdown.clone();
-        tokio::spawn(async move {
-            let idle = Arc::new(IdleState::default());
-            let last = Arc::new(std::sync::atomic::AtomicU64::new(0));
-            let since = tokio::time::Instant::now();
-            let socket = Watched {
-                inner: socket,
-                last: last.clone(),
-                since,
-            };
-            let idle_for_requests = idle.clone();
-            let service = hyper::service::service_fn(move |request| {
-                let tx = tx.clone();
-                let idle = idle_for_requests.clone();
-                async move {
-                    let (respond, response) = oneshot::channel();
-                    let (ended_tx, ended) = oneshot::channel();
-                    let guard = EndGuard {
-                        tx: Some(ended_tx),
-                        complete: std::cell::Cell::new(false),
-                    };
-                    let internal = || {
-                        let mut r = http::Response::new(OutBody::Empty);
-                        *r.status_mut() = http::StatusCode::SERVICE_UNAVAILABLE;
-                        r
-                    };
-                    // A bad `Host` or request target: 400 here, the script never sees it.
-                    let url = match target::request_url(
-                        request.method(),
-                        request.uri(),
-                        request.version(),
-                        request.headers(),
-                        local,
-                    ) {
-                        Ok(url) => url,
-                        Err(_) => {
-                            let mut r = status_only(400);
-                            r.headers_mut().insert(
-                                http::header::CONNECTION,
-                                http::HeaderValue::from_static("close"),
-                            );
-                            return Ok(r.map(|inner| Tracked { inner, guard }));
-                        }
-                    };
-                    let incoming = Incoming1 {
-                        request,
-                        respond,
-                        ended,
-                        idle,
-                        url,
-                    };
-                    if tx.send(incoming).await.is_err() {
-                        return Ok::<_, Infallible>(
-                            internal().map(|inner| Tracked { inner, guard }),
-                        );
-                    }
-                    let response = response.await.unwrap_or_else(|_| internal());
-                    Ok(response.map(|inner| Tracked { inner, guard }))
-                }
-            });
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_timeout)
-                .max_headers(MAX_HEADERS)
-                .max_buf_size(MAX_HEAD_BYTES)
-                .serve_connection(TokioIo::new(socket), service);
-            let mut conn = std::pin::pin!(conn);
-            // Bounded by the connection: each turn either ends it or waits at least until
-            // the idle deadline, which only moves forward.
-            loop {
-                let deadline = limits.idle_timeout.map(|t| {
-                    let last = last.load(std::sync::atomic::Ordering::Relaxed);
-                    since + Duration::from_millis(last) + t
-                });
-                let idle_passed = async {
-                    match deadline {
-                        Some(d) => tokio::time::sleep_until(d).await,
-                        None => std::future::pending().await,
-                    }
-                };
-                tokio::select! {
-                    _ = conn.as_mut() => return,
-                    _ = shutdown.wait_for(|s| *s) => break,
-                    () = idle_passed => {
-                        let (Some(t), Some(d)) = (limits.idle_timeout, deadline) else { continue };
-                        let last = last.load(std::sync::atomic::Ordering::Relaxed);
-                        if since + Duration::from_millis(last) + t > d {
-                            continue; // bytes moved meanwhile
-                        }
-                        // Idle: say so first, then drop the connection (the response body and
-                        // the request's end guard go with it).
-                        let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1);
-                        idle.closed_after_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
-                        return;
-                    }
-                }
-            }
-            conn.as_mut().graceful_shutdown();
-            let _ = conn.await;
-        });
+        tokio::spawn(serve_connection(
+            socket,
+            tx.clone(),
+            shutdown.clone(),
+            limits,
+            local,
+        ));
     }
+}
+
+/// Serve one accepted connection with hyper until it ends, the server shuts down (a
+/// graceful shutdown: the request in progress finishes) or it stays idle too long.
+async fn serve_connection(
+    socket: tokio::net::TcpStream,
+    tx: mpsc::Sender<Incoming1>,
+    mut shutdown: watch::Receiver<bool>,
+    limits: ConnLimits,
+    local: SocketAddr,
+) {
+    let idle = Arc::new(IdleState::default());
+    let last = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let since = tokio::time::Instant::now();
+    let socket = Watched {
+        inner: socket,
+        last: last.clone(),
+        since,
+    };
+    let idle_for_requests = idle.clone();
+    let service = hyper::service::service_fn(move |request| {
+        forward_request(request, tx.clone(), idle_for_requests.clone(), local)
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(MAX_HEAD_BYTES)
+        .serve_connection(TokioIo::new(socket), service);
+    let mut conn = std::pin::pin!(conn);
+    // Bounded by the connection: each turn either ends it or waits at least until
+    // the idle deadline, which only moves forward.
+    loop {
+        let deadline = limits.idle_timeout.map(|t| {
+            let last = last.load(std::sync::atomic::Ordering::Relaxed);
+            since + Duration::from_millis(last) + t
+        });
+        let idle_passed = async {
+            match deadline {
+                Some(d) => tokio::time::sleep_until(d).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = conn.as_mut() => return,
+            _ = shutdown.wait_for(|s| *s) => break,
+            () = idle_passed => {
+                let (Some(t), Some(d)) = (limits.idle_timeout, deadline) else { continue };
+                let last = last.load(std::sync::atomic::Ordering::Relaxed);
+                if since + Duration::from_millis(last) + t > d {
+                    continue; // bytes moved meanwhile
+                }
+                // Idle: say so first, then drop the connection (the response body and
+                // the request's end guard go with it).
+                let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX).max(1);
+                idle.closed_after_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
+                return;
+            }
+        }
+    }
+    conn.as_mut().graceful_shutdown();
+    let _ = conn.await;
+}
+
+/// hyper's service for one request: hand it to the script's side (`tx`) and answer with
+/// the response the script gives (503 when the server is gone; 400, without the script,
+/// for a bad `Host` or request target).
+async fn forward_request(
+    request: http::Request<Incoming>,
+    tx: mpsc::Sender<Incoming1>,
+    idle: Arc<IdleState>,
+    local: SocketAddr,
+) -> Result<http::Response<Tracked>, Infallible> {
+    let (respond, response) = oneshot::channel();
+    let (ended_tx, ended) = oneshot::channel();
+    let guard = EndGuard {
+        tx: Some(ended_tx),
+        complete: std::cell::Cell::new(false),
+    };
+    let internal = || {
+        let mut r = http::Response::new(OutBody::Empty);
+        *r.status_mut() = http::StatusCode::SERVICE_UNAVAILABLE;
+        r
+    };
+    // A bad `Host` or request target: 400 here, the script never sees it.
+    let url = match target::request_url(
+        request.method(),
+        request.uri(),
+        request.version(),
+        request.headers(),
+        local,
+    ) {
+        Ok(url) => url,
+        Err(_) => {
+            let mut r = status_only(400);
+            r.headers_mut().insert(
+                http::header::CONNECTION,
+                http::HeaderValue::from_static("close"),
+            );
+            return Ok(r.map(|inner| Tracked { inner, guard }));
+        }
+    };
+    let incoming = Incoming1 {
+        request,
+        respond,
+        ended,
+        idle,
+        url,
+    };
+    if tx.send(incoming).await.is_err() {
+        return Ok(internal().map(|inner| Tracked { inner, guard }));
+    }
+    let response = response.await.unwrap_or_else(|_| internal());
+    Ok(response.map(|inner| Tracked { inner, guard }))
 }
 
 /// Wait for the next request on the script's side; resolve `finished` when there will be

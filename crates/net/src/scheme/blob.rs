@@ -4,7 +4,12 @@
 
 use boa_engine::{Context, JsObject};
 use boa_fetch::headers::Header;
+use boa_fetch::network::{NetworkResponse, ResponseKind};
 use boa_streams::native::ReadableStream;
+
+use super::{SchemeFetch, SchemeHandler};
+use crate::error::NetworkErrorKind;
+use crate::hop::{finish, network_error, respond};
 
 /// A blob: response: status, status message, header list and body.
 pub(crate) struct BlobResponse {
@@ -77,7 +82,7 @@ fn parse_single_range(value: &[u8]) -> Option<(Option<u64>, Option<u64>)> {
 // NOTE: the Fetch Standard resolves the blob URL entry when the URL is parsed (a `Request`
 // made before `URL.revokeObjectURL` still fetches); here it is resolved when the fetch
 // starts.
-pub(crate) fn blob_fetch(
+fn blob_fetch(
     url: &str,
     method: &[u8],
     headers: &[Header],
@@ -180,6 +185,38 @@ pub(crate) fn blob_fetch(
         ],
         body,
     })
+}
+
+/// The `blob:` scheme: the Blob the blob URL store has for the URL.
+pub struct BlobScheme;
+
+impl SchemeHandler for BlobScheme {
+    fn fetch(&self, fetch: SchemeFetch, ctx: &mut Context) {
+        let state = fetch.state();
+        let url = fetch.url();
+        let method = state.method.borrow().clone();
+        let headers = state.headers.borrow().clone();
+        let response = match blob_fetch(&url, &method, &headers, ctx) {
+            Ok(r) => r,
+            Err(message) => {
+                return network_error(state, NetworkErrorKind::InvalidRequest, message, ctx)
+            }
+        };
+        let url_list = state.url_list.borrow().clone();
+        finish(state);
+        respond(
+            state,
+            NetworkResponse {
+                status: response.status,
+                status_text: response.status_text.to_vec(),
+                headers: response.headers,
+                body: Some(response.body),
+                url_list,
+                kind: ResponseKind::Basic,
+            },
+            ctx,
+        );
+    }
 }
 
 #[cfg(test)]
