@@ -3,10 +3,16 @@
 //! The pieces of the [HTML Standard](https://html.spec.whatwg.org/) the web APIs of this
 //! workspace need, as native host objects for Boa: structured serialization and
 //! `structuredClone(value, { transfer })` ([`structured_clone`]), channel messaging
-//! (`MessageChannel`, `MessagePort`, `MessageEvent`: [`message`]), `navigator` and
-//! `reportError` ([`navigator`]), and the transfer steps of
+//! (`MessageChannel`, `MessagePort`, `MessageEvent`: [`message`]), `navigator`
+//! ([`navigator`]), `reportError` (`report_error`), and the transfer steps of
 //! `ReadableStream`, `WritableStream` and `TransformStream` with the Streams Standard's
 //! cross-realm transforms (`transfer_streams`).
+//!
+//! Layout, from the ground up: `records` (the `Send` records that cross realms and threads:
+//! serialized values, transfer data holders, a port's shared half), `transfer` (the transfer
+//! steps interface through which serialization reaches the transferable platform objects),
+//! [`structured_clone`], [`message`], `transfer_streams`, and `transferable` (the
+//! transferable interfaces of this crate, installed by [`register`]).
 //!
 //! ```
 //! use boa_engine::{Context, Source};
@@ -35,8 +41,12 @@ use boa_engine::{Context, JsObject, JsResult, JsValue};
 
 pub mod message;
 pub mod navigator;
+mod records;
+mod report_error;
 pub mod structured_clone;
+mod transfer;
 mod transfer_streams;
+mod transferable;
 
 /// Register `structuredClone` (replacing boa_runtime's), `MessageChannel`, `MessagePort`,
 /// `MessageEvent` and `reportError` (`navigator` is the host's: [`navigator::install_navigator`]) on the context's current realm, after what they depend on (registered
@@ -49,7 +59,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     boa_fileapi::register(context)?;
     structured_clone::register(context)?;
     message::register(context)?;
-    navigator::register_report_error(context)?;
+    transferable::register(context);
+    report_error::register(context)?;
     boa_streams::set_owning_hooks(
         context,
         boa_streams::OwningHooks {

@@ -1,10 +1,10 @@
 //! HTML [channel messaging](https://html.spec.whatwg.org/multipage/web-messaging.html#channel-messaging):
-//! `MessageChannel`, `MessagePort`, `MessageEvent`, and the transfer hooks of the platform
-//! objects structured serialization can transfer (ports and streams).
+//! `MessageChannel`, `MessagePort`, `MessageEvent`, and MessagePort's transfer steps.
 //!
 //! A port's shared half ([`PortCore`]) is `Send + Sync`: its port message queue holds
-//! [`SerializedWithTransfer`] messages, so an entangled pair can span two threads. A message
-//! is serialized when posted and deserialized when its task runs. Delivery is one task per
+//! [`SerializedWithTransfer`](crate::structured_clone::SerializedWithTransfer) messages, so
+//! an entangled pair can span two threads. A message is serialized when posted and
+//! deserialized when its task runs. Delivery is one task per
 //! message: on the port's own thread a `GenericJob` of the host's event loop; when the port
 //! lives on another thread, that thread's [`PortNotifier`] (installed by the host that runs
 //! it, see [`set_port_notifier`]) is called with the port id and the host calls
@@ -14,8 +14,7 @@
 //! The ports of this context are held (for delivery) until they are closed or transferred
 //! away.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::ThreadId;
 
@@ -24,92 +23,28 @@ use boa_engine::{
     job::{GenericJob, Job},
     object::builtins::JsArray,
     property::Attribute,
-    Context, JsData, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsNativeError, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
+pub use crate::records::{PlatformHolder, PortCore, PortHandle};
+
+use crate::records::entangled_pair;
 use crate::structured_clone::{
     data_clone_error, structured_deserialize_with_transfer, structured_serialize_with_transfer,
-    SerializedWithTransfer,
 };
+use crate::transfer::TransferSteps;
 use boa_dom::{self as dom, EventData, EventTargetData, Target};
 use boa_webidl::sequence::sequence_of_objects;
-use boa_webidl::{self as webidl, arg, Dictionary};
+use boa_webidl::{self as webidl, arg, Dictionary, Member};
 
 // ---------------------------------------------------------------------------------------
-// The shared (thread-safe) half of a port
+// Ports across threads
 // ---------------------------------------------------------------------------------------
 
 /// Called (on any thread) with a port id when a message arrives for a port that lives on
 /// the notifier's thread; the host then runs [`deliver_message`] for it as a task.
 pub type PortNotifier = Arc<dyn Fn(u64) + Send + Sync>;
-
-static NEXT_PORT_ID: AtomicU64 = AtomicU64::new(1);
-
-/// One side of an entangled pair of ports.
-pub struct PortCore {
-    id: u64,
-    state: Mutex<PortShared>,
-}
-
-impl std::fmt::Debug for PortCore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PortCore").field("id", &self.id).finish()
-    }
-}
-
-struct PortShared {
-    /// The port message queue.
-    queue: VecDeque<SerializedWithTransfer>,
-    /// Whether the port message queue is enabled.
-    enabled: bool,
-    /// The entangled port (a strong cycle, broken when either side closes).
-    entangled: Option<Arc<PortCore>>,
-    /// The thread where the port's object lives (`None` while in transit).
-    owner: Option<ThreadId>,
-    /// The entangled port was closed: a `close` event is due at this port.
-    close_pending: bool,
-}
-
-impl PortCore {
-    fn new() -> Arc<Self> {
-        Arc::new(Self {
-            id: NEXT_PORT_ID.fetch_add(1, Ordering::Relaxed),
-            state: Mutex::new(PortShared {
-                queue: VecDeque::new(),
-                enabled: false,
-                entangled: None,
-                owner: None,
-                close_pending: false,
-            }),
-        })
-    }
-
-    fn lock(&self) -> MutexGuard<'_, PortShared> {
-        // A panic while holding the lock cannot leave the queue half-updated (every update
-        // is a single push/pop/assignment), so a poisoned lock is still usable.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The port's id (what a [`PortNotifier`] receives).
-    pub fn id(&self) -> u64 {
-        self.id
-    }
-}
-
-/// A port in transit (a transfer data holder): its shared half, with its queue.
-#[derive(Debug, Clone)]
-pub struct PortHandle(Arc<PortCore>);
-
-/// [Entangle](https://html.spec.whatwg.org/multipage/web-messaging.html#entangle) two new
-/// port cores.
-fn entangled_pair() -> (Arc<PortCore>, Arc<PortCore>) {
-    let a = PortCore::new();
-    let b = PortCore::new();
-    a.lock().entangled = Some(b.clone());
-    b.lock().entangled = Some(a.clone());
-    (a, b)
-}
 
 /// [Disentangle](https://html.spec.whatwg.org/multipage/web-messaging.html#disentangle)
 /// initiatorPort (`core`).
@@ -265,7 +200,7 @@ fn new_port_object(core: Arc<PortCore>, ctx: &mut Context) -> JsResult<JsObject>
     registry(ctx)
         .ports
         .borrow_mut()
-        .insert(core.id, object.clone());
+        .insert(core.id(), object.clone());
     Ok(object)
 }
 
@@ -283,7 +218,7 @@ fn schedule_delivery(core: &Arc<PortCore>, ctx: &mut Context) {
         return;
     };
     if thread == std::thread::current().id() {
-        let id = core.id;
+        let id = core.id();
         let realm = ctx.realm().clone();
         ctx.enqueue_job(Job::GenericJob(GenericJob::new(
             move |ctx| {
@@ -295,7 +230,7 @@ fn schedule_delivery(core: &Arc<PortCore>, ctx: &mut Context) {
     } else {
         let notify = notifiers().as_ref().and_then(|m| m.get(&thread).cloned());
         if let Some(notify) = notify {
-            notify(core.id);
+            notify(core.id());
         }
     }
 }
@@ -466,7 +401,7 @@ pub fn message_port_close(port: &JsObject, ctx: &mut Context) {
     disentangle(&core, ctx);
     // The context no longer needs to reach this port once its queue is empty.
     if core.lock().queue.is_empty() {
-        registry(ctx).ports.borrow_mut().remove(&core.id);
+        registry(ctx).ports.borrow_mut().remove(&core.id());
     }
 }
 
@@ -496,6 +431,103 @@ pub(crate) fn add_internal_listener(
     Ok(())
 }
 
+/// The getter of the event handler IDL attribute of `event_type` on `this` port.
+fn port_event_handler(this: &JsValue, event_type: &str) -> JsResult<JsValue> {
+    let port = this_port(this)?;
+    let target = port
+        .downcast::<EventTargetData>()
+        .map_err(|_| webidl::type_error("'this' is not a MessagePort object"))?;
+    Ok(dom::get_event_handler(&target, event_type))
+}
+
+/// The setter of the event handler IDL attribute of `event_type` on `this` port; setting
+/// `onmessage` (`implicit_start`) enables the port message queue.
+fn set_port_event_handler(
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+    event_type: &str,
+    implicit_start: bool,
+) -> JsResult<JsValue> {
+    let port = this_port(this)?;
+    let target = port
+        .clone()
+        .downcast::<EventTargetData>()
+        .map_err(|_| webidl::type_error("'this' is not a MessagePort object"))?;
+    dom::set_event_handler(&target, event_type, &arg(args, 0));
+    // The first time onmessage is set, the port message queue is enabled.
+    if implicit_start {
+        message_port_start(&port, ctx);
+    }
+    Ok(JsValue::undefined())
+}
+
+/// [`onclose`](https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageport-onclose) (getter)
+fn get_onclose(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    port_event_handler(this, "close")
+}
+
+/// [`onclose`](https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageport-onclose) (setter)
+fn set_onclose(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    set_port_event_handler(this, args, ctx, "close", false)
+}
+
+/// [`onmessage`](https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageeventtarget-onmessage) (getter)
+fn get_onmessage(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    port_event_handler(this, "message")
+}
+
+/// [`onmessage`](https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageeventtarget-onmessage) (setter)
+fn set_onmessage(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    set_port_event_handler(this, args, ctx, "message", true)
+}
+
+/// [`onmessageerror`](https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageeventtarget-onmessageerror) (getter)
+fn get_onmessageerror(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    port_event_handler(this, "messageerror")
+}
+
+/// [`onmessageerror`](https://html.spec.whatwg.org/multipage/web-messaging.html#handler-messageeventtarget-onmessageerror) (setter)
+fn set_onmessageerror(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    set_port_event_handler(this, args, ctx, "messageerror", false)
+}
+
+/// [`postMessage(message, transfer)`](https://html.spec.whatwg.org/multipage/web-messaging.html#dom-messageport-postmessage)
+fn post_message(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let port = this_port(this)?;
+    if args.is_empty() {
+        return Err(webidl::type_error(
+            "postMessage: 1 argument required, but only 0 present",
+        ));
+    }
+    let transfer = post_message_transfer(&arg(args, 1), ctx)?;
+    message_port_post_message(&port, &arg(args, 0), &transfer, ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [`start()`](https://html.spec.whatwg.org/multipage/web-messaging.html#dom-messageport-start)
+fn start(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let port = this_port(this)?;
+    message_port_start(&port, ctx);
+    Ok(JsValue::undefined())
+}
+
+/// [`close()`](https://html.spec.whatwg.org/multipage/web-messaging.html#dom-messageport-close)
+fn close(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let port = this_port(this)?;
+    message_port_close(&port, ctx);
+    Ok(JsValue::undefined())
+}
+
+/// [MessageEventTarget](https://html.spec.whatwg.org/multipage/web-messaging.html#messageeventtarget)'s
+/// members (an interface mixin).
+const fn message_event_target_rows() -> [Member; 2] {
+    [
+        Member::writable_attribute("onmessage", get_onmessage, set_onmessage),
+        Member::writable_attribute("onmessageerror", get_onmessageerror, set_onmessageerror),
+    ]
+}
+
 impl Class for MessagePortInterface {
     const NAME: &'static str = "MessagePort";
     const LENGTH: usize = 0;
@@ -504,75 +536,19 @@ impl Class for MessagePortInterface {
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
         // `onclose` (MessagePort's own), then MessageEventTarget's `onmessage`,
         // `onmessageerror` (the mixin's members follow the interface's).
-        for (name, implicit_start) in [
-            ("onclose", false),
-            ("onmessage", true),
-            ("onmessageerror", false),
-        ] {
-            let event_type = &name[2..];
-            webidl::attribute(
-                class,
-                name,
-                NativeFunction::from_copy_closure(move |this, _, _| {
-                    let port = this_port(this)?;
-                    let target = port
-                        .downcast::<EventTargetData>()
-                        .map_err(|_| webidl::type_error("'this' is not a MessagePort object"))?;
-                    Ok(dom::get_event_handler(&target, event_type))
-                }),
-                Some(NativeFunction::from_copy_closure(move |this, args, ctx| {
-                    let port = this_port(this)?;
-                    let target = port
-                        .clone()
-                        .downcast::<EventTargetData>()
-                        .map_err(|_| webidl::type_error("'this' is not a MessagePort object"))?;
-                    dom::set_event_handler(&target, event_type, &arg(args, 0));
-                    // The first time onmessage is set, the port message queue is enabled.
-                    if implicit_start {
-                        message_port_start(&port, ctx);
-                    }
-                    Ok(JsValue::undefined())
-                })),
-            );
-        }
-        webidl::operation(
+        let [onmessage, onmessageerror] = message_event_target_rows();
+        webidl::define(
             class,
-            "postMessage",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let port = this_port(this)?;
-                if args.is_empty() {
-                    return Err(webidl::type_error(
-                        "postMessage: 1 argument required, but only 0 present",
-                    ));
-                }
-                let transfer = post_message_transfer(&arg(args, 1), ctx)?;
-                message_port_post_message(&port, &arg(args, 0), &transfer, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "start",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let port = this_port(this)?;
-                message_port_start(&port, ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "close",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let port = this_port(this)?;
-                message_port_close(&port, ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::to_string_tag(class, "MessagePort");
-        Ok(())
+            &[
+                Member::writable_attribute("onclose", get_onclose, set_onclose),
+                onmessage,
+                onmessageerror,
+                Member::operation("postMessage", 1, post_message),
+                Member::operation("start", 0, start),
+                Member::operation("close", 0, close),
+                Member::to_string_tag("MessagePort"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -608,34 +584,34 @@ pub struct MessageChannel {
     port2: JsObject,
 }
 
+/// [`port1`](https://html.spec.whatwg.org/multipage/web-messaging.html#dom-messagechannel-port1)
+fn get_port1(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let c = webidl::brand::<MessageChannel>(this, "MessageChannel")?;
+    let p = c.borrow().data().port1.clone();
+    Ok(p.into())
+}
+
+/// [`port2`](https://html.spec.whatwg.org/multipage/web-messaging.html#dom-messagechannel-port2)
+fn get_port2(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let c = webidl::brand::<MessageChannel>(this, "MessageChannel")?;
+    let p = c.borrow().data().port2.clone();
+    Ok(p.into())
+}
+
 impl Class for MessageChannel {
     const NAME: &'static str = "MessageChannel";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        webidl::define(
             class,
-            "port1",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let c = webidl::brand::<MessageChannel>(this, "MessageChannel")?;
-                let p = c.borrow().data().port1.clone();
-                Ok(p.into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "port2",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let c = webidl::brand::<MessageChannel>(this, "MessageChannel")?;
-                let p = c.borrow().data().port2.clone();
-                Ok(p.into())
-            }),
-            None,
-        );
-        webidl::to_string_tag(class, "MessageChannel");
-        Ok(())
+            &[
+                Member::attribute("port1", get_port1),
+                Member::attribute("port2", get_port2),
+                Member::to_string_tag("MessageChannel"),
+            ],
+        )
     }
 
     fn data_constructor(new_target: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<Self> {
@@ -696,52 +672,48 @@ fn message_event_field(
     Ok(f(&fields))
 }
 
+/// [`data`](https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-data)
+fn get_data(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    message_event_field(this, |f| f.data.clone())
+}
+
+/// [`origin`](https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-origin)
+fn get_origin(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    message_event_field(this, |f| f.origin.clone().into())
+}
+
+/// [`lastEventId`](https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-lasteventid)
+fn get_last_event_id(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    message_event_field(this, |f| f.last_event_id.clone().into())
+}
+
+/// [`source`](https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-source)
+fn get_source(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    message_event_field(this, |f| f.source.clone())
+}
+
+/// [`ports`](https://html.spec.whatwg.org/multipage/comms.html#dom-messageevent-ports)
+fn get_ports(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    message_event_field(this, |f| f.ports.clone().into())
+}
+
 impl Class for MessageEventInterface {
     const NAME: &'static str = "MessageEvent";
     const LENGTH: usize = 1;
     const ATTRIBUTES: Attribute = webidl::INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        webidl::define(
             class,
-            "data",
-            NativeFunction::from_fn_ptr(|this, _, _| message_event_field(this, |f| f.data.clone())),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "origin",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                message_event_field(this, |f| f.origin.clone().into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "lastEventId",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                message_event_field(this, |f| f.last_event_id.clone().into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "source",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                message_event_field(this, |f| f.source.clone())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "ports",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                message_event_field(this, |f| f.ports.clone().into())
-            }),
-            None,
-        );
-        webidl::to_string_tag(class, "MessageEvent");
-        Ok(())
+            &[
+                Member::attribute("data", get_data),
+                Member::attribute("origin", get_origin),
+                Member::attribute("lastEventId", get_last_event_id),
+                Member::attribute("source", get_source),
+                Member::attribute("ports", get_ports),
+                Member::to_string_tag("MessageEvent"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -808,95 +780,44 @@ impl Class for MessageEventInterface {
 }
 
 // ---------------------------------------------------------------------------------------
-// Transfer hooks for platform objects
+// MessagePort's transfer steps
 // ---------------------------------------------------------------------------------------
 
-/// A transfer data holder of a platform object.
-#[derive(Debug)]
-pub enum PlatformHolder {
-    /// A `MessagePort`.
-    MessagePort(PortHandle),
-    /// A `ReadableStream` (its cross-realm port).
-    ReadableStream(PortHandle),
-    /// A `WritableStream` (its cross-realm port).
-    WritableStream(PortHandle),
-    /// A `TransformStream` (the ports of its readable and writable sides).
-    TransformStream {
-        /// The readable side's port.
-        readable: PortHandle,
-        /// The writable side's port.
-        writable: PortHandle,
-    },
+/// MessagePort's transfer steps, if `object` is a `MessagePort`.
+pub(crate) fn port_transfer_steps_of(object: &JsObject) -> Option<TransferSteps> {
+    let steps: TransferSteps = port_transfer_steps;
+    port_data(object).is_some().then_some(steps)
 }
 
-/// A platform object in a transfer list.
-pub enum PlatformTransferable {
-    /// A `MessagePort`.
-    MessagePort(JsObject),
-    /// A stream (handled by `transfer_streams`).
-    Stream(crate::transfer_streams::StreamTransferable),
-}
-
-/// Is `object` a transferable platform object?
-pub(crate) fn platform_transferable(object: &JsObject) -> Option<PlatformTransferable> {
-    if port_data(object).is_some() {
-        return Some(PlatformTransferable::MessagePort(object.clone()));
-    }
-    crate::transfer_streams::stream_transferable(object).map(PlatformTransferable::Stream)
-}
-
-/// The transfer steps of the object's interface (and set its [[Detached]]).
-pub(crate) fn transfer_steps(
-    transferable: PlatformTransferable,
-    ctx: &mut Context,
-) -> JsResult<PlatformHolder> {
-    match transferable {
-        PlatformTransferable::MessagePort(port) => {
-            // If transferable.[[Detached]] is true, then throw a "DataCloneError".
-            if with_port(&port, |p| p.detached.get()).unwrap_or(true) {
-                return Err(data_clone_error(
-                    "A MessagePort is detached and could not be transferred",
-                    ctx,
-                ));
-            }
-            let core = with_port(&port, |p| p.core.borrow_mut().take())
-                .flatten()
-                .ok_or_else(|| data_clone_error("A MessagePort is detached", ctx))?;
-            with_port(&port, |p| p.detached.set(true));
-            // MessagePort's transfer steps: the holder takes the port (and its queue).
-            registry(ctx).ports.borrow_mut().remove(&core.id);
-            core.lock().owner = None;
-            Ok(PlatformHolder::MessagePort(PortHandle(core)))
-        }
-        PlatformTransferable::Stream(s) => crate::transfer_streams::transfer_steps(s, ctx),
-    }
-}
-
-/// The transfer-receiving steps: a new object of the holder's interface.
-pub(crate) fn transfer_receiving_steps(
-    holder: PlatformHolder,
-    ctx: &mut Context,
-) -> JsResult<JsObject> {
-    match holder {
-        PlatformHolder::MessagePort(PortHandle(core)) => new_port_object(core, ctx),
-        other => crate::transfer_streams::transfer_receiving_steps(other, ctx),
-    }
+/// The transfer steps of a `MessagePort`: the holder takes the port (and its queue).
+fn port_transfer_steps(port: &JsObject, ctx: &mut Context) -> JsResult<PlatformHolder> {
+    Ok(PlatformHolder::MessagePort(ship_port(port, ctx)?))
 }
 
 /// A new `MessagePort` object on this thread for a port in transit (a transferred stream's
-/// holder, a worker's port).
+/// holder, a worker's port): MessagePort's transfer-receiving steps.
 pub fn receive_port(handle: PortHandle, ctx: &mut Context) -> JsResult<JsObject> {
     new_port_object(handle.0, ctx)
 }
 
-/// Take the core out of a (new, internal) port object to put it in a transfer holder.
+/// Take the core out of a port object to put it in a transfer holder (MessagePort's
+/// transfer steps; also for a new, internal port).
 pub fn ship_port(port: &JsObject, ctx: &mut Context) -> JsResult<PortHandle> {
-    match transfer_steps(PlatformTransferable::MessagePort(port.clone()), ctx)? {
-        PlatformHolder::MessagePort(h) => Ok(h),
-        _ => Err(JsError::from(
-            JsNativeError::typ().with_message("not a port"),
-        )),
+    // If transferable.[[Detached]] is true, then throw a "DataCloneError".
+    if with_port(port, |p| p.detached.get()).unwrap_or(true) {
+        return Err(data_clone_error(
+            "A MessagePort is detached and could not be transferred",
+            ctx,
+        ));
     }
+    let core = with_port(port, |p| p.core.borrow_mut().take())
+        .flatten()
+        .ok_or_else(|| data_clone_error("A MessagePort is detached", ctx))?;
+    with_port(port, |p| p.detached.set(true));
+    // MessagePort's transfer steps: the holder takes the port (and its queue).
+    registry(ctx).ports.borrow_mut().remove(&core.id());
+    core.lock().owner = None;
+    Ok(PortHandle(core))
 }
 
 /// Register `MessagePort`, `MessageChannel` and `MessageEvent`.

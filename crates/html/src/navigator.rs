@@ -1,10 +1,9 @@
 //! HTML's [`navigator`](https://html.spec.whatwg.org/multipage/system-state.html#the-navigator-object)
 //! (`Navigator`, or `WorkerNavigator` in a worker) with the members a server-side runtime
-//! has (`userAgent`, `language`, `languages`, `hardwareConcurrency`), and
-//! [`reportError(e)`](https://html.spec.whatwg.org/multipage/webappapis.html#dom-reporterror).
+//! has (`userAgent`, `language`, `languages`, `hardwareConcurrency`).
 //!
-//! [`register`](crate::register) installs `reportError`; the host installs `navigator` with
-//! [`install_navigator`], supplying the values ([`NavigatorInfo`]).
+//! The host installs `navigator` with [`install_navigator`], supplying the values
+//! ([`NavigatorInfo`]).
 //!
 //! ```
 //! use boa_engine::{Context, Source};
@@ -24,7 +23,7 @@ use boa_engine::{
     Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
 use boa_gc::{Finalize, Trace};
-use boa_webidl::{self as webidl, arg, js_key, type_error, INTERFACE_ATTRIBUTES};
+use boa_webidl::{self as webidl, js_key, type_error, Member, INTERFACE_ATTRIBUTES};
 
 /// The values a host supplies for `navigator`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,50 +87,45 @@ fn language(info: &NavigatorInfo) -> String {
         .unwrap_or_else(|| "en-US".to_owned())
 }
 
-/// The members both interfaces have: NavigatorID's `userAgent`, NavigatorLanguage's
-/// `language` and `languages`, NavigatorConcurrentHardware's `hardwareConcurrency`.
-fn init_members(class: &mut ClassBuilder<'_>, name: &str) {
-    webidl::to_string_tag(class, name);
-    webidl::attribute(
-        class,
-        "userAgent",
-        NativeFunction::from_fn_ptr(|this, _, _| {
-            let n = this_navigator(this)?;
-            let ua = n.borrow().data().info.user_agent.clone();
-            Ok(JsString::from(ua.as_str()).into())
-        }),
-        None,
-    );
-    webidl::attribute(
-        class,
-        "language",
-        NativeFunction::from_fn_ptr(|this, _, _| {
-            let n = this_navigator(this)?;
-            let l = language(&n.borrow().data().info);
-            Ok(JsString::from(l.as_str()).into())
-        }),
-        None,
-    );
-    webidl::attribute(
-        class,
-        "languages",
-        NativeFunction::from_fn_ptr(|this, _, _| {
-            let n = this_navigator(this)?;
-            let languages = n.borrow().data().languages.clone();
-            Ok(languages)
-        }),
-        None,
-    );
-    webidl::attribute(
-        class,
-        "hardwareConcurrency",
-        NativeFunction::from_fn_ptr(|this, _, _| {
-            let n = this_navigator(this)?;
-            let c = n.borrow().data().info.hardware_concurrency;
-            Ok(JsValue::from(c as f64))
-        }),
-        None,
-    );
+/// [`userAgent`](https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-useragent)
+fn get_user_agent(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let n = this_navigator(this)?;
+    let ua = n.borrow().data().info.user_agent.clone();
+    Ok(JsString::from(ua.as_str()).into())
+}
+
+/// [`language`](https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-language)
+fn get_language(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let n = this_navigator(this)?;
+    let l = language(&n.borrow().data().info);
+    Ok(JsString::from(l.as_str()).into())
+}
+
+/// [`languages`](https://html.spec.whatwg.org/multipage/system-state.html#dom-navigator-languages)
+fn get_languages(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let n = this_navigator(this)?;
+    let languages = n.borrow().data().languages.clone();
+    Ok(languages)
+}
+
+/// [`hardwareConcurrency`](https://html.spec.whatwg.org/multipage/workers.html#dom-navigator-hardwareconcurrency)
+fn get_hardware_concurrency(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let n = this_navigator(this)?;
+    let c = n.borrow().data().info.hardware_concurrency;
+    Ok(JsValue::from(c as f64))
+}
+
+/// The rows of the interface `name` (`Navigator` or `WorkerNavigator`): its class string,
+/// then the members both have: NavigatorID's `userAgent`, NavigatorLanguage's `language` and
+/// `languages`, NavigatorConcurrentHardware's `hardwareConcurrency`.
+const fn navigator_rows(name: &'static str) -> [Member; 5] {
+    [
+        Member::to_string_tag(name),
+        Member::attribute("userAgent", get_user_agent),
+        Member::attribute("language", get_language),
+        Member::attribute("languages", get_languages),
+        Member::attribute("hardwareConcurrency", get_hardware_concurrency),
+    ]
 }
 
 impl Class for NavigatorInterface {
@@ -140,8 +134,7 @@ impl Class for NavigatorInterface {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        init_members(class, "Navigator");
-        Ok(())
+        webidl::define(class, &navigator_rows("Navigator"))
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -155,8 +148,7 @@ impl Class for WorkerNavigatorInterface {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        init_members(class, "WorkerNavigator");
-        Ok(())
+        webidl::define(class, &navigator_rows("WorkerNavigator"))
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -211,35 +203,6 @@ pub fn install_navigator(ctx: &mut Context, info: NavigatorInfo) -> JsResult<()>
         js_key!("navigator"),
         PropertyDescriptor::builder()
             .get(getter)
-            .enumerable(true)
-            .configurable(true),
-        ctx,
-    )?;
-    Ok(())
-}
-
-/// Install the global operation `reportError(e)`.
-pub(crate) fn register_report_error(ctx: &mut Context) -> JsResult<()> {
-    let f = webidl::function(
-        ctx,
-        "reportError",
-        1,
-        NativeFunction::from_fn_ptr(|_, args, ctx| {
-            if args.is_empty() {
-                return Err(type_error(
-                    "Failed to execute 'reportError': 1 argument required, but only 0 present.",
-                ));
-            }
-            // The reportError(e) method steps are to report an exception e for this.
-            boa_dom::report_exception_value(arg(args, 0), ctx);
-            Ok(JsValue::undefined())
-        }),
-    );
-    ctx.global_object().define_property_or_throw(
-        js_key!("reportError"),
-        PropertyDescriptor::builder()
-            .value(f)
-            .writable(true)
             .enumerable(true)
             .configurable(true),
         ctx,

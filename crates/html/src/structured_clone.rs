@@ -37,116 +37,15 @@ use boa_engine::{
     Context, JsBigInt, JsError, JsObject, JsResult, JsString, JsValue, NativeFunction,
 };
 
+use crate::transfer::{transfer_receiving_steps, transfer_steps_of, TransferSteps};
 use boa_dom::{self as dom, DomException};
 use boa_streams::spec::ViewConstructor;
 use boa_webidl::sequence::sequence_of_objects;
 use boa_webidl::{self as webidl, arg, Dictionary};
 
-/// A serialized value (HTML's "serialized" Record), as plain `Send` Rust data.
-#[derive(Debug)]
-pub enum Serialized {
-    /// `undefined`.
-    Undefined,
-    /// `null`.
-    Null,
-    /// A boolean.
-    Boolean(bool),
-    /// A number.
-    Number(f64),
-    /// A BigInt, as its decimal digits.
-    BigInt(String),
-    /// A string, as UTF-16 code units (lone surrogates survive).
-    String(Vec<u16>),
-    /// An object serialized before in this value (the memory map): the index of its record
-    /// in the order records were completed (cycles and shared references).
-    Ref(usize),
-    /// A transferred object: the index of its data holder.
-    Transferred(usize),
-    /// An object record.
-    Object(Box<ObjectRecord>),
-}
-
-/// The record of one serialized object.
-#[derive(Debug)]
-pub enum ObjectRecord {
-    /// A Boolean object.
-    Boolean(bool),
-    /// A Number object.
-    Number(f64),
-    /// A BigInt object (decimal digits).
-    BigInt(String),
-    /// A String object.
-    String(Vec<u16>),
-    /// A Date (its time value).
-    Date(f64),
-    /// A RegExp (source and flags).
-    RegExp {
-        /// The pattern source.
-        source: Vec<u16>,
-        /// The flags.
-        flags: String,
-    },
-    /// An ArrayBuffer's bytes (copied), and its maximum length if resizable.
-    ArrayBuffer {
-        /// The copied bytes.
-        data: AlignedVec<u8>,
-        /// `Some(max)` for a resizable buffer.
-        max_byte_length: Option<u64>,
-    },
-    /// A typed array or DataView over the buffer `buffer` (an ArrayBuffer record, a
-    /// reference to one, or a transferred one).
-    View {
-        /// `None` for a DataView.
-        kind: Option<TypedArrayKind>,
-        /// The viewed buffer.
-        buffer: Serialized,
-        /// The view's byteOffset.
-        byte_offset: u64,
-        /// The element count (typed array) or byteLength (DataView).
-        length: u64,
-    },
-    /// A Map's entries.
-    Map(Vec<(Serialized, Serialized)>),
-    /// A Set's values.
-    Set(Vec<Serialized>),
-    /// An Error object.
-    Error {
-        /// One of the seven native error names.
-        name: &'static str,
-        /// The `message` own data property, converted to a string.
-        message: Option<Vec<u16>>,
-        /// The stack string (HTML: "interesting accompanying data").
-        stack: Option<Vec<u16>>,
-    },
-    /// A `DOMException` (a serializable platform object).
-    DomException {
-        /// Its name.
-        name: Vec<u16>,
-        /// Its message.
-        message: Vec<u16>,
-    },
-    /// A `Blob` or `File` (serializable platform objects): the bytes are shared, not copied.
-    Blob(boa_fileapi::SerializedBlob),
-    /// A serializable platform object of a crate above this one (see [`add_serializable`]).
-    Platform(Box<dyn PlatformRecord>),
-    /// An Array: its length and its enumerable own string-keyed properties.
-    Array {
-        /// The `length`.
-        length: u64,
-        /// The properties, in order.
-        properties: Vec<(Vec<u16>, Serialized)>,
-    },
-    /// An ordinary object's enumerable own string-keyed properties.
-    Object(Vec<(Vec<u16>, Serialized)>),
-}
-
-/// The serialized record of a [serializable](https://html.spec.whatwg.org/multipage/structured-data.html#serializable-objects)
-/// platform object whose interface a crate above this one defines (boa_crypto's `CryptoKey`):
-/// plain `Send` data that builds the object again.
-pub trait PlatformRecord: Send + std::fmt::Debug {
-    /// The interface's deserialization steps: a new object in the current realm.
-    fn deserialize(self: Box<Self>, ctx: &mut Context) -> JsResult<JsObject>;
-}
+pub use crate::records::{
+    ObjectRecord, PlatformRecord, Serialized, SerializedWithTransfer, TransferHolder,
+};
 
 /// A serializable interface's serialization steps: the record of `object` if it implements
 /// the interface, else `None`.
@@ -192,29 +91,6 @@ fn platform_record(object: &JsObject, ctx: &Context) -> Option<Box<dyn PlatformR
     interfaces.0.iter().find_map(|steps| steps(object))
 }
 
-/// A transferred object's data holder.
-#[derive(Debug)]
-pub enum TransferHolder {
-    /// An ArrayBuffer's data block (moved, not copied).
-    ArrayBuffer {
-        /// The block.
-        data: AlignedVec<u8>,
-        /// `Some(max)` for a resizable buffer.
-        max_byte_length: Option<u64>,
-    },
-    /// A transferred `MessagePort`, `ReadableStream`, `WritableStream` or `TransformStream`.
-    Platform(crate::message::PlatformHolder),
-}
-
-/// The result of StructuredSerializeWithTransfer: `Send`, so it can cross threads.
-#[derive(Debug)]
-pub struct SerializedWithTransfer {
-    /// `[[Serialized]]`.
-    pub serialized: Serialized,
-    /// `[[TransferDataHolders]]`.
-    pub holders: Vec<TransferHolder>,
-}
-
 /// Throw a "DataCloneError" `DOMException`.
 pub fn data_clone_error(message: &str, ctx: &mut Context) -> JsError {
     match dom::create_dom_exception(message, "DataCloneError", ctx) {
@@ -234,14 +110,14 @@ fn js_str(units: &[u16]) -> JsString {
 /// What a transfer list entry is.
 enum Transferable {
     ArrayBuffer(JsArrayBuffer),
-    Platform(crate::message::PlatformTransferable),
+    Platform(JsObject, TransferSteps),
 }
 
-fn transferable(object: &JsObject) -> Option<Transferable> {
+fn transferable(object: &JsObject, ctx: &Context) -> Option<Transferable> {
     if let Ok(buffer) = JsArrayBuffer::from_object(object.clone()) {
         return Some(Transferable::ArrayBuffer(buffer));
     }
-    crate::message::platform_transferable(object).map(Transferable::Platform)
+    transfer_steps_of(object, ctx).map(|steps| Transferable::Platform(object.clone(), steps))
 }
 
 /// State of one serialization: the memory map.
@@ -273,7 +149,7 @@ pub fn structured_serialize_with_transfer(
     for (i, t) in transfer_list.iter().enumerate() {
         // 2.1. If transferable has neither an [[ArrayBufferData]] internal slot nor a
         //      [[Detached]] internal slot, then throw a "DataCloneError" DOMException.
-        let Some(kind) = transferable(t) else {
+        let Some(kind) = transferable(t, ctx) else {
             return Err(data_clone_error("Value is not transferable", ctx));
         };
         // 2.2. If transferable has an [[ArrayBufferData]] internal slot and
@@ -316,12 +192,12 @@ pub fn structured_serialize_with_transfer(
                     max_byte_length,
                 });
             }
-            Transferable::Platform(p) => {
+            Transferable::Platform(object, transfer_steps) => {
                 // 5.2. If transferable has a [[Detached]] internal slot and
                 //      transferable.[[Detached]] is true, then throw.
                 // 5.5. Otherwise: perform the transfer steps of the interface; set
                 //      transferable.[[Detached]] to true.
-                let holder = crate::message::transfer_steps(p, ctx)?;
+                let holder = transfer_steps(&object, ctx)?;
                 holders.push(TransferHolder::Platform(holder));
             }
         }
@@ -397,21 +273,7 @@ impl Serializer {
         //    return { [[Type]]: "primitive", [[Value]]: value }.
         // 5. If Type(value) is Symbol, then throw a "DataCloneError" DOMException.
         let Some(object) = value.as_object() else {
-            return Ok(if value.is_undefined() {
-                Serialized::Undefined
-            } else if value.is_null() {
-                Serialized::Null
-            } else if let Some(b) = value.as_boolean() {
-                Serialized::Boolean(b)
-            } else if let Some(n) = value.as_number() {
-                Serialized::Number(n)
-            } else if let Some(s) = value.as_string() {
-                Serialized::String(utf16(&s))
-            } else if let Some(b) = value.as_bigint() {
-                Serialized::BigInt(b.to_string_radix(10))
-            } else {
-                return Err(data_clone_error("A symbol could not be cloned", ctx));
-            });
+            return serialize_primitive(value, ctx);
         };
         // 2. If memory[value] exists, then return memory[value].
         if let Some(slot) = self.memory.get(&object) {
@@ -447,96 +309,15 @@ impl Serializer {
                 ctx,
             ));
         } else if let Ok(buffer) = JsArrayBuffer::from_object(object.clone()) {
-            // 13.2. If IsDetachedBuffer(value) is true, then throw.
-            let Some(data) = buffer.data().map(|d| AlignedVec::from_slice(64, &d)) else {
-                return Err(data_clone_error(
-                    "An ArrayBuffer is detached and could not be cloned",
-                    ctx,
-                ));
-            };
-            let max_byte_length = max_byte_length(&buffer, ctx)?;
-            ObjectRecord::ArrayBuffer {
-                data,
-                max_byte_length,
-            }
+            array_buffer_record(&buffer, ctx)?
         } else if let Ok(view) = JsTypedArray::from_object(object.clone()) {
-            let buffer = view.buffer(ctx)?;
-            let detached = buffer
-                .as_object()
-                .and_then(|b| JsArrayBuffer::from_object(b).ok())
-                .is_some_and(|b| b.data().is_none());
-            // 14.1. If IsArrayBufferViewOutOfBounds(value) is true, then throw.
-            if detached {
-                return Err(data_clone_error(
-                    "A view on a detached ArrayBuffer could not be cloned",
-                    ctx,
-                ));
-            }
-            let byte_offset = view.byte_offset(ctx)? as u64;
-            let length = view.length(ctx)? as u64;
-            // 14.2-3. Let bufferSerialized be ? StructuredSerializeInternal(buffer, ...).
-            let buffer = self.serialize(&buffer, ctx)?;
-            ObjectRecord::View {
-                kind: view.kind(),
-                buffer,
-                byte_offset,
-                length,
-            }
+            self.typed_array_record(&view, ctx)?
         } else if let Ok(view) = JsDataView::from_object(object.clone()) {
-            let buffer = view.buffer(ctx)?;
-            let detached = buffer
-                .as_object()
-                .and_then(|b| JsArrayBuffer::from_object(b).ok())
-                .is_some_and(|b| b.data().is_none());
-            if detached {
-                return Err(data_clone_error(
-                    "A view on a detached ArrayBuffer could not be cloned",
-                    ctx,
-                ));
-            }
-            let (Ok(byte_offset), Ok(length)) = (view.byte_offset(ctx), view.byte_length(ctx))
-            else {
-                return Err(data_clone_error(
-                    "An out-of-bounds DataView could not be cloned",
-                    ctx,
-                ));
-            };
-            let buffer = self.serialize(&buffer, ctx)?;
-            ObjectRecord::View {
-                kind: None,
-                buffer,
-                byte_offset,
-                length,
-            }
+            self.data_view_record(&view, ctx)?
         } else if object.is::<OrderedMap<JsValue>>() {
-            // 15. Map: deep.
-            self.remember(&object);
-            // 26.1. Let copiedList be a new empty List; append value.[[MapData]]'s entries
-            //       that are not empty.
-            let copied: Vec<(JsValue, JsValue)> = object
-                .downcast_ref::<OrderedMap<JsValue>>()
-                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-                .unwrap_or_default();
-            let mut entries = Vec::with_capacity(copied.len());
-            // 26.2. For each entry: serialize the key, then the value.
-            for (k, v) in copied {
-                let k = self.serialize(&k, ctx)?;
-                let v = self.serialize(&v, ctx)?;
-                entries.push((k, v));
-            }
-            return Ok(Serialized::Object(Box::new(ObjectRecord::Map(entries))));
+            return self.serialize_map(&object, ctx);
         } else if object.is::<OrderedSet>() {
-            // 16. Set: deep.
-            self.remember(&object);
-            let copied: Vec<JsValue> = object
-                .downcast_ref::<OrderedSet>()
-                .map(|s| s.iter().cloned().collect())
-                .unwrap_or_default();
-            let mut values = Vec::with_capacity(copied.len());
-            for v in copied {
-                values.push(self.serialize(&v, ctx)?);
-            }
-            return Ok(Serialized::Object(Box::new(ObjectRecord::Set(values))));
+            return self.serialize_set(&object, ctx);
         } else if let Some(e) = object
             .downcast_ref::<DomException>()
             .map(|e| (utf16(e.name()), utf16(e.message())))
@@ -555,17 +336,7 @@ impl Serializer {
         } else if object.is::<ErrorData>() {
             error_record(&object, ctx)?
         } else if object.is_array() {
-            // 18. IsArray(value): deep.
-            self.remember(&object);
-            // 18.1. Let valueLenDescriptor be ? OrdinaryGetOwnProperty(value, "length").
-            let length = own_descriptor(&object, &js_string!("length").into())
-                .and_then(|d| d.value().and_then(JsValue::as_number))
-                .unwrap_or(0.0) as u64;
-            let properties = self.properties(&object, ctx)?;
-            return Ok(Serialized::Object(Box::new(ObjectRecord::Array {
-                length,
-                properties,
-            })));
+            return self.serialize_array(&object, ctx);
         } else if object.is_callable() {
             // 21. IsCallable(value): throw.
             return Err(data_clone_error("A function could not be cloned", ctx));
@@ -583,6 +354,105 @@ impl Serializer {
         // 24. Set memory[value] to serialized.
         self.remember(&object);
         Ok(Serialized::Object(Box::new(record)))
+    }
+
+    /// Step 14: a typed array's record, with its buffer's.
+    fn typed_array_record(
+        &mut self,
+        view: &JsTypedArray,
+        ctx: &mut Context,
+    ) -> JsResult<ObjectRecord> {
+        let buffer = view.buffer(ctx)?;
+        // 14.1. If IsArrayBufferViewOutOfBounds(value) is true, then throw.
+        if is_detached_buffer(&buffer) {
+            return Err(data_clone_error(
+                "A view on a detached ArrayBuffer could not be cloned",
+                ctx,
+            ));
+        }
+        let byte_offset = view.byte_offset(ctx)? as u64;
+        let length = view.length(ctx)? as u64;
+        // 14.2-3. Let bufferSerialized be ? StructuredSerializeInternal(buffer, ...).
+        let buffer = self.serialize(&buffer, ctx)?;
+        Ok(ObjectRecord::View {
+            kind: view.kind(),
+            buffer,
+            byte_offset,
+            length,
+        })
+    }
+
+    /// Step 14: a DataView's record, with its buffer's.
+    fn data_view_record(&mut self, view: &JsDataView, ctx: &mut Context) -> JsResult<ObjectRecord> {
+        let buffer = view.buffer(ctx)?;
+        // 14.1. If IsArrayBufferViewOutOfBounds(value) is true, then throw.
+        if is_detached_buffer(&buffer) {
+            return Err(data_clone_error(
+                "A view on a detached ArrayBuffer could not be cloned",
+                ctx,
+            ));
+        }
+        let (Ok(byte_offset), Ok(length)) = (view.byte_offset(ctx), view.byte_length(ctx)) else {
+            return Err(data_clone_error(
+                "An out-of-bounds DataView could not be cloned",
+                ctx,
+            ));
+        };
+        // 14.2-3. Let bufferSerialized be ? StructuredSerializeInternal(buffer, ...).
+        let buffer = self.serialize(&buffer, ctx)?;
+        Ok(ObjectRecord::View {
+            kind: None,
+            buffer,
+            byte_offset,
+            length,
+        })
+    }
+
+    /// Step 15 (a Map: deep), then its entries (step 26.1-2).
+    fn serialize_map(&mut self, object: &JsObject, ctx: &mut Context) -> JsResult<Serialized> {
+        self.remember(object);
+        // 26.1. Let copiedList be a new empty List; append value.[[MapData]]'s entries that
+        //       are not empty.
+        let copied: Vec<(JsValue, JsValue)> = object
+            .downcast_ref::<OrderedMap<JsValue>>()
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default();
+        let mut entries = Vec::with_capacity(copied.len());
+        // 26.2. For each entry: serialize the key, then the value.
+        for (k, v) in copied {
+            let k = self.serialize(&k, ctx)?;
+            let v = self.serialize(&v, ctx)?;
+            entries.push((k, v));
+        }
+        Ok(Serialized::Object(Box::new(ObjectRecord::Map(entries))))
+    }
+
+    /// Step 16 (a Set: deep), then its values (step 26.3).
+    fn serialize_set(&mut self, object: &JsObject, ctx: &mut Context) -> JsResult<Serialized> {
+        self.remember(object);
+        let copied: Vec<JsValue> = object
+            .downcast_ref::<OrderedSet>()
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default();
+        let mut values = Vec::with_capacity(copied.len());
+        for v in copied {
+            values.push(self.serialize(&v, ctx)?);
+        }
+        Ok(Serialized::Object(Box::new(ObjectRecord::Set(values))))
+    }
+
+    /// Step 18 (IsArray(value): deep), then its properties (step 26.4).
+    fn serialize_array(&mut self, object: &JsObject, ctx: &mut Context) -> JsResult<Serialized> {
+        self.remember(object);
+        // 18.1. Let valueLenDescriptor be ? OrdinaryGetOwnProperty(value, "length").
+        let length = own_descriptor(object, &js_string!("length").into())
+            .and_then(|d| d.value().and_then(JsValue::as_number))
+            .unwrap_or(0.0) as u64;
+        let properties = self.properties(object, ctx)?;
+        Ok(Serialized::Object(Box::new(ObjectRecord::Array {
+            length,
+            properties,
+        })))
     }
 
     /// Step 26.4: the enumerable own string-keyed properties, read with [[Get]].
@@ -624,6 +494,50 @@ impl Serializer {
     }
 }
 
+/// Steps 4-5: a primitive value (a symbol throws a "DataCloneError" DOMException).
+fn serialize_primitive(value: &JsValue, ctx: &mut Context) -> JsResult<Serialized> {
+    Ok(if value.is_undefined() {
+        Serialized::Undefined
+    } else if value.is_null() {
+        Serialized::Null
+    } else if let Some(b) = value.as_boolean() {
+        Serialized::Boolean(b)
+    } else if let Some(n) = value.as_number() {
+        Serialized::Number(n)
+    } else if let Some(s) = value.as_string() {
+        Serialized::String(utf16(&s))
+    } else if let Some(b) = value.as_bigint() {
+        Serialized::BigInt(b.to_string_radix(10))
+    } else {
+        return Err(data_clone_error("A symbol could not be cloned", ctx));
+    })
+}
+
+/// Step 13: an ArrayBuffer's record (its bytes copied).
+fn array_buffer_record(buffer: &JsArrayBuffer, ctx: &mut Context) -> JsResult<ObjectRecord> {
+    // 13.2. If IsDetachedBuffer(value) is true, then throw.
+    let Some(data) = buffer.data().map(|d| AlignedVec::from_slice(64, &d)) else {
+        return Err(data_clone_error(
+            "An ArrayBuffer is detached and could not be cloned",
+            ctx,
+        ));
+    };
+    let max_byte_length = max_byte_length(buffer, ctx)?;
+    Ok(ObjectRecord::ArrayBuffer {
+        data,
+        max_byte_length,
+    })
+}
+
+/// Whether `buffer` (a view's) is a detached ArrayBuffer.
+fn is_detached_buffer(buffer: &JsValue) -> bool {
+    buffer
+        .as_object()
+        .and_then(|b| JsArrayBuffer::from_object(b).ok())
+        .is_some_and(|b| b.data().is_none())
+}
+
+/// Step 11: a RegExp's record (source and flags).
 fn regexp_record(re: &JsRegExp, ctx: &mut Context) -> JsResult<ObjectRecord> {
     // [[OriginalSource]] is not public: the intrinsic `source` getter returns
     // EscapeRegExpPattern of it, which in Boa puts a backslash before every "/" (also an
@@ -748,7 +662,7 @@ pub fn structured_deserialize_with_transfer(
                 JsObject::from(buffer)
             }
             // 3.3. A new instance of the interface; its transfer-receiving steps.
-            TransferHolder::Platform(p) => crate::message::transfer_receiving_steps(p, ctx)?,
+            TransferHolder::Platform(p) => transfer_receiving_steps(p, ctx)?,
         };
         // 3.4-5. Set memory[transferDataHolder] to value; append value to transferredValues.
         transferred.push(value);
@@ -814,6 +728,11 @@ impl Deserializer<'_> {
             }
             Serialized::Object(record) => *record,
         };
+        self.deserialize_record(record, ctx)
+    }
+
+    /// An object record: a new object in the current realm, remembered in memory.
+    fn deserialize_record(&mut self, record: ObjectRecord, ctx: &mut Context) -> JsResult<JsValue> {
         let object: JsObject = match record {
             ObjectRecord::Boolean(b) => JsValue::from(b).to_object(ctx)?,
             ObjectRecord::Number(n) => JsValue::from(n).to_object(ctx)?,
@@ -843,40 +762,9 @@ impl Deserializer<'_> {
                 buffer,
                 byte_offset,
                 length,
-            } => {
-                // Let deserializedArrayBuffer be ? StructuredDeserialize(
-                //   serialized.[[ArrayBufferSerialized]], targetRealm, memory).
-                let buffer = self.deserialize(buffer, ctx)?;
-                let constructor = kind
-                    .map_or(ViewConstructor::DataView, ViewConstructor::Typed)
-                    .constructor(ctx);
-                constructor.construct(
-                    &[buffer, (byte_offset as f64).into(), (length as f64).into()],
-                    None,
-                    ctx,
-                )?
-            }
-            ObjectRecord::Map(entries) => {
-                let map = JsMap::new(ctx);
-                let object: JsObject = map.clone().into();
-                self.remember(&object);
-                for (k, v) in entries {
-                    let k = self.deserialize(k, ctx)?;
-                    let v = self.deserialize(v, ctx)?;
-                    map.set(k, v, ctx)?;
-                }
-                return Ok(object.into());
-            }
-            ObjectRecord::Set(values) => {
-                let set = JsSet::new(ctx);
-                let object: JsObject = set.clone().into();
-                self.remember(&object);
-                for v in values {
-                    let v = self.deserialize(v, ctx)?;
-                    set.add(v, ctx)?;
-                }
-                return Ok(object.into());
-            }
+            } => self.view_object(kind, buffer, byte_offset, length, ctx)?,
+            ObjectRecord::Map(entries) => return self.map_object(entries, ctx),
+            ObjectRecord::Set(values) => return self.set_object(values, ctx),
             ObjectRecord::Error {
                 name,
                 message,
@@ -909,6 +797,57 @@ impl Deserializer<'_> {
         };
         // Set memory[serialized] to value.
         self.remember(&object);
+        Ok(object.into())
+    }
+
+    /// A typed array or DataView record: the view over its deserialized buffer.
+    fn view_object(
+        &mut self,
+        kind: Option<TypedArrayKind>,
+        buffer: Serialized,
+        byte_offset: u64,
+        length: u64,
+        ctx: &mut Context,
+    ) -> JsResult<JsObject> {
+        // Let deserializedArrayBuffer be ? StructuredDeserialize(
+        //   serialized.[[ArrayBufferSerialized]], targetRealm, memory).
+        let buffer = self.deserialize(buffer, ctx)?;
+        let constructor = kind
+            .map_or(ViewConstructor::DataView, ViewConstructor::Typed)
+            .constructor(ctx);
+        constructor.construct(
+            &[buffer, (byte_offset as f64).into(), (length as f64).into()],
+            None,
+            ctx,
+        )
+    }
+
+    /// A Map record: a new Map (remembered first), then its entries in order.
+    fn map_object(
+        &mut self,
+        entries: Vec<(Serialized, Serialized)>,
+        ctx: &mut Context,
+    ) -> JsResult<JsValue> {
+        let map = JsMap::new(ctx);
+        let object: JsObject = map.clone().into();
+        self.remember(&object);
+        for (k, v) in entries {
+            let k = self.deserialize(k, ctx)?;
+            let v = self.deserialize(v, ctx)?;
+            map.set(k, v, ctx)?;
+        }
+        Ok(object.into())
+    }
+
+    /// A Set record: a new Set (remembered first), then its values in order.
+    fn set_object(&mut self, values: Vec<Serialized>, ctx: &mut Context) -> JsResult<JsValue> {
+        let set = JsSet::new(ctx);
+        let object: JsObject = set.clone().into();
+        self.remember(&object);
+        for v in values {
+            let v = self.deserialize(v, ctx)?;
+            set.add(v, ctx)?;
+        }
         Ok(object.into())
     }
 

@@ -11,10 +11,10 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
-use crate::message::{
-    self, create_entangled_ports, message_port_post_message, message_port_start, PlatformHolder,
-};
+use crate::message::{self, create_entangled_ports, message_port_post_message, message_port_start};
+use crate::records::{PlatformHolder, PortHandle};
 use crate::structured_clone::data_clone_error;
+use crate::transfer::TransferSteps;
 use boa_streams::spec::SizeAlgorithm;
 use boa_streams::spec::TransformStream;
 use boa_streams::spec::{
@@ -31,35 +31,45 @@ use boa_streams::spec::{NativeSink, SinkAlgorithms};
 use boa_webidl::promise::{react, Completion, RustPromise};
 use boa_webidl::{self as webidl, Caught};
 
-/// A stream in a transfer list.
-pub enum StreamTransferable {
-    /// A `ReadableStream`.
-    Readable(JsObject<ReadableStream>),
-    /// A `WritableStream`.
-    Writable(WritableStreamRef),
-    /// A `TransformStream`.
-    Transform(JsObject<TransformStream>),
+/// The transfer steps of `object`'s interface, if it is a stream.
+pub(crate) fn transfer_steps_of(object: &JsObject) -> Option<TransferSteps> {
+    let steps: TransferSteps = if object.is::<ReadableStream>() {
+        readable_stream_transfer_steps
+    } else if WritableStream::slots_of(&object.clone().into()).is_some() {
+        writable_stream_transfer_steps
+    } else if object.is::<TransformStream>() {
+        transform_stream_transfer_steps
+    } else {
+        return None;
+    };
+    Some(steps)
 }
 
-/// Is `object` a stream?
-pub(crate) fn stream_transferable(object: &JsObject) -> Option<StreamTransferable> {
-    if let Ok(r) = object.clone().downcast::<ReadableStream>() {
-        return Some(StreamTransferable::Readable(r));
-    }
-    if let Some(w) = WritableStream::slots_of(&object.clone().into()) {
-        return Some(StreamTransferable::Writable(w));
-    }
-    if let Ok(t) = object.clone().downcast::<TransformStream>() {
-        return Some(StreamTransferable::Transform(t));
-    }
-    None
+/// The transfer steps of a `ReadableStream`.
+fn readable_stream_transfer_steps(value: &JsObject, ctx: &mut Context) -> JsResult<PlatformHolder> {
+    let Ok(readable) = value.clone().downcast::<ReadableStream>() else {
+        return Err(data_clone_error("Value is not transferable", ctx));
+    };
+    Ok(PlatformHolder::ReadableStream(readable_transfer_steps(
+        &readable, ctx,
+    )?))
+}
+
+/// The transfer steps of a `WritableStream`.
+fn writable_stream_transfer_steps(value: &JsObject, ctx: &mut Context) -> JsResult<PlatformHolder> {
+    let Some(writable) = WritableStream::slots_of(&value.clone().into()) else {
+        return Err(data_clone_error("Value is not transferable", ctx));
+    };
+    Ok(PlatformHolder::WritableStream(writable_transfer_steps(
+        &writable, ctx,
+    )?))
 }
 
 /// [ReadableStream transfer steps](https://streams.spec.whatwg.org/#rs-transfer)
 fn readable_transfer_steps(
     value: &JsObject<ReadableStream>,
     ctx: &mut Context,
-) -> JsResult<message::PortHandle> {
+) -> JsResult<PortHandle> {
     // 1. If ! IsReadableStreamLocked(value) is true, throw a "DataCloneError" DOMException.
     if is_readable_stream_locked(value) {
         return Err(data_clone_error(
@@ -81,10 +91,7 @@ fn readable_transfer_steps(
 }
 
 /// [WritableStream transfer steps](https://streams.spec.whatwg.org/#ws-transfer)
-fn writable_transfer_steps(
-    value: &WritableStreamRef,
-    ctx: &mut Context,
-) -> JsResult<message::PortHandle> {
+fn writable_transfer_steps(value: &WritableStreamRef, ctx: &mut Context) -> JsResult<PortHandle> {
     // 1. If ! IsWritableStreamLocked(value) is true, throw a "DataCloneError" DOMException.
     if is_writable_stream_locked(value) {
         return Err(data_clone_error(
@@ -105,54 +112,46 @@ fn writable_transfer_steps(
     message::ship_port(&port2, ctx)
 }
 
-/// The transfer steps of a stream interface.
-pub(crate) fn transfer_steps(
-    value: StreamTransferable,
+/// [TransformStream transfer steps](https://streams.spec.whatwg.org/#ts-transfer)
+fn transform_stream_transfer_steps(
+    value: &JsObject,
     ctx: &mut Context,
 ) -> JsResult<PlatformHolder> {
-    match value {
-        StreamTransferable::Readable(r) => Ok(PlatformHolder::ReadableStream(
-            readable_transfer_steps(&r, ctx)?,
-        )),
-        StreamTransferable::Writable(w) => Ok(PlatformHolder::WritableStream(
-            writable_transfer_steps(&w, ctx)?,
-        )),
-        // [TransformStream transfer steps](https://streams.spec.whatwg.org/#ts-transfer)
-        StreamTransferable::Transform(t) => {
-            // 1-2. Let readable be value.[[readable]], writable be value.[[writable]].
-            let (readable, writable) = {
-                let data = t.borrow();
-                (data.data().readable(), data.data().writable_slots())
-            };
-            let (Some(readable), Some(writable)) = (readable, writable) else {
-                return Err(data_clone_error(
-                    "The TransformStream could not be transferred",
-                    ctx,
-                ));
-            };
-            // 3. If ! IsReadableStreamLocked(readable) is true, throw.
-            if is_readable_stream_locked(&readable) {
-                return Err(data_clone_error(
-                    "A TransformStream with a locked readable side could not be transferred",
-                    ctx,
-                ));
-            }
-            // 4. If ! IsWritableStreamLocked(writable) is true, throw.
-            if is_writable_stream_locked(&writable) {
-                return Err(data_clone_error(
-                    "A TransformStream with a locked writable side could not be transferred",
-                    ctx,
-                ));
-            }
-            // 5. Set dataHolder.[[readable]] to ! StructuredSerializeWithTransfer(readable,
-            //    « readable »).
-            let readable = readable_transfer_steps(&readable, ctx)?;
-            // 6. Set dataHolder.[[writable]] to ! StructuredSerializeWithTransfer(writable,
-            //    « writable »).
-            let writable = writable_transfer_steps(&writable, ctx)?;
-            Ok(PlatformHolder::TransformStream { readable, writable })
-        }
+    let Ok(t) = value.clone().downcast::<TransformStream>() else {
+        return Err(data_clone_error("Value is not transferable", ctx));
+    };
+    // 1-2. Let readable be value.[[readable]], writable be value.[[writable]].
+    let (readable, writable) = {
+        let data = t.borrow();
+        (data.data().readable(), data.data().writable_slots())
+    };
+    let (Some(readable), Some(writable)) = (readable, writable) else {
+        return Err(data_clone_error(
+            "The TransformStream could not be transferred",
+            ctx,
+        ));
+    };
+    // 3. If ! IsReadableStreamLocked(readable) is true, throw.
+    if is_readable_stream_locked(&readable) {
+        return Err(data_clone_error(
+            "A TransformStream with a locked readable side could not be transferred",
+            ctx,
+        ));
     }
+    // 4. If ! IsWritableStreamLocked(writable) is true, throw.
+    if is_writable_stream_locked(&writable) {
+        return Err(data_clone_error(
+            "A TransformStream with a locked writable side could not be transferred",
+            ctx,
+        ));
+    }
+    // 5. Set dataHolder.[[readable]] to ! StructuredSerializeWithTransfer(readable,
+    //    « readable »).
+    let readable = readable_transfer_steps(&readable, ctx)?;
+    // 6. Set dataHolder.[[writable]] to ! StructuredSerializeWithTransfer(writable,
+    //    « writable »).
+    let writable = writable_transfer_steps(&writable, ctx)?;
+    Ok(PlatformHolder::TransformStream { readable, writable })
 }
 
 /// The transfer-receiving steps of a stream interface.
