@@ -7,7 +7,7 @@ use boa_engine::{
     class::{Class, ClassBuilder},
     object::JsObject,
     property::Attribute,
-    Context, JsData, JsResult, JsValue, NativeFunction,
+    Context, JsData, JsResult, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
@@ -25,7 +25,7 @@ use super::{
 };
 use boa_webidl::promise::PromiseCapability;
 use boa_webidl::{
-    self as webidl, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary,
+    self as webidl, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary, Member,
     INTERFACE_ATTRIBUTES,
 };
 
@@ -149,57 +149,59 @@ fn reader_data<R>(
     f(r.borrow().data())
 }
 
+/// The interface's identifier.
+const NAME: &str = "ReadableStreamBYOBReader";
+
+/// [read(view, options)](https://streams.spec.whatwg.org/#byob-reader-read)
+fn read(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = match brand::<ReadableStreamBYOBReader>(this, NAME) {
+        Ok(r) => r,
+        Err(e) => return Ok(rejected(e, ctx)),
+    };
+    // NOTE: without an options object (`undefined` or `null`: the dictionary's default) the
+    // conversions run no user code: the view's slots are read off the engine's data and `min`
+    // is its default. The steps' callbacks (`pull`) are run and caught inside, so every `Err`
+    // is the library's own TypeError or RangeError: no trampoline is needed (fast paths; same
+    // results).
+    if boa_webidl::fast_paths() && arg(args, 1).is_null_or_undefined() {
+        let result = byob_reader_read_method(&r, args, ctx);
+        return Ok(webidl::promise::promise_from_own_result(result, ctx));
+    }
+    // The argument conversions run user code (`min`'s getter, its `valueOf`): the steps run
+    // inside webidl::catching, their exception rejects.
+    Ok(webidl::promise::promise_method(ctx, |ctx| {
+        byob_reader_read_method(&r, args, ctx)
+    }))
+}
+
+/// [releaseLock()](https://streams.spec.whatwg.org/#byob-reader-release-lock)
+fn release_lock(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = brand::<ReadableStreamBYOBReader>(this, NAME)?;
+    // 1. If this.[[stream]] is undefined, return.
+    if reader_data(&r, ReadableStreamBYOBReader::stream).is_none() {
+        return Ok(JsValue::undefined());
+    }
+    // 2. Perform ! ReadableStreamBYOBReaderRelease(this).
+    readable_stream_byob_reader_release(&r, ctx);
+    Ok(JsValue::undefined())
+}
+
 impl Class for ReadableStreamBYOBReader {
     const NAME: &'static str = "ReadableStreamBYOBReader";
     const LENGTH: usize = 1;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "ReadableStreamBYOBReader";
-        generic_reader::define_closed::<Self>(class);
-        webidl::operation(
+        webidl::define(
             class,
-            "read",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let r = match brand::<ReadableStreamBYOBReader>(this, NAME) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(rejected(e, ctx)),
-                };
-                // NOTE: without an options object (`undefined` or `null`: the dictionary's
-                // default) the conversions run no user code: the view's slots are read off
-                // the engine's data and `min` is its default. The steps' callbacks (`pull`)
-                // are run and caught inside, so every `Err` is the library's own TypeError or
-                // RangeError: no trampoline is needed (fast paths; same results).
-                if boa_webidl::fast_paths() && arg(args, 1).is_null_or_undefined() {
-                    let result = byob_reader_read_method(&r, args, ctx);
-                    return Ok(webidl::promise::promise_from_own_result(result, ctx));
-                }
-                // The argument conversions run user code (`min`'s getter, its `valueOf`):
-                // the steps run inside webidl::catching, their exception rejects.
-                Ok(webidl::promise::promise_method(ctx, |ctx| {
-                    byob_reader_read_method(&r, args, ctx)
-                }))
-            }),
-        );
-        webidl::operation(
-            class,
-            "releaseLock",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let r = brand::<ReadableStreamBYOBReader>(this, NAME)?;
-                // 1. If this.[[stream]] is undefined, return.
-                if reader_data(&r, ReadableStreamBYOBReader::stream).is_none() {
-                    return Ok(JsValue::undefined());
-                }
-                // 2. Perform ! ReadableStreamBYOBReaderRelease(this).
-                readable_stream_byob_reader_release(&r, ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        generic_reader::define_cancel::<Self>(class);
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                Member::attribute("closed", generic_reader::closed::<Self>),
+                Member::operation("read", 1, read),
+                Member::operation("releaseLock", 0, release_lock),
+                Member::operation("cancel", 0, generic_reader::cancel::<Self>),
+                Member::to_string_tag(NAME),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<Self> {

@@ -5,7 +5,7 @@ use boa_engine::{
     object::builtins::JsArrayBuffer,
     object::builtins::JsTypedArray,
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
@@ -15,7 +15,7 @@ use super::byte_controller::{
     ReadableByteStreamController,
 };
 use boa_webidl::{
-    self as webidl, arg, brand, illegal_constructor, to_enforce_range_u64, type_error,
+    self as webidl, arg, brand, illegal_constructor, to_enforce_range_u64, type_error, Member,
     INTERFACE_ATTRIBUTES,
 };
 
@@ -82,78 +82,78 @@ fn view_buffer(view: &JsObject, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
         .ok_or_else(|| type_error("The BYOB request's view has no ArrayBuffer"))
 }
 
+/// The interface's identifier.
+const NAME: &str = "ReadableStreamBYOBRequest";
+
+/// [view](https://streams.spec.whatwg.org/#rs-byob-request-view)
+fn view(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
+    // 1. Return this.[[view]].
+    let view = r.borrow().data().view();
+    Ok(view.map_or(JsValue::null(), JsValue::from))
+}
+
+/// [respond(bytesWritten)](https://streams.spec.whatwg.org/#rs-byob-request-respond)
+fn respond(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
+    // IDL layer: `[EnforceRange] unsigned long long bytesWritten`.
+    let bytes_written = to_enforce_range_u64(&arg(args, 0), "bytesWritten", ctx)?;
+    // 1. If this.[[controller]] is undefined, throw a TypeError exception.
+    let (controller, view) = {
+        let b = r.borrow();
+        (b.data().controller(), b.data().view())
+    };
+    let (Some(controller), Some(view)) = (controller, view) else {
+        return Err(type_error("This BYOB request has been invalidated"));
+    };
+    // 2. If ! IsDetachedBuffer(this.[[view]].[[ArrayBuffer]]) is true, throw a
+    //    TypeError exception.
+    if is_detached_buffer(&view_buffer(&view, ctx)?) {
+        return Err(type_error("The BYOB request's buffer is detached"));
+    }
+    // 3. Assert: this.[[view]].[[ByteLength]] > 0.
+    // 4. Assert: this.[[view]].[[ViewedArrayBuffer]].[[ByteLength]] > 0.
+    // 5. Perform ? ReadableByteStreamControllerRespond(this.[[controller]],
+    //    bytesWritten).
+    readable_byte_stream_controller_respond(&controller, bytes_written, ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [respondWithNewView(view)](https://streams.spec.whatwg.org/#rs-byob-request-respond-with-new-view)
+fn respond_with_new_view(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
+    // IDL layer: `ArrayBufferView view`.
+    let view = to_array_buffer_view(&arg(args, 0), "view", ctx)?;
+    // 1. If this.[[controller]] is undefined, throw a TypeError exception.
+    let Some(controller) = r.borrow().data().controller() else {
+        return Err(type_error("This BYOB request has been invalidated"));
+    };
+    // 2. If ! IsDetachedBuffer(view.[[ViewedArrayBuffer]]) is true, throw a
+    //    TypeError exception.
+    if is_detached_buffer(&view.buffer) {
+        return Err(type_error("The view's buffer is detached"));
+    }
+    // 3. Return ? ReadableByteStreamControllerRespondWithNewView(
+    //    this.[[controller]], view).
+    readable_byte_stream_controller_respond_with_new_view(&controller, &view, ctx)?;
+    Ok(JsValue::undefined())
+}
+
 impl Class for ReadableStreamBYOBRequest {
     const NAME: &'static str = "ReadableStreamBYOBRequest";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "ReadableStreamBYOBRequest";
-        webidl::attribute(
+        webidl::define(
             class,
-            "view",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
-                // 1. Return this.[[view]].
-                let view = r.borrow().data().view();
-                Ok(view.map_or(JsValue::null(), JsValue::from))
-            }),
-            None,
-        );
-        webidl::operation(
-            class,
-            "respond",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
-                // IDL layer: `[EnforceRange] unsigned long long bytesWritten`.
-                let bytes_written = to_enforce_range_u64(&arg(args, 0), "bytesWritten", ctx)?;
-                // 1. If this.[[controller]] is undefined, throw a TypeError exception.
-                let (controller, view) = {
-                    let b = r.borrow();
-                    (b.data().controller(), b.data().view())
-                };
-                let (Some(controller), Some(view)) = (controller, view) else {
-                    return Err(type_error("This BYOB request has been invalidated"));
-                };
-                // 2. If ! IsDetachedBuffer(this.[[view]].[[ArrayBuffer]]) is true, throw a
-                //    TypeError exception.
-                if is_detached_buffer(&view_buffer(&view, ctx)?) {
-                    return Err(type_error("The BYOB request's buffer is detached"));
-                }
-                // 3. Assert: this.[[view]].[[ByteLength]] > 0.
-                // 4. Assert: this.[[view]].[[ViewedArrayBuffer]].[[ByteLength]] > 0.
-                // 5. Perform ? ReadableByteStreamControllerRespond(this.[[controller]],
-                //    bytesWritten).
-                readable_byte_stream_controller_respond(&controller, bytes_written, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "respondWithNewView",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let r = brand::<ReadableStreamBYOBRequest>(this, NAME)?;
-                // IDL layer: `ArrayBufferView view`.
-                let view = to_array_buffer_view(&arg(args, 0), "view", ctx)?;
-                // 1. If this.[[controller]] is undefined, throw a TypeError exception.
-                let Some(controller) = r.borrow().data().controller() else {
-                    return Err(type_error("This BYOB request has been invalidated"));
-                };
-                // 2. If ! IsDetachedBuffer(view.[[ViewedArrayBuffer]]) is true, throw a
-                //    TypeError exception.
-                if is_detached_buffer(&view.buffer) {
-                    return Err(type_error("The view's buffer is detached"));
-                }
-                // 3. Return ? ReadableByteStreamControllerRespondWithNewView(
-                //    this.[[controller]], view).
-                readable_byte_stream_controller_respond_with_new_view(&controller, &view, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                Member::attribute("view", view),
+                Member::operation("respond", 1, respond),
+                Member::operation("respondWithNewView", 1, respond_with_new_view),
+                Member::to_string_tag(NAME),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

@@ -12,7 +12,7 @@ use boa_engine::{
     class::{Class, ClassBuilder},
     object::builtins::JsArrayBuffer,
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsValue,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
@@ -35,6 +35,7 @@ use super::{
     StreamReader, StreamState,
 };
 use boa_webidl::promise::Completion;
+use boa_webidl::Member;
 use boa_webidl::{
     self as webidl, arg, brand, illegal_constructor, range_error, type_error, INTERFACE_ATTRIBUTES,
 };
@@ -186,99 +187,94 @@ pub(crate) fn byte_controller_of(
     }
 }
 
+/// The interface's identifier.
+const NAME: &str = "ReadableByteStreamController";
+
+/// [byobRequest](https://streams.spec.whatwg.org/#rbs-controller-byob-request)
+fn byob_request(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableByteStreamController>(this, NAME)?;
+    // 1. Return ! ReadableByteStreamControllerGetBYOBRequest(this).
+    Ok(readable_byte_stream_controller_get_byob_request(&c, ctx)?
+        .map_or(JsValue::null(), |r| r.upcast().into()))
+}
+
+/// [desiredSize](https://streams.spec.whatwg.org/#rbs-controller-desired-size)
+fn desired_size(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableByteStreamController>(this, NAME)?;
+    // 1. Return ! ReadableByteStreamControllerGetDesiredSize(this).
+    Ok(readable_byte_stream_controller_get_desired_size(&c).map_or(JsValue::null(), JsValue::from))
+}
+
+/// [close()](https://streams.spec.whatwg.org/#rbs-controller-close)
+fn close(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableByteStreamController>(this, NAME)?;
+    // 1. If this.[[closeRequested]] is true, throw a TypeError exception.
+    if data(&c, |c| c.close_requested.get()) {
+        return Err(type_error("The stream is already closing"));
+    }
+    // 2. If this.[[stream]].[[state]] is not "readable", throw a TypeError
+    //    exception.
+    if stream_state(&c) != StreamState::Readable {
+        return Err(type_error("The stream is not readable"));
+    }
+    // 3. Perform ? ReadableByteStreamControllerClose(this).
+    readable_byte_stream_controller_close(&c, ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [enqueue(chunk)](https://streams.spec.whatwg.org/#rbs-controller-enqueue)
+fn enqueue(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableByteStreamController>(this, NAME)?;
+    // IDL layer: `ArrayBufferView chunk`.
+    let chunk = to_array_buffer_view(&arg(args, 0), "chunk", ctx)?;
+    // 1. If chunk.[[ByteLength]] is 0, throw a TypeError exception.
+    if chunk.byte_length == 0 {
+        return Err(type_error("chunk must have a non-zero byteLength"));
+    }
+    // 2. If chunk.[[ViewedArrayBuffer]].[[ByteLength]] is 0, throw a TypeError
+    //    exception.
+    if array_buffer_byte_length(&chunk.buffer) == 0 {
+        return Err(type_error("chunk's buffer must have a non-zero byteLength"));
+    }
+    // 3. If this.[[closeRequested]] is true, throw a TypeError exception.
+    if data(&c, |c| c.close_requested.get()) {
+        return Err(type_error("The stream is closing"));
+    }
+    // 4. If this.[[stream]].[[state]] is not "readable", throw a TypeError
+    //    exception.
+    if stream_state(&c) != StreamState::Readable {
+        return Err(type_error("The stream is not readable"));
+    }
+    // 5. Return ? ReadableByteStreamControllerEnqueue(this, chunk).
+    readable_byte_stream_controller_enqueue(&c, &chunk, ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [error(e)](https://streams.spec.whatwg.org/#rbs-controller-error)
+fn error(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableByteStreamController>(this, NAME)?;
+    // 1. Perform ! ReadableByteStreamControllerError(this, e).
+    readable_byte_stream_controller_error(&c, arg(args, 0), ctx);
+    Ok(JsValue::undefined())
+}
+
 impl Class for ReadableByteStreamController {
     const NAME: &'static str = "ReadableByteStreamController";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "ReadableByteStreamController";
-        webidl::attribute(
+        webidl::define(
             class,
-            "byobRequest",
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let c = brand::<ReadableByteStreamController>(this, NAME)?;
-                // 1. Return ! ReadableByteStreamControllerGetBYOBRequest(this).
-                Ok(readable_byte_stream_controller_get_byob_request(&c, ctx)?
-                    .map_or(JsValue::null(), |r| r.upcast().into()))
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "desiredSize",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let c = brand::<ReadableByteStreamController>(this, NAME)?;
-                // 1. Return ! ReadableByteStreamControllerGetDesiredSize(this).
-                Ok(readable_byte_stream_controller_get_desired_size(&c)
-                    .map_or(JsValue::null(), JsValue::from))
-            }),
-            None,
-        );
-        webidl::operation(
-            class,
-            "close",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let c = brand::<ReadableByteStreamController>(this, NAME)?;
-                // 1. If this.[[closeRequested]] is true, throw a TypeError exception.
-                if data(&c, |c| c.close_requested.get()) {
-                    return Err(type_error("The stream is already closing"));
-                }
-                // 2. If this.[[stream]].[[state]] is not "readable", throw a TypeError
-                //    exception.
-                if stream_state(&c) != StreamState::Readable {
-                    return Err(type_error("The stream is not readable"));
-                }
-                // 3. Perform ? ReadableByteStreamControllerClose(this).
-                readable_byte_stream_controller_close(&c, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "enqueue",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let c = brand::<ReadableByteStreamController>(this, NAME)?;
-                // IDL layer: `ArrayBufferView chunk`.
-                let chunk = to_array_buffer_view(&arg(args, 0), "chunk", ctx)?;
-                // 1. If chunk.[[ByteLength]] is 0, throw a TypeError exception.
-                if chunk.byte_length == 0 {
-                    return Err(type_error("chunk must have a non-zero byteLength"));
-                }
-                // 2. If chunk.[[ViewedArrayBuffer]].[[ByteLength]] is 0, throw a TypeError
-                //    exception.
-                if array_buffer_byte_length(&chunk.buffer) == 0 {
-                    return Err(type_error("chunk's buffer must have a non-zero byteLength"));
-                }
-                // 3. If this.[[closeRequested]] is true, throw a TypeError exception.
-                if data(&c, |c| c.close_requested.get()) {
-                    return Err(type_error("The stream is closing"));
-                }
-                // 4. If this.[[stream]].[[state]] is not "readable", throw a TypeError
-                //    exception.
-                if stream_state(&c) != StreamState::Readable {
-                    return Err(type_error("The stream is not readable"));
-                }
-                // 5. Return ? ReadableByteStreamControllerEnqueue(this, chunk).
-                readable_byte_stream_controller_enqueue(&c, &chunk, ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "error",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let c = brand::<ReadableByteStreamController>(this, NAME)?;
-                // 1. Perform ! ReadableByteStreamControllerError(this, e).
-                readable_byte_stream_controller_error(&c, arg(args, 0), ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                Member::attribute("byobRequest", byob_request),
+                Member::attribute("desiredSize", desired_size),
+                Member::operation("close", 0, close),
+                Member::operation("enqueue", 1, enqueue),
+                Member::operation("error", 0, error),
+                Member::to_string_tag(NAME),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use boa_engine::{
     class::{Class, ClassBuilder},
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
@@ -25,6 +25,7 @@ use crate::queue::QueueWithSizes;
 use crate::strategies::SizeAlgorithm;
 use boa_webidl::promise::Completion;
 use boa_webidl::sequence::sequence_of_objects;
+use boa_webidl::Member;
 use boa_webidl::{
     self as webidl, arg, brand, illegal_constructor, type_error, Dictionary, INTERFACE_ATTRIBUTES,
 };
@@ -83,104 +84,100 @@ fn data<R>(
     f(c.borrow().data())
 }
 
+/// The interface's identifier.
+const NAME: &str = "ReadableStreamDefaultController";
+
+/// [desiredSize](https://streams.spec.whatwg.org/#rs-default-controller-desired-size)
+fn desired_size(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+    // 1. Return ! ReadableStreamDefaultControllerGetDesiredSize(this).
+    Ok(readable_stream_default_controller_get_desired_size(&c)
+        .map_or(JsValue::null(), JsValue::from))
+}
+
+/// [close()](https://streams.spec.whatwg.org/#rs-default-controller-close)
+fn close(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+    // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
+    //    a TypeError exception.
+    if !readable_stream_default_controller_can_close_or_enqueue(&c) {
+        return Err(type_error(
+            "The stream is not in a state that permits close",
+        ));
+    }
+    // 2. Perform ! ReadableStreamDefaultControllerClose(this).
+    readable_stream_default_controller_close(&c, ctx);
+    Ok(JsValue::undefined())
+}
+
+/// [enqueue(chunk)](https://streams.spec.whatwg.org/#rs-default-controller-enqueue)
+fn enqueue(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+    // NOTE: experimental (the tentative "owning" type, whatwg/streams#1271):
+    // enqueue(optional any chunk, optional StructuredSerializeOptions options = {}),
+    // with the dictionary `{ sequence<object> transfer = [] }`. The conversion
+    // runs before the steps; without a second argument nothing is read, so the
+    // standard's one-argument behaviour is unchanged.
+    let transfer_list = match args.get(1) {
+        None => Vec::new(),
+        Some(options) => {
+            let options = Dictionary::new(options, "StructuredSerializeOptions")?;
+            match options.get(webidl::js_key!("transfer"), ctx)? {
+                Some(list) => sequence_of_objects(&list, ctx)?,
+                None => Vec::new(),
+            }
+        }
+    };
+    // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
+    //    a TypeError exception.
+    if !readable_stream_default_controller_can_close_or_enqueue(&c) {
+        return Err(type_error(
+            "The stream is not in a state that permits enqueue",
+        ));
+    }
+    // 2. Let transferList be options["transfer"].
+    // 3. If transferList is not empty and this.[[isOwning]] is false, throw a
+    //    TypeError exception.
+    if !transfer_list.is_empty() && !data(&c, ReadableStreamDefaultController::is_owning) {
+        return Err(type_error(
+            "A transfer list needs a ReadableStream of type 'owning'",
+        ));
+    }
+    // 4. Perform ? ReadableStreamDefaultControllerEnqueue(this, chunk,
+    //    transferList).
+    readable_stream_default_controller_enqueue_with_transfer(
+        &c,
+        Chunk::Js(arg(args, 0)),
+        &transfer_list,
+        ctx,
+    )?;
+    Ok(JsValue::undefined())
+}
+
+/// [error(e)](https://streams.spec.whatwg.org/#rs-default-controller-error)
+fn error(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
+    // 1. Perform ! ReadableStreamDefaultControllerError(this, e).
+    readable_stream_default_controller_error(&c, arg(args, 0), ctx);
+    Ok(JsValue::undefined())
+}
+
 impl Class for ReadableStreamDefaultController {
     const NAME: &'static str = "ReadableStreamDefaultController";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "ReadableStreamDefaultController";
-        webidl::attribute(
+        webidl::define(
             class,
-            "desiredSize",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
-                // 1. Return ! ReadableStreamDefaultControllerGetDesiredSize(this).
-                Ok(readable_stream_default_controller_get_desired_size(&c)
-                    .map_or(JsValue::null(), JsValue::from))
-            }),
-            None,
-        );
-        webidl::operation(
-            class,
-            "close",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
-                // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
-                //    a TypeError exception.
-                if !readable_stream_default_controller_can_close_or_enqueue(&c) {
-                    return Err(type_error(
-                        "The stream is not in a state that permits close",
-                    ));
-                }
-                // 2. Perform ! ReadableStreamDefaultControllerClose(this).
-                readable_stream_default_controller_close(&c, ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "enqueue",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
-                // NOTE: experimental (the tentative "owning" type, whatwg/streams#1271):
-                // enqueue(optional any chunk, optional StructuredSerializeOptions options = {}),
-                // with the dictionary `{ sequence<object> transfer = [] }`. The conversion
-                // runs before the steps; without a second argument nothing is read, so the
-                // standard's one-argument behaviour is unchanged.
-                let transfer_list = match args.get(1) {
-                    None => Vec::new(),
-                    Some(options) => {
-                        let options = Dictionary::new(options, "StructuredSerializeOptions")?;
-                        match options.get(webidl::js_key!("transfer"), ctx)? {
-                            Some(list) => sequence_of_objects(&list, ctx)?,
-                            None => Vec::new(),
-                        }
-                    }
-                };
-                // 1. If ! ReadableStreamDefaultControllerCanCloseOrEnqueue(this) is false, throw
-                //    a TypeError exception.
-                if !readable_stream_default_controller_can_close_or_enqueue(&c) {
-                    return Err(type_error(
-                        "The stream is not in a state that permits enqueue",
-                    ));
-                }
-                // 2. Let transferList be options["transfer"].
-                // 3. If transferList is not empty and this.[[isOwning]] is false, throw a
-                //    TypeError exception.
-                if !transfer_list.is_empty()
-                    && !data(&c, ReadableStreamDefaultController::is_owning)
-                {
-                    return Err(type_error(
-                        "A transfer list needs a ReadableStream of type 'owning'",
-                    ));
-                }
-                // 4. Perform ? ReadableStreamDefaultControllerEnqueue(this, chunk,
-                //    transferList).
-                readable_stream_default_controller_enqueue_with_transfer(
-                    &c,
-                    Chunk::Js(arg(args, 0)),
-                    &transfer_list,
-                    ctx,
-                )?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "error",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let c = brand::<ReadableStreamDefaultController>(this, NAME)?;
-                // 1. Perform ! ReadableStreamDefaultControllerError(this, e).
-                readable_stream_default_controller_error(&c, arg(args, 0), ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                Member::attribute("desiredSize", desired_size),
+                Member::operation("close", 0, close),
+                Member::operation("enqueue", 0, enqueue),
+                Member::operation("error", 0, error),
+                Member::to_string_tag(NAME),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

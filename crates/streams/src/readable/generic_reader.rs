@@ -8,11 +8,7 @@
 //! [ReadableStreamReaderGenericInitialize]: https://streams.spec.whatwg.org/#readable-stream-reader-generic-initialize
 //! [ReadableStreamReaderGenericRelease]: https://streams.spec.whatwg.org/#readable-stream-reader-generic-release
 
-use boa_engine::{
-    class::{Class, ClassBuilder},
-    object::JsObject,
-    Context, JsValue, NativeFunction,
-};
+use boa_engine::{class::Class, object::JsObject, Context, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::{
@@ -126,41 +122,39 @@ pub(crate) trait GenericReaderClass: Class {
     fn into_reader(this: JsObject<Self>) -> StreamReader;
 }
 
-/// Define the mixin's `closed` attribute on `class`.
-pub(crate) fn define_closed<R: GenericReaderClass>(class: &mut ClassBuilder<'_>) {
-    webidl::attribute(
-        class,
-        "closed",
-        NativeFunction::from_fn_ptr(|this, _, ctx| match brand::<R>(this, R::NAME) {
-            // 1. Return this.[[closedPromise]].
-            Ok(r) => Ok(R::into_reader(r).closed_promise(ctx).into()),
-            Err(e) => Ok(rejected(e, ctx)),
-        }),
-        None,
-    );
+/// [closed](https://streams.spec.whatwg.org/#generic-reader-closed), the mixin's attribute:
+/// `Member::attribute("closed", closed::<R>)`.
+pub(crate) fn closed<R: GenericReaderClass>(
+    this: &JsValue,
+    _: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    match brand::<R>(this, R::NAME) {
+        // 1. Return this.[[closedPromise]].
+        Ok(r) => Ok(R::into_reader(r).closed_promise(ctx).into()),
+        Err(e) => Ok(rejected(e, ctx)),
+    }
 }
 
-/// Define the mixin's `cancel(reason)` method on `class`.
-pub(crate) fn define_cancel<R: GenericReaderClass>(class: &mut ClassBuilder<'_>) {
-    webidl::operation(
-        class,
-        "cancel",
-        0,
-        NativeFunction::from_fn_ptr(|this, args, ctx| {
-            let r = match brand::<R>(this, R::NAME) {
-                Ok(r) => R::into_reader(r),
-                Err(e) => return Ok(rejected(e, ctx)),
-            };
-            // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
-            //    exception.
-            if r.stream().is_none() {
-                return Ok(rejected(type_error("The reader has been released"), ctx));
-            }
-            // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
-            let c = readable_stream_reader_generic_cancel(&r, arg(args, 0), ctx);
-            Ok(c.into_js_promise(ctx).into())
-        }),
-    );
+/// [cancel(reason)](https://streams.spec.whatwg.org/#generic-reader-cancel), the mixin's
+/// operation: `Member::operation("cancel", 0, cancel::<R>)`.
+pub(crate) fn cancel<R: GenericReaderClass>(
+    this: &JsValue,
+    args: &[JsValue],
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let r = match brand::<R>(this, R::NAME) {
+        Ok(r) => R::into_reader(r),
+        Err(e) => return Ok(rejected(e, ctx)),
+    };
+    // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
+    //    exception.
+    if r.stream().is_none() {
+        return Ok(rejected(type_error("The reader has been released"), ctx));
+    }
+    // 2. Return ! ReadableStreamReaderGenericCancel(this, reason).
+    let c = readable_stream_reader_generic_cancel(&r, arg(args, 0), ctx);
+    Ok(c.into_js_promise(ctx).into())
 }
 
 // ---------------------------------------------------------------------------------------

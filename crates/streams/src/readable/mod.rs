@@ -142,7 +142,7 @@ pub use source::{NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, St
 use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
 use boa_webidl::promise::promise_rejected_with;
 use boa_webidl::{
-    self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, brand, range_error, type_error, Dictionary, Member, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `ReadableStream`, `ReadableStreamDefaultReader`,
@@ -326,128 +326,23 @@ impl Class for ReadableStream {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        // WebIDL: an object with a class string has the `Symbol.toStringTag` property "at
-        // the time it is created", so before `Symbol.asyncIterator` ("define the asynchronous
-        // iteration methods").
-        webidl::to_string_tag(class, "ReadableStream");
-        webidl::static_operation(
+        webidl::define(
             class,
-            "from",
-            1,
-            NativeFunction::from_fn_ptr(|_, args, ctx| {
-                let stream = from::readable_stream_from_iterable(&arg(args, 0), ctx)?;
-                Ok(stream.upcast().into())
-            }),
-        );
-        webidl::attribute(
-            class,
-            "locked",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let stream = brand::<ReadableStream>(this, "ReadableStream")?;
-                // 1. Return ! IsReadableStreamLocked(this).
-                Ok(is_readable_stream_locked(&stream).into())
-            }),
-            None,
-        );
-        webidl::operation(
-            class,
-            "cancel",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let result = (|| {
-                    let stream = brand::<ReadableStream>(this, "ReadableStream")?;
-                    // 1. If ! IsReadableStreamLocked(this) is true, return a promise rejected
-                    //    with a TypeError exception.
-                    if is_readable_stream_locked(&stream) {
-                        return Err(type_error("Cannot cancel a locked ReadableStream"));
-                    }
-                    // 2. Return ! ReadableStreamCancel(this, reason).
-                    let c = readable_stream_cancel(&stream, arg(args, 0), ctx);
-                    Ok(c.into_js_promise(ctx).into())
-                })();
-                Ok(webidl::promise::promise_from_own_result(result, ctx))
-            }),
-        );
-        webidl::operation(
-            class,
-            "getReader",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let stream = brand::<ReadableStream>(this, "ReadableStream")?;
-                let options = Dictionary::new(&arg(args, 0), "ReadableStreamGetReaderOptions")?;
-                let mode = match options.get(webidl::js_key!("mode"), ctx)? {
-                    None => None,
-                    Some(v) => {
-                        let s = v.to_string(ctx)?;
-                        if s.to_std_string_escaped() != "byob" {
-                            return Err(type_error(format!(
-                                "'{}' is not a valid ReadableStreamReaderMode",
-                                s.to_std_string_escaped()
-                            )));
-                        }
-                        Some(())
-                    }
-                };
-                match mode {
-                    // 1. If options["mode"] does not exist, return ?
-                    //    AcquireReadableStreamDefaultReader(this).
-                    None => Ok(acquire_readable_stream_default_reader(&stream, ctx)?
-                        .upcast()
-                        .into()),
-                    // 2. Assert: options["mode"] is "byob".
-                    // 3. Return ? AcquireReadableStreamBYOBReader(this).
-                    Some(()) => Ok(acquire_readable_stream_byob_reader(&stream, ctx)?
-                        .upcast()
-                        .into()),
-                }
-            }),
-        );
-        webidl::operation(
-            class,
-            "pipeThrough",
-            1,
-            NativeFunction::from_fn_ptr(pipe::pipe_through),
-        );
-        webidl::operation(
-            class,
-            "pipeTo",
-            1,
-            NativeFunction::from_fn_ptr(pipe::pipe_to),
-        );
-        webidl::operation(
-            class,
-            "tee",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let stream = brand::<ReadableStream>(this, "ReadableStream")?;
-                // 1. Return ? ReadableStreamTee(this, false).
-                let (b1, b2) = readable_stream_tee(&stream, false, ctx)?;
-                Ok(JsArray::from_iter([b1.upcast().into(), b2.upcast().into()], ctx).into())
-            }),
-        );
-        let values = webidl::function(
-            class.context(),
-            "values",
-            0,
-            NativeFunction::from_fn_ptr(iterator::values),
-        );
-        class.property_descriptor(
-            webidl::js_key!("values"),
-            boa_engine::property::PropertyDescriptor::builder()
-                .value(values.clone())
-                .writable(true)
-                .enumerable(true)
-                .configurable(true),
-        );
-        class.property_descriptor(
-            JsSymbol::async_iterator(),
-            boa_engine::property::PropertyDescriptor::builder()
-                .value(values)
-                .writable(true)
-                .enumerable(false)
-                .configurable(true),
-        );
-        Ok(())
+            &[
+                // WebIDL: an object with a class string has the `Symbol.toStringTag` property
+                // "at the time it is created", so before `Symbol.asyncIterator` ("define the
+                // asynchronous iteration methods").
+                Member::to_string_tag("ReadableStream"),
+                Member::static_operation("from", 1, from_static),
+                Member::attribute("locked", locked),
+                Member::operation("cancel", 0, cancel),
+                Member::operation("getReader", 0, get_reader),
+                Member::operation("pipeThrough", 1, pipe::pipe_through),
+                Member::operation("pipeTo", 1, pipe::pipe_to),
+                Member::operation("tee", 0, tee),
+                Member::install(async_iteration_methods),
+            ],
+        )
     }
 
     fn data_constructor(
@@ -492,6 +387,106 @@ impl Class for ReadableStream {
             readable_stream_constructor_steps(instance, init.underlying_source, &init.strategy, ctx)
         })())
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Members
+// ---------------------------------------------------------------------------------------
+
+/// [ReadableStream.from(asyncIterable)](https://streams.spec.whatwg.org/#rs-from)
+fn from_static(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let stream = from::readable_stream_from_iterable(&arg(args, 0), ctx)?;
+    Ok(stream.upcast().into())
+}
+
+/// [locked](https://streams.spec.whatwg.org/#rs-locked)
+fn locked(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+    // 1. Return ! IsReadableStreamLocked(this).
+    Ok(is_readable_stream_locked(&stream).into())
+}
+
+/// [cancel(reason)](https://streams.spec.whatwg.org/#rs-cancel)
+fn cancel(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = (|| {
+        let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+        // 1. If ! IsReadableStreamLocked(this) is true, return a promise rejected with a
+        //    TypeError exception.
+        if is_readable_stream_locked(&stream) {
+            return Err(type_error("Cannot cancel a locked ReadableStream"));
+        }
+        // 2. Return ! ReadableStreamCancel(this, reason).
+        let c = readable_stream_cancel(&stream, arg(args, 0), ctx);
+        Ok(c.into_js_promise(ctx).into())
+    })();
+    Ok(webidl::promise::promise_from_own_result(result, ctx))
+}
+
+/// [getReader(options)](https://streams.spec.whatwg.org/#rs-get-reader)
+fn get_reader(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+    let options = Dictionary::new(&arg(args, 0), "ReadableStreamGetReaderOptions")?;
+    let mode = match options.get(webidl::js_key!("mode"), ctx)? {
+        None => None,
+        Some(v) => {
+            let s = v.to_string(ctx)?;
+            if s.to_std_string_escaped() != "byob" {
+                return Err(type_error(format!(
+                    "'{}' is not a valid ReadableStreamReaderMode",
+                    s.to_std_string_escaped()
+                )));
+            }
+            Some(())
+        }
+    };
+    match mode {
+        // 1. If options["mode"] does not exist, return ?
+        //    AcquireReadableStreamDefaultReader(this).
+        None => Ok(acquire_readable_stream_default_reader(&stream, ctx)?
+            .upcast()
+            .into()),
+        // 2. Assert: options["mode"] is "byob".
+        // 3. Return ? AcquireReadableStreamBYOBReader(this).
+        Some(()) => Ok(acquire_readable_stream_byob_reader(&stream, ctx)?
+            .upcast()
+            .into()),
+    }
+}
+
+/// [tee()](https://streams.spec.whatwg.org/#rs-tee)
+fn tee(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let stream = brand::<ReadableStream>(this, "ReadableStream")?;
+    // 1. Return ? ReadableStreamTee(this, false).
+    let (b1, b2) = readable_stream_tee(&stream, false, ctx)?;
+    Ok(JsArray::from_iter([b1.upcast().into(), b2.upcast().into()], ctx).into())
+}
+
+/// [The asynchronous iteration methods](https://webidl.spec.whatwg.org/#define-the-asynchronous-iteration-methods)
+/// of `async_iterable<any>`: `values`, and `@@asyncIterator` the same function object.
+fn async_iteration_methods(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+    let values = webidl::function(
+        class.context(),
+        "values",
+        0,
+        NativeFunction::from_fn_ptr(iterator::values),
+    );
+    class.property_descriptor(
+        webidl::js_key!("values"),
+        boa_engine::property::PropertyDescriptor::builder()
+            .value(values.clone())
+            .writable(true)
+            .enumerable(true)
+            .configurable(true),
+    );
+    class.property_descriptor(
+        JsSymbol::async_iterator(),
+        boa_engine::property::PropertyDescriptor::builder()
+            .value(values)
+            .writable(true)
+            .enumerable(false)
+            .configurable(true),
+    );
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ use boa_engine::{
     class::{Class, ClassBuilder},
     object::JsObject,
     property::{Attribute, PropertyDescriptor},
-    Context, JsData, JsResult, JsValue, NativeFunction,
+    Context, JsData, JsResult, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
@@ -24,7 +24,7 @@ use super::{
     StreamReader, StreamState,
 };
 use boa_webidl::promise::PromiseCapability;
-use boa_webidl::{self as webidl, arg, brand, type_error, INTERFACE_ATTRIBUTES};
+use boa_webidl::{self as webidl, arg, brand, type_error, Member, INTERFACE_ATTRIBUTES};
 
 /// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
 pub trait ReadRequestSteps: Trace {
@@ -204,58 +204,60 @@ fn reader_data<R>(
     f(r.borrow().data())
 }
 
+/// The interface's identifier.
+const NAME: &str = "ReadableStreamDefaultReader";
+
+/// [read()](https://streams.spec.whatwg.org/#default-reader-read)
+fn read(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = match brand::<ReadableStreamDefaultReader>(this, NAME) {
+        Ok(r) => r,
+        Err(e) => return Ok(rejected(e, ctx)),
+    };
+    // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
+    //    exception.
+    if reader_data(&r, ReadableStreamDefaultReader::stream).is_none() {
+        let e = type_error("The reader has been released");
+        return Ok(rejected(e, ctx));
+    }
+    // 2. Let promise be a new promise.
+    let promise = PromiseCapability::new(ctx);
+    let value = promise.value();
+    // 3. Let readRequest be a new read request with the chunk/close/error steps of
+    //    ReadRequest::Default.
+    // 4. Perform ! ReadableStreamDefaultReaderRead(this, readRequest).
+    readable_stream_default_reader_read(&r, ReadRequest::Default(promise), ctx);
+    // 5. Return promise.
+    Ok(value)
+}
+
+/// [releaseLock()](https://streams.spec.whatwg.org/#default-reader-release-lock)
+fn release_lock(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = brand::<ReadableStreamDefaultReader>(this, NAME)?;
+    // 1. If this.[[stream]] is undefined, return.
+    if reader_data(&r, ReadableStreamDefaultReader::stream).is_none() {
+        return Ok(JsValue::undefined());
+    }
+    // 2. Perform ! ReadableStreamDefaultReaderRelease(this).
+    readable_stream_default_reader_release(&r, ctx);
+    Ok(JsValue::undefined())
+}
+
 impl Class for ReadableStreamDefaultReader {
     const NAME: &'static str = "ReadableStreamDefaultReader";
     const LENGTH: usize = 1;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "ReadableStreamDefaultReader";
-        generic_reader::define_closed::<Self>(class);
-        webidl::operation(
+        webidl::define(
             class,
-            "read",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let r = match brand::<ReadableStreamDefaultReader>(this, NAME) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(rejected(e, ctx)),
-                };
-                // 1. If this.[[stream]] is undefined, return a promise rejected with a TypeError
-                //    exception.
-                if reader_data(&r, ReadableStreamDefaultReader::stream).is_none() {
-                    let e = type_error("The reader has been released");
-                    return Ok(rejected(e, ctx));
-                }
-                // 2. Let promise be a new promise.
-                let promise = PromiseCapability::new(ctx);
-                let value = promise.value();
-                // 3. Let readRequest be a new read request with the chunk/close/error steps of
-                //    ReadRequest::Default.
-                // 4. Perform ! ReadableStreamDefaultReaderRead(this, readRequest).
-                readable_stream_default_reader_read(&r, ReadRequest::Default(promise), ctx);
-                // 5. Return promise.
-                Ok(value)
-            }),
-        );
-        webidl::operation(
-            class,
-            "releaseLock",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let r = brand::<ReadableStreamDefaultReader>(this, NAME)?;
-                // 1. If this.[[stream]] is undefined, return.
-                if reader_data(&r, ReadableStreamDefaultReader::stream).is_none() {
-                    return Ok(JsValue::undefined());
-                }
-                // 2. Perform ! ReadableStreamDefaultReaderRelease(this).
-                readable_stream_default_reader_release(&r, ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        generic_reader::define_cancel::<Self>(class);
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                Member::attribute("closed", generic_reader::closed::<Self>),
+                Member::operation("read", 0, read),
+                Member::operation("releaseLock", 0, release_lock),
+                Member::operation("cancel", 0, generic_reader::cancel::<Self>),
+                Member::to_string_tag(NAME),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<Self> {

@@ -21,63 +21,61 @@ impl std::fmt::Debug for TransformStreamDefaultController {
     }
 }
 
+/// The interface's identifier.
+const NAME: &str = "TransformStreamDefaultController";
+
+/// [desiredSize](https://streams.spec.whatwg.org/#ts-default-controller-desired-size)
+fn desired_size(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<TransformStreamDefaultController>(this, NAME)?;
+    // 1. Let readableController be
+    //    this.[[stream]].[[readable]].[[controller]].
+    // 2. Return ! ReadableStreamDefaultControllerGetDesiredSize(readableController).
+    let rc = readable_controller_of(&controller_stream(&c));
+    Ok(rc
+        .and_then(|rc| readable_stream_default_controller_get_desired_size(&rc))
+        .map_or(JsValue::null(), JsValue::from))
+}
+
+/// [enqueue(chunk)](https://streams.spec.whatwg.org/#ts-default-controller-enqueue)
+fn enqueue(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<TransformStreamDefaultController>(this, NAME)?;
+    // 1. Perform ? TransformStreamDefaultControllerEnqueue(this, chunk).
+    transform_stream_default_controller_enqueue(&c, arg(args, 0), ctx)?;
+    Ok(JsValue::undefined())
+}
+
+/// [error(reason)](https://streams.spec.whatwg.org/#ts-default-controller-error)
+fn error(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<TransformStreamDefaultController>(this, NAME)?;
+    // 1. Perform ? TransformStreamDefaultControllerError(this, e).
+    transform_stream_default_controller_error(&c, arg(args, 0), ctx);
+    Ok(JsValue::undefined())
+}
+
+/// [terminate()](https://streams.spec.whatwg.org/#ts-default-controller-terminate)
+fn terminate(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let c = brand::<TransformStreamDefaultController>(this, NAME)?;
+    // 1. Perform ? TransformStreamDefaultControllerTerminate(this).
+    transform_stream_default_controller_terminate(&c, ctx);
+    Ok(JsValue::undefined())
+}
+
 impl Class for TransformStreamDefaultController {
     const NAME: &'static str = "TransformStreamDefaultController";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        const NAME: &str = "TransformStreamDefaultController";
-        webidl::attribute(
+        webidl::define(
             class,
-            "desiredSize",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let c = brand::<TransformStreamDefaultController>(this, NAME)?;
-                // 1. Let readableController be
-                //    this.[[stream]].[[readable]].[[controller]].
-                // 2. Return ! ReadableStreamDefaultControllerGetDesiredSize(readableController).
-                let rc = readable_controller_of(&controller_stream(&c));
-                Ok(rc
-                    .and_then(|rc| readable_stream_default_controller_get_desired_size(&rc))
-                    .map_or(JsValue::null(), JsValue::from))
-            }),
-            None,
-        );
-        webidl::operation(
-            class,
-            "enqueue",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let c = brand::<TransformStreamDefaultController>(this, NAME)?;
-                // 1. Perform ? TransformStreamDefaultControllerEnqueue(this, chunk).
-                transform_stream_default_controller_enqueue(&c, arg(args, 0), ctx)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "error",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let c = brand::<TransformStreamDefaultController>(this, NAME)?;
-                // 1. Perform ? TransformStreamDefaultControllerError(this, e).
-                transform_stream_default_controller_error(&c, arg(args, 0), ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "terminate",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let c = brand::<TransformStreamDefaultController>(this, NAME)?;
-                // 1. Perform ? TransformStreamDefaultControllerTerminate(this).
-                transform_stream_default_controller_terminate(&c, ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::to_string_tag(class, NAME);
-        Ok(())
+            &[
+                Member::attribute("desiredSize", desired_size),
+                Member::operation("enqueue", 0, enqueue),
+                Member::operation("error", 0, error),
+                Member::operation("terminate", 0, terminate),
+                Member::to_string_tag(NAME),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

@@ -31,7 +31,7 @@ use std::cell::Cell;
 use boa_engine::{
     class::{Class, ClassBuilder},
     property::Attribute,
-    Context, JsData, JsError, JsObject, JsResult, JsValue, NativeFunction,
+    Context, JsData, JsError, JsObject, JsResult, JsValue,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
@@ -54,7 +54,7 @@ use boa_webidl::promise::{
     invoke_promise_callback, promise_resolved_with, react, PromiseCapability,
 };
 use boa_webidl::{
-    self as webidl, arg, brand, illegal_constructor, range_error, type_error, Dictionary,
+    self as webidl, arg, brand, illegal_constructor, range_error, type_error, Dictionary, Member,
     INTERFACE_ATTRIBUTES,
 };
 

@@ -174,35 +174,34 @@ impl TransformStream {
     }
 }
 
+/// [readable](https://streams.spec.whatwg.org/#ts-readable)
+fn readable(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let stream = brand::<TransformStream>(this, "TransformStream")?;
+    // 1. Return this.[[readable]].
+    Ok(readable_of(&stream).map_or_else(JsValue::undefined, |r| r.upcast().into()))
+}
+
+/// [writable](https://streams.spec.whatwg.org/#ts-writable)
+fn writable(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let stream = brand::<TransformStream>(this, "TransformStream")?;
+    // 1. Return this.[[writable]].
+    Ok(ts(&stream, TransformStream::writable).map_or_else(JsValue::undefined, JsValue::from))
+}
+
 impl Class for TransformStream {
     const NAME: &'static str = "TransformStream";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        webidl::define(
             class,
-            "readable",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let stream = brand::<TransformStream>(this, "TransformStream")?;
-                // 1. Return this.[[readable]].
-                Ok(readable_of(&stream).map_or_else(JsValue::undefined, |r| r.upcast().into()))
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "writable",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let stream = brand::<TransformStream>(this, "TransformStream")?;
-                // 1. Return this.[[writable]].
-                Ok(ts(&stream, TransformStream::writable)
-                    .map_or_else(JsValue::undefined, JsValue::from))
-            }),
-            None,
-        );
-        webidl::to_string_tag(class, "TransformStream");
-        Ok(())
+            &[
+                Member::attribute("readable", readable),
+                Member::attribute("writable", writable),
+                Member::to_string_tag("TransformStream"),
+            ],
+        )
     }
 
     fn data_constructor(

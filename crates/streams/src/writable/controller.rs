@@ -36,40 +36,40 @@ impl WritableStreamDefaultController {
     }
 }
 
+/// [signal](https://streams.spec.whatwg.org/#ws-default-controller-signal)
+fn signal(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let s = WritableStreamDefaultController::this_slots(this)?;
+    // 1. Return this.[[abortController]]'s signal.
+    Ok(writable_stream_controller_signal(&s, ctx)?.into())
+}
+
+/// [error(e)](https://streams.spec.whatwg.org/#ws-default-controller-error)
+fn error(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let s = WritableStreamDefaultController::this_slots(this)?;
+    // 1. Let state be this.[[stream]].[[state]].
+    // 2. If state is not "writable", return.
+    if s.state() != WritableStreamState::Writable {
+        return Ok(JsValue::undefined());
+    }
+    // 3. Perform ! WritableStreamDefaultControllerError(this, e).
+    writable_stream_default_controller_error(&s, arg(args, 0), ctx);
+    Ok(JsValue::undefined())
+}
+
 impl Class for WritableStreamDefaultController {
     const NAME: &'static str = "WritableStreamDefaultController";
     const LENGTH: usize = 0;
     const ATTRIBUTES: boa_engine::property::Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        attribute(
+        webidl::define(
             class,
-            "signal",
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let s = WritableStreamDefaultController::this_slots(this)?;
-                // 1. Return this.[[abortController]]'s signal.
-                Ok(writable_stream_controller_signal(&s, ctx)?.into())
-            }),
-            None,
-        );
-        operation(
-            class,
-            "error",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let s = WritableStreamDefaultController::this_slots(this)?;
-                // 1. Let state be this.[[stream]].[[state]].
-                // 2. If state is not "writable", return.
-                if s.state() != WritableStreamState::Writable {
-                    return Ok(JsValue::undefined());
-                }
-                // 3. Perform ! WritableStreamDefaultControllerError(this, e).
-                writable_stream_default_controller_error(&s, arg(args, 0), ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        to_string_tag(class, "WritableStreamDefaultController");
-        Ok(())
+            &[
+                Member::attribute("signal", signal),
+                Member::operation("error", 0, error),
+                Member::to_string_tag("WritableStreamDefaultController"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

@@ -63,7 +63,7 @@ use std::collections::VecDeque;
 
 use boa_engine::{
     class::{Class, ClassBuilder},
-    Context, JsData, JsNativeError, JsObject, JsResult, JsValue, NativeFunction,
+    Context, JsData, JsNativeError, JsObject, JsResult, JsValue,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
@@ -74,8 +74,7 @@ use boa_webidl::promise::{
     PromiseCapability, PromiseSlot, Reaction, Settlement,
 };
 use boa_webidl::{
-    self as webidl, arg, attribute, illegal_constructor, operation, to_string_tag, type_error,
-    Dictionary, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, illegal_constructor, type_error, Dictionary, Member, INTERFACE_ATTRIBUTES,
 };
 
 /// Register `WritableStream`, `WritableStreamDefaultWriter`, `WritableStreamDefaultController`.

@@ -217,95 +217,88 @@ pub(crate) fn create_writable_stream_with_start(
     Ok((stream, slots))
 }
 
+/// [locked](https://streams.spec.whatwg.org/#ws-locked)
+fn locked(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let s = WritableStream::this_slots(this)?;
+    // 1. Return ! IsWritableStreamLocked(this).
+    Ok(is_writable_stream_locked(&s).into())
+}
+
+/// [abort(reason)](https://streams.spec.whatwg.org/#ws-abort)
+fn abort(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = (|| {
+        let s = WritableStream::this_slots(this)?;
+        // 1. If ! IsWritableStreamLocked(this) is true, return a promise rejected
+        //    with a TypeError exception.
+        if is_writable_stream_locked(&s) {
+            return Ok(rejected_type_error(
+                "Cannot abort a stream that is locked to a writer",
+                ctx,
+            ));
+        }
+        // 2. Return ! WritableStreamAbort(this, reason).
+        Ok(
+            writable_stream_abort(&s, arg(args, 0), AbortWaiter::Js, ctx)
+                .map_or_else(JsValue::undefined, JsValue::from),
+        )
+    })();
+    Ok(promise_from_own_result(result, ctx))
+}
+
+/// [close()](https://streams.spec.whatwg.org/#ws-close)
+fn close(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = (|| {
+        let s = WritableStream::this_slots(this)?;
+        // 1. If ! IsWritableStreamLocked(this) is true, return a promise rejected
+        //    with a TypeError exception.
+        if is_writable_stream_locked(&s) {
+            return Ok(rejected_type_error(
+                "Cannot close a stream that is locked to a writer",
+                ctx,
+            ));
+        }
+        // 2. If ! WritableStreamCloseQueuedOrInFlight(this) is true, return a
+        //    promise rejected with a TypeError exception.
+        if writable_stream_close_queued_or_in_flight(&s) {
+            return Ok(rejected_type_error(
+                "Cannot close a stream that is already closing",
+                ctx,
+            ));
+        }
+        // 3. Return ! WritableStreamClose(this).
+        let promise = PromiseCapability::new(ctx);
+        let result = promise.value();
+        writable_stream_close(&s, Reaction::Promise(promise), ctx);
+        Ok(result)
+    })();
+    Ok(promise_from_own_result(result, ctx))
+}
+
+/// [getWriter()](https://streams.spec.whatwg.org/#ws-get-writer)
+fn get_writer(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let s = WritableStream::this_slots(this)?;
+    // 1. Return ? AcquireWritableStreamDefaultWriter(this).
+    let writer = acquire_writable_stream_default_writer(&s, ctx)?;
+    let obj = WritableStreamDefaultWriter::from_data(WritableStreamDefaultWriter { writer }, ctx)?;
+    Ok(obj.into())
+}
+
 impl Class for WritableStream {
     const NAME: &'static str = "WritableStream";
     const LENGTH: usize = 0;
     const ATTRIBUTES: boa_engine::property::Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        attribute(
+        webidl::define(
             class,
-            "locked",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let s = WritableStream::this_slots(this)?;
-                // 1. Return ! IsWritableStreamLocked(this).
-                Ok(is_writable_stream_locked(&s).into())
-            }),
-            None,
-        );
-        operation(
-            class,
-            "abort",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let result = (|| {
-                    let s = WritableStream::this_slots(this)?;
-                    // 1. If ! IsWritableStreamLocked(this) is true, return a promise rejected
-                    //    with a TypeError exception.
-                    if is_writable_stream_locked(&s) {
-                        return Ok(rejected_type_error(
-                            "Cannot abort a stream that is locked to a writer",
-                            ctx,
-                        ));
-                    }
-                    // 2. Return ! WritableStreamAbort(this, reason).
-                    Ok(
-                        writable_stream_abort(&s, arg(args, 0), AbortWaiter::Js, ctx)
-                            .map_or_else(JsValue::undefined, JsValue::from),
-                    )
-                })();
-                Ok(promise_from_own_result(result, ctx))
-            }),
-        );
-        operation(
-            class,
-            "close",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let result = (|| {
-                    let s = WritableStream::this_slots(this)?;
-                    // 1. If ! IsWritableStreamLocked(this) is true, return a promise rejected
-                    //    with a TypeError exception.
-                    if is_writable_stream_locked(&s) {
-                        return Ok(rejected_type_error(
-                            "Cannot close a stream that is locked to a writer",
-                            ctx,
-                        ));
-                    }
-                    // 2. If ! WritableStreamCloseQueuedOrInFlight(this) is true, return a
-                    //    promise rejected with a TypeError exception.
-                    if writable_stream_close_queued_or_in_flight(&s) {
-                        return Ok(rejected_type_error(
-                            "Cannot close a stream that is already closing",
-                            ctx,
-                        ));
-                    }
-                    // 3. Return ! WritableStreamClose(this).
-                    let promise = PromiseCapability::new(ctx);
-                    let result = promise.value();
-                    writable_stream_close(&s, Reaction::Promise(promise), ctx);
-                    Ok(result)
-                })();
-                Ok(promise_from_own_result(result, ctx))
-            }),
-        );
-        operation(
-            class,
-            "getWriter",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let s = WritableStream::this_slots(this)?;
-                // 1. Return ? AcquireWritableStreamDefaultWriter(this).
-                let writer = acquire_writable_stream_default_writer(&s, ctx)?;
-                let obj = WritableStreamDefaultWriter::from_data(
-                    WritableStreamDefaultWriter { writer },
-                    ctx,
-                )?;
-                Ok(obj.into())
-            }),
-        );
-        to_string_tag(class, "WritableStream");
-        Ok(())
+            &[
+                Member::attribute("locked", locked),
+                Member::operation("abort", 0, abort),
+                Member::operation("close", 0, close),
+                Member::operation("getWriter", 0, get_writer),
+                Member::to_string_tag("WritableStream"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {

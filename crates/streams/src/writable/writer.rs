@@ -58,136 +58,123 @@ fn released_writer_rejection(ctx: &mut Context) -> JsValue {
     rejected_type_error("This writer has been released from its stream", ctx)
 }
 
+/// [closed](https://streams.spec.whatwg.org/#default-writer-closed)
+fn closed(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = WritableStreamDefaultWriter::this_writer(this)
+        // 1. Return this.[[closedPromise]].
+        .map(|w| JsValue::from(w.closed_promise(ctx)));
+    Ok(promise_from_own_result(result, ctx))
+}
+
+/// [desiredSize](https://streams.spec.whatwg.org/#default-writer-desired-size)
+fn desired_size(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let w = WritableStreamDefaultWriter::this_writer(this)?;
+    // 1. If this.[[stream]] is undefined, throw a TypeError exception.
+    if w.stream().is_none() {
+        return Err(type_error("This writer has been released from its stream"));
+    }
+    // 2. Return ! WritableStreamDefaultWriterGetDesiredSize(this).
+    Ok(writable_stream_default_writer_get_desired_size(&w)
+        .map_or_else(JsValue::null, JsValue::from))
+}
+
+/// [ready](https://streams.spec.whatwg.org/#default-writer-ready)
+fn ready(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = WritableStreamDefaultWriter::this_writer(this)
+        // 1. Return this.[[readyPromise]].
+        .map(|w| JsValue::from(w.ready_promise(ctx)));
+    Ok(promise_from_own_result(result, ctx))
+}
+
+/// [abort(reason)](https://streams.spec.whatwg.org/#default-writer-abort)
+fn abort(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = WritableStreamDefaultWriter::this_writer(this).map(|w| {
+        // 1. If this.[[stream]] is undefined, return a promise rejected with a
+        //    TypeError exception.
+        if w.stream().is_none() {
+            return released_writer_rejection(ctx);
+        }
+        // 2. Return ! WritableStreamDefaultWriterAbort(this, reason).
+        writable_stream_default_writer_abort(&w, arg(args, 0), AbortWaiter::Js, ctx)
+            .map_or_else(JsValue::undefined, JsValue::from)
+    });
+    Ok(promise_from_own_result(result, ctx))
+}
+
+/// [close()](https://streams.spec.whatwg.org/#default-writer-close)
+fn close(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = WritableStreamDefaultWriter::this_writer(this).map(|w| {
+        // 1. Let stream be this.[[stream]].
+        // 2. If stream is undefined, return a promise rejected with a TypeError
+        //    exception.
+        let Some(stream) = w.stream() else {
+            return released_writer_rejection(ctx);
+        };
+        // 3. If ! WritableStreamCloseQueuedOrInFlight(stream) is true, return a
+        //    promise rejected with a TypeError exception.
+        if writable_stream_close_queued_or_in_flight(&stream) {
+            return rejected_type_error("Cannot close a stream that is already closing", ctx);
+        }
+        // 4. Return ! WritableStreamDefaultWriterClose(this).
+        let promise = PromiseCapability::new(ctx);
+        let result = promise.value();
+        writable_stream_default_writer_close(&w, Reaction::Promise(promise), ctx);
+        result
+    });
+    Ok(promise_from_own_result(result, ctx))
+}
+
+/// [releaseLock()](https://streams.spec.whatwg.org/#default-writer-release-lock)
+fn release_lock(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let w = WritableStreamDefaultWriter::this_writer(this)?;
+    // 1. Let stream be this.[[stream]].
+    // 2. If stream is undefined, return.
+    if w.stream().is_none() {
+        return Ok(JsValue::undefined());
+    }
+    // 3. Assert: stream.[[writer]] is not undefined.
+    // 4. Perform ! WritableStreamDefaultWriterRelease(this).
+    writable_stream_default_writer_release(&w, ctx);
+    Ok(JsValue::undefined())
+}
+
+/// [write(chunk)](https://streams.spec.whatwg.org/#default-writer-write)
+fn write(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let result = WritableStreamDefaultWriter::this_writer(this).map(|w| {
+        // 1. If this.[[stream]] is undefined, return a promise rejected with a
+        //    TypeError exception.
+        if w.stream().is_none() {
+            return released_writer_rejection(ctx);
+        }
+        // 2. Return ! WritableStreamDefaultWriterWrite(this, chunk).
+        let promise = PromiseCapability::new(ctx);
+        let result = promise.value();
+        let request = Reaction::Promise(promise);
+        writable_stream_default_writer_write(&w, arg(args, 0), request, ctx);
+        result
+    });
+    Ok(promise_from_own_result(result, ctx))
+}
+
 impl Class for WritableStreamDefaultWriter {
     const NAME: &'static str = "WritableStreamDefaultWriter";
     const LENGTH: usize = 1;
     const ATTRIBUTES: boa_engine::property::Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        attribute(
+        webidl::define(
             class,
-            "closed",
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let result = WritableStreamDefaultWriter::this_writer(this)
-                    // 1. Return this.[[closedPromise]].
-                    .map(|w| JsValue::from(w.closed_promise(ctx)));
-                Ok(promise_from_own_result(result, ctx))
-            }),
-            None,
-        );
-        attribute(
-            class,
-            "desiredSize",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let w = WritableStreamDefaultWriter::this_writer(this)?;
-                // 1. If this.[[stream]] is undefined, throw a TypeError exception.
-                if w.stream().is_none() {
-                    return Err(type_error("This writer has been released from its stream"));
-                }
-                // 2. Return ! WritableStreamDefaultWriterGetDesiredSize(this).
-                Ok(writable_stream_default_writer_get_desired_size(&w)
-                    .map_or_else(JsValue::null, JsValue::from))
-            }),
-            None,
-        );
-        attribute(
-            class,
-            "ready",
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let result = WritableStreamDefaultWriter::this_writer(this)
-                    // 1. Return this.[[readyPromise]].
-                    .map(|w| JsValue::from(w.ready_promise(ctx)));
-                Ok(promise_from_own_result(result, ctx))
-            }),
-            None,
-        );
-        operation(
-            class,
-            "abort",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let result = WritableStreamDefaultWriter::this_writer(this).map(|w| {
-                    // 1. If this.[[stream]] is undefined, return a promise rejected with a
-                    //    TypeError exception.
-                    if w.stream().is_none() {
-                        return released_writer_rejection(ctx);
-                    }
-                    // 2. Return ! WritableStreamDefaultWriterAbort(this, reason).
-                    writable_stream_default_writer_abort(&w, arg(args, 0), AbortWaiter::Js, ctx)
-                        .map_or_else(JsValue::undefined, JsValue::from)
-                });
-                Ok(promise_from_own_result(result, ctx))
-            }),
-        );
-        operation(
-            class,
-            "close",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let result = WritableStreamDefaultWriter::this_writer(this).map(|w| {
-                    // 1. Let stream be this.[[stream]].
-                    // 2. If stream is undefined, return a promise rejected with a TypeError
-                    //    exception.
-                    let Some(stream) = w.stream() else {
-                        return released_writer_rejection(ctx);
-                    };
-                    // 3. If ! WritableStreamCloseQueuedOrInFlight(stream) is true, return a
-                    //    promise rejected with a TypeError exception.
-                    if writable_stream_close_queued_or_in_flight(&stream) {
-                        return rejected_type_error(
-                            "Cannot close a stream that is already closing",
-                            ctx,
-                        );
-                    }
-                    // 4. Return ! WritableStreamDefaultWriterClose(this).
-                    let promise = PromiseCapability::new(ctx);
-                    let result = promise.value();
-                    writable_stream_default_writer_close(&w, Reaction::Promise(promise), ctx);
-                    result
-                });
-                Ok(promise_from_own_result(result, ctx))
-            }),
-        );
-        operation(
-            class,
-            "releaseLock",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let w = WritableStreamDefaultWriter::this_writer(this)?;
-                // 1. Let stream be this.[[stream]].
-                // 2. If stream is undefined, return.
-                if w.stream().is_none() {
-                    return Ok(JsValue::undefined());
-                }
-                // 3. Assert: stream.[[writer]] is not undefined.
-                // 4. Perform ! WritableStreamDefaultWriterRelease(this).
-                writable_stream_default_writer_release(&w, ctx);
-                Ok(JsValue::undefined())
-            }),
-        );
-        operation(
-            class,
-            "write",
-            0,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let result = WritableStreamDefaultWriter::this_writer(this).map(|w| {
-                    // 1. If this.[[stream]] is undefined, return a promise rejected with a
-                    //    TypeError exception.
-                    if w.stream().is_none() {
-                        return released_writer_rejection(ctx);
-                    }
-                    // 2. Return ! WritableStreamDefaultWriterWrite(this, chunk).
-                    let promise = PromiseCapability::new(ctx);
-                    let result = promise.value();
-                    let request = Reaction::Promise(promise);
-                    writable_stream_default_writer_write(&w, arg(args, 0), request, ctx);
-                    result
-                });
-                Ok(promise_from_own_result(result, ctx))
-            }),
-        );
-        to_string_tag(class, "WritableStreamDefaultWriter");
-        Ok(())
+            &[
+                Member::attribute("closed", closed),
+                Member::attribute("desiredSize", desired_size),
+                Member::attribute("ready", ready),
+                Member::operation("abort", 0, abort),
+                Member::operation("close", 0, close),
+                Member::operation("releaseLock", 0, release_lock),
+                Member::operation("write", 0, write),
+                Member::to_string_tag("WritableStreamDefaultWriter"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
