@@ -15,12 +15,13 @@ use boa_engine::{
     class::{Class, ClassBuilder},
     object::builtins::JsArray,
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
 use boa_webidl::{
-    self as webidl, arg, brand, pair_iterable::PairIterable, type_error, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, brand, entry_list::EntryList, pair_iterable::PairIterable, type_error,
+    Member, INTERFACE_ATTRIBUTES,
 };
 
 use crate::multipart::{EncodeEntry, EncodeValue, ParsedEntry, ParsedValue};
@@ -43,12 +44,7 @@ impl EntryValue {
 }
 
 /// An entry: a name (a scalar value string) and a value.
-#[derive(Clone, Debug, Trace, Finalize)]
-struct Entry {
-    #[unsafe_ignore_trace]
-    name: JsString,
-    value: EntryValue,
-}
+type Entry = boa_webidl::entry_list::Entry<EntryValue>;
 
 /// The native data of a `FormData` object: its entry list.
 ///
@@ -68,7 +64,7 @@ struct Entry {
 /// ```
 #[derive(Debug, Trace, Finalize, JsData)]
 pub struct FormData {
-    entries: GcRefCell<Vec<Entry>>,
+    entries: GcRefCell<EntryList<EntryValue>>,
 }
 
 /// WebIDL `USVString`: ToString, then each lone surrogate replaced by U+FFFD.
@@ -81,32 +77,30 @@ fn to_usv(value: &JsValue, ctx: &mut Context) -> JsResult<JsString> {
     })
 }
 
-fn this_form_data(this: &JsValue) -> JsResult<JsObject<FormData>> {
-    brand::<FormData>(this, "FormData")
+/// WebIDL `USVString` as a Rust string (names).
+fn to_usv_name(value: &JsValue, ctx: &mut Context) -> JsResult<String> {
+    Ok(value.to_string(ctx)?.to_std_string_lossy())
 }
 
-fn required(args: &[JsValue], n: usize, method: &str) -> JsResult<()> {
-    boa_webidl::required_arguments(args, n, "FormData", method)
+fn this_form_data(this: &JsValue) -> JsResult<JsObject<FormData>> {
+    brand::<FormData>(this, "FormData")
 }
 
 /// The arguments of `append` and `set` after overload resolution and conversion: the
 /// entry they make ([create an entry](https://xhr.spec.whatwg.org/#create-an-entry)).
 fn entry_from_args(args: &[JsValue], method: &str, ctx: &mut Context) -> JsResult<Entry> {
-    required(args, 2, method)?;
+    boa_webidl::required_arguments(args, 2, "FormData", method)?;
     // Overload resolution: three arguments select (USVString, Blob, optional USVString);
     // with two, a Blob second argument selects it too, anything else (USVString, USVString).
     let value = arg(args, 1);
     let is_blob = boa_fileapi::blob_parts(&value).is_some();
     let blob_overload = args.len() >= 3 || is_blob;
-    let name = to_usv(&arg(args, 0), ctx)?;
+    let name = to_usv_name(&arg(args, 0), ctx)?;
     if !blob_overload {
         // 2. If value is a string, then set value to value converted into a scalar value
         //    string.
         let value = to_usv(&value, ctx)?;
-        return Ok(Entry {
-            name,
-            value: EntryValue::String(value),
-        });
+        return Ok((name, EntryValue::String(value)));
     }
     if !is_blob {
         return Err(type_error(format!(
@@ -119,10 +113,10 @@ fn entry_from_args(args: &[JsValue], method: &str, ctx: &mut Context) -> JsResul
         Some(v) => Some(to_usv(v, ctx)?),
     };
     // 1. Set name to name converted into a scalar value string (done by the conversion).
-    Ok(Entry {
+    Ok((
         name,
-        value: EntryValue::File(file_for_entry(&value, filename, ctx)?),
-    })
+        EntryValue::File(file_for_entry(&value, filename, ctx)?),
+    ))
 }
 
 /// [Create an entry](https://xhr.spec.whatwg.org/#create-an-entry) step 3, for a Blob
@@ -162,9 +156,95 @@ fn file_for_entry(
 impl FormData {
     fn new(entries: Vec<Entry>) -> Self {
         Self {
-            entries: GcRefCell::new(entries),
+            entries: GcRefCell::new(EntryList::from(entries)),
         }
     }
+}
+
+/// The prologue of the operations taking a name: the brand check, the count of the
+/// `required` arguments and the name converted to a `USVString`.
+fn form_data_and_name(
+    this: &JsValue,
+    args: &[JsValue],
+    required: usize,
+    method: &str,
+    ctx: &mut Context,
+) -> JsResult<(JsObject<FormData>, String)> {
+    webidl::entry_list::name_argument(this, args, required, "FormData", method, to_usv_name, ctx)
+}
+
+/// [`append(name, value, filename)`](https://xhr.spec.whatwg.org/#dom-formdata-append)
+fn append(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let fd = this_form_data(this)?;
+    // 1-2. Let value be value if given; otherwise blobValue. Let entry be the result of
+    //      creating an entry with name, value, and filename if given.
+    let (name, value) = entry_from_args(args, "append", ctx)?;
+    // 3. Append entry to this's entry list.
+    fd.borrow().data().entries.borrow_mut().append(name, value);
+    Ok(JsValue::undefined())
+}
+
+/// [`delete(name)`](https://xhr.spec.whatwg.org/#dom-formdata-delete)
+fn delete(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (fd, name) = form_data_and_name(this, args, 1, "delete", ctx)?;
+    // Remove all entries whose name is name from this's entry list.
+    fd.borrow().data().entries.borrow_mut().delete(&name);
+    Ok(JsValue::undefined())
+}
+
+/// [`get(name)`](https://xhr.spec.whatwg.org/#dom-formdata-get)
+fn get(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (fd, name) = form_data_and_name(this, args, 1, "get", ctx)?;
+    // 1. If there is no entry whose name is name in this's entry list, then return null.
+    // 2. Return the value of the first entry whose name is name.
+    let fd = fd.borrow();
+    let entries = fd.data().entries.borrow();
+    Ok(entries
+        .first(&name)
+        .map_or(JsValue::null(), EntryValue::to_js))
+}
+
+/// [`getAll(name)`](https://xhr.spec.whatwg.org/#dom-formdata-getall)
+fn get_all(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (fd, name) = form_data_and_name(this, args, 1, "getAll", ctx)?;
+    // 1. If there is no entry whose name is name, return the empty list.
+    // 2. Return the values of all entries whose name is name, in order.
+    let values: Vec<JsValue> = fd
+        .borrow()
+        .data()
+        .entries
+        .borrow()
+        .all(&name)
+        .map(EntryValue::to_js)
+        .collect();
+    Ok(JsArray::from_iter(values, ctx).into())
+}
+
+/// [`has(name)`](https://xhr.spec.whatwg.org/#dom-formdata-has)
+fn has(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (fd, name) = form_data_and_name(this, args, 1, "has", ctx)?;
+    // Return true if there is an entry whose name is name; otherwise false.
+    let found = fd.borrow().data().entries.borrow().has(&name);
+    Ok(found.into())
+}
+
+/// [`set(name, value, filename)`](https://xhr.spec.whatwg.org/#dom-formdata-set)
+fn set(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let fd = this_form_data(this)?;
+    // 1-2. Let value be value if given; otherwise blobValue. Let entry be the result of
+    //      creating an entry with name, value, and filename if given.
+    let (name, value) = entry_from_args(args, "set", ctx)?;
+    // 3. If there are entries in this's entry list whose name is name, then replace the
+    //    first such entry with entry and remove the others.
+    // 4. Otherwise, append entry to this's entry list.
+    fd.borrow().data().entries.borrow_mut().set(name, value);
+    Ok(JsValue::undefined())
+}
+
+/// `iterable<USVString, FormDataEntryValue>`: entries, keys, values, forEach, @@iterator.
+fn iteration_methods(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+    webidl::pair_iterable::define_iteration_methods::<FormData>(class);
+    Ok(())
 }
 
 impl Class for FormData {
@@ -173,132 +253,19 @@ impl Class for FormData {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::to_string_tag(class, "FormData");
-        webidl::operation(
+        webidl::define(
             class,
-            "append",
-            2,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let fd = this_form_data(this)?;
-                // 1-2. Let value be value if given; otherwise blobValue. Let entry be the
-                //      result of creating an entry with name, value, and filename if given.
-                let entry = entry_from_args(args, "append", ctx)?;
-                // 3. Append entry to this's entry list.
-                fd.borrow().data().entries.borrow_mut().push(entry);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "delete",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let fd = this_form_data(this)?;
-                required(args, 1, "delete")?;
-                let name = to_usv(&arg(args, 0), ctx)?;
-                // Remove all entries whose name is name from this's entry list.
-                fd.borrow()
-                    .data()
-                    .entries
-                    .borrow_mut()
-                    .retain(|e| e.name != name);
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "get",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let fd = this_form_data(this)?;
-                required(args, 1, "get")?;
-                let name = to_usv(&arg(args, 0), ctx)?;
-                // 1. If there is no entry whose name is name in this's entry list, then
-                //    return null.
-                // 2. Return the value of the first entry whose name is name.
-                let fd = fd.borrow();
-                let entries = fd.data().entries.borrow();
-                Ok(entries
-                    .iter()
-                    .find(|e| e.name == name)
-                    .map_or(JsValue::null(), |e| e.value.to_js()))
-            }),
-        );
-        webidl::operation(
-            class,
-            "getAll",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let fd = this_form_data(this)?;
-                required(args, 1, "getAll")?;
-                let name = to_usv(&arg(args, 0), ctx)?;
-                // 1. If there is no entry whose name is name, return the empty list.
-                // 2. Return the values of all entries whose name is name, in order.
-                let values: Vec<JsValue> = fd
-                    .borrow()
-                    .data()
-                    .entries
-                    .borrow()
-                    .iter()
-                    .filter(|e| e.name == name)
-                    .map(|e| e.value.to_js())
-                    .collect();
-                Ok(JsArray::from_iter(values, ctx).into())
-            }),
-        );
-        webidl::operation(
-            class,
-            "has",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let fd = this_form_data(this)?;
-                required(args, 1, "has")?;
-                let name = to_usv(&arg(args, 0), ctx)?;
-                // Return true if there is an entry whose name is name; otherwise false.
-                let found = fd
-                    .borrow()
-                    .data()
-                    .entries
-                    .borrow()
-                    .iter()
-                    .any(|e| e.name == name);
-                Ok(found.into())
-            }),
-        );
-        webidl::operation(
-            class,
-            "set",
-            2,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let fd = this_form_data(this)?;
-                // 1-2. Let value be value if given; otherwise blobValue. Let entry be the
-                //      result of creating an entry with name, value, and filename if given.
-                let entry = entry_from_args(args, "set", ctx)?;
-                let fd = fd.borrow();
-                let mut entries = fd.data().entries.borrow_mut();
-                // 3. If there are entries in this's entry list whose name is name, then
-                //    replace the first such entry with entry and remove the others.
-                if let Some(first) = entries.iter().position(|e| e.name == entry.name) {
-                    let name = entry.name.clone();
-                    if let Some(slot) = entries.get_mut(first) {
-                        *slot = entry;
-                    }
-                    let mut i = 0;
-                    entries.retain(|e| {
-                        let keep = i <= first || e.name != name;
-                        i += 1;
-                        keep
-                    });
-                } else {
-                    // 4. Otherwise, append entry to this's entry list.
-                    entries.push(entry);
-                }
-                Ok(JsValue::undefined())
-            }),
-        );
-        // iterable<USVString, FormDataEntryValue>.
-        webidl::pair_iterable::define_iteration_methods::<Self>(class);
-        Ok(())
+            &[
+                Member::to_string_tag("FormData"),
+                Member::operation("append", 2, append),
+                Member::operation("delete", 1, delete),
+                Member::operation("get", 1, get),
+                Member::operation("getAll", 1, get_all),
+                Member::operation("has", 1, has),
+                Member::operation("set", 2, set),
+                Member::install(iteration_methods),
+            ],
+        )
     }
 
     fn data_constructor(
@@ -330,7 +297,7 @@ impl PairIterable for FormData {
     /// this's entry list's entries, the key the name and the value the value.
     fn pair_at(object: &JsObject<Self>, index: usize) -> Option<(JsValue, JsValue)> {
         let entry = object.borrow().data().entries.borrow().get(index).cloned();
-        entry.map(|e| (e.name.clone().into(), e.value.to_js()))
+        entry.map(|(name, value)| (JsString::from(name.as_str()).into(), value.to_js()))
     }
 }
 
@@ -360,12 +327,12 @@ pub fn is_form_data(value: &JsValue) -> bool {
 pub(crate) fn encode_entries(value: &JsValue) -> Option<Vec<EncodeEntry>> {
     let object = value.as_object()?;
     let fd = object.downcast_ref::<FormData>()?;
-    let entries = fd.entries.borrow().clone();
+    let entries = fd.entries.borrow().as_slice().to_vec();
     Some(
         entries
             .into_iter()
-            .map(|e| {
-                let value = match &e.value {
+            .map(|(name, value)| {
+                let value = match &value {
                     EntryValue::String(s) => EncodeValue::Text(s.to_std_string_lossy()),
                     EntryValue::File(f) => {
                         let v = JsValue::from(f.clone());
@@ -380,10 +347,7 @@ pub(crate) fn encode_entries(value: &JsValue) -> Option<Vec<EncodeEntry>> {
                         }
                     }
                 };
-                EncodeEntry {
-                    name: e.name.to_std_string_lossy(),
-                    value,
-                }
+                EncodeEntry { name, value }
             })
             .collect(),
     )
@@ -414,10 +378,7 @@ pub(crate) fn form_data_from_parsed(
                 EntryValue::File(file.as_object().ok_or_else(|| type_error("not a File"))?)
             }
         };
-        list.push(Entry {
-            name: JsString::from(e.name.as_str()),
-            value,
-        });
+        list.push((e.name, value));
     }
     new_form_data(list, ctx)
 }
@@ -429,10 +390,7 @@ pub(crate) fn form_data_from_pairs(
 ) -> JsResult<JsValue> {
     let list = pairs
         .into_iter()
-        .map(|(n, v)| Entry {
-            name: JsString::from(n.as_str()),
-            value: EntryValue::String(JsString::from(v.as_str())),
-        })
+        .map(|(n, v)| (n, EntryValue::String(JsString::from(v.as_str()))))
         .collect();
     new_form_data(list, ctx)
 }

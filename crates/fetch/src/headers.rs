@@ -7,12 +7,13 @@ use boa_engine::{
     class::{Class, ClassBuilder},
     object::builtins::JsArray,
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsString, JsSymbol, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
 use boa_webidl::{
-    self as webidl, arg, brand, pair_iterable::PairIterable, type_error, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, brand, pair_iterable::PairIterable, type_error, Member,
+    INTERFACE_ATTRIBUTES,
 };
 
 /// A [header](https://fetch.spec.whatwg.org/#concept-header): name (case kept) and value.
@@ -40,7 +41,7 @@ pub struct Headers {
     #[unsafe_ignore_trace]
     guard: Cell<Guard>,
     /// Whether the "request" and "response" guards filter forbidden headers (the realm's
-    /// [`HeadersPolicy`](crate::HeadersPolicy) when the object was made).
+    /// [`HeadersPolicy`](crate::settings::HeadersPolicy) when the object was made).
     #[unsafe_ignore_trace]
     browser_guards: bool,
 }
@@ -258,7 +259,7 @@ fn validate(headers: &Headers, name: &[u8], value: &[u8]) -> JsResult<bool> {
         Guard::Immutable => Err(type_error("The headers are immutable")),
         // 3. If headers's guard is "request" and (name, value) is a forbidden request-header,
         //    return false.
-        //    NOTE: only under the browser policy (crate::HeadersPolicy): a server runtime
+        //    NOTE: only under the browser policy (crate::settings::HeadersPolicy): a server runtime
         //    has no forbidden headers (WinterTC), so the step is skipped.
         Guard::Request if headers.browser_guards && is_forbidden_request_header(name, value) => {
             Ok(false)
@@ -339,10 +340,6 @@ fn this_headers(this: &JsValue) -> JsResult<JsObject<Headers>> {
     brand::<Headers>(this, "Headers")
 }
 
-fn required(args: &[JsValue], n: usize, method: &str) -> JsResult<()> {
-    boa_webidl::required_arguments(args, n, "Headers", method)
-}
-
 fn invalid_name(name: &[u8]) -> boa_engine::JsError {
     type_error(format!(
         "'{}' is not a valid HTTP header name",
@@ -360,10 +357,128 @@ pub(crate) fn new_headers(
         .get_global_class::<Headers>()
         .ok_or_else(|| type_error("Headers is not registered"))?
         .prototype();
-    let browser = crate::headers_policy(ctx) == crate::HeadersPolicy::Browser;
+    let browser = crate::settings::headers_policy(ctx) == crate::settings::HeadersPolicy::Browser;
     let data = Headers::new(guard, browser);
     *data.list.borrow_mut() = list;
     Ok(JsObject::new(ctx.root_shape(), proto, data))
+}
+
+/// The prologue of the operations taking a name: the brand check, the count of the
+/// `required` arguments and the name converted to a `ByteString`.
+fn headers_and_name(
+    this: &JsValue,
+    args: &[JsValue],
+    required: usize,
+    method: &str,
+    ctx: &mut Context,
+) -> JsResult<(JsObject<Headers>, Vec<u8>)> {
+    webidl::entry_list::name_argument(this, args, required, "Headers", method, to_byte_string, ctx)
+}
+
+/// [`append(name, value)`](https://fetch.spec.whatwg.org/#dom-headers-append)
+fn append_operation(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (h, name) = headers_and_name(this, args, 2, "append", ctx)?;
+    let value = to_byte_string(&arg(args, 1), ctx)?;
+    // Append (name, value) to this.
+    append(h.borrow().data(), &name, &value)?;
+    Ok(JsValue::undefined())
+}
+
+/// [`delete(name)`](https://fetch.spec.whatwg.org/#dom-headers-delete)
+fn delete(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (h, name) = headers_and_name(this, args, 1, "delete", ctx)?;
+    let h = h.borrow();
+    let h = h.data();
+    // 1. If validating (name, ``) for this returns false, then return.
+    // (An invalid name throws.)
+    if !validate(h, &name, b"")? {
+        return Ok(JsValue::undefined());
+    }
+    // 2-3. (request-no-cors: not used.) 4. If this's header list does not contain name,
+    // then return.
+    // 5. Delete name from this's header list.
+    h.list
+        .borrow_mut()
+        .retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
+    Ok(JsValue::undefined())
+}
+
+/// [`get(name)`](https://fetch.spec.whatwg.org/#dom-headers-get)
+fn get(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (h, name) = headers_and_name(this, args, 1, "get", ctx)?;
+    // 1. If name is not a header name, then throw a TypeError.
+    if !is_header_name(&name) {
+        return Err(invalid_name(&name));
+    }
+    // 2. Return the result of getting name from this's header list.
+    let value = h.borrow().data().get(&name);
+    Ok(value.map_or(JsValue::null(), |v| byte_string_value(&v)))
+}
+
+/// [`getSetCookie()`](https://fetch.spec.whatwg.org/#dom-headers-getsetcookie)
+fn get_set_cookie(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let h = this_headers(this)?;
+    // 1. If this's header list does not contain `Set-Cookie`, return « ».
+    // 2. Return the values of all headers whose name is `Set-Cookie`, in order.
+    let values: Vec<JsValue> = h
+        .borrow()
+        .data()
+        .list
+        .borrow()
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case(b"set-cookie"))
+        .map(|(_, v)| byte_string_value(v))
+        .collect();
+    Ok(JsArray::from_iter(values, ctx).into())
+}
+
+/// [`has(name)`](https://fetch.spec.whatwg.org/#dom-headers-has)
+fn has(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (h, name) = headers_and_name(this, args, 1, "has", ctx)?;
+    // 1. If name is not a header name, then throw a TypeError.
+    if !is_header_name(&name) {
+        return Err(invalid_name(&name));
+    }
+    // 2. Return true if this's header list contains name; otherwise false.
+    let found = h.borrow().data().contains(&name);
+    Ok(found.into())
+}
+
+/// [`set(name, value)`](https://fetch.spec.whatwg.org/#dom-headers-set)
+fn set(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let (h, name) = headers_and_name(this, args, 2, "set", ctx)?;
+    let value = to_byte_string(&arg(args, 1), ctx)?;
+    let h = h.borrow();
+    let h = h.data();
+    // 1. Normalize value.
+    let value = normalize_value(&value);
+    // 2. If validating (name, value) for this returns false, then return.
+    if !validate(h, &name, &value)? {
+        return Ok(JsValue::undefined());
+    }
+    // 4. Set (name, value) in this's header list: replace the first header named name
+    //    (keeping its name) and remove the others, or append.
+    let mut list = h.list.borrow_mut();
+    if let Some(first) = list.iter().position(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+        if let Some(entry) = list.get_mut(first) {
+            entry.1 = value;
+        }
+        let mut i = 0;
+        list.retain(|(n, _)| {
+            let keep = i <= first || !n.eq_ignore_ascii_case(&name);
+            i += 1;
+            keep
+        });
+    } else {
+        list.push((name, value));
+    }
+    Ok(JsValue::undefined())
+}
+
+/// `iterable<ByteString, ByteString>`: entries, keys, values, forEach, @@iterator.
+fn iteration_methods(class: &mut ClassBuilder<'_>) -> JsResult<()> {
+    webidl::pair_iterable::define_iteration_methods::<Headers>(class);
+    Ok(())
 }
 
 impl Class for Headers {
@@ -372,139 +487,20 @@ impl Class for Headers {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        // The class string exists "at the time it is created": before @@iterator.
-        webidl::to_string_tag(class, "Headers");
-        webidl::operation(
+        webidl::define(
             class,
-            "append",
-            2,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let h = this_headers(this)?;
-                required(args, 2, "append")?;
-                let name = to_byte_string(&arg(args, 0), ctx)?;
-                let value = to_byte_string(&arg(args, 1), ctx)?;
-                // Append (name, value) to this.
-                append(h.borrow().data(), &name, &value)?;
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "delete",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let h = this_headers(this)?;
-                required(args, 1, "delete")?;
-                let name = to_byte_string(&arg(args, 0), ctx)?;
-                let h = h.borrow();
-                let h = h.data();
-                // 1. If validating (name, ``) for this returns false, then return.
-                // (An invalid name throws.)
-                if !validate(h, &name, b"")? {
-                    return Ok(JsValue::undefined());
-                }
-                // 2-3. (request-no-cors: not used.) 4. If this's header list does not
-                // contain name, then return.
-                // 5. Delete name from this's header list.
-                h.list
-                    .borrow_mut()
-                    .retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
-                Ok(JsValue::undefined())
-            }),
-        );
-        webidl::operation(
-            class,
-            "get",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let h = this_headers(this)?;
-                required(args, 1, "get")?;
-                let name = to_byte_string(&arg(args, 0), ctx)?;
-                // 1. If name is not a header name, then throw a TypeError.
-                if !is_header_name(&name) {
-                    return Err(invalid_name(&name));
-                }
-                // 2. Return the result of getting name from this's header list.
-                let value = h.borrow().data().get(&name);
-                Ok(value.map_or(JsValue::null(), |v| byte_string_value(&v)))
-            }),
-        );
-        webidl::operation(
-            class,
-            "getSetCookie",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let h = this_headers(this)?;
-                // 1. If this's header list does not contain `Set-Cookie`, return « ».
-                // 2. Return the values of all headers whose name is `Set-Cookie`, in order.
-                let values: Vec<JsValue> = h
-                    .borrow()
-                    .data()
-                    .list
-                    .borrow()
-                    .iter()
-                    .filter(|(n, _)| n.eq_ignore_ascii_case(b"set-cookie"))
-                    .map(|(_, v)| byte_string_value(v))
-                    .collect();
-                Ok(JsArray::from_iter(values, ctx).into())
-            }),
-        );
-        webidl::operation(
-            class,
-            "has",
-            1,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let h = this_headers(this)?;
-                required(args, 1, "has")?;
-                let name = to_byte_string(&arg(args, 0), ctx)?;
-                // 1. If name is not a header name, then throw a TypeError.
-                if !is_header_name(&name) {
-                    return Err(invalid_name(&name));
-                }
-                // 2. Return true if this's header list contains name; otherwise false.
-                let found = h.borrow().data().contains(&name);
-                Ok(found.into())
-            }),
-        );
-        webidl::operation(
-            class,
-            "set",
-            2,
-            NativeFunction::from_fn_ptr(|this, args, ctx| {
-                let h = this_headers(this)?;
-                required(args, 2, "set")?;
-                let name = to_byte_string(&arg(args, 0), ctx)?;
-                let value = to_byte_string(&arg(args, 1), ctx)?;
-                let h = h.borrow();
-                let h = h.data();
-                // 1. Normalize value.
-                let value = normalize_value(&value);
-                // 2. If validating (name, value) for this returns false, then return.
-                if !validate(h, &name, &value)? {
-                    return Ok(JsValue::undefined());
-                }
-                // 4. Set (name, value) in this's header list: replace the first header named
-                //    name (keeping its name) and remove the others, or append.
-                let mut list = h.list.borrow_mut();
-                if let Some(first) = list.iter().position(|(n, _)| n.eq_ignore_ascii_case(&name)) {
-                    if let Some(entry) = list.get_mut(first) {
-                        entry.1 = value;
-                    }
-                    let mut i = 0;
-                    list.retain(|(n, _)| {
-                        let keep = i <= first || !n.eq_ignore_ascii_case(&name);
-                        i += 1;
-                        keep
-                    });
-                } else {
-                    list.push((name, value));
-                }
-                Ok(JsValue::undefined())
-            }),
-        );
-        // iterable<ByteString, ByteString>: entries, keys, values, forEach, @@iterator.
-        webidl::pair_iterable::define_iteration_methods::<Self>(class);
-        Ok(())
+            &[
+                // The class string exists "at the time it is created": before @@iterator.
+                Member::to_string_tag("Headers"),
+                Member::operation("append", 2, append_operation),
+                Member::operation("delete", 1, delete),
+                Member::operation("get", 1, get),
+                Member::operation("getSetCookie", 0, get_set_cookie),
+                Member::operation("has", 1, has),
+                Member::operation("set", 2, set),
+                Member::install(iteration_methods),
+            ],
+        )
     }
 
     fn data_constructor(

@@ -44,10 +44,10 @@ use boa_gc::Gc;
 use boa_streams::spec::ReadableStream;
 use bytes::Bytes;
 
+use crate::body::{Body, BodyHolder};
 use crate::headers::{new_headers, Guard, Header};
 use crate::request::{request_proto, RequestInterface};
 use crate::response::{response_proto, ResponseInterface, ResponseType};
-use crate::{Body, BodyHolder};
 
 /// What a `Request` object asks for: its request's method, URL, header list, body and
 /// signal.
@@ -67,13 +67,13 @@ pub struct RequestParts {
     /// The request's `AbortSignal`.
     pub signal: JsObject,
     /// The redirect mode (`redirect`).
-    pub redirect: crate::RequestRedirect,
+    pub redirect: crate::options::RequestRedirect,
     /// The cache mode (`cache`).
-    pub cache: crate::RequestCache,
+    pub cache: crate::options::RequestCache,
     /// The mode (`mode`).
-    pub mode: crate::RequestMode,
+    pub mode: crate::options::RequestMode,
     /// The credentials mode (`credentials`).
-    pub credentials: crate::RequestCredentials,
+    pub credentials: crate::options::RequestCredentials,
     /// Whether the request may outlive its global (`keepalive`).
     pub keepalive: bool,
     /// The integrity metadata (`integrity`; empty when none).

@@ -7,21 +7,23 @@ use boa_engine::{
     class::{Class, ClassBuilder},
     js_string,
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, Gc, Trace};
 
-use super::headers::{self, byte_string_value, is_token_byte, Guard};
-use super::{
-    body_mixin_attributes, body_mixin_operations, clone_body, extract, is_unusable, Body,
-    BodyHolder,
+use crate::body::{
+    body_attribute_rows, body_operation_rows, clone_body, extract, is_body_init_object,
+    is_unusable, Body, BodyHolder, BodyMixin,
 };
+use crate::headers::{self, byte_string_value, is_token_byte, Guard};
 use boa_streams::spec::readable_stream_pipe_to;
 use boa_streams::spec::{
     transform_stream_default_controller_enqueue, transform_stream_set_up, RustTransformer,
     TransformStreamDefaultController,
 };
-use boa_webidl::{self as webidl, arg, brand, type_error, Dictionary, INTERFACE_ATTRIBUTES};
+use boa_webidl::{
+    self as webidl, arg, brand, type_error, Dictionary, Member, INTERFACE_ATTRIBUTES,
+};
 
 use crate::options::{
     Referrer, ReferrerPolicy, RequestCache, RequestCredentials, RequestMode, RequestOptions,
@@ -59,19 +61,13 @@ fn this_request(this: &JsValue) -> JsResult<JsObject<RequestInterface>> {
     brand::<RequestInterface>(this, "Request")
 }
 
-fn with_holder<R>(this: &JsValue, f: impl FnOnce(&Gc<BodyHolder>) -> JsResult<R>) -> JsResult<R> {
-    let r = this_request(this)?;
-    let holder = r.borrow().data().holder.clone();
-    f(&holder)
-}
-
 /// Parse `input` as a URL: through the host's `URL` if present, else accept an absolute URL.
 pub(crate) fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsString> {
     let url_ctor = ctx.global_object().get(js_string!("URL"), ctx)?;
     if let Some(ctor) = url_ctor.as_object().filter(|c| c.is_constructor()) {
-        // Parse with the API base URL (crate::set_api_base_url) when there is one.
+        // Parse with the API base URL (crate::settings::set_api_base_url) when there is one.
         let mut args = vec![input.clone().into()];
-        if let Some(base) = crate::api_base_url(ctx) {
+        if let Some(base) = crate::settings::api_base_url(ctx) {
             args.push(JsString::from(base.as_str()).into());
         }
         let parsed = ctor.construct(&args, None, ctx).map_err(|_| {
@@ -84,7 +80,7 @@ pub(crate) fn parse_url(input: &JsString, ctx: &mut Context) -> JsResult<JsStrin
     }
     let s = input.to_std_string_lossy();
     // Without a `URL` class, the url crate's parser resolves against the API base URL.
-    if let Some(base) = crate::api_base_url(ctx) {
+    if let Some(base) = crate::settings::api_base_url(ctx) {
         return url::Url::parse(&base)
             .and_then(|base| base.join(&s))
             .map(|u| JsString::from(u.as_str()))
@@ -153,7 +149,7 @@ impl RequestInit {
 fn convert_request_init(value: &JsValue, ctx: &mut Context) -> JsResult<RequestInit> {
     let dict = Dictionary::new(value, "init")?;
     let body = match dict.get(webidl::js_key!("body"), ctx)? {
-        Some(v) if !v.is_null() && !super::is_body_init_object(&v, ctx)? => {
+        Some(v) if !v.is_null() && !is_body_init_object(&v, ctx)? => {
             Some(JsValue::from(v.to_string(ctx)?))
         }
         other => other,
@@ -226,9 +222,163 @@ fn includes_credentials(href: &str) -> bool {
 /// WPT runner's); `None` for no base URL or an opaque origin (a `file:` script), where a
 /// server runtime has no origin to compare a referrer with (undici keeps the referrer then).
 fn realm_origin(ctx: &mut Context) -> Option<url::Origin> {
-    let base = crate::api_base_url(ctx)?;
+    let base = crate::settings::api_base_url(ctx)?;
     let origin = url::Url::parse(&base).ok()?.origin();
     origin.is_tuple().then_some(origin)
+}
+
+impl BodyMixin for RequestInterface {
+    fn holder_of(this: &JsValue) -> JsResult<Gc<BodyHolder>> {
+        let r = this_request(this)?;
+        let holder = r.borrow().data().holder.clone();
+        Ok(holder)
+    }
+}
+
+/// [`method`](https://fetch.spec.whatwg.org/#dom-request-method)
+fn method(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_request(this)?;
+    let v = byte_string_value(&r.borrow().data().method);
+    Ok(v)
+}
+
+/// [`url`](https://fetch.spec.whatwg.org/#dom-request-url)
+fn url(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_request(this)?;
+    let v = r.borrow().data().url.clone();
+    Ok(v.into())
+}
+
+/// [`headers`](https://fetch.spec.whatwg.org/#dom-request-headers)
+fn headers_getter(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let holder = RequestInterface::holder_of(this)?;
+    Ok(holder.headers.clone().upcast().into())
+}
+
+/// [`destination`](https://fetch.spec.whatwg.org/#dom-request-destination): "" for every
+/// request script can make.
+fn destination(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    this_request(this)?;
+    Ok(js_string!("").into())
+}
+
+/// A string attribute reflecting one of the request's fields.
+fn option_string(this: &JsValue, read: OptionGetter<String>) -> JsResult<JsValue> {
+    let r = this_request(this)?;
+    let v = read(&r.borrow().data().options);
+    Ok(JsString::from(v.as_str()).into())
+}
+
+/// A boolean attribute reflecting one of the request's flags.
+fn option_flag(this: &JsValue, read: OptionGetter<bool>) -> JsResult<JsValue> {
+    let r = this_request(this)?;
+    let v = read(&r.borrow().data().options);
+    Ok(v.into())
+}
+
+/// [`referrer`](https://fetch.spec.whatwg.org/#dom-request-referrer)
+fn referrer(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_string(this, RequestOptions::referrer_string)
+}
+
+/// [`referrerPolicy`](https://fetch.spec.whatwg.org/#dom-request-referrerpolicy)
+fn referrer_policy(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_string(this, |o| o.referrer_policy.as_str().to_owned())
+}
+
+/// [`mode`](https://fetch.spec.whatwg.org/#dom-request-mode)
+fn mode(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_string(this, |o| o.mode.as_str().to_owned())
+}
+
+/// [`credentials`](https://fetch.spec.whatwg.org/#dom-request-credentials)
+fn credentials(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_string(this, |o| o.credentials.as_str().to_owned())
+}
+
+/// [`cache`](https://fetch.spec.whatwg.org/#dom-request-cache)
+fn cache(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_string(this, |o| o.cache.as_str().to_owned())
+}
+
+/// [`redirect`](https://fetch.spec.whatwg.org/#dom-request-redirect)
+fn redirect(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_string(this, |o| o.redirect.as_str().to_owned())
+}
+
+/// [`integrity`](https://fetch.spec.whatwg.org/#dom-request-integrity)
+fn integrity(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_string(this, |o| o.integrity.clone())
+}
+
+/// [`keepalive`](https://fetch.spec.whatwg.org/#dom-request-keepalive)
+fn keepalive(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_flag(this, |o| o.keepalive)
+}
+
+/// [`isReloadNavigation`](https://fetch.spec.whatwg.org/#dom-request-isreloadnavigation)
+fn is_reload_navigation(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_flag(this, |o| o.reload_navigation)
+}
+
+/// [`isHistoryNavigation`](https://fetch.spec.whatwg.org/#dom-request-ishistorynavigation)
+fn is_history_navigation(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    option_flag(this, |o| o.history_navigation)
+}
+
+/// [`signal`](https://fetch.spec.whatwg.org/#dom-request-signal)
+fn signal(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_request(this)?;
+    let v = r.borrow().data().signal.clone();
+    Ok(v.into())
+}
+
+/// [`duplex`](https://fetch.spec.whatwg.org/#dom-request-duplex): always "half".
+fn duplex(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    this_request(this)?;
+    Ok(js_string!("half").into())
+}
+
+/// [`clone()`](https://fetch.spec.whatwg.org/#dom-request-clone)
+fn clone(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = this_request(this)?;
+    let (holder, method, url, options) = {
+        let b = r.borrow();
+        let d = b.data();
+        (
+            d.holder.clone(),
+            d.method.clone(),
+            d.url.clone(),
+            d.options.clone(),
+        )
+    };
+    // 1. If this is unusable, then throw a TypeError.
+    if is_unusable(&holder) {
+        return Err(type_error("The request body is already used"));
+    }
+    // 2. Let clonedRequest be the result of cloning this's request.
+    let body = clone_body(&holder, ctx)?;
+    let (list, guard) = {
+        let h = holder.headers.borrow();
+        (h.data().list(), h.data().guard())
+    };
+    let headers_obj = headers::new_headers(guard, list, ctx)?;
+    // 3. Let clonedSignal be the result of creating a dependent abort signal from « this's
+    //    signal ».
+    let this_signal = r.borrow().data().signal.clone();
+    let signal = boa_dom::create_dependent_abort_signal(&[this_signal], ctx)?;
+    let proto = request_proto(ctx)?;
+    Ok(JsObject::from_proto_and_data(
+        Some(proto),
+        RequestInterface {
+            holder: Gc::new(BodyHolder::new(body, headers_obj)),
+            method,
+            url,
+            signal,
+            options,
+        },
+    )
+    .into())
 }
 
 impl Class for RequestInterface {
@@ -237,143 +387,40 @@ impl Class for RequestInterface {
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        let [body, body_used] = body_attribute_rows::<Self>();
+        let [array_buffer, blob, bytes, form_data, json, text] = body_operation_rows::<Self>();
+        webidl::define(
             class,
-            "method",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_request(this)?;
-                let v = byte_string_value(&r.borrow().data().method);
-                Ok(v)
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "url",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_request(this)?;
-                let v = r.borrow().data().url.clone();
-                Ok(v.into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "headers",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                with_holder(this, |h| Ok(h.headers.clone().upcast().into()))
-            }),
-            None,
-        );
-        // `destination`: "" for every request script can make.
-        webidl::attribute(
-            class,
-            "destination",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                this_request(this)?;
-                Ok(js_string!("").into())
-            }),
-            None,
-        );
-        // The string attributes reflecting the request's fields.
-        let strings: [(&str, OptionGetter<String>); 7] = [
-            ("referrer", RequestOptions::referrer_string),
-            ("referrerPolicy", |o| o.referrer_policy.as_str().to_owned()),
-            ("mode", |o| o.mode.as_str().to_owned()),
-            ("credentials", |o| o.credentials.as_str().to_owned()),
-            ("cache", |o| o.cache.as_str().to_owned()),
-            ("redirect", |o| o.redirect.as_str().to_owned()),
-            ("integrity", |o| o.integrity.clone()),
-        ];
-        for (name, read) in strings {
-            let getter = NativeFunction::from_copy_closure(move |this, _, _| {
-                let r = this_request(this)?;
-                let v = read(&r.borrow().data().options);
-                Ok(JsString::from(v.as_str()).into())
-            });
-            webidl::attribute(class, name, getter, None);
-        }
-        let flags: [(&str, OptionGetter<bool>); 3] = [
-            ("keepalive", |o| o.keepalive),
-            ("isReloadNavigation", |o| o.reload_navigation),
-            ("isHistoryNavigation", |o| o.history_navigation),
-        ];
-        for (name, read) in flags {
-            let getter = NativeFunction::from_copy_closure(move |this, _, _| {
-                let r = this_request(this)?;
-                let v = read(&r.borrow().data().options);
-                Ok(v.into())
-            });
-            webidl::attribute(class, name, getter, None);
-        }
-        webidl::attribute(
-            class,
-            "signal",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_request(this)?;
-                let v = r.borrow().data().signal.clone();
-                Ok(v.into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "duplex",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                this_request(this)?;
-                Ok(js_string!("half").into())
-            }),
-            None,
-        );
-        body_mixin_attributes!(class, with_holder);
-        webidl::operation(
-            class,
-            "clone",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let r = this_request(this)?;
-                let (holder, method, url, options) = {
-                    let b = r.borrow();
-                    let d = b.data();
-                    (
-                        d.holder.clone(),
-                        d.method.clone(),
-                        d.url.clone(),
-                        d.options.clone(),
-                    )
-                };
-                // 1. If this is unusable, then throw a TypeError.
-                if is_unusable(&holder) {
-                    return Err(type_error("The request body is already used"));
-                }
-                // 2. Let clonedRequest be the result of cloning this's request.
-                let body = clone_body(&holder, ctx)?;
-                let (list, guard) = {
-                    let h = holder.headers.borrow();
-                    (h.data().list(), h.data().guard())
-                };
-                let headers_obj = headers::new_headers(guard, list, ctx)?;
-                // 3. Let clonedSignal be the result of creating a dependent abort signal from
-                //    « this's signal ».
-                let this_signal = r.borrow().data().signal.clone();
-                let signal = boa_dom::create_dependent_abort_signal(&[this_signal], ctx)?;
-                let proto = request_proto(ctx)?;
-                Ok(JsObject::from_proto_and_data(
-                    Some(proto),
-                    RequestInterface {
-                        holder: Gc::new(BodyHolder::new(body, headers_obj)),
-                        method,
-                        url,
-                        signal,
-                        options,
-                    },
-                )
-                .into())
-            }),
-        );
-        body_mixin_operations!(class, with_holder);
-        webidl::to_string_tag(class, "Request");
-        Ok(())
+            &[
+                Member::attribute("method", method),
+                Member::attribute("url", url),
+                Member::attribute("headers", headers_getter),
+                Member::attribute("destination", destination),
+                Member::attribute("referrer", referrer),
+                Member::attribute("referrerPolicy", referrer_policy),
+                Member::attribute("mode", mode),
+                Member::attribute("credentials", credentials),
+                Member::attribute("cache", cache),
+                Member::attribute("redirect", redirect),
+                Member::attribute("integrity", integrity),
+                Member::attribute("keepalive", keepalive),
+                Member::attribute("isReloadNavigation", is_reload_navigation),
+                Member::attribute("isHistoryNavigation", is_history_navigation),
+                Member::attribute("signal", signal),
+                Member::attribute("duplex", duplex),
+                // includes Body (its attributes after Request's own).
+                body,
+                body_used,
+                Member::operation("clone", 0, clone),
+                array_buffer,
+                blob,
+                bytes,
+                form_data,
+                json,
+                text,
+                Member::to_string_tag("Request"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -401,156 +448,28 @@ impl Class for RequestInterface {
         let init = convert_request_init(&arg(args, 1), ctx)?;
         let proto = boa_dom::prototype_from_new_target::<Self>(new_target, ctx)?;
 
-        // 5. If input is a string: parse it with baseURL (failure: TypeError); if it
-        //    includes credentials, throw a TypeError; fallbackMode is "cors".
-        // 6. Otherwise request is input's request and signal is input's signal.
-        let (url, mut method, mut header_list, input_body, mut signal, mut options) =
-            match (&input_request, input_url) {
-                (Some(r), _) => {
-                    let b = r.borrow();
-                    let d = b.data();
-                    let list = d.holder.headers.borrow().data().list();
-                    (
-                        d.url.clone(),
-                        d.method.clone(),
-                        list,
-                        Some(d.holder.clone()),
-                        Some(d.signal.clone()),
-                        d.options.clone(),
-                    )
-                }
-                (None, Some(s)) => {
-                    let url = parse_url(&s, ctx)?;
-                    if includes_credentials(&url.to_std_string_lossy()) {
-                        return Err(type_error(format!(
-                        "Request cannot be constructed from a URL that includes credentials: {}",
-                        s.to_std_string_lossy()
-                    )));
-                    }
-                    (
-                        url,
-                        b"GET".to_vec(),
-                        Vec::new(),
-                        None,
-                        None,
-                        RequestOptions::for_url(),
-                    )
-                }
-                (None, None) => return Err(type_error("Invalid request input")),
-            };
-        // 10. If init["window"] exists and is non-null, then throw a TypeError.
-        if init.window.as_ref().is_some_and(|w| !w.is_null()) {
-            return Err(type_error("RequestInit's window must be null"));
-        }
-        // 13. If init is not empty: mode "navigate" becomes "same-origin", the navigation
-        //     flags are unset, referrer is "client" and referrer policy the empty string.
-        if !init.is_empty() {
-            if options.mode == RequestMode::Navigate {
-                options.mode = RequestMode::SameOrigin;
-            }
-            options.reload_navigation = false;
-            options.history_navigation = false;
-            options.referrer = Referrer::Client;
-            options.referrer_policy = ReferrerPolicy::Empty;
-        }
-        // 14. If init["referrer"] exists: "" is "no-referrer"; otherwise parse it with
-        //     baseURL (failure: TypeError); about:client or another origin than this
-        //     realm's is "client", else the parsed URL.
-        if let Some(referrer) = &init.referrer {
-            options.referrer = if referrer.is_empty() {
-                Referrer::NoReferrer
-            } else {
-                let parsed = parse_url(&JsString::from(referrer.as_str()), ctx)
-                    .map_err(|_| {
-                        type_error(format!(
-                            "RequestInit's referrer: \"{referrer}\" is not a valid URL"
-                        ))
-                    })?
-                    .to_std_string_lossy();
-                let parsed_url = url::Url::parse(&parsed).ok();
-                let about_client = parsed_url
-                    .as_ref()
-                    .is_some_and(|u| u.scheme() == "about" && u.path() == "client");
-                let cross_origin = match (realm_origin(ctx), &parsed_url) {
-                    (Some(origin), Some(u)) => u.origin() != origin,
-                    (Some(_), None) => true,
-                    (None, _) => false,
-                };
-                if about_client || cross_origin {
-                    Referrer::Client
-                } else {
-                    Referrer::Url(parsed)
-                }
-            };
-        }
-        // 15. If init["referrerPolicy"] exists, set request's referrer policy to it.
-        if let Some(policy) = init.referrer_policy {
-            options.referrer_policy = policy;
-        }
-        // 16-18. mode is init["mode"] (or fallbackMode); "navigate" is a TypeError.
-        if let Some(mode) = init.mode {
-            if mode == RequestMode::Navigate {
-                return Err(type_error(
-                    "RequestInit's mode cannot be \"navigate\" (only a navigation has it)",
-                ));
-            }
-            options.mode = mode;
-        }
-        // 19-20. credentials and cache.
-        if let Some(credentials) = init.credentials {
-            options.credentials = credentials;
-        }
-        if let Some(cache) = init.cache {
-            options.cache = cache;
-        }
-        // 21. "only-if-cached" needs mode "same-origin".
-        if options.cache == RequestCache::OnlyIfCached && options.mode != RequestMode::SameOrigin {
-            return Err(type_error(
-                "RequestInit's cache \"only-if-cached\" can be set only with mode \"same-origin\"",
-            ));
-        }
-        // 22-24. redirect, integrity, keepalive.
-        if let Some(redirect) = init.redirect {
-            options.redirect = redirect;
-        }
-        if let Some(integrity) = init.integrity.clone() {
-            options.integrity = integrity;
-        }
-        if let Some(keepalive) = init.keepalive {
-            options.keepalive = keepalive;
-        }
+        let mut request = request_from_input(input_request.as_ref(), input_url, ctx)?;
+        apply_init_options(&init, &mut request.options, ctx)?;
         // 25. If init["method"] exists: not a method or forbidden → TypeError; normalize.
-        if let Some(m) = init.method {
-            if m.is_empty() || !m.iter().all(|&b| is_token_byte(b)) {
-                return Err(type_error(format!(
-                    "'{}' is not a valid HTTP method",
-                    String::from_utf8_lossy(&m)
-                )));
-            }
-            let upper = m.to_ascii_uppercase();
-            if matches!(upper.as_slice(), b"CONNECT" | b"TRACE" | b"TRACK") {
-                return Err(type_error(format!(
-                    "'{}' HTTP method is unsupported",
-                    String::from_utf8_lossy(&m)
-                )));
-            }
-            method = if matches!(
-                upper.as_slice(),
-                b"DELETE" | b"GET" | b"HEAD" | b"OPTIONS" | b"POST" | b"PUT"
-            ) {
-                upper
-            } else {
-                m
-            };
+        if let Some(m) = &init.method {
+            request.method = normalized_method(m)?;
         }
         // 26. If init["signal"] exists, then set signal to it (null included).
         if let Some(s) = &init.signal {
-            signal = s.as_object();
+            request.signal = s.as_object();
         }
         // 27. If init["priority"] exists, set request's priority to it.
         if let Some(priority) = init.priority {
-            options.priority = priority;
+            request.options.priority = priority;
         }
+        let InputRequest {
+            url,
+            method,
+            header_list,
+            input_body,
+            signal,
+            options,
+        } = request;
         // 29-30. Let signals be « signal » if signal is non-null, otherwise « »; set this's
         //        signal to the result of creating a dependent abort signal from signals.
         let signals: Vec<JsObject> = signal.into_iter().collect();
@@ -567,68 +486,24 @@ impl Class for RequestInterface {
         }
         // 31, 33. This's headers (guard "request"), filled with init's headers if given,
         //         else a copy of input's.
-        if let Some(h) = init.headers {
-            header_list = Vec::new();
-            let headers_obj = headers::new_headers(Guard::Request, Vec::new(), ctx)?;
-            headers::fill(headers_obj.borrow().data(), h)?;
-            header_list.extend(headers_obj.borrow().data().list());
-        }
-        let headers_obj = headers::new_headers(Guard::Request, header_list, ctx)?;
-        // 34-35. If either init["body"] exists and is non-null or inputBody is non-null,
-        //        and request's method is `GET` or `HEAD`, then throw a TypeError.
-        let init_body = init.body.clone().filter(|b| !b.is_null());
-        let input_has_body = input_body.as_ref().is_some_and(|h| h.body().is_some());
-        if (init_body.is_some() || (init.body.is_none() && input_has_body))
-            && (method == b"GET" || method == b"HEAD")
-        {
-            return Err(type_error("Request with GET/HEAD method cannot have body."));
-        }
-        // 39.2. A body whose source is null (a stream) needs mode "same-origin" or "cors".
-        let stream_mode_ok = matches!(options.mode, RequestMode::SameOrigin | RequestMode::Cors);
-        let stream_mode_error = || {
-            type_error(format!(
-                "A request with a streaming body cannot have mode \"{}\"",
-                options.mode.as_str()
-            ))
+        let header_list = match init.headers.clone() {
+            Some(h) => {
+                let headers_obj = headers::new_headers(Guard::Request, Vec::new(), ctx)?;
+                headers::fill(headers_obj.borrow().data(), h)?;
+                let list = headers_obj.borrow().data().list();
+                list
+            }
+            None => header_list,
         };
-        // 37. If init["body"] exists and is non-null: extract it (with request's keepalive);
-        //     if Content-Type is non-null and this's headers does not contain it, append it.
-        let mut final_body: Option<Body> = None;
-        if let Some(b) = &init_body {
-            let (body, content_type) = extract(b, options.keepalive, ctx)?;
-            if let Some(t) = content_type {
-                let h = headers_obj.borrow();
-                if !h.data().contains(b"content-type") {
-                    h.data().list_append(b"Content-Type", &t);
-                }
-            }
-            // 39. If the body's source is null (a stream): init["duplex"] must exist.
-            if body.source.is_none() {
-                if init.duplex.is_none() {
-                    return Err(type_error(
-                        "The duplex member must be specified for a request with a streaming body",
-                    ));
-                }
-                if !stream_mode_ok {
-                    return Err(stream_mode_error());
-                }
-            }
-            final_body = Some(body);
-        } else if init.body.is_none() {
-            // 41. If initBody is null and inputBody is non-null: if input is unusable,
-            //     throw a TypeError; finalBody is a proxy for inputBody.
-            if let Some(holder) = &input_body {
-                if let Some(body) = holder.body() {
-                    if body.source.is_none() && !stream_mode_ok {
-                        return Err(stream_mode_error());
-                    }
-                    if is_unusable(holder) {
-                        return Err(type_error("The input request's body is already used"));
-                    }
-                    final_body = Some(proxy_body(&body, ctx)?);
-                }
-            }
-        }
+        let headers_obj = headers::new_headers(Guard::Request, header_list, ctx)?;
+        let final_body = final_body(
+            &init,
+            input_body.as_ref(),
+            &method,
+            &options,
+            &headers_obj,
+            ctx,
+        )?;
         Ok(JsObject::from_proto_and_data(
             Some(proto),
             RequestInterface {
@@ -640,6 +515,254 @@ impl Class for RequestInterface {
             },
         ))
     }
+}
+
+/// What the `Request` constructor starts from: the request input names (steps 5-6), changed
+/// by init's members before the object is made.
+struct InputRequest {
+    url: JsString,
+    method: Vec<u8>,
+    header_list: Vec<headers::Header>,
+    input_body: Option<Gc<BodyHolder>>,
+    signal: Option<JsObject>,
+    options: RequestOptions,
+}
+
+/// The `Request` constructor's steps 5-6: the request `input` names, with its signal.
+fn request_from_input(
+    input_request: Option<&JsObject<RequestInterface>>,
+    input_url: Option<JsString>,
+    ctx: &mut Context,
+) -> JsResult<InputRequest> {
+    match (input_request, input_url) {
+        // 6. Otherwise request is input's request and signal is input's signal.
+        (Some(r), _) => {
+            let b = r.borrow();
+            let d = b.data();
+            let list = d.holder.headers.borrow().data().list();
+            Ok(InputRequest {
+                url: d.url.clone(),
+                method: d.method.clone(),
+                header_list: list,
+                input_body: Some(d.holder.clone()),
+                signal: Some(d.signal.clone()),
+                options: d.options.clone(),
+            })
+        }
+        // 5. If input is a string: parse it with baseURL (failure: TypeError); if it
+        //    includes credentials, throw a TypeError; fallbackMode is "cors".
+        (None, Some(s)) => {
+            let url = parse_url(&s, ctx)?;
+            if includes_credentials(&url.to_std_string_lossy()) {
+                return Err(type_error(format!(
+                    "Request cannot be constructed from a URL that includes credentials: {}",
+                    s.to_std_string_lossy()
+                )));
+            }
+            Ok(InputRequest {
+                url,
+                method: b"GET".to_vec(),
+                header_list: Vec::new(),
+                input_body: None,
+                signal: None,
+                options: RequestOptions::for_url(),
+            })
+        }
+        (None, None) => Err(type_error("Invalid request input")),
+    }
+}
+
+/// The `Request` constructor's steps 10 and 13-24: `init`'s window check and the request
+/// fields it sets.
+fn apply_init_options(
+    init: &RequestInit,
+    options: &mut RequestOptions,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    // 10. If init["window"] exists and is non-null, then throw a TypeError.
+    if init.window.as_ref().is_some_and(|w| !w.is_null()) {
+        return Err(type_error("RequestInit's window must be null"));
+    }
+    // 13. If init is not empty: mode "navigate" becomes "same-origin", the navigation flags
+    //     are unset, referrer is "client" and referrer policy the empty string.
+    if !init.is_empty() {
+        if options.mode == RequestMode::Navigate {
+            options.mode = RequestMode::SameOrigin;
+        }
+        options.reload_navigation = false;
+        options.history_navigation = false;
+        options.referrer = Referrer::Client;
+        options.referrer_policy = ReferrerPolicy::Empty;
+    }
+    // 14. If init["referrer"] exists: "" is "no-referrer"; otherwise parse it with baseURL
+    //     (failure: TypeError); about:client or another origin than this realm's is
+    //     "client", else the parsed URL.
+    if let Some(referrer) = &init.referrer {
+        options.referrer = init_referrer(referrer, ctx)?;
+    }
+    // 15. If init["referrerPolicy"] exists, set request's referrer policy to it.
+    if let Some(policy) = init.referrer_policy {
+        options.referrer_policy = policy;
+    }
+    // 16-18. mode is init["mode"] (or fallbackMode); "navigate" is a TypeError.
+    if let Some(mode) = init.mode {
+        if mode == RequestMode::Navigate {
+            return Err(type_error(
+                "RequestInit's mode cannot be \"navigate\" (only a navigation has it)",
+            ));
+        }
+        options.mode = mode;
+    }
+    // 19-20. credentials and cache.
+    if let Some(credentials) = init.credentials {
+        options.credentials = credentials;
+    }
+    if let Some(cache) = init.cache {
+        options.cache = cache;
+    }
+    // 21. "only-if-cached" needs mode "same-origin".
+    if options.cache == RequestCache::OnlyIfCached && options.mode != RequestMode::SameOrigin {
+        return Err(type_error(
+            "RequestInit's cache \"only-if-cached\" can be set only with mode \"same-origin\"",
+        ));
+    }
+    // 22-24. redirect, integrity, keepalive.
+    if let Some(redirect) = init.redirect {
+        options.redirect = redirect;
+    }
+    if let Some(integrity) = init.integrity.clone() {
+        options.integrity = integrity;
+    }
+    if let Some(keepalive) = init.keepalive {
+        options.keepalive = keepalive;
+    }
+    Ok(())
+}
+
+/// The `Request` constructor's step 14 for a given `init["referrer"]`.
+fn init_referrer(referrer: &str, ctx: &mut Context) -> JsResult<Referrer> {
+    if referrer.is_empty() {
+        return Ok(Referrer::NoReferrer);
+    }
+    let parsed = parse_url(&JsString::from(referrer), ctx)
+        .map_err(|_| {
+            type_error(format!(
+                "RequestInit's referrer: \"{referrer}\" is not a valid URL"
+            ))
+        })?
+        .to_std_string_lossy();
+    let parsed_url = url::Url::parse(&parsed).ok();
+    let about_client = parsed_url
+        .as_ref()
+        .is_some_and(|u| u.scheme() == "about" && u.path() == "client");
+    let cross_origin = match (realm_origin(ctx), &parsed_url) {
+        (Some(origin), Some(u)) => u.origin() != origin,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    Ok(if about_client || cross_origin {
+        Referrer::Client
+    } else {
+        Referrer::Url(parsed)
+    })
+}
+
+/// The `Request` constructor's step 25 for a given `init["method"]`: a TypeError when it is
+/// not a method or is forbidden; otherwise the method, normalized.
+fn normalized_method(m: &[u8]) -> JsResult<Vec<u8>> {
+    if m.is_empty() || !m.iter().all(|&b| is_token_byte(b)) {
+        return Err(type_error(format!(
+            "'{}' is not a valid HTTP method",
+            String::from_utf8_lossy(m)
+        )));
+    }
+    let upper = m.to_ascii_uppercase();
+    if matches!(upper.as_slice(), b"CONNECT" | b"TRACE" | b"TRACK") {
+        return Err(type_error(format!(
+            "'{}' HTTP method is unsupported",
+            String::from_utf8_lossy(m)
+        )));
+    }
+    Ok(
+        if matches!(
+            upper.as_slice(),
+            b"DELETE" | b"GET" | b"HEAD" | b"OPTIONS" | b"POST" | b"PUT"
+        ) {
+            upper
+        } else {
+            m.to_vec()
+        },
+    )
+}
+
+/// The `Request` constructor's steps 34-41: the request's body, from `init["body"]` or a
+/// proxy of the input's (`Content-Type` appended to `headers_obj` when extraction gives one).
+fn final_body(
+    init: &RequestInit,
+    input_body: Option<&Gc<BodyHolder>>,
+    method: &[u8],
+    options: &RequestOptions,
+    headers_obj: &JsObject<headers::Headers>,
+    ctx: &mut Context,
+) -> JsResult<Option<Body>> {
+    // 34-35. If either init["body"] exists and is non-null or inputBody is non-null, and
+    //        request's method is `GET` or `HEAD`, then throw a TypeError.
+    let init_body = init.body.clone().filter(|b| !b.is_null());
+    let input_has_body = input_body.is_some_and(|h| h.body().is_some());
+    if (init_body.is_some() || (init.body.is_none() && input_has_body))
+        && (method == b"GET" || method == b"HEAD")
+    {
+        return Err(type_error("Request with GET/HEAD method cannot have body."));
+    }
+    // 39.2. A body whose source is null (a stream) needs mode "same-origin" or "cors".
+    let stream_mode_ok = matches!(options.mode, RequestMode::SameOrigin | RequestMode::Cors);
+    let stream_mode_error = || {
+        type_error(format!(
+            "A request with a streaming body cannot have mode \"{}\"",
+            options.mode.as_str()
+        ))
+    };
+    // 37. If init["body"] exists and is non-null: extract it (with request's keepalive); if
+    //     Content-Type is non-null and this's headers does not contain it, append it.
+    if let Some(b) = &init_body {
+        let (body, content_type) = extract(b, options.keepalive, ctx)?;
+        if let Some(t) = content_type {
+            let h = headers_obj.borrow();
+            if !h.data().contains(b"content-type") {
+                h.data().list_append(b"Content-Type", &t);
+            }
+        }
+        // 39. If the body's source is null (a stream): init["duplex"] must exist.
+        if body.source.is_none() {
+            if init.duplex.is_none() {
+                return Err(type_error(
+                    "The duplex member must be specified for a request with a streaming body",
+                ));
+            }
+            if !stream_mode_ok {
+                return Err(stream_mode_error());
+            }
+        }
+        return Ok(Some(body));
+    }
+    if init.body.is_some() {
+        return Ok(None);
+    }
+    // 41. If initBody is null and inputBody is non-null: if input is unusable, throw a
+    //     TypeError; finalBody is a proxy for inputBody.
+    let Some(holder) = input_body else {
+        return Ok(None);
+    };
+    let Some(body) = holder.body() else {
+        return Ok(None);
+    };
+    if body.source.is_none() && !stream_mode_ok {
+        return Err(stream_mode_error());
+    }
+    if is_unusable(holder) {
+        return Err(type_error("The input request's body is already used"));
+    }
+    Ok(Some(proxy_body(&body, ctx)?))
 }
 
 /// The `Request` constructor's proxy of an input body (Fetch, `new Request(input, init)`

@@ -7,17 +7,17 @@ use std::cell::Cell;
 use boa_engine::{
     class::{Class, ClassBuilder},
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsString, JsValue, NativeFunction,
+    Context, JsData, JsObject, JsResult, JsString, JsValue,
 };
 use boa_gc::{Finalize, Gc, Trace};
 
-use super::headers::{self, byte_string_value, Guard};
-use super::{
-    body_mixin_attributes, body_mixin_operations, clone_body, extract, is_unusable, Body,
-    BodyHolder,
+use crate::body::{
+    body_attribute_rows, body_operation_rows, clone_body, extract, is_body_init_object,
+    is_unusable, Body, BodyHolder, BodyMixin,
 };
+use crate::headers::{self, byte_string_value, Guard};
 use boa_webidl::{
-    self as webidl, arg, brand, range_error, type_error, Dictionary, INTERFACE_ATTRIBUTES,
+    self as webidl, arg, brand, range_error, type_error, Dictionary, Member, INTERFACE_ATTRIBUTES,
 };
 
 pub(crate) fn register(context: &mut Context) -> JsResult<()> {
@@ -59,12 +59,6 @@ impl std::fmt::Debug for ResponseInterface {
 
 fn this_response(this: &JsValue) -> JsResult<JsObject<ResponseInterface>> {
     brand::<ResponseInterface>(this, "Response")
-}
-
-fn with_holder<R>(this: &JsValue, f: impl FnOnce(&Gc<BodyHolder>) -> JsResult<R>) -> JsResult<R> {
-    let r = this_response(this)?;
-    let holder = r.borrow().data().holder.clone();
-    f(&holder)
 }
 
 /// A null body status: 101, 103, 204, 205 or 304.
@@ -182,262 +176,260 @@ pub(crate) fn response_proto(ctx: &mut Context) -> JsResult<JsObject> {
         .prototype())
 }
 
+impl BodyMixin for ResponseInterface {
+    fn holder_of(this: &JsValue) -> JsResult<Gc<BodyHolder>> {
+        let r = this_response(this)?;
+        let holder = r.borrow().data().holder.clone();
+        Ok(holder)
+    }
+}
+
+/// A new `Response` object in the current realm with `headers_obj` and an empty URL list.
+fn new_response(
+    body: Option<Body>,
+    headers_obj: JsObject<headers::Headers>,
+    type_: ResponseType,
+    status: u16,
+    ctx: &mut Context,
+) -> JsResult<JsValue> {
+    let proto = response_proto(ctx)?;
+    Ok(JsObject::from_proto_and_data(
+        Some(proto),
+        ResponseInterface {
+            holder: Gc::new(BodyHolder::new(body, headers_obj)),
+            type_: Cell::new(type_),
+            status: Cell::new(status),
+            status_text: Vec::new(),
+            url_list: Vec::new(),
+        },
+    )
+    .into())
+}
+
+/// [`type`](https://fetch.spec.whatwg.org/#dom-response-type)
+fn type_getter(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_response(this)?;
+    let t = match r.borrow().data().type_.get() {
+        ResponseType::Basic => "basic",
+        ResponseType::Default => "default",
+        ResponseType::Error => "error",
+        ResponseType::OpaqueRedirect => "opaqueredirect",
+    };
+    Ok(JsString::from(t).into())
+}
+
+/// [`url`](https://fetch.spec.whatwg.org/#dom-response-url)
+fn url(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_response(this)?;
+    // The empty string if this's response's URL is null; otherwise this's response's URL
+    // (the last of its URL list), serialized with exclude fragment set to true.
+    let url = r.borrow().data().url_list.last().cloned();
+    let url = url.map_or_else(JsString::default, |u| {
+        let s = u.to_std_string_lossy();
+        match s.split_once('#') {
+            Some((before, _)) => JsString::from(before),
+            None => u,
+        }
+    });
+    Ok(url.into())
+}
+
+/// [`redirected`](https://fetch.spec.whatwg.org/#dom-response-redirected)
+fn redirected(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_response(this)?;
+    // True if this's response's URL list's size is greater than 1.
+    let redirected = r.borrow().data().url_list.len() > 1;
+    Ok(redirected.into())
+}
+
+/// [`status`](https://fetch.spec.whatwg.org/#dom-response-status)
+fn status(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_response(this)?;
+    let status = r.borrow().data().status.get();
+    Ok(JsValue::from(status))
+}
+
+/// [`ok`](https://fetch.spec.whatwg.org/#dom-response-ok)
+fn ok(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_response(this)?;
+    // True if status is an ok status (200 to 299).
+    let status = r.borrow().data().status.get();
+    Ok((200..=299).contains(&status).into())
+}
+
+/// [`statusText`](https://fetch.spec.whatwg.org/#dom-response-statustext)
+fn status_text(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let r = this_response(this)?;
+    let text = r.borrow().data().status_text.clone();
+    Ok(byte_string_value(&text))
+}
+
+/// [`headers`](https://fetch.spec.whatwg.org/#dom-response-headers)
+fn headers_getter(this: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let holder = ResponseInterface::holder_of(this)?;
+    Ok(holder.headers.clone().upcast().into())
+}
+
+/// [`clone()`](https://fetch.spec.whatwg.org/#dom-response-clone)
+fn clone(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    let r = this_response(this)?;
+    let (holder, type_, status, status_text, url_list) = {
+        let b = r.borrow();
+        let d = b.data();
+        (
+            d.holder.clone(),
+            d.type_.get(),
+            d.status.get(),
+            d.status_text.clone(),
+            d.url_list.clone(),
+        )
+    };
+    // 1. If this is unusable, then throw a TypeError.
+    if is_unusable(&holder) {
+        return Err(type_error("The response body is already used"));
+    }
+    // 2. Let clonedResponse be the result of cloning this's response.
+    let body = clone_body(&holder, ctx)?;
+    let (list, guard) = {
+        let h = holder.headers.borrow();
+        (h.data().list(), h.data().guard())
+    };
+    let headers_obj = headers::new_headers(guard, list, ctx)?;
+    // 3. Return the result of creating a Response object, given clonedResponse, this's
+    //    headers's guard, and this's relevant realm.
+    let proto = response_proto(ctx)?;
+    Ok(JsObject::from_proto_and_data(
+        Some(proto),
+        ResponseInterface {
+            holder: Gc::new(BodyHolder::new(body, headers_obj)),
+            type_: Cell::new(type_),
+            status: Cell::new(status),
+            status_text,
+            url_list,
+        },
+    )
+    .into())
+}
+
+/// [`Response.error()`](https://fetch.spec.whatwg.org/#dom-response-error)
+fn error(_: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    // Return the result of creating a Response object, given a new network error,
+    // "immutable", and the current realm.
+    let headers_obj = headers::new_headers(Guard::Immutable, Vec::new(), ctx)?;
+    new_response(None, headers_obj, ResponseType::Error, 0, ctx)
+}
+
+/// [`Response.redirect(url, status)`](https://fetch.spec.whatwg.org/#dom-response-redirect)
+fn redirect(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    if args.is_empty() {
+        return Err(type_error(
+            "Failed to execute 'redirect' on 'Response': 1 argument required, but only 0 present.",
+        ));
+    }
+    // IDL: USVString url, optional unsigned short status = 302.
+    let url = arg(args, 0).to_string(ctx)?;
+    let url = JsString::from(url.to_std_string_lossy().as_str());
+    let status = match arg(args, 1) {
+        v if v.is_undefined() => 302,
+        v => {
+            let n = v.to_number(ctx)?;
+            if n.is_finite() {
+                n.trunc().rem_euclid(65536.0) as u16
+            } else {
+                0
+            }
+        }
+    };
+    // 1-2. Let parsedURL be the result of parsing url; failure → TypeError.
+    let parsed = crate::request::parse_url(&url, ctx)?;
+    // 3. If status is not a redirect status, then throw a RangeError.
+    if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+        return Err(range_error(format!("Invalid status code {status}")));
+    }
+    // 4. Let responseObject be the result of creating a Response object, given a new
+    //    response, "immutable", and the current realm.
+    // 5. Set responseObject's response's status to status.
+    // 6-7. Append (`Location`, parsedURL serialized and isomorphic encoded).
+    let location: Vec<u8> = parsed
+        .iter()
+        .map(|u| u8::try_from(u).unwrap_or(b'?'))
+        .collect();
+    let headers_obj = headers::new_headers(
+        Guard::Immutable,
+        vec![(b"Location".to_vec(), location)],
+        ctx,
+    )?;
+    new_response(None, headers_obj, ResponseType::Default, status, ctx)
+}
+
+/// [`Response.json(data, init)`](https://fetch.spec.whatwg.org/#dom-response-json)
+fn json(_: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> {
+    if args.is_empty() {
+        return Err(type_error(
+            "Failed to execute 'json' on 'Response': 1 argument required, but only 0 present.",
+        ));
+    }
+    let data = arg(args, 0);
+    let init = convert_response_init(&arg(args, 1), ctx)?;
+    // 1. Let bytes the result of running serialize a JavaScript value to JSON bytes on data.
+    let json = ctx.intrinsics().objects().json();
+    let stringify = json.get(webidl::js_key!("stringify"), ctx)?;
+    let Some(stringify) = stringify.as_callable() else {
+        return Err(type_error("JSON.stringify is not callable"));
+    };
+    let s = stringify.call(&json.clone().into(), &[data], ctx)?;
+    if s.is_undefined() {
+        return Err(type_error("The data is not JSON-serializable"));
+    }
+    let s = s.to_string(ctx)?;
+    // 2. Let body be the result of extracting bytes.
+    let (body, _) = extract(&s.into(), false, ctx)?;
+    // 3. Let responseObject be a new Response, initialized with init and (body,
+    //    "application/json").
+    let proto = response_proto(ctx)?;
+    Ok(initialize_response(
+        proto,
+        init,
+        Some((body, Some(b"application/json".to_vec()))),
+        ctx,
+    )?
+    .into())
+}
+
 impl Class for ResponseInterface {
     const NAME: &'static str = "Response";
     const LENGTH: usize = 0;
     const ATTRIBUTES: Attribute = INTERFACE_ATTRIBUTES;
 
     fn init(class: &mut ClassBuilder<'_>) -> JsResult<()> {
-        webidl::attribute(
+        let [body, body_used] = body_attribute_rows::<Self>();
+        let [array_buffer, blob, bytes, form_data, json_body, text] = body_operation_rows::<Self>();
+        webidl::define(
             class,
-            "type",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_response(this)?;
-                let t = match r.borrow().data().type_.get() {
-                    ResponseType::Basic => "basic",
-                    ResponseType::Default => "default",
-                    ResponseType::Error => "error",
-                    ResponseType::OpaqueRedirect => "opaqueredirect",
-                };
-                Ok(JsString::from(t).into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "url",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_response(this)?;
-                // The empty string if this's response's URL is null; otherwise this's
-                // response's URL (the last of its URL list), serialized with exclude
-                // fragment set to true.
-                let url = r.borrow().data().url_list.last().cloned();
-                let url = url.map_or_else(JsString::default, |u| {
-                    let s = u.to_std_string_lossy();
-                    match s.split_once('#') {
-                        Some((before, _)) => JsString::from(before),
-                        None => u,
-                    }
-                });
-                Ok(url.into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "redirected",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_response(this)?;
-                // True if this's response's URL list's size is greater than 1.
-                let redirected = r.borrow().data().url_list.len() > 1;
-                Ok(redirected.into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "status",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_response(this)?;
-                let status = r.borrow().data().status.get();
-                Ok(JsValue::from(status))
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "ok",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_response(this)?;
-                // True if status is an ok status (200 to 299).
-                let status = r.borrow().data().status.get();
-                Ok((200..=299).contains(&status).into())
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "statusText",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                let r = this_response(this)?;
-                let text = r.borrow().data().status_text.clone();
-                Ok(byte_string_value(&text))
-            }),
-            None,
-        );
-        webidl::attribute(
-            class,
-            "headers",
-            NativeFunction::from_fn_ptr(|this, _, _| {
-                with_holder(this, |h| Ok(h.headers.clone().upcast().into()))
-            }),
-            None,
-        );
-        body_mixin_attributes!(class, with_holder);
-        webidl::operation(
-            class,
-            "clone",
-            0,
-            NativeFunction::from_fn_ptr(|this, _, ctx| {
-                let r = this_response(this)?;
-                let (holder, type_, status, status_text, url_list) = {
-                    let b = r.borrow();
-                    let d = b.data();
-                    (
-                        d.holder.clone(),
-                        d.type_.get(),
-                        d.status.get(),
-                        d.status_text.clone(),
-                        d.url_list.clone(),
-                    )
-                };
-                // 1. If this is unusable, then throw a TypeError.
-                if is_unusable(&holder) {
-                    return Err(type_error("The response body is already used"));
-                }
-                // 2. Let clonedResponse be the result of cloning this's response.
-                let body = clone_body(&holder, ctx)?;
-                let (list, guard) = {
-                    let h = holder.headers.borrow();
-                    (h.data().list(), h.data().guard())
-                };
-                let headers_obj = headers::new_headers(guard, list, ctx)?;
-                // 3. Return the result of creating a Response object, given clonedResponse,
-                //    this's headers's guard, and this's relevant realm.
-                let proto = response_proto(ctx)?;
-                Ok(JsObject::from_proto_and_data(
-                    Some(proto),
-                    ResponseInterface {
-                        holder: Gc::new(BodyHolder::new(body, headers_obj)),
-                        type_: Cell::new(type_),
-                        status: Cell::new(status),
-                        status_text,
-                        url_list,
-                    },
-                )
-                .into())
-            }),
-        );
-        body_mixin_operations!(class, with_holder);
-        webidl::static_operation(
-            class,
-            "error",
-            0,
-            NativeFunction::from_fn_ptr(|_, _, ctx| {
-                // Return the result of creating a Response object, given a new network
-                // error, "immutable", and the current realm.
-                let headers_obj = headers::new_headers(Guard::Immutable, Vec::new(), ctx)?;
-                let proto = response_proto(ctx)?;
-                Ok(JsObject::from_proto_and_data(
-                    Some(proto),
-                    ResponseInterface {
-                        holder: Gc::new(BodyHolder::new(None, headers_obj)),
-                        type_: Cell::new(ResponseType::Error),
-                        status: Cell::new(0),
-                        status_text: Vec::new(),
-                        url_list: Vec::new(),
-                    },
-                )
-                .into())
-            }),
-        );
-        webidl::static_operation(
-            class,
-            "redirect",
-            1,
-            NativeFunction::from_fn_ptr(|_, args, ctx| {
-                if args.is_empty() {
-                    return Err(type_error(
-                        "Failed to execute 'redirect' on 'Response': 1 argument required, but only 0 present.",
-                    ));
-                }
-                // IDL: USVString url, optional unsigned short status = 302.
-                let url = arg(args, 0).to_string(ctx)?;
-                let url = JsString::from(url.to_std_string_lossy().as_str());
-                let status = match arg(args, 1) {
-                    v if v.is_undefined() => 302,
-                    v => {
-                        let n = v.to_number(ctx)?;
-                        if n.is_finite() {
-                            n.trunc().rem_euclid(65536.0) as u16
-                        } else {
-                            0
-                        }
-                    }
-                };
-                // 1-2. Let parsedURL be the result of parsing url; failure → TypeError.
-                let parsed = super::request::parse_url(&url, ctx)?;
-                // 3. If status is not a redirect status, then throw a RangeError.
-                if !matches!(status, 301 | 302 | 303 | 307 | 308) {
-                    return Err(range_error(format!("Invalid status code {status}")));
-                }
-                // 4. Let responseObject be the result of creating a Response object, given a
-                //    new response, "immutable", and the current realm.
-                // 5. Set responseObject's response's status to status.
-                // 6-7. Append (`Location`, parsedURL serialized and isomorphic encoded).
-                let location: Vec<u8> = parsed
-                    .iter()
-                    .map(|u| u8::try_from(u).unwrap_or(b'?'))
-                    .collect();
-                let headers_obj = headers::new_headers(
-                    Guard::Immutable,
-                    vec![(b"Location".to_vec(), location)],
-                    ctx,
-                )?;
-                let proto = response_proto(ctx)?;
-                Ok(JsObject::from_proto_and_data(
-                    Some(proto),
-                    ResponseInterface {
-                        holder: Gc::new(BodyHolder::new(None, headers_obj)),
-                        type_: Cell::new(ResponseType::Default),
-                        status: Cell::new(status),
-                        status_text: Vec::new(),
-                        url_list: Vec::new(),
-                    },
-                )
-                .into())
-            }),
-        );
-        webidl::static_operation(
-            class,
-            "json",
-            1,
-            NativeFunction::from_fn_ptr(|_, args, ctx| {
-                if args.is_empty() {
-                    return Err(type_error(
-                        "Failed to execute 'json' on 'Response': 1 argument required, but only 0 present.",
-                    ));
-                }
-                let data = arg(args, 0);
-                let init = convert_response_init(&arg(args, 1), ctx)?;
-                // 1. Let bytes the result of running serialize a JavaScript value to JSON
-                //    bytes on data.
-                let json = ctx.intrinsics().objects().json();
-                let stringify = json.get(webidl::js_key!("stringify"), ctx)?;
-                let Some(stringify) = stringify.as_callable() else {
-                    return Err(type_error("JSON.stringify is not callable"));
-                };
-                let s = stringify.call(&json.clone().into(), &[data], ctx)?;
-                if s.is_undefined() {
-                    return Err(type_error("The data is not JSON-serializable"));
-                }
-                let s = s.to_string(ctx)?;
-                // 2. Let body be the result of extracting bytes.
-                let (body, _) = extract(&s.into(), false, ctx)?;
-                // 3. Let responseObject be a new Response, initialized with init and
-                //    (body, "application/json").
-                let proto = response_proto(ctx)?;
-                Ok(initialize_response(
-                    proto,
-                    init,
-                    Some((body, Some(b"application/json".to_vec()))),
-                    ctx,
-                )?
-                .into())
-            }),
-        );
-        webidl::to_string_tag(class, "Response");
-        Ok(())
+            &[
+                Member::attribute("type", type_getter),
+                Member::attribute("url", url),
+                Member::attribute("redirected", redirected),
+                Member::attribute("status", status),
+                Member::attribute("ok", ok),
+                Member::attribute("statusText", status_text),
+                Member::attribute("headers", headers_getter),
+                // includes Body (its attributes after Response's own).
+                body,
+                body_used,
+                Member::operation("clone", 0, clone),
+                array_buffer,
+                blob,
+                bytes,
+                form_data,
+                json_body,
+                text,
+                Member::static_operation("error", 0, error),
+                Member::static_operation("redirect", 1, redirect),
+                Member::static_operation("json", 1, json),
+                Member::to_string_tag("Response"),
+            ],
+        )
     }
 
     fn data_constructor(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<Self> {
@@ -457,9 +449,7 @@ impl Class for ResponseInterface {
         // The union conversion turns anything but its object types into a string, before
         // init is converted.
         let body_init = match body_init {
-            Some(v) if !super::is_body_init_object(&v, ctx)? => {
-                Some(JsValue::from(v.to_string(ctx)?))
-            }
+            Some(v) if !is_body_init_object(&v, ctx)? => Some(JsValue::from(v.to_string(ctx)?)),
             other => other,
         };
         let init = convert_response_init(&arg(args, 1), ctx)?;

@@ -507,7 +507,7 @@ fn form_data_body_bytes_are_exact_and_share_the_files() {
         &mut ctx,
         "globalThis.fd = new FormData(); fd.append('k', 'v\\n'); fd.append('f', data, 'a\\u00e9'); fd",
     );
-    let (body, content_type) = crate::extract(&fd, false, &mut ctx).unwrap();
+    let (body, content_type) = crate::body::extract(&fd, false, &mut ctx).unwrap();
     let content_type = String::from_utf8(content_type.unwrap()).unwrap();
     let boundary = content_type
         .strip_prefix("multipart/form-data; boundary=")
@@ -806,4 +806,46 @@ fn blob_type_is_the_serialized_mime_type() {
         out,
         "text/plain;charset=utf-8|text/html;charset=utf-8|\"\"|\"\"|text/plain;charset=utf-8|text/html|application/json;charset=utf-8|a/b|done"
     );
+}
+
+/// The interfaces' shapes (own keys in order, each function's name and length, accessor
+/// names) stay what WebIDL's install order gives: the `Member` tables list them as `init` did.
+#[test]
+fn interface_shapes() {
+    let mut ctx = context();
+    let shape = |ctx: &mut boa_engine::Context, name: &str| {
+        let src = format!(
+            r#"(() => {{
+            const describe = (o) => Reflect.ownKeys(o).map((k) => {{
+              const d = Object.getOwnPropertyDescriptor(o, k);
+              const f = d.value ?? d.get;
+              const fn = typeof f === 'function' ? `${{f.name}}/${{f.length}}` : '';
+              const set = d.set ? `+${{d.set.name}}` : '';
+              return `${{String(k)}}:${{fn}}${{set}}`;
+            }}).join(' ');
+            return describe({name}) + ' | ' + describe({name}.prototype);
+          }})()"#
+        );
+        string(ctx, &src)
+    };
+    for (name, expected) in [
+        (
+            "Headers",
+            "length: name: prototype: | append:append/2 delete:delete/1 get:get/1 getSetCookie:getSetCookie/0 has:has/1 set:set/2 entries:entries/0 keys:keys/0 values:values/0 forEach:forEach/1 constructor:Headers/0 Symbol(Symbol.toStringTag): Symbol(Symbol.iterator):entries/0",
+        ),
+        (
+            "FormData",
+            "length: name: prototype: | append:append/2 delete:delete/1 get:get/1 getAll:getAll/1 has:has/1 set:set/2 entries:entries/0 keys:keys/0 values:values/0 forEach:forEach/1 constructor:FormData/0 Symbol(Symbol.toStringTag): Symbol(Symbol.iterator):entries/0",
+        ),
+        (
+            "Request",
+            "length: name: prototype: | method:get method/0 url:get url/0 headers:get headers/0 destination:get destination/0 referrer:get referrer/0 referrerPolicy:get referrerPolicy/0 mode:get mode/0 credentials:get credentials/0 cache:get cache/0 redirect:get redirect/0 integrity:get integrity/0 keepalive:get keepalive/0 isReloadNavigation:get isReloadNavigation/0 isHistoryNavigation:get isHistoryNavigation/0 signal:get signal/0 duplex:get duplex/0 body:get body/0 bodyUsed:get bodyUsed/0 clone:clone/0 arrayBuffer:arrayBuffer/0 blob:blob/0 bytes:bytes/0 formData:formData/0 json:json/0 text:text/0 constructor:Request/1 Symbol(Symbol.toStringTag):",
+        ),
+        (
+            "Response",
+            "length: name: prototype: error:error/0 redirect:redirect/1 json:json/1 | type:get type/0 url:get url/0 redirected:get redirected/0 status:get status/0 ok:get ok/0 statusText:get statusText/0 headers:get headers/0 body:get body/0 bodyUsed:get bodyUsed/0 clone:clone/0 arrayBuffer:arrayBuffer/0 blob:blob/0 bytes:bytes/0 formData:formData/0 json:json/0 text:text/0 constructor:Response/0 Symbol(Symbol.toStringTag):",
+        ),
+    ] {
+        assert_eq!(shape(&mut ctx, name), expected, "{name}");
+    }
 }

@@ -506,3 +506,37 @@ fn hrefs_other_crates_reparse_with_the_url_crate_agree() {
         );
     }
 }
+
+/// The interfaces' shapes (own keys in order, each function's name and length, accessor
+/// names) stay what WebIDL's install order gives: the `Member` tables list them as `init` did.
+#[test]
+fn interface_shapes() {
+    let mut ctx = context();
+    let shape = |ctx: &mut boa_engine::Context, name: &str| {
+        let src = format!(
+            r#"(() => {{
+            const describe = (o) => Reflect.ownKeys(o).map((k) => {{
+              const d = Object.getOwnPropertyDescriptor(o, k);
+              const f = d.value ?? d.get;
+              const fn = typeof f === 'function' ? `${{f.name}}/${{f.length}}` : '';
+              const set = d.set ? `+${{d.set.name}}/${{d.set.length}}` : '';
+              return `${{String(k)}}:${{fn}}${{set}}`;
+            }}).join(' ');
+            return describe({name}) + ' | ' + describe({name}.prototype);
+          }})()"#
+        );
+        string(ctx, &src)
+    };
+    for (name, expected) in [
+        (
+            "URL",
+            "length: name: prototype: parse:parse/1 canParse:canParse/1 | href:get href/0+set href/1 origin:get origin/0 protocol:get protocol/0+set protocol/1 username:get username/0+set username/1 password:get password/0+set password/1 host:get host/0+set host/1 hostname:get hostname/0+set hostname/1 port:get port/0+set port/1 pathname:get pathname/0+set pathname/1 search:get search/0+set search/1 searchParams:get searchParams/0 hash:get hash/0+set hash/1 toJSON:toJSON/0 toString:toString/0 constructor:URL/1 Symbol(Symbol.toStringTag):",
+        ),
+        (
+            "URLSearchParams",
+            "length: name: prototype: | size:get size/0 append:append/2 delete:delete/1 get:get/1 getAll:getAll/1 has:has/1 set:set/2 sort:sort/0 toString:toString/0 entries:entries/0 keys:keys/0 values:values/0 forEach:forEach/1 constructor:URLSearchParams/0 Symbol(Symbol.toStringTag): Symbol(Symbol.iterator):entries/0",
+        ),
+    ] {
+        assert_eq!(shape(&mut ctx, name), expected, "{name}");
+    }
+}

@@ -456,4 +456,3 @@ impl PairIterable for UrlSearchParams {
         pair.map(|(name, value)| (usv_value(&name), usv_value(&value)))
     }
 }
-
