@@ -569,6 +569,21 @@ pub(crate) fn aes_gcm(
     with_aes!(key, gcm(key, iv, aad, tag_bits, data, encrypt))
 }
 
+/// AES-KW with the AES of `key`'s size: wrap (`wrap`) or unwrap `data`; `failed` is the
+/// OperationError's message.
+fn kw<C>(key: &[u8], data: &[u8], wrap: bool, failed: &str) -> Outcome<Vec<u8>>
+where
+    C: BlockCipher + BlockEncrypt + BlockDecrypt + KeyInit + BlockSizeUser<BlockSize = consts::U16>,
+{
+    let failed = |_| Failure::operation(failed);
+    let kek = aes_kw::Kek::<C>::try_from(key).map_err(failed)?;
+    if wrap {
+        kek.wrap_vec(data).map_err(failed)
+    } else {
+        kek.unwrap_vec(data).map_err(failed)
+    }
+}
+
 /// [AES-KW wrap key](https://w3c.github.io/webcrypto/#aes-kw-operations-wrap) (RFC 3394).
 pub(crate) fn aes_kw_wrap(key: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
     // 1. If plaintext is not a multiple of 64 bits in length, then throw an OperationError.
@@ -577,49 +592,15 @@ pub(crate) fn aes_kw_wrap(key: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
             "AES-KW wraps a multiple of 8 bytes, at least 16",
         ));
     }
-    let failed = |_| Failure::operation("AES-KW wrapping failed");
-    match key.len() {
-        16 => aes_kw::KekAes128::try_from(key)
-            .map_err(failed)?
-            .wrap_vec(data)
-            .map_err(failed),
-        24 => aes_kw::KekAes192::try_from(key)
-            .map_err(failed)?
-            .wrap_vec(data)
-            .map_err(failed),
-        32 => aes_kw::KekAes256::try_from(key)
-            .map_err(failed)?
-            .wrap_vec(data)
-            .map_err(failed),
-        _ => Err(Failure::operation(
-            "the AES key is not 128, 192 or 256 bits",
-        )),
-    }
+    with_aes!(key, kw(key, data, true, "AES-KW wrapping failed"))
 }
 
 /// [AES-KW unwrap key](https://w3c.github.io/webcrypto/#aes-kw-operations-unwrap).
 pub(crate) fn aes_kw_unwrap(key: &[u8], data: &[u8]) -> Outcome<Vec<u8>> {
-    let failed = |_| Failure::operation("AES-KW unwrapping failed");
     if !data.len().is_multiple_of(8) || data.len() < 24 {
         return Err(Failure::operation(
             "the AES-KW wrapped key has an invalid length",
         ));
     }
-    match key.len() {
-        16 => aes_kw::KekAes128::try_from(key)
-            .map_err(failed)?
-            .unwrap_vec(data)
-            .map_err(failed),
-        24 => aes_kw::KekAes192::try_from(key)
-            .map_err(failed)?
-            .unwrap_vec(data)
-            .map_err(failed),
-        32 => aes_kw::KekAes256::try_from(key)
-            .map_err(failed)?
-            .unwrap_vec(data)
-            .map_err(failed),
-        _ => Err(Failure::operation(
-            "the AES key is not 128, 192 or 256 bits",
-        )),
-    }
+    with_aes!(key, kw(key, data, false, "AES-KW unwrapping failed"))
 }

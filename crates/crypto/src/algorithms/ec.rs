@@ -201,6 +201,15 @@ pub(crate) fn ec_import(
 ) -> Outcome<KeyParts> {
     let (public_usages, private_usages) = pair_usages(!ecdh);
     let name = ec_name(ecdh);
+    let slots = |key_type, curve, material| {
+        parts(
+            key_type,
+            ec_algorithm(ecdh, curve),
+            extractable,
+            usages,
+            material,
+        )
+    };
     match (format, data) {
         (KeyFormat::Spki, KeyData::Bytes(bytes)) => {
             // 1. If usages contains a value which is not allowed, throw a SyntaxError.
@@ -211,25 +220,13 @@ pub(crate) fn ec_import(
             ec_curve_of(&algorithm, ecdh, curve)?;
             // The subjectPublicKey converted to an ECPoint (SEC1 2.3.4); DataError if invalid.
             let point = ec_public_point(curve, key)?;
-            Ok(parts(
-                KeyType::Public,
-                ec_algorithm(ecdh, curve),
-                extractable,
-                usages,
-                point,
-            ))
+            Ok(slots(KeyType::Public, curve, point))
         }
         (KeyFormat::Raw, KeyData::Bytes(bytes)) => {
             usages_within(usages, public_usages, &format!("an {name} public key"))?;
             let curve = supported_curve(named_curve)?;
             let point = ec_public_point(curve, bytes)?;
-            Ok(parts(
-                KeyType::Public,
-                ec_algorithm(ecdh, curve),
-                extractable,
-                usages,
-                point,
-            ))
+            Ok(slots(KeyType::Public, curve, point))
         }
         (KeyFormat::Pkcs8, KeyData::Bytes(bytes)) => {
             usages_within(usages, private_usages, &format!("an {name} private key"))?;
@@ -251,13 +248,7 @@ pub(crate) fn ec_import(
                 }
             }
             let (scalar, _) = ec_private_scalar(curve, ec.private_key)?;
-            Ok(parts(
-                KeyType::Private,
-                ec_algorithm(ecdh, curve),
-                extractable,
-                usages,
-                scalar,
-            ))
+            Ok(slots(KeyType::Private, curve, scalar))
         }
         (KeyFormat::Jwk, KeyData::Jwk(jwk)) => {
             ec_import_jwk(ecdh, named_curve, jwk, extractable, usages)

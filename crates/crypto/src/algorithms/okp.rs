@@ -229,20 +229,15 @@ pub(crate) fn okp_import(
 ) -> Outcome<KeyParts> {
     let (public_usages, private_usages) = pair_usages(okp.signs());
     let name = okp.name();
-    let algorithm = okp.algorithm();
+    let slots =
+        |key_type, material| parts(key_type, okp.algorithm(), extractable, usages, material);
     match (format, data) {
         (KeyFormat::Spki, KeyData::Bytes(bytes)) => {
             usages_within(usages, public_usages, &format!("an {name} public key"))?;
             let (alg, key) = parse_spki(bytes)?;
             okp_check_algorithm(&alg, okp)?;
             let key = okp_key(okp, key, "public key")?;
-            Ok(parts(
-                KeyType::Public,
-                algorithm,
-                extractable,
-                usages,
-                key.to_vec(),
-            ))
+            Ok(slots(KeyType::Public, key.to_vec()))
         }
         (KeyFormat::Raw, KeyData::Bytes(bytes)) => {
             usages_within(usages, public_usages, &format!("an {name} public key"))?;
@@ -251,13 +246,7 @@ pub(crate) fn okp_import(
             // (RFC 8032 section 5.2.5) is 57 bytes, which is what its spki, jwk and export
             // steps carry and what WPT imports.
             let key = okp_key(okp, bytes, "public key")?;
-            Ok(parts(
-                KeyType::Public,
-                algorithm,
-                extractable,
-                usages,
-                key.to_vec(),
-            ))
+            Ok(slots(KeyType::Public, key.to_vec()))
         }
         (KeyFormat::Pkcs8, KeyData::Bytes(bytes)) => {
             usages_within(usages, private_usages, &format!("an {name} private key"))?;
@@ -267,13 +256,7 @@ pub(crate) fn okp_import(
             let inner = OctetStringRef::from_der(key)
                 .map_err(|_| Failure::data("the private key is not a CurvePrivateKey"))?;
             let key = okp_key(okp, inner.as_bytes(), "private key")?;
-            Ok(parts(
-                KeyType::Private,
-                algorithm,
-                extractable,
-                usages,
-                key.to_vec(),
-            ))
+            Ok(slots(KeyType::Private, key.to_vec()))
         }
         (KeyFormat::Jwk, KeyData::Jwk(jwk)) => {
             let private = jwk.d.is_some();
@@ -313,21 +296,9 @@ pub(crate) fn okp_import(
                 if okp.public_of(d)? != x {
                     return Err(Failure::data("the JWK x is not the public key of d"));
                 }
-                Ok(parts(
-                    KeyType::Private,
-                    algorithm,
-                    extractable,
-                    usages,
-                    d.to_vec(),
-                ))
+                Ok(slots(KeyType::Private, d.to_vec()))
             } else {
-                Ok(parts(
-                    KeyType::Public,
-                    algorithm,
-                    extractable,
-                    usages,
-                    x.to_vec(),
-                ))
+                Ok(slots(KeyType::Public, x.to_vec()))
             }
         }
         _ => Err(Failure::not_supported(format!(
@@ -484,18 +455,22 @@ pub(crate) fn okp_derive(
     }
 }
 
+/// The private key's and the public key's bytes of an X25519 or X448 derive bits, each
+/// `N` bytes, else an OperationError naming `name`.
+fn key_pair<const N: usize>(
+    key: &KeyParts,
+    public: &KeyParts,
+    name: &str,
+) -> Outcome<([u8; N], [u8; N])> {
+    let invalid = |_| Failure::operation(format!("the {name} key is invalid"));
+    let private: [u8; N] = key.material.as_slice().try_into().map_err(invalid)?;
+    let point: [u8; N] = public.material.as_slice().try_into().map_err(invalid)?;
+    Ok((private, point))
+}
+
 /// The X25519 shared secret of `key` and `public` (after [`derive_checks`]).
 fn x25519_derive(key: &KeyParts, public: &KeyParts, length: Option<u32>) -> Outcome<Vec<u8>> {
-    let private: [u8; 32] = key
-        .material
-        .as_slice()
-        .try_into()
-        .map_err(|_| Failure::operation("the X25519 key is invalid"))?;
-    let point: [u8; 32] = public
-        .material
-        .as_slice()
-        .try_into()
-        .map_err(|_| Failure::operation("the X25519 key is invalid"))?;
+    let (private, point) = key_pair::<32>(key, public, "X25519")?;
     let secret = x25519_dalek::StaticSecret::from(private);
     let shared = secret.diffie_hellman(&x25519_dalek::PublicKey::from(point));
     // If secret is the all-zero value, then throw an OperationError (a small-order
@@ -510,16 +485,7 @@ fn x25519_derive(key: &KeyParts, public: &KeyParts, length: Option<u32>) -> Outc
 
 /// The X448 shared secret of `key` and `public` (after [`derive_checks`]).
 fn x448_derive(key: &KeyParts, public: &KeyParts, length: Option<u32>) -> Outcome<Vec<u8>> {
-    let private: [u8; 56] = key
-        .material
-        .as_slice()
-        .try_into()
-        .map_err(|_| Failure::operation("the X448 key is invalid"))?;
-    let point: [u8; 56] = public
-        .material
-        .as_slice()
-        .try_into()
-        .map_err(|_| Failure::operation("the X448 key is invalid"))?;
+    let (private, point) = key_pair::<56>(key, public, "X448")?;
     // Let secret be the result of performing the X448 function specified in
     // [RFC7748] Section 5 with key as k and publicKey as u. (The checked `x448`
     // function would refuse low-order points up front; the specification instead
