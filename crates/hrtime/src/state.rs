@@ -67,7 +67,7 @@ pub(crate) fn relative_now(origin: JsInstant, ctx: &Context) -> f64 {
 
 /// The [current high resolution time](https://w3c.github.io/hr-time/#dfn-current-high-resolution-time)
 /// of the current realm (milliseconds since its time origin, coarsened), or `None` if
-/// [`register`] has not run in it.
+/// [`register`](crate::register) has not run in it.
 ///
 /// ```
 /// let mut context = boa_engine::Context::default();

@@ -93,9 +93,9 @@ pub fn register(ctx: &mut Context) -> JsResult<()> {
 struct Intrinsics {
     /// `%Array.isArray%`: [IsArray](https://tc39.es/ecma262/#sec-isarray).
     is_array: JsObject,
-    /// `%Object.prototype.propertyIsEnumerable%`: [[GetOwnProperty]] and its [[Enumerable]].
+    /// `%Object.prototype.propertyIsEnumerable%`: `[[GetOwnProperty]]` and its `[[Enumerable]]`.
     property_is_enumerable: JsObject,
-    /// `%Reflect.deleteProperty%`: [[Delete]].
+    /// `%Reflect.deleteProperty%`: `[[Delete]]`.
     delete_property: JsObject,
 }
 
