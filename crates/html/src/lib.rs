@@ -11,8 +11,9 @@
 //! Layout, from the ground up: `records` (the `Send` records that cross realms and threads:
 //! serialized values, transfer data holders, a port's shared half), `transfer` (the transfer
 //! steps interface through which serialization reaches the transferable platform objects),
-//! [`structured_clone`], [`message`], `transfer_streams`, and `transferable` (the
-//! transferable interfaces of this crate, installed by [`register`]).
+//! [`structured_clone`], [`message`], `transfer_streams`, `transferable` (the transferable
+//! interfaces of this crate, installed by [`register`]) and `owning` (the owning streams'
+//! hooks).
 //!
 //! ```
 //! use boa_engine::{Context, Source};
@@ -37,10 +38,11 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
-use boa_engine::{Context, JsObject, JsResult, JsValue};
+use boa_engine::{Context, JsResult};
 
 pub mod message;
 pub mod navigator;
+mod owning;
 mod records;
 mod report_error;
 pub mod structured_clone;
@@ -61,37 +63,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     message::register(context)?;
     transferable::register(context);
     report_error::register(context)?;
-    boa_streams::set_owning_hooks(
-        context,
-        boa_streams::OwningHooks {
-            structured_transfer_or_clone: owning_transfer_or_clone,
-            dispose: owning_dispose,
-        },
-    );
+    owning::install(context);
     Ok(())
-}
-
-/// [StructuredTransferOrClone](https://streams.spec.whatwg.org/#abstract-opdef-structuredtransferorclone)
-/// for owning streams.
-fn owning_transfer_or_clone(
-    value: &JsValue,
-    transfer_list: &[JsObject],
-    ctx: &mut Context,
-) -> JsResult<JsValue> {
-    structured_clone::structured_transfer_or_clone(value, transfer_list, ctx)
-}
-
-/// The dispose steps of a chunk an owning stream drops unread. The proposal leaves dispose
-/// steps to the chunk's own interface (VideoFrame's are its `close()`). Of this crate's
-/// objects only `MessagePort` has any: the port is closed (disentangled), since nothing can
-/// reach a port the stream owned once the stream drops it. Other chunks have none.
-fn owning_dispose(chunk: &JsValue, ctx: &mut Context) {
-    if let Some(port) = chunk
-        .as_object()
-        .filter(|_| message::is_message_port(chunk))
-    {
-        message::message_port_close(&port, ctx);
-    }
 }
 
 boa_webidl::runtime_extension!(
