@@ -41,7 +41,9 @@ use boa_engine::{
 };
 
 use crate::cjs_lexer;
-use crate::modules::{display_path, package_type, HostLoader, Resolver};
+use crate::cjs_wrapper::{file_position, wrap, WrappedFiles};
+use crate::loader::{remember_failure, HostLoader};
+use crate::resolve::{display_path, package_type, Resolver};
 
 /// What a resolved file is loaded as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,84 +91,6 @@ fn looks_like_module(text: &str) -> bool {
         .is_ok()
 }
 
-/// What [`wrap`] puts before a CommonJS file's first line.
-const WRAPPER_PREFIX: &str = "(function (exports, require, module, __filename, __dirname) {";
-
-/// The module wrapper around a CommonJS file's text (the text starts on the first line, so
-/// line numbers are the file's, and so are columns but on the first line, which
-/// [`file_position`] and [`fix_stack_columns`] correct; a `#!` line becomes a comment).
-fn wrap(text: &str) -> String {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut out = String::with_capacity(text.len() + 96);
-    out.push_str(WRAPPER_PREFIX);
-    match text.strip_prefix("#!") {
-        Some(rest) => {
-            out.push_str("//");
-            out.push_str(rest);
-        }
-        None => out.push_str(text),
-    }
-    out.push_str("\n})");
-    out
-}
-
-/// The CommonJS files this context compiled in the wrapper (their paths as stack traces
-/// show them).
-#[derive(Debug, Default)]
-struct WrappedFiles(std::cell::RefCell<HashSet<String>>);
-
-/// The column in the CommonJS file of a position the engine reports in its wrapped text:
-/// on the first line the wrapper's prefix comes first (a column inside it, which no
-/// position of the file's code has, becomes 1); other lines are the file's.
-fn file_position(line: u32, column: u32) -> u32 {
-    if line != 1 {
-        return column;
-    }
-    let prefix = u32::try_from(WRAPPER_PREFIX.len()).unwrap_or(0);
-    column.saturating_sub(prefix).max(1)
-}
-
-/// `stack` (a Boa stack trace: lines `    at name (path:line:column)`) with the positions on
-/// the first line of the CommonJS files this context wrapped moved to the files' own
-/// columns; `None` when nothing changes.
-pub(crate) fn fix_stack_columns(stack: &str, context: &Context) -> Option<String> {
-    let files = context.get_data::<WrappedFiles>()?.0.borrow();
-    if files.is_empty() {
-        return None;
-    }
-    let mut changed = false;
-    let lines: Vec<String> = stack
-        .split('\n')
-        .map(|line| match fix_frame(line, &files) {
-            Some(fixed) => {
-                changed = true;
-                fixed
-            }
-            None => line.to_owned(),
-        })
-        .collect();
-    changed.then(|| lines.join("\n"))
-}
-
-/// One frame line of [`fix_stack_columns`], if it changes.
-fn fix_frame(line: &str, files: &HashSet<String>) -> Option<String> {
-    if !line.trim_start().starts_with("at ") {
-        return None;
-    }
-    let body = line.strip_suffix(')')?;
-    let open = body.rfind('(')?;
-    let place = body.get(open + 1..)?;
-    let mut parts = place.rsplitn(3, ':');
-    let column: u32 = parts.next()?.parse().ok()?;
-    let row = parts.next()?;
-    let path = parts.next()?;
-    if row != "1" || !files.contains(path) {
-        return None;
-    }
-    let head = body.get(..=open)?;
-    Some(format!("{head}{path}:1:{})", file_position(1, column)))
-}
-
 /// The conditions `require` matches.
 pub(crate) fn require_resolver() -> Resolver {
     Resolver::for_require()
@@ -198,10 +122,10 @@ fn package_of(file: &Path) -> Option<String> {
     let mut dir = file.parent();
     while let Some(d) = dir {
         if let Ok(text) = std::fs::read_to_string(d.join("package.json")) {
-            let json = crate::json::Json::parse(&text).ok()?;
+            let json = crate::package_json::Json::parse(&text).ok()?;
             return json
                 .get("name")
-                .and_then(crate::json::Json::as_str)
+                .and_then(crate::package_json::Json::as_str)
                 .map(str::to_owned);
         }
         dir = d.parent();
@@ -293,12 +217,12 @@ fn package_root(dir: &Path) -> Option<PathBuf> {
 fn browser_replacement(file: &Path, key: &str) -> Option<Option<String>> {
     let root = package_root(file.parent()?)?;
     let text = std::fs::read_to_string(root.join("package.json")).ok()?;
-    let manifest = crate::json::Json::parse(&text).ok()?;
+    let manifest = crate::package_json::Json::parse(&text).ok()?;
     let map = manifest.get("browser")?;
     let value = map.get(key).or_else(|| map.get(key.strip_suffix(".js")?))?;
     match value {
-        crate::json::Json::Bool(false) => Some(None),
-        crate::json::Json::String(s) => Some(Some(s.clone())),
+        crate::package_json::Json::Bool(false) => Some(None),
+        crate::package_json::Json::String(s) => Some(Some(s.clone())),
         _ => None,
     }
 }
@@ -401,7 +325,7 @@ fn run_source(text: &str, path: &Path, module: &JsObject, context: &mut Context)
                 .try_native(context)
                 .map_or_else(|_| e.to_string(), |n| n.message().to_string());
             JsError::from(JsNativeError::syntax().with_message(
-                crate::modules::syntax_error_line_with(&message, path, file_position),
+                crate::loader::syntax_error_line_with(&message, path, file_position),
             ))
         })?;
     let Some(function) = function.as_callable() else {
@@ -576,49 +500,6 @@ pub(crate) fn facade(path: &Path, context: &mut Context) -> Module {
         None,
         context,
     )
-}
-
-/// The error that ends a CommonJS module's evaluation as an ES module is thrown to the
-/// importer (and reported there); Boa also rejects the synthetic module's own evaluation
-/// promise with it, which no script can see or handle: remember the value so that the
-/// rejection tracker leaves that promise out (`is_facade_failure`).
-fn remember_failure(error: JsError, context: &mut Context) -> JsError {
-    let Ok(value) = error.clone().into_opaque(context) else {
-        return error;
-    };
-    if let Some(loader) = loader(context) {
-        let mut failures = loader.facade_failures.borrow_mut();
-        if failures.len() >= 16 {
-            failures.remove(0);
-        }
-        failures.push(value.clone());
-    }
-    JsError::from_opaque(value)
-}
-
-/// Is `promise` rejected with a value `remember_failure` kept (which is then forgotten)?
-pub(crate) fn is_facade_failure(
-    promise: &boa_engine::object::JsObject<boa_engine::builtins::promise::Promise>,
-    context: &mut Context,
-) -> bool {
-    let Some(loader) = loader(context) else {
-        return false;
-    };
-    let object: JsObject = promise.clone().upcast();
-    let Ok(promise) = boa_engine::object::builtins::JsPromise::from_object(object) else {
-        return false;
-    };
-    let boa_engine::builtins::promise::PromiseState::Rejected(reason) = promise.state() else {
-        return false;
-    };
-    let mut failures = loader.facade_failures.borrow_mut();
-    match failures.iter().position(|v| v == &reason) {
-        Some(i) => {
-            failures.remove(i);
-            true
-        }
-        None => false,
-    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-//! The virtual clock used when [`HostOptions::virtual_time`](crate::HostOptions) is set.
+//! The virtual clock used when `HostOptions::virtual_time` is set.
 
 use std::cell::Cell;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -3,6 +3,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
+use std::ops::ControlFlow;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +28,9 @@ use boa_engine::{js_string, Context, JsError, JsResult, JsString, JsSymbol, JsVa
 use boa_web::boa_dom::DomException;
 
 use crate::clock::VirtualClock;
-use crate::{HostError, LoopOutcome};
+use crate::outcome::{HostError, LoopOutcome};
+use crate::signals::Signal;
+use crate::worker_group::{self, Wake as GroupWake};
 
 /// When a bounded event-loop run stops with work pending: a wall-clock `deadline` and/or a
 /// caller's `budget` check (e.g. CPU time spent). Both are checked at the same points: after
@@ -55,6 +58,34 @@ impl Stop<'_> {
     fn passed(&mut self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.budget.as_mut().is_some_and(|spent| spent())
+    }
+}
+
+/// Call the program's listeners for `signal` (a task of the event loop).
+fn dispatch_signal(signal: Signal, context: &mut Context) {
+    let Some(event_loop) = context.downcast_job_executor::<EventLoop>() else {
+        return;
+    };
+    let dispatcher = event_loop
+        .shared
+        .process
+        .borrow()
+        .as_ref()
+        .map(|(_, d)| d.clone());
+    if let Some(dispatcher) = dispatcher {
+        let name = JsString::from(signal.name());
+        if let Err(error) = dispatcher.call(&JsValue::undefined(), &[name.into()], context) {
+            event_loop.shared.report_exception(error, context);
+        }
+    }
+}
+
+/// The DOM's "report the exception" hook: record it on the host that owns `context`.
+pub(crate) fn report_listener_exception(error: JsValue, context: &mut Context) {
+    if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
+        event_loop
+            .shared
+            .report_exception(JsError::from_opaque(error), context);
     }
 }
 
@@ -107,7 +138,7 @@ impl Shared {
         }
         let (HostError::Uncaught { message, stack }
         | HostError::UnhandledRejection { message, stack }) = &mut error;
-        if let Some(hint) = crate::modules::commonjs_hint(message, stack.as_deref()) {
+        if let Some(hint) = crate::commonjs_hint::commonjs_hint(message, stack.as_deref()) {
             message.push_str(&hint);
         }
         if self.print_errors {
@@ -316,22 +347,6 @@ impl Shared {
     }
 }
 
-impl std::fmt::Display for HostError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (prefix, message, stack) = match self {
-            HostError::Uncaught { message, stack } => ("Uncaught", message, stack),
-            HostError::UnhandledRejection { message, stack } => {
-                ("Unhandled promise rejection:", message, stack)
-            }
-        };
-        write!(f, "{prefix} {message}")?;
-        if let Some(stack) = stack.as_deref().filter(|s| !s.is_empty()) {
-            write!(f, "\n{stack}")?;
-        }
-        Ok(())
-    }
-}
-
 /// The intrinsic `get Error.prototype.stack` (captured at host creation, before any script
 /// can replace the accessor): a native function that reads the `[[ErrorData]]` slot only.
 pub(crate) struct ErrorStackGetter(pub(crate) Option<JsObject>);
@@ -356,7 +371,7 @@ pub(crate) fn capture_error_stack_getter(context: &mut Context) {
             |this, args, intrinsic: &JsObject, context| {
                 let stack = intrinsic.call(this, args, context)?;
                 let fixed = stack.as_string().and_then(|s| {
-                    crate::cjs::fix_stack_columns(&s.to_std_string_escaped(), context)
+                    crate::cjs_wrapper::fix_stack_columns(&s.to_std_string_escaped(), context)
                 });
                 Ok(fixed.map_or(stack, |s| JsString::from(s.as_str()).into()))
             },
@@ -567,7 +582,7 @@ impl HostHooks for Hooks {
             // 7. If operation is "reject": append promise to the about-to-be-notified
             //    rejected promises list.
             OperationType::Reject => {
-                if crate::cjs::is_facade_failure(promise, context) {
+                if crate::loader::is_facade_failure(promise, context) {
                     return;
                 }
                 shared
@@ -648,6 +663,22 @@ impl Task {
 
 type RunningFuture<'a> = Box<dyn Future<Output = JsResult<JsValue>> + Unpin + 'a>;
 
+/// How a turn of the loop ends: start the next one, or return.
+enum TurnEnd {
+    /// Begin the next turn (from the checks at its top).
+    Again,
+    /// The loop returns this.
+    Done(LoopOutcome),
+}
+
+/// What the turns of one `run_loop_inner` call share: the loop's waker and the async jobs
+/// started and not finished (`true`: a `FinalizationRegistry` cleanup).
+struct Turn<'a> {
+    waker: Arc<LoopWaker>,
+    task_waker: Waker,
+    running: Vec<(RunningFuture<'a>, bool)>,
+}
+
 /// The waker given to async jobs: it flags the loop and unparks its thread.
 struct LoopWaker {
     woken: AtomicBool,
@@ -688,9 +719,9 @@ pub(crate) struct EventLoop {
     /// Set while `run_loop` or `run_microtasks` runs (so a re-entrant call does nothing).
     running: Cell<bool>,
     /// The worker group this loop belongs to (messages from other threads), if any.
-    pub(crate) group: RefCell<Option<Arc<crate::worker::Group>>>,
+    pub(crate) group: RefCell<Option<Arc<worker_group::Group>>>,
     /// Process signals delivered from other threads (`SignalHandle`).
-    pub(crate) signals: Arc<crate::process::SignalState>,
+    pub(crate) signals: Arc<crate::signals::SignalState>,
 }
 
 impl EventLoop {
@@ -919,167 +950,209 @@ impl EventLoop {
             thread: std::thread::current(),
         });
         self.signals.set_thread(std::thread::current());
-        let task_waker = Waker::from(waker.clone());
-        // (future, is a FinalizationRegistry cleanup)
-        let mut running: Vec<(RunningFuture<'_>, bool)> = Vec::new();
-        let deadline = stop.deadline;
-
+        let mut turn = Turn {
+            task_waker: Waker::from(waker.clone()),
+            waker,
+            running: Vec::new(),
+        };
         loop {
-            // A terminated worker runs nothing more (HTML "terminate a worker": its queued
-            // tasks are discarded).
-            if self
-                .group
-                .borrow()
-                .as_ref()
-                .is_some_and(|g| g.is_terminated())
+            if let ControlFlow::Break(TurnEnd::Done(outcome)) =
+                self.turn(context, stop, &mut until, &mut turn)
             {
-                return LoopOutcome::Idle;
-            }
-            // `process.exit()`: the run ends, pending work is dropped.
-            if self.shared.exit.get().is_some() {
-                self.clear();
-                return LoopOutcome::Idle;
-            }
-            // A process signal with listeners (a task).
-            if let Some(signal) = self.signals.take_pending() {
-                crate::process::dispatch_signal(signal, &mut context.borrow_mut());
-                continue;
-            }
-            // A script stopped by a hard limit (crate::limits) runs nothing more: its
-            // queued jobs and timers are discarded.
-            if context.borrow().interrupt_handle().is_interrupted() {
-                self.shared.report_stop(&context.borrow());
-                self.clear();
-                return LoopOutcome::Idle;
-            }
-            // 1. Microtask checkpoint.
-            if !self.checkpoint(&mut context.borrow_mut(), stop) {
-                if context.borrow().interrupt_handle().is_interrupted() {
-                    self.shared.report_stop(&context.borrow());
-                    self.clear();
-                    return LoopOutcome::Idle;
-                }
-                return LoopOutcome::DeadlineReached;
-            }
-
-            // 2. Start new async jobs and poll the woken ones (a task).
-            let new_async = std::mem::take(&mut *self.async_jobs.borrow_mut());
-            let new_cleanup = std::mem::take(&mut *self.cleanup_jobs.borrow_mut());
-            let started = !new_async.is_empty() || !new_cleanup.is_empty();
-            for job in new_async {
-                running.push((Box::new(job.call(context)), false));
-            }
-            for job in new_cleanup {
-                running.push((Box::new(job.call(context)), true));
-            }
-            if started || waker.woken.swap(false, Ordering::SeqCst) {
-                let mut cx = TaskContext::from_waker(&task_waker);
-                let mut completed = false;
-                let mut i = 0;
-                while i < running.len() {
-                    let poll = match running.get_mut(i) {
-                        Some((future, _)) => Pin::new(future).poll(&mut cx),
-                        None => break,
-                    };
-                    match poll {
-                        Poll::Pending => i += 1,
-                        Poll::Ready(result) => {
-                            completed = true;
-                            drop(running.swap_remove(i));
-                            if let Err(error) = result {
-                                self.shared
-                                    .report_exception(error, &mut context.borrow_mut());
-                            }
-                        }
-                    }
-                }
-                if completed || self.has_microtasks() {
-                    continue;
-                }
-            }
-
-            // 2a. The native futures of boa_streams' async adapters that were woken (from
-            //     any thread: their waker wakes this loop's waker), and the steps Rust
-            //     consumers queued (a task).
-            let native =
-                boa_web::boa_streams::native::poll_tasks(&mut context.borrow_mut(), &task_waker);
-            if native.ran > 0 {
-                continue;
-            }
-            // The future `run_until` waits for, polled when the loop is woken (its waker is
-            // the loop's): done once it is ready.
-            if let Some(poll) = until.as_mut() {
-                if poll(&mut TaskContext::from_waker(&task_waker)) {
-                    return LoopOutcome::Idle;
-                }
-            }
-
-            // 2b. A message from another thread for one of this context's ports (a task).
-            let external = self.group.borrow().as_ref().and_then(|g| g.take());
-            if let Some(port) = external {
-                boa_web::boa_html::message::deliver_message(port, &mut context.borrow_mut());
-                continue;
-            }
-
-            if stop.passed() {
-                return if self.has_pending_work()
-                    || native.pending > 0
-                    || running.iter().any(|(_, fr)| !fr)
-                {
-                    LoopOutcome::DeadlineReached
-                } else {
-                    LoopOutcome::Idle
-                };
-            }
-
-            // 3. Run one due task.
-            let now = context.borrow().clock().now();
-            if let Some(task) = self.pop_due(now) {
-                self.run_task(task, &mut context.borrow_mut());
-                continue;
-            }
-
-            // 4. Nothing to do now: idle, or wait for the next timer / a wake-up.
-            // A pending native future keeps the loop alive (it waits for the future's waker).
-            let live_async =
-                running.iter().any(|(_, fr)| !fr) || native.pending > 0 || until.is_some();
-            let next_due = self.next_due();
-            if next_due.is_none() && !live_async && !self.has_microtasks() {
-                if self.async_jobs.borrow().is_empty() && self.cleanup_jobs.borrow().is_empty() {
-                    // A member of a worker group waits for messages from the other threads
-                    // until the whole group is idle.
-                    let group = self.group.borrow().clone();
-                    if let Some(group) = group {
-                        match group.wait_idle(deadline) {
-                            crate::worker::Wake::Message => continue,
-                            crate::worker::Wake::Quiescent | crate::worker::Wake::Terminated => {
-                                return LoopOutcome::Idle
-                            }
-                            crate::worker::Wake::Deadline => return LoopOutcome::DeadlineReached,
-                        }
-                    }
-                    return LoopOutcome::Idle;
-                }
-                continue;
-            }
-            if waker.woken.load(Ordering::SeqCst) {
-                continue;
-            }
-            if let (Some(clock), Some(due)) = (&self.virtual_clock, next_due) {
-                // Virtual time: jump to the next timer instead of sleeping.
-                clock.advance_to(due);
-                continue;
-            }
-            let mut wait: Option<Duration> = next_due.map(|due| (due - now).into());
-            if let Some(deadline) = deadline {
-                let left = deadline.saturating_duration_since(Instant::now());
-                wait = Some(wait.map_or(left, |w| w.min(left)));
-            }
-            match wait {
-                Some(wait) => std::thread::park_timeout(wait),
-                None => std::thread::park(),
+                return outcome;
             }
         }
+    }
+
+    /// One turn of the loop: the checks that end the run, a microtask checkpoint, then the
+    /// first source of work that has some (async jobs, native futures, `until`, a message,
+    /// one due task), or else the wait for the next.
+    fn turn<'a>(
+        &self,
+        context: &'a RefCell<&mut Context>,
+        stop: &mut Stop<'_>,
+        until: &mut Option<&mut dyn FnMut(&mut TaskContext<'_>) -> bool>,
+        turn: &mut Turn<'a>,
+    ) -> ControlFlow<TurnEnd> {
+        self.interruptions(context)?;
+        // 1. Microtask checkpoint.
+        if !self.checkpoint(&mut context.borrow_mut(), stop) {
+            if context.borrow().interrupt_handle().is_interrupted() {
+                return self.stopped_by_limit(context);
+            }
+            return ControlFlow::Break(TurnEnd::Done(LoopOutcome::DeadlineReached));
+        }
+        // 2. Start new async jobs and poll the woken ones (a task).
+        self.poll_async_jobs(context, turn)?;
+        // 2a. The native futures of boa_streams' async adapters that were woken (from
+        //     any thread: their waker wakes this loop's waker), and the steps Rust
+        //     consumers queued (a task).
+        let native =
+            boa_web::boa_streams::native::poll_tasks(&mut context.borrow_mut(), &turn.task_waker);
+        if native.ran > 0 {
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        // The future `run_until` waits for, polled when the loop is woken (its waker is
+        // the loop's): done once it is ready.
+        if let Some(poll) = until.as_mut() {
+            if poll(&mut TaskContext::from_waker(&turn.task_waker)) {
+                return ControlFlow::Break(TurnEnd::Done(LoopOutcome::Idle));
+            }
+        }
+        // 2b. A message from another thread for one of this context's ports (a task).
+        let external = self.group.borrow().as_ref().and_then(|g| g.take());
+        if let Some(port) = external {
+            boa_web::boa_html::message::deliver_message(port, &mut context.borrow_mut());
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        let live_futures = turn.running.iter().any(|(_, cleanup)| !cleanup);
+        if stop.passed() {
+            let pending = self.has_pending_work() || native.pending > 0 || live_futures;
+            return ControlFlow::Break(TurnEnd::Done(if pending {
+                LoopOutcome::DeadlineReached
+            } else {
+                LoopOutcome::Idle
+            }));
+        }
+        // 3. Run one due task.
+        let now = context.borrow().clock().now();
+        if let Some(task) = self.pop_due(now) {
+            self.run_task(task, &mut context.borrow_mut());
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        // 4. Nothing to do now: idle, or wait for the next timer / a wake-up.
+        // A pending native future keeps the loop alive (it waits for the future's waker).
+        let live_async = live_futures || native.pending > 0 || until.is_some();
+        self.wait_for_work(now, stop.deadline, live_async, &turn.waker)
+    }
+
+    /// The checks at the top of a turn: a terminated worker, `process.exit()`, a delivered
+    /// signal, a hard limit's stop.
+    fn interruptions(&self, context: &RefCell<&mut Context>) -> ControlFlow<TurnEnd> {
+        // A terminated worker runs nothing more (HTML "terminate a worker": its queued
+        // tasks are discarded).
+        if self
+            .group
+            .borrow()
+            .as_ref()
+            .is_some_and(|g| g.is_terminated())
+        {
+            return ControlFlow::Break(TurnEnd::Done(LoopOutcome::Idle));
+        }
+        // `process.exit()`: the run ends, pending work is dropped.
+        if self.shared.exit.get().is_some() {
+            self.clear();
+            return ControlFlow::Break(TurnEnd::Done(LoopOutcome::Idle));
+        }
+        // A process signal with listeners (a task).
+        if let Some(signal) = self.signals.take_pending() {
+            dispatch_signal(signal, &mut context.borrow_mut());
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        // A script stopped by a hard limit (crate::limits) runs nothing more: its
+        // queued jobs and timers are discarded.
+        if context.borrow().interrupt_handle().is_interrupted() {
+            return self.stopped_by_limit(context);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A hard limit stopped the script: report it once, drop the queued work, return.
+    fn stopped_by_limit(&self, context: &RefCell<&mut Context>) -> ControlFlow<TurnEnd> {
+        self.shared.report_stop(&context.borrow());
+        self.clear();
+        ControlFlow::Break(TurnEnd::Done(LoopOutcome::Idle))
+    }
+
+    /// Start the async jobs queued since the last turn and, if any started or the loop's
+    /// waker fired, poll the running ones; a new turn when one completed or queued a
+    /// microtask.
+    fn poll_async_jobs<'a>(
+        &self,
+        context: &'a RefCell<&mut Context>,
+        turn: &mut Turn<'a>,
+    ) -> ControlFlow<TurnEnd> {
+        let new_async = std::mem::take(&mut *self.async_jobs.borrow_mut());
+        let new_cleanup = std::mem::take(&mut *self.cleanup_jobs.borrow_mut());
+        let started = !new_async.is_empty() || !new_cleanup.is_empty();
+        for job in new_async {
+            turn.running.push((Box::new(job.call(context)), false));
+        }
+        for job in new_cleanup {
+            turn.running.push((Box::new(job.call(context)), true));
+        }
+        if !(started || turn.waker.woken.swap(false, Ordering::SeqCst)) {
+            return ControlFlow::Continue(());
+        }
+        let mut cx = TaskContext::from_waker(&turn.task_waker);
+        let mut completed = false;
+        let mut i = 0;
+        while i < turn.running.len() {
+            let poll = match turn.running.get_mut(i) {
+                Some((future, _)) => Pin::new(future).poll(&mut cx),
+                None => break,
+            };
+            match poll {
+                Poll::Pending => i += 1,
+                Poll::Ready(result) => {
+                    completed = true;
+                    drop(turn.running.swap_remove(i));
+                    if let Err(error) = result {
+                        self.shared
+                            .report_exception(error, &mut context.borrow_mut());
+                    }
+                }
+            }
+        }
+        if completed || self.has_microtasks() {
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Nothing to run now (`now` on the context's clock): end the run when nothing can come
+    /// (a worker group member first waits for the group), else wait for the next timer or a
+    /// wake-up (or jump the virtual clock to the timer), up to `deadline`.
+    fn wait_for_work(
+        &self,
+        now: JsInstant,
+        deadline: Option<Instant>,
+        live_async: bool,
+        waker: &LoopWaker,
+    ) -> ControlFlow<TurnEnd> {
+        let next_due = self.next_due();
+        if next_due.is_none() && !live_async && !self.has_microtasks() {
+            if self.async_jobs.borrow().is_empty() && self.cleanup_jobs.borrow().is_empty() {
+                // A member of a worker group waits for messages from the other threads
+                // until the whole group is idle.
+                let group = self.group.borrow().clone();
+                let outcome = match group.map(|group| group.wait_idle(deadline)) {
+                    Some(GroupWake::Message) => return ControlFlow::Break(TurnEnd::Again),
+                    None | Some(GroupWake::Quiescent | GroupWake::Terminated) => LoopOutcome::Idle,
+                    Some(GroupWake::Deadline) => LoopOutcome::DeadlineReached,
+                };
+                return ControlFlow::Break(TurnEnd::Done(outcome));
+            }
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        if waker.woken.load(Ordering::SeqCst) {
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        if let (Some(clock), Some(due)) = (&self.virtual_clock, next_due) {
+            // Virtual time: jump to the next timer instead of sleeping.
+            clock.advance_to(due);
+            return ControlFlow::Break(TurnEnd::Again);
+        }
+        let mut wait: Option<Duration> = next_due.map(|due| (due - now).into());
+        if let Some(deadline) = deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            wait = Some(wait.map_or(left, |w| w.min(left)));
+        }
+        match wait {
+            Some(wait) => std::thread::park_timeout(wait),
+            None => std::thread::park(),
+        }
+        ControlFlow::Break(TurnEnd::Again)
     }
 
     fn has_microtasks(&self) -> bool {

@@ -90,7 +90,7 @@
 //! `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval`,
 //! `queueMicrotask` and `structuredClone` (boa_runtime's `URL`, `AbortController` and
 //! `TextEncoder`/`TextDecoder` are *not* installed: boa_streams provides its own, nor its
-//! `atob`/`btoa`: the host's own follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
+//! `atob`/`btoa`: boa_html's follow HTML); then `self` (= `globalThis`), `atob`/`btoa`,
 //! `scriptArgs` (an array of strings, empty unless
 //! [`Host::set_script_args`] is called), `gc()` when [`HostOptions::expose_gc`], `Worker` (see
 //! the `worker` module: a script in its own `Host` on its own thread), everything
@@ -131,111 +131,37 @@ use boa_runtime::extensions::{
 };
 pub use boa_web::capabilities::{self, Capabilities};
 
-mod base64;
 mod cjs;
 mod cjs_lexer;
+mod cjs_wrapper;
 mod clock;
+mod commonjs_hint;
 mod console;
 mod event_loop;
-mod json;
 pub mod limits;
+mod loader;
 mod modules;
 pub mod native_file;
+mod options;
+mod outcome;
+mod package_json;
 mod process;
+mod resolve;
+mod signals;
+mod stack;
 mod worker;
+mod worker_group;
 
 use clock::VirtualClock;
 use event_loop::{EventLoop, Hooks, Shared};
-pub use process::{Signal, SignalHandle};
-
-/// What the host installs and how the loop behaves.
-///
-/// [`HostOptions::default()`] is restrictive, as the library is
-/// ([`Capabilities::default()`]): no network, no `file:` fetch or import outside the entry
-/// script's directory tree, no `serve`, no workers, no environment. Grant what the scripts
-/// need in [`capabilities`](Self::capabilities) (the `boa-streams` CLI uses
-/// [`Capabilities::unrestricted()`] unless `--permission` is given):
-///
-/// ```
-/// use boa_streams_host::{Capabilities, HostOptions};
-///
-/// let options = HostOptions {
-///     capabilities: Capabilities::default().allow_net(["api.example.com"]).allow_worker(),
-///     ..HostOptions::default()
-/// };
-/// assert!(options.capabilities.check_worker().is_ok());
-/// assert!(HostOptions::default().capabilities.check_worker().is_err());
-/// ```
-#[derive(Debug, Clone)]
-pub struct HostOptions {
-    /// Expose a global `gc()` that runs a full collection (`boa_gc::force_collect`).
-    pub expose_gc: bool,
-    /// Use a virtual clock: when only timers are pending, the loop jumps the clock to the
-    /// next due timer instead of sleeping (tests and WPT run fast and deterministically), and
-    /// moves it on by 1 ms as each script or module starts evaluating.
-    pub virtual_time: bool,
-    /// Print uncaught errors and unhandled rejections to stderr as they are reported.
-    pub print_errors: bool,
-    /// What scripts may reach (network, files, `serve`, workers, environment): the
-    /// context's [`Capabilities`]. Besides these, the directory tree of the entry script
-    /// (the file given to [`Host::eval_file`], [`Host::eval_module_file`] or
-    /// [`Host::set_main_script`]) is readable for imports and `file:` fetches. Workers run
-    /// with their creator's. Default: [`Capabilities::default()`] (everything with authority
-    /// denied).
-    pub capabilities: Capabilities,
-}
-
-impl Default for HostOptions {
-    fn default() -> Self {
-        Self {
-            expose_gc: false,
-            virtual_time: false,
-            print_errors: true,
-            capabilities: Capabilities::default(),
-        }
-    }
-}
-
-impl HostOptions {
-    /// The default options with every capability granted ([`Capabilities::unrestricted()`]):
-    /// what the `boa-streams` CLI runs with unless `--permission` is given.
-    ///
-    /// ```
-    /// use boa_streams_host::{Capabilities, HostOptions};
-    /// assert_eq!(HostOptions::unrestricted().capabilities, Capabilities::unrestricted());
-    /// ```
-    pub fn unrestricted() -> Self {
-        Self {
-            capabilities: Capabilities::unrestricted(),
-            ..Self::default()
-        }
-    }
-}
-
-/// One error the host reported: an uncaught exception from a script or job, or a promise
-/// rejection that stayed unhandled after a microtask checkpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HostError {
-    /// An exception escaped a script or a job (task or microtask).
-    Uncaught {
-        message: String,
-        stack: Option<String>,
-    },
-    /// A rejected promise had no handler at the end of the checkpoint in which it was rejected.
-    UnhandledRejection {
-        message: String,
-        stack: Option<String>,
-    },
-}
-
-/// Why `run_event_loop` returned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LoopOutcome {
-    /// No microtask and no timer is left.
-    Idle,
-    /// The deadline passed with work still pending (timers or an endless microtask chain).
-    DeadlineReached,
-}
+pub use options::HostOptions;
+pub use outcome::{HostError, LoopOutcome};
+pub use signals::{Signal, SignalHandle};
+use stack::ON_LARGE_STACK;
+pub use stack::{
+    run_with_large_stack, LARGE_STACK_PARSER_STACK_LIMIT, LARGE_STACK_RECURSION_LIMIT,
+    LARGE_STACK_SIZE, LARGE_STACK_VALUE_STACK_LIMIT,
+};
 
 /// Process exit codes of the `boa-streams` binary.
 pub mod exit_code {
@@ -269,28 +195,6 @@ pub mod exit_code {
 /// `navigator.userAgent`: `boa-streams/<version of this crate>`.
 pub const USER_AGENT: &str = concat!("boa-streams/", env!("CARGO_PKG_VERSION"));
 
-/// The stack size [`run_with_large_stack`] gives its thread.
-pub const LARGE_STACK_SIZE: usize = 256 * 1024 * 1024;
-
-/// Boa's recursion limit (JS frames plus host re-entries) on a large-stack thread. Boa's
-/// default (512) is meant for an 8 MiB stack; a deeper JS recursion is an uncatchable engine
-/// error, so raise it where the stack allows.
-pub const LARGE_STACK_RECURSION_LIMIT: usize = 10_000;
-
-/// Boa's VM value-stack limit (slots) on a large-stack thread (default 10 240).
-pub const LARGE_STACK_VALUE_STACK_LIMIT: usize = 1024 * 1024;
-
-/// The native stack the parser may use on a large-stack thread (the engine's default, 1 MiB,
-/// is meant for a 2 MiB thread): source text nested deeper than this allows is a SyntaxError
-/// (engine patch 0009-parser-depth-limit). A quarter of the stack, leaving the rest to the
-/// passes after the parser and to the script that called `eval`.
-pub const LARGE_STACK_PARSER_STACK_LIMIT: usize = LARGE_STACK_SIZE / 4;
-
-thread_local! {
-    /// Set on threads started by `run_with_large_stack`.
-    static ON_LARGE_STACK: Cell<bool> = const { Cell::new(false) };
-}
-
 /// A Boa `Context` set up as the scripting host.
 pub struct Host {
     context: Context,
@@ -321,7 +225,7 @@ impl Host {
             .host_hooks(Rc::new(Hooks {
                 shared: shared.clone(),
             }))
-            .module_loader(Rc::new(modules::HostLoader::default()));
+            .module_loader(Rc::new(loader::HostLoader::default()));
         if let Some(clock) = virtual_clock {
             builder = builder.clock(clock);
         }
@@ -347,9 +251,10 @@ impl Host {
         console_operations_enumerable(&mut context)?;
         event_loop::capture_error_stack_getter(&mut context);
         register_host_globals(&mut context, &options)?;
-        base64::register(&mut context)?;
+        // `atob`/`btoa` (boa_html's; `boa_web::register` installs them again in place).
+        boa_web::boa_html::base64::register(&mut context)?;
         boa_web::register_with(&mut context, options.capabilities.clone())?;
-        worker::register(&mut context, &options)?;
+        worker::register(&mut context, &options, run_worker)?;
         process::register(&mut context)?;
         // HTML's `navigator`: the values are the host's.
         let mut navigator = boa_web::boa_html::navigator::NavigatorInfo::new(USER_AGENT);
@@ -357,7 +262,7 @@ impl Host {
         boa_web::boa_html::navigator::install_navigator(&mut context, navigator)?;
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
-        boa_web::boa_dom::set_exception_reporter(report_listener_exception);
+        boa_web::boa_dom::set_exception_reporter(event_loop::report_listener_exception);
         // `ErrorEvent` and `PromiseRejectionEvent`, and the functions firing the `error`,
         // `unhandledrejection` and `rejectionhandled` events at the global.
         let dispatchers = context.eval(Source::from_bytes(ERROR_EVENT_JS))?;
@@ -707,7 +612,7 @@ impl Host {
                 Some("cjs") => return false,
                 _ => {}
             }
-            match modules::package_type(path).as_deref() {
+            match resolve::package_type(path).as_deref() {
                 Some("module") => return true,
                 Some("commonjs") => return false,
                 _ => {}
@@ -736,7 +641,7 @@ impl Host {
         match path.extension().and_then(|e| e.to_str()) {
             Some("cjs") => true,
             Some("mjs") => false,
-            _ => modules::package_type(path).as_deref() == Some("commonjs"),
+            _ => resolve::package_type(path).as_deref() == Some("commonjs"),
         }
     }
 
@@ -951,9 +856,39 @@ impl Drop for Host {
         self.shared.clear();
         // Release the Blobs of the blob URL store.
         boa_web::boa_fileapi::blob_url::clear(&self.context);
-        if let Some(loader) = self.context.downcast_module_loader::<modules::HostLoader>() {
+        if let Some(loader) = self.context.downcast_module_loader::<loader::HostLoader>() {
             loader.clear();
         }
+    }
+}
+
+impl Host {
+    /// Arms (or with [`Limits::default`] disarms) the hard limits for the scripts this host
+    /// runs from now on (see the [module docs](crate::limits)). The CPU-time budget starts
+    /// now; calling it again starts a new budget and clears a previous stop.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use boa_streams_host::limits::{LimitExceeded, Limits};
+    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
+    ///
+    /// run_with_large_stack(|| {
+    ///     let mut host = Host::new(HostOptions { print_errors: false, ..Default::default() }).unwrap();
+    ///     host.set_limits(Limits { cpu_time: Some(Duration::from_millis(50)), ..Limits::default() });
+    ///     // Not catchable by the script: `catch` does not run.
+    ///     let error = host.eval_source("try { for (;;) {} } catch { 'caught' }", "plugin.js");
+    ///     assert!(error.is_err());
+    ///     assert!(matches!(host.limit_exceeded(), Some(LimitExceeded::CpuTime { .. })));
+    /// })
+    /// .unwrap();
+    /// ```
+    pub fn set_limits(&mut self, limits: limits::Limits) {
+        limits::arm(&mut self.context, limits);
+    }
+
+    /// The limit that stopped this host's script, if one did (see [`Host::set_limits`]).
+    pub fn limit_exceeded(&self) -> Option<limits::LimitExceeded> {
+        limits::exceeded(&self.context)
     }
 }
 
@@ -1025,42 +960,69 @@ fn register_host_globals(context: &mut Context, options: &HostOptions) -> JsResu
     Ok(())
 }
 
-/// The DOM's "report the exception" hook: record it on the host that owns `context`.
-pub(crate) fn report_listener_exception(error: JsValue, context: &mut Context) {
-    if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
-        event_loop
-            .shared
-            .report_exception(JsError::from_opaque(error), context);
+/// The body of a worker thread ([`worker::WorkerMain`]): the worker's own host, its script
+/// and its event loop.
+fn run_worker(start: worker::WorkerStart) {
+    let worker::WorkerStart {
+        group,
+        options,
+        port,
+        errors,
+        filename,
+        module,
+        source,
+        name,
+        base,
+    } = start;
+    let (source, name) = (source.as_str(), name.as_str());
+    let Ok(mut host) = Host::new_for(options, true) else {
+        eprintln!("worker {name}: cannot set up the host");
+        return;
+    };
+    if let Some(event_loop) = host.context.downcast_job_executor::<EventLoop>() {
+        *event_loop.group.borrow_mut() = Some(group.clone());
     }
-}
-
-/// Run `f` on a thread with a large stack (256 MiB), catching a panic. `Err` carries the
-/// panic message.
-pub fn run_with_large_stack<F, R>(f: F) -> Result<R, String>
-where
-    F: FnOnce() -> R + Send + 'static,
-    R: Send + 'static,
-{
-    let handle = std::thread::Builder::new()
-        .name("boa-streams-main".into())
-        .stack_size(LARGE_STACK_SIZE)
-        .spawn(move || {
-            ON_LARGE_STACK.with(|flag| flag.set(true));
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-        })
-        .map_err(|e| format!("cannot start a thread with a {LARGE_STACK_SIZE}-byte stack: {e}"))?;
-    match handle.join() {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(payload)) | Err(payload) => Err(panic_message(payload.as_ref())),
+    if let Some(base) = base {
+        host.context.insert_data(worker::ScriptBase(base));
     }
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
+    let setup = (|| -> JsResult<()> {
+        let port = boa_web::boa_html::message::receive_port(port, &mut host.context)?;
+        let errors = boa_web::boa_html::message::receive_port(errors, &mut host.context)?;
+        for (key, value) in [
+            (js_string!("__boaWorkerPort"), JsValue::from(port)),
+            (js_string!("__boaWorkerErrorPort"), errors.into()),
+            (
+                js_string!("__boaWorkerFilename"),
+                boa_engine::JsString::from(filename.as_str()).into(),
+            ),
+        ] {
+            host.context.register_global_property(
+                key,
+                value,
+                boa_engine::property::Attribute::all(),
+            )?;
+        }
+        let forwarder = host.eval_source(worker::WORKER_PRELUDE, "worker prelude")?;
+        if let Some(forwarder) = forwarder.as_object() {
+            host.shared.set_error_forwarder(forwarder.clone());
+        }
+        Ok(())
+    })();
+    if let Err(e) = setup {
+        host.report_exception(e);
+        return;
+    }
+    let evaluated = if module {
+        host.eval_module_source(source, Path::new(name)).map(drop)
     } else {
-        "engine panic (non-string payload)".to_owned()
+        host.eval_source(source, name).map(drop)
+    };
+    if let Err(e) = evaluated {
+        host.report_exception(e);
+    }
+    host.run_event_loop(None);
+    if group.is_terminated() {
+        // The worker's ports are disentangled (their partners get `close`).
+        boa_web::boa_html::message::close_all_ports(&mut host.context);
     }
 }

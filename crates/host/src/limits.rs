@@ -1,17 +1,20 @@
 //! Hard limits for untrusted scripts: a CPU-time budget and a heap budget.
 //!
-//! [`Host::set_limits`] arms them for the scripts a [`Host`] runs. A script over a budget is
-//! stopped wherever it is (a tight loop, a long native call such as `Array.prototype.fill`,
-//! an endless promise chain): the engine ends it with an error script cannot catch (the
-//! engine series' interrupt hook, third_party/boa patch 0001), the event loop discards the
-//! host's pending jobs and timers, the error is recorded as a [`HostError::Uncaught`] whose
-//! message names the limit, and [`Host::limit_exceeded`] says which limit it was. The
-//! process stays alive; the `Host` can be dropped and a new one created.
+//! [`Host::set_limits`](../struct.Host.html#method.set_limits) arms them for the scripts a
+//! [`Host`](../struct.Host.html) runs. A script over a budget is stopped wherever it is (a
+//! tight loop, a long native call such as `Array.prototype.fill`, an endless promise chain):
+//! the engine ends it with an error script cannot catch (the engine series' interrupt hook,
+//! third_party/boa patch 0001), the event loop discards the host's pending jobs and timers,
+//! the error is recorded as a [`HostError::Uncaught`](../enum.HostError.html#variant.Uncaught)
+//! whose message names the limit, and
+//! [`Host::limit_exceeded`](../struct.Host.html#method.limit_exceeded) says which limit it
+//! was. The process stays alive; the `Host` can be dropped and a new one created.
 //!
 //! - **CPU time** ([`Limits::cpu_time`]): the CPU time the script thread spends from the call
-//!   to [`Host::set_limits`] on (on Linux with glibc, the thread's CPU clock: time spent
-//!   waiting for a timer or the network does not count; elsewhere, wall-clock time). A
-//!   watchdog thread checks it every 1 to 10 ms (a tenth of the budget).
+//!   to [`Host::set_limits`](../struct.Host.html#method.set_limits) on (on Linux with glibc,
+//!   the thread's CPU clock: time spent waiting for a timer or the network does not count;
+//!   elsewhere, wall-clock time). A watchdog thread checks it every 1 to 10 ms (a tenth of
+//!   the budget).
 //! - **Heap** ([`Limits::max_heap_bytes`]): an allocation that script asks for at once and
 //!   that would not fit (an `ArrayBuffer` or typed array, `String.prototype.repeat`'s result)
 //!   throws a catchable `RangeError`; when the heap in use passes the limit, the script is
@@ -38,11 +41,8 @@ use boa_engine::error::EngineError;
 use boa_engine::vm::InterruptHandle;
 use boa_engine::{Context, JsError};
 
-use crate::Host;
-#[cfg(doc)]
-use crate::HostError;
-
-/// The budgets of [`Host::set_limits`] (`None`: no limit).
+/// The budgets of [`Host::set_limits`](../struct.Host.html#method.set_limits) (`None`: no
+/// limit).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Limits {
     /// CPU time the script thread may spend (see the [module docs](self)).
@@ -259,63 +259,37 @@ impl CpuClock {
     }
 }
 
-impl Host {
-    /// Arms (or with [`Limits::default`] disarms) the hard limits for the scripts this host
-    /// runs from now on (see the [module docs](crate::limits)). The CPU-time budget starts
-    /// now; calling it again starts a new budget and clears a previous stop.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use boa_streams_host::limits::{LimitExceeded, Limits};
-    /// use boa_streams_host::{run_with_large_stack, Host, HostOptions};
-    ///
-    /// run_with_large_stack(|| {
-    ///     let mut host = Host::new(HostOptions { print_errors: false, ..Default::default() }).unwrap();
-    ///     host.set_limits(Limits { cpu_time: Some(Duration::from_millis(50)), ..Limits::default() });
-    ///     // Not catchable by the script: `catch` does not run.
-    ///     let error = host.eval_source("try { for (;;) {} } catch { 'caught' }", "plugin.js");
-    ///     assert!(error.is_err());
-    ///     assert!(matches!(host.limit_exceeded(), Some(LimitExceeded::CpuTime { .. })));
-    /// })
-    /// .unwrap();
-    /// ```
-    pub fn set_limits(&mut self, limits: Limits) {
-        let context = &mut self.context;
-        // Drop the previous watchdog first (it could interrupt the new run).
-        drop(context.remove_data::<Armed>());
-        let handle = context.interrupt_handle();
-        handle.reset();
-        context.set_heap_limit(limits.max_heap_bytes);
-        if limits == Limits::default() {
-            return;
-        }
-        let watch = Arc::new(Watch {
-            stop: AtomicBool::new(false),
-            exceeded: Mutex::new(None),
-            reported: AtomicBool::new(false),
-        });
-        let clock = limits.cpu_time.and_then(|_| CpuClock::of_this_thread());
-        let tick = limits.cpu_time.map_or(Duration::from_millis(5), |t| {
-            (t / 10).clamp(Duration::from_millis(1), Duration::from_millis(10))
-        });
-        let watchdog = {
-            let watch = watch.clone();
-            std::thread::Builder::new()
-                .name("boa-streams-limits".into())
-                .spawn(move || watchdog(&watch, &handle, limits, clock.as_ref(), tick))
-                .ok()
-        };
-        context.insert_data(Armed {
-            limits,
-            watch,
-            watchdog,
-        });
+/// Arm `limits` on `context` (see `Host::set_limits`).
+pub(crate) fn arm(context: &mut Context, limits: Limits) {
+    // Drop the previous watchdog first (it could interrupt the new run).
+    drop(context.remove_data::<Armed>());
+    let handle = context.interrupt_handle();
+    handle.reset();
+    context.set_heap_limit(limits.max_heap_bytes);
+    if limits == Limits::default() {
+        return;
     }
-
-    /// The limit that stopped this host's script, if one did (see [`Host::set_limits`]).
-    pub fn limit_exceeded(&self) -> Option<LimitExceeded> {
-        exceeded(&self.context)
-    }
+    let watch = Arc::new(Watch {
+        stop: AtomicBool::new(false),
+        exceeded: Mutex::new(None),
+        reported: AtomicBool::new(false),
+    });
+    let clock = limits.cpu_time.and_then(|_| CpuClock::of_this_thread());
+    let tick = limits.cpu_time.map_or(Duration::from_millis(5), |t| {
+        (t / 10).clamp(Duration::from_millis(1), Duration::from_millis(10))
+    });
+    let watchdog = {
+        let watch = watch.clone();
+        std::thread::Builder::new()
+            .name("boa-streams-limits".into())
+            .spawn(move || watchdog(&watch, &handle, limits, clock.as_ref(), tick))
+            .ok()
+    };
+    context.insert_data(Armed {
+        limits,
+        watch,
+        watchdog,
+    });
 }
 
 /// The watchdog's loop: interrupts the script once a budget is spent.

@@ -7,9 +7,9 @@
 //! * `argv` (`[execPath, scriptPath, ...scriptArgs]`), `argv0`, `execPath`, `execArgv`
 //!   (empty), `platform`, `arch`, `pid`, `title`, `cwd()`;
 //! * `exit(code)`: the run ends at once (the code after the call does not run, the event
-//!   loop stops and drops what is queued); [`crate::Host::exit_requested`] gives the code
+//!   loop stops and drops what is queued); `Host::exit_requested` gives the code
 //!   (the CLI exits with it). `exitCode`: the code of a run that ends normally
-//!   ([`crate::Host::process_exit_code`]);
+//!   (`Host::process_exit_code`);
 //! * `nextTick(fn, ...args)`: Node's next-tick queue: each microtask checkpoint runs every
 //!   queued tick (those the ticks queue included) before the promise jobs, and again after
 //!   them while ticks were queued meanwhile (a tick queued by a promise job runs once the
@@ -18,15 +18,11 @@
 //!   script or a CommonJS main module, its ticks run first;
 //! * `on`/`once`/`off`/`addListener`/`removeListener`/`removeAllListeners`/`emit`/
 //!   `listeners`/`listenerCount`: `'SIGINT'` and `'SIGTERM'` listeners are called, as a
-//!   task, when the embedder delivers that signal ([`SignalHandle`]; the CLI does on Unix);
+//!   task, when the embedder delivers that signal (`SignalHandle`; the CLI does on Unix);
 //!   other events are stored and emitted only by `emit`;
 //! * `stdout.write`/`stderr.write` (strings or bytes; `isTTY` false);
 //! * `versions` is `{ boa_streams }` and there is no `version`: packages that find
 //!   `versions.node` take their Node code paths, which need Node's built-ins.
-
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::Mutex;
-use std::thread::Thread;
 
 use boa_engine::object::builtins::JsArray;
 use boa_engine::object::{JsObject, ObjectInitializer};
@@ -37,139 +33,14 @@ use boa_engine::{
 use std::io::Write;
 
 use crate::event_loop::EventLoop;
+use crate::signals::Signal;
 
 const PROCESS_JS: &str = include_str!("process.js");
-
-/// A process signal a program can listen to with `process.on(name, listener)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Signal {
-    /// `SIGINT` (2): Ctrl-C.
-    Interrupt,
-    /// `SIGTERM` (15): a request to terminate.
-    Terminate,
-}
-
-impl Signal {
-    /// The name listeners use (`"SIGINT"`, `"SIGTERM"`).
-    ///
-    /// ```
-    /// assert_eq!(boa_streams_host::Signal::Terminate.name(), "SIGTERM");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Signal::Interrupt => "SIGINT",
-            Signal::Terminate => "SIGTERM",
-        }
-    }
-
-    /// The signal's number on Unix (2, 15): a process that a signal ends without a
-    /// listener exits with 128 plus it.
-    ///
-    /// ```
-    /// assert_eq!(boa_streams_host::Signal::Interrupt.number(), 2);
-    /// ```
-    pub fn number(self) -> i32 {
-        match self {
-            Signal::Interrupt => 2,
-            Signal::Terminate => 15,
-        }
-    }
-
-    fn bit(self) -> u8 {
-        match self {
-            Signal::Interrupt => 1,
-            Signal::Terminate => 2,
-        }
-    }
-
-    fn index(self) -> usize {
-        match self {
-            Signal::Interrupt => 0,
-            Signal::Terminate => 1,
-        }
-    }
-}
-
-/// The signals delivered to one host and which ones it listens to (shared with other
-/// threads).
-#[derive(Debug, Default)]
-pub(crate) struct SignalState {
-    pending: AtomicU8,
-    listening: [AtomicBool; 2],
-    thread: Mutex<Option<Thread>>,
-}
-
-impl SignalState {
-    pub(crate) fn set_thread(&self, thread: Thread) {
-        if let Ok(mut slot) = self.thread.lock() {
-            *slot = Some(thread);
-        }
-    }
-
-    /// A delivered signal not dispatched yet (SIGINT first).
-    pub(crate) fn take_pending(&self) -> Option<Signal> {
-        for signal in [Signal::Interrupt, Signal::Terminate] {
-            let before = self.pending.fetch_and(!signal.bit(), Ordering::SeqCst);
-            if before & signal.bit() != 0 {
-                return Some(signal);
-            }
-        }
-        None
-    }
-}
-
-/// Delivers process signals to a [`crate::Host`]'s `process.on('SIGINT'|'SIGTERM')`
-/// listeners from any thread (get one with [`crate::Host::signal_handle`]).
-///
-/// ```
-/// use boa_streams_host::{run_with_large_stack, Host, HostOptions, Signal};
-///
-/// run_with_large_stack(|| {
-///     let mut host = Host::new(HostOptions::default()).unwrap();
-///     let signals = host.signal_handle();
-///     // No listener: the caller decides (the CLI exits with 128 + 15).
-///     assert!(!signals.deliver(Signal::Terminate));
-///     host.eval_source(
-///         "process.on('SIGTERM', (name) => { globalThis.got = name; })",
-///         "main.js",
-///     )
-///     .unwrap();
-///     assert!(signals.deliver(Signal::Terminate));
-///     host.run_event_loop(None);
-///     let got = host.eval_source("got", "check.js").unwrap();
-///     assert_eq!(got.as_string().unwrap().to_std_string_escaped(), "SIGTERM");
-/// })
-/// .unwrap();
-/// ```
-#[derive(Debug, Clone)]
-pub struct SignalHandle(pub(crate) std::sync::Arc<SignalState>);
-
-impl SignalHandle {
-    /// Queue `signal` for the host's listeners and wake its event loop. Returns `false` (and
-    /// queues nothing) when the program has no listener for it.
-    pub fn deliver(&self, signal: Signal) -> bool {
-        let state = &self.0;
-        let listening = state
-            .listening
-            .get(signal.index())
-            .is_some_and(|l| l.load(Ordering::SeqCst));
-        if !listening {
-            return false;
-        }
-        state.pending.fetch_or(signal.bit(), Ordering::SeqCst);
-        if let Ok(thread) = state.thread.lock() {
-            if let Some(thread) = thread.as_ref() {
-                thread.unpark();
-            }
-        }
-        true
-    }
-}
 
 /// Whether `process.env` may show the environment: the context's capability policy (the one
 /// place that decides).
 fn check_env(context: &Context) -> JsResult<()> {
-    crate::Capabilities::of(context)
+    boa_web::capabilities::Capabilities::of(context)
         .check_env()
         .map_err(|denied| denied.to_error("process.env"))
 }
@@ -269,9 +140,7 @@ fn listen(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVa
         _ => return Ok(JsValue::undefined()),
     };
     if let Some(event_loop) = context.downcast_job_executor::<EventLoop>() {
-        if let Some(flag) = event_loop.signals.listening.get(signal.index()) {
-            flag.store(on, Ordering::SeqCst);
-        }
+        event_loop.signals.set_listening(signal, on);
     }
     Ok(JsValue::undefined())
 }
@@ -289,25 +158,6 @@ fn next_tick(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<J
     };
     event_loop.queue_tick(callback.clone(), args.get(1..).unwrap_or_default().to_vec());
     Ok(true.into())
-}
-
-/// Call the program's listeners for `signal` (a task of the event loop).
-pub(crate) fn dispatch_signal(signal: Signal, context: &mut Context) {
-    let Some(event_loop) = context.downcast_job_executor::<EventLoop>() else {
-        return;
-    };
-    let dispatcher = event_loop
-        .shared
-        .process
-        .borrow()
-        .as_ref()
-        .map(|(_, d)| d.clone());
-    if let Some(dispatcher) = dispatcher {
-        let name = JsString::from(signal.name());
-        if let Err(error) = dispatcher.call(&JsValue::undefined(), &[name.into()], context) {
-            event_loop.shared.report_exception(error, context);
-        }
-    }
 }
 
 /// Install the global `process`.

@@ -1,4 +1,4 @@
-//! Dedicated workers: `new Worker(url)` runs a script in its own [`Host`] (its own Boa
+//! Dedicated workers: `new Worker(url)` runs a script in its own `Host` (its own Boa
 //! context and event loop) on its own thread. The worker and its creator talk over an
 //! entangled pair of boa_streams `MessagePort`s that spans the two threads: messages are
 //! structured-serialized into `Send` Rust values at `postMessage` and deserialized by the
@@ -8,7 +8,7 @@
 //!
 //! # Lifetime
 //!
-//! The threads that share workers form a [`Group`]. A thread whose event loop has nothing
+//! The threads that share workers form a group (`worker_group`). A thread whose event loop has nothing
 //! left (no microtask, timer or async job) is *idle*; a message for one of its ports makes it
 //! busy again. When every thread of the group is idle and no message is queued for any of
 //! them, the whole group is quiescent: every event loop returns, so the main script's
@@ -34,162 +34,16 @@
 //! from its own path, with the `worker` condition active); `type` is `"classic"` by default
 //! and any other value is a TypeError.
 
-use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::thread::{Thread, ThreadId};
-use std::time::Instant;
+use std::sync::Arc;
+use std::thread::ThreadId;
 
 use boa_engine::{js_string, Context, JsNativeError, JsResult, JsValue, NativeFunction};
 use boa_web::boa_html::message;
 
-use crate::{Host, HostOptions};
-
-/// The threads (event loops) that exchange messages.
-pub(crate) struct Group {
-    state: Mutex<GroupState>,
-    changed: Condvar,
-}
-
-#[derive(Default)]
-struct GroupState {
-    /// Member threads (and how to unpark them).
-    members: HashMap<ThreadId, Thread>,
-    /// Members whose event loop is idle.
-    idle: HashSet<ThreadId>,
-    /// Port ids with a message to deliver, per member.
-    queues: HashMap<ThreadId, VecDeque<u64>>,
-    /// Members whose worker was terminated.
-    terminated: HashSet<ThreadId>,
-}
-
-/// What an idle event loop learns when it waits.
-pub(crate) enum Wake {
-    /// A message arrived for this thread.
-    Message,
-    /// Every member is idle with nothing queued: the loop ends.
-    Quiescent,
-    /// This member's worker was terminated: the loop ends.
-    Terminated,
-    /// The deadline passed.
-    Deadline,
-}
-
-impl Group {
-    fn new() -> Arc<Self> {
-        Arc::new(Self {
-            state: Mutex::new(GroupState::default()),
-            changed: Condvar::new(),
-        })
-    }
-
-    fn lock(&self) -> MutexGuard<'_, GroupState> {
-        // Every update under the lock is a single insert/remove: a poisoned lock is usable.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Add the current thread (busy) and install its port notifier.
-    fn join(self: &Arc<Self>) {
-        let thread = std::thread::current();
-        let id = thread.id();
-        self.lock().members.insert(id, thread);
-        let group = self.clone();
-        message::set_port_notifier(Arc::new(move |port| group.notify(id, port)));
-    }
-
-    /// Remove the current thread.
-    fn leave(&self) {
-        let id = std::thread::current().id();
-        message::clear_port_notifier();
-        let mut s = self.lock();
-        s.members.remove(&id);
-        s.idle.remove(&id);
-        s.queues.remove(&id);
-        s.terminated.remove(&id);
-        drop(s);
-        self.changed.notify_all();
-    }
-
-    /// A message for port `port` of member `member`: queue it, mark the member busy, wake it.
-    fn notify(&self, member: ThreadId, port: u64) {
-        let mut s = self.lock();
-        s.queues.entry(member).or_default().push_back(port);
-        s.idle.remove(&member);
-        let thread = s.members.get(&member).cloned();
-        drop(s);
-        self.changed.notify_all();
-        if let Some(t) = thread {
-            t.unpark();
-        }
-    }
-
-    /// Terminate the worker running on `member`: its loop ends at the next check.
-    fn terminate(&self, member: ThreadId) {
-        let mut s = self.lock();
-        s.terminated.insert(member);
-        let thread = s.members.get(&member).cloned();
-        drop(s);
-        self.changed.notify_all();
-        if let Some(t) = thread {
-            t.unpark();
-        }
-    }
-
-    /// Was the current thread's worker terminated?
-    pub(crate) fn is_terminated(&self) -> bool {
-        let id = std::thread::current().id();
-        self.lock().terminated.contains(&id)
-    }
-
-    /// The next port id queued for the current thread.
-    pub(crate) fn take(&self) -> Option<u64> {
-        let id = std::thread::current().id();
-        self.lock()
-            .queues
-            .get_mut(&id)
-            .and_then(VecDeque::pop_front)
-    }
-
-    /// The current thread's loop is idle: wait for a message or for quiescence.
-    pub(crate) fn wait_idle(&self, deadline: Option<Instant>) -> Wake {
-        let id = std::thread::current().id();
-        let mut s = self.lock();
-        s.idle.insert(id);
-        self.changed.notify_all();
-        loop {
-            if s.terminated.contains(&id) {
-                s.idle.remove(&id);
-                return Wake::Terminated;
-            }
-            if s.queues.get(&id).is_some_and(|q| !q.is_empty()) {
-                s.idle.remove(&id);
-                return Wake::Message;
-            }
-            let quiescent = s.members.keys().all(|m| s.idle.contains(m))
-                && s.queues.values().all(VecDeque::is_empty);
-            if quiescent {
-                return Wake::Quiescent;
-            }
-            match deadline {
-                Some(d) => {
-                    let left = d.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        s.idle.remove(&id);
-                        return Wake::Deadline;
-                    }
-                    s = self
-                        .changed
-                        .wait_timeout(s, left)
-                        .map(|(g, _)| g)
-                        .unwrap_or_else(|e| e.into_inner().0);
-                }
-                None => {
-                    s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
-                }
-            }
-        }
-    }
-}
+use crate::options::HostOptions;
+use crate::stack::{LARGE_STACK_SIZE, ON_LARGE_STACK};
+use crate::worker_group::Group;
 
 /// The group of `context`'s event loop, created (with this thread as a member) if needed.
 fn group_of(context: &mut Context) -> Option<Arc<Group>> {
@@ -279,10 +133,14 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
     })?;
     let group = group_of(context)
         .ok_or_else(|| JsNativeError::typ().with_message("Worker needs the host event loop"))?;
-    let mut options = context
+    let Some((mut options, main)) = context
         .get_data::<WorkerOptions>()
-        .map(|o| o.0.clone())
-        .unwrap_or_default();
+        .map(|o| (o.options.clone(), o.main))
+    else {
+        return Err(JsNativeError::typ()
+            .with_message("Worker needs the host event loop")
+            .into());
+    };
     options.capabilities = (*capabilities).clone();
     let (here, there) = message::create_entangled_ports(context)?;
     let handle = message::ship_port(&there, context)?;
@@ -297,19 +155,23 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
     let filename = url.clone();
     let thread = std::thread::Builder::new()
         .name(format!("worker {name}"))
-        .stack_size(crate::LARGE_STACK_SIZE)
+        .stack_size(LARGE_STACK_SIZE)
         .spawn(move || {
-            crate::ON_LARGE_STACK.with(|f| f.set(true));
+            ON_LARGE_STACK.with(|f| f.set(true));
             group_for_thread.join();
             let _ = started_tx.send(());
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let ports = WorkerPorts {
+                main(WorkerStart {
+                    group: group_for_thread.clone(),
+                    options,
                     port: handle,
                     errors: error_handle,
                     filename,
                     module,
-                };
-                run_worker(&group_for_thread, options, ports, &source, &name, base)
+                    source,
+                    name: name.clone(),
+                    base,
+                });
             }));
             if result.is_err() {
                 eprintln!("worker {name}: the engine panicked");
@@ -336,85 +198,36 @@ fn spawn(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
     .into())
 }
 
-/// What a worker thread starts with besides its script.
-struct WorkerPorts {
+/// What a worker thread starts with.
+pub(crate) struct WorkerStart {
+    /// The group the thread joined.
+    pub(crate) group: Arc<Group>,
+    /// The worker host's options (the creator's, with its capabilities).
+    pub(crate) options: HostOptions,
     /// The worker's end of its port to the creator.
-    port: message::PortHandle,
+    pub(crate) port: message::PortHandle,
     /// The worker's end of the port its unhandled errors go through.
-    errors: message::PortHandle,
+    pub(crate) errors: message::PortHandle,
     /// The script URL as given to `new Worker()` (the `filename` of its error events).
-    filename: String,
+    pub(crate) filename: String,
     /// `{ type: "module" }`: the script is an ES module.
-    module: bool,
+    pub(crate) module: bool,
+    /// The script's text and its name (its path).
+    pub(crate) source: String,
+    pub(crate) name: String,
+    /// The directory its worker URLs resolve against.
+    pub(crate) base: Option<PathBuf>,
 }
 
-/// The body of a worker thread.
-fn run_worker(
-    group: &Arc<Group>,
+/// The body of a worker thread: builds the worker's own host, runs the script and its event
+/// loop (the `Host`'s, given to [`register`]: a worker is a host of its own).
+pub(crate) type WorkerMain = fn(WorkerStart);
+
+/// The host options workers get (the creator's), and how a worker thread runs.
+struct WorkerOptions {
     options: HostOptions,
-    ports: WorkerPorts,
-    source: &str,
-    name: &str,
-    base: Option<PathBuf>,
-) {
-    let Ok(mut host) = Host::new_for(options, true) else {
-        eprintln!("worker {name}: cannot set up the host");
-        return;
-    };
-    if let Some(event_loop) = host
-        .context
-        .downcast_job_executor::<crate::event_loop::EventLoop>()
-    {
-        *event_loop.group.borrow_mut() = Some(group.clone());
-    }
-    if let Some(base) = base {
-        host.context.insert_data(ScriptBase(base));
-    }
-    let setup = (|| -> JsResult<()> {
-        let port = message::receive_port(ports.port, &mut host.context)?;
-        let errors = message::receive_port(ports.errors, &mut host.context)?;
-        for (key, value) in [
-            (js_string!("__boaWorkerPort"), JsValue::from(port)),
-            (js_string!("__boaWorkerErrorPort"), errors.into()),
-            (
-                js_string!("__boaWorkerFilename"),
-                boa_engine::JsString::from(ports.filename.as_str()).into(),
-            ),
-        ] {
-            host.context.register_global_property(
-                key,
-                value,
-                boa_engine::property::Attribute::all(),
-            )?;
-        }
-        let forwarder = host.eval_source(WORKER_PRELUDE, "worker prelude")?;
-        if let Some(forwarder) = forwarder.as_object() {
-            host.shared.set_error_forwarder(forwarder.clone());
-        }
-        Ok(())
-    })();
-    if let Err(e) = setup {
-        host.report_exception(e);
-        return;
-    }
-    let evaluated = if ports.module {
-        host.eval_module_source(source, Path::new(name)).map(drop)
-    } else {
-        host.eval_source(source, name).map(drop)
-    };
-    if let Err(e) = evaluated {
-        host.report_exception(e);
-    }
-    host.run_event_loop(None);
-    if group.is_terminated() {
-        // The worker's ports are disentangled (their partners get `close`).
-        message::close_all_ports(&mut host.context);
-    }
+    main: WorkerMain,
 }
-
-/// The host options workers get (the creator's).
-#[derive(Clone)]
-pub(crate) struct WorkerOptions(pub(crate) HostOptions);
 
 /// The `Worker` interface (on the creator's side), written over the native spawn function.
 const MAIN_PRELUDE: &str = r#"(function () {
@@ -477,7 +290,7 @@ const MAIN_PRELUDE: &str = r#"(function () {
 })();"#;
 
 /// The worker global scope's `postMessage`, `onmessage`, `onmessageerror`, `close`.
-const WORKER_PRELUDE: &str = r#"(function () {
+pub(crate) const WORKER_PRELUDE: &str = r#"(function () {
   "use strict";
   const port = globalThis.__boaWorkerPort;
   const errors = globalThis.__boaWorkerErrorPort;
@@ -512,9 +325,16 @@ const WORKER_PRELUDE: &str = r#"(function () {
   };
 })();"#;
 
-/// Install `Worker` on the main host's global.
-pub(crate) fn register(context: &mut Context, options: &HostOptions) -> JsResult<()> {
-    context.insert_data(WorkerOptions(options.clone()));
+/// Install `Worker` on the main host's global; `main` runs each worker thread.
+pub(crate) fn register(
+    context: &mut Context,
+    options: &HostOptions,
+    main: WorkerMain,
+) -> JsResult<()> {
+    context.insert_data(WorkerOptions {
+        options: options.clone(),
+        main,
+    });
     context.register_global_callable(
         js_string!("__boaWorkerSpawn"),
         1,

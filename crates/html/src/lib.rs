@@ -4,7 +4,8 @@
 //! workspace need, as native host objects for Boa: structured serialization and
 //! `structuredClone(value, { transfer })` ([`structured_clone`]), channel messaging
 //! (`MessageChannel`, `MessagePort`, `MessageEvent`: [`message`]), `navigator`
-//! ([`navigator`]), `reportError` (`report_error`), and the transfer steps of
+//! ([`navigator`]), `reportError` (`report_error`), `atob`/`btoa` ([`base64`]), and the
+//! transfer steps of
 //! `ReadableStream`, `WritableStream` and `TransformStream` with the Streams Standard's
 //! cross-realm transforms (`transfer_streams`).
 //!
@@ -40,6 +41,7 @@
 
 use boa_engine::{Context, JsResult};
 
+pub mod base64;
 pub mod message;
 pub mod navigator;
 mod owning;
@@ -51,7 +53,9 @@ mod transfer_streams;
 mod transferable;
 
 /// Register `structuredClone` (replacing boa_runtime's), `MessageChannel`, `MessagePort`,
-/// `MessageEvent` and `reportError` (`navigator` is the host's: [`navigator::install_navigator`]) on the context's current realm, after what they depend on (registered
+/// `MessageEvent`, `reportError` and `atob`/`btoa` ([`base64`], replacing boa_runtime's)
+/// (`navigator` is the host's: [`navigator::install_navigator`]) on the context's current
+/// realm, after what they depend on (registered
 /// first if it is not there yet), and install the owning streams' hooks. Registering twice
 /// does nothing the second time.
 pub fn register(context: &mut Context) -> JsResult<()> {
@@ -63,6 +67,7 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     message::register(context)?;
     transferable::register(context);
     report_error::register(context)?;
+    base64::register(context)?;
     owning::install(context);
     Ok(())
 }

@@ -3,10 +3,6 @@
 //! type would lose.
 
 use std::fmt;
-use std::path::Path;
-
-use boa_engine::module::{Module, SyntheticModuleInitializer};
-use boa_engine::{js_string, Context, JsResult};
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
@@ -108,32 +104,6 @@ impl<'de> Visitor<'de> for JsonVisitor {
         }
         Ok(Json::Object(members))
     }
-}
-
-/// A JSON module (HTML's "create a JSON module script"): `text` (a leading byte order mark
-/// dropped, as UTF-8 decoding does) parsed exactly as `JSON.parse` parses (boa_json: lone
-/// surrogates, `1e400` and any nesting depth load, where the engine's own
-/// `Module::parse_json` refuses them), and exported as `default`. The text goes to the parser
-/// as UTF-16 code units straight from `text`, without a `JsString` copy of it.
-///
-/// # Errors
-/// boa_json's SyntaxError (the position where `text` stops being JSON); the loader adds the
-/// file's name.
-pub(crate) fn json_module(text: &str, path: &Path, context: &mut Context) -> JsResult<Module> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let units: Vec<u16> = text.encode_utf16().collect();
-    let value = boa_json::parse_utf16(&units, context)?;
-    drop(units);
-    Ok(Module::synthetic(
-        &[js_string!("default")],
-        SyntheticModuleInitializer::from_copy_closure_with_captures(
-            |module, value, _| module.set_export(&js_string!("default"), value.clone()),
-            value,
-        ),
-        Some(path.to_owned()),
-        None,
-        context,
-    ))
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! HTML's [`atob()` and `btoa()`](https://html.spec.whatwg.org/multipage/webappapis.html#atob)
 //! with the Infra Standard's forgiving-base64 encode and decode. (boa_runtime 0.22's
 //! versions skip the `DOMString` conversion of their argument and throw a plain `Error`
-//! instead of an "InvalidCharacterError" `DOMException`, so the host has its own.)
+//! instead of an "InvalidCharacterError" `DOMException`; [`register`](crate::register)
+//! installs these in their place.)
 
 use boa_engine::property::Attribute;
 use boa_engine::{Context, JsError, JsNativeError, JsResult, JsString, JsValue};
@@ -9,7 +10,7 @@ use boa_engine::{Context, JsError, JsNativeError, JsResult, JsString, JsValue};
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 fn invalid_character(message: &str, context: &mut Context) -> JsError {
-    match boa_web::boa_dom::create_dom_exception(message, "InvalidCharacterError", context) {
+    match boa_dom::create_dom_exception(message, "InvalidCharacterError", context) {
         Ok(value) => JsError::from_opaque(value),
         Err(e) => e,
     }
@@ -138,8 +139,19 @@ fn atob(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValu
 }
 
 /// Install `atob` and `btoa` on the global object (WebIDL operations: writable, enumerable,
-/// configurable, length 1).
-pub(crate) fn register(context: &mut Context) -> JsResult<()> {
+/// configurable, length 1), replacing any there. [`register`](crate::register) does; a host
+/// that wants them among its own first globals calls this before it (installing them again
+/// keeps their place among the global's properties).
+///
+/// ```
+/// use boa_engine::{Context, Source};
+///
+/// let mut context = Context::default();
+/// boa_html::base64::register(&mut context).unwrap();
+/// let text = context.eval(Source::from_bytes("atob(btoa('hi'))")).unwrap();
+/// assert_eq!(text.as_string().unwrap().to_std_string_escaped(), "hi");
+/// ```
+pub fn register(context: &mut Context) -> JsResult<()> {
     for (name, f) in [
         (
             "atob",
