@@ -377,7 +377,7 @@ fn copy_bytes(dst: &mut [u8], to_index: u64, src: &[u8], from_index: u64, count:
 /// object is unobservable: nothing can detach it, compare it or read its slots. With the fast
 /// paths on, a transfer therefore keeps the block (and the `%ArrayBuffer.prototype%` of the
 /// realm the spec would create the object in) and the object is made when one of those steps
-/// needs it ([`PullIntoBuffer::object`]): one `ArrayBuffer` object per BYOB read instead of one
+/// needs it ([`PullIntoBuffer::Object`]): one `ArrayBuffer` object per BYOB read instead of one
 /// per transfer, and the same bytes, realm and detached states as the literal steps.
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]

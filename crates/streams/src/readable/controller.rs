@@ -541,7 +541,7 @@ pub fn readable_stream_default_controller_enqueue(
 }
 
 /// [ReadableStreamDefaultControllerEnqueue](https://streams.spec.whatwg.org/#readable-stream-default-controller-enqueue)
-/// of a chunk that may be Rust bytes (see [`crate::chunk`]): they stay bytes in the queue
+/// of a chunk that may be Rust bytes (see [`Chunk`](crate::chunk::Chunk)): they stay bytes in the queue
 /// until they reach script.
 pub(crate) fn readable_stream_default_controller_enqueue_native(
     controller: &JsObject<ReadableStreamDefaultController>,

@@ -36,7 +36,7 @@
 //!   [`readable_stream_default_reader_read`] with a [`ReadRequest`] (pipeTo: use
 //!   [`ReadRequest::Pipe`] with a boxed [`ReadRequestSteps`] whose chunk/close/error steps run
 //!   in Rust), [`readable_stream_default_reader_release`],
-//!   [`readable_stream_reader_generic_cancel`](reader::readable_stream_reader_generic_cancel), [`ReadableStreamDefaultReader::closed_promise`].
+//!   [`readable_stream_reader_generic_cancel`](generic_reader::readable_stream_reader_generic_cancel), [`StreamReader::closed_promise`].
 //! - Controllers: [`readable_stream_default_controller_close`],
 //!   [`readable_stream_default_controller_enqueue`],
 //!   [`readable_stream_default_controller_error`],
@@ -46,7 +46,7 @@
 //! - Byte streams: `[[controller]]` is [`StreamController::Byte`] and `[[reader]]` may be
 //!   [`StreamReader::Byob`]. Default readers (and so pipeTo's [`ReadRequest`]s) work on byte
 //!   streams unchanged. BYOB: [`acquire_readable_stream_byob_reader`],
-//!   [`readable_stream_byob_reader_release`](byob_reader::readable_stream_byob_reader_release), [`readable_stream_byob_reader_generic_cancel`](byob_reader::readable_stream_byob_reader_generic_cancel),
+//!   [`readable_stream_byob_reader_release`](byob_reader::readable_stream_byob_reader_release), [`readable_stream_reader_generic_cancel`](generic_reader::readable_stream_reader_generic_cancel),
 //!   read-into requests ([`ReadIntoRequest`](byob_reader::ReadIntoRequest), [`ReadIntoRequestSteps`]). Controller:
 //!   [`readable_byte_stream_controller_enqueue`](byte_controller::readable_byte_stream_controller_enqueue) (takes a [`ViewRecord`](buffers::ViewRecord) from
 //!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`](byte_controller::readable_byte_stream_controller_close),
@@ -69,7 +69,7 @@
 //!   requests are the [`ReadRequest`] enum. No boxed JS closures run internal steps.
 //! - Promises script sees (`read()` results, `cancel()` results, iterator results) are JS
 //!   promises created once; a reader's `[[closedPromise]]` is a lazily materialised
-//!   [`crate::writable::PromiseSlot`] (its JS promise is created when script reads `closed`;
+//!   [`PromiseSlot`](boa_webidl::promise::PromiseSlot) (its JS promise is created when script reads `closed`;
 //!   tee, byte tee and pipeTo wait on it without one). Everything else is a [`Completion`].
 //! - Fast paths ([`crate::fast_paths`]): "a promise resolved with" a user result (start, pull,
 //!   cancel, an iterator chunk) runs the promise resolve function's steps in Rust: a
@@ -861,7 +861,7 @@ pub(crate) fn readable_stream_fulfill_read_request(
 }
 
 /// [ReadableStreamFulfillReadRequest](https://streams.spec.whatwg.org/#readable-stream-fulfill-read-request)
-/// with a queued chunk that may still be Rust bytes (see [`crate::chunk`]).
+/// with a queued chunk that may still be Rust bytes (see [`Chunk`](crate::chunk::Chunk)).
 pub(crate) fn readable_stream_fulfill_read_request_native(
     stream: &JsObject<ReadableStream>,
     chunk: crate::chunk::Chunk,

@@ -651,7 +651,7 @@ impl ReadRequestSteps for PipeReadRequest {
     }
 
     /// The chunk is written as it was queued: bytes a native source enqueued stay bytes
-    /// (native-to-native pipes, see [`crate::chunk`]); they become a `Uint8Array` only if
+    /// (native-to-native pipes, see [`Chunk`](crate::chunk::Chunk)); they become a `Uint8Array` only if
     /// the destination hands them to script.
     fn chunk_steps_native(self: Box<Self>, chunk: Chunk, ctx: &mut Context) {
         let p = self.pipe.clone();

@@ -31,7 +31,7 @@ pub trait ReadRequestSteps: Trace {
     /// Chunk steps, given `chunk`.
     fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context);
     /// Chunk steps, given a queued chunk that may still be Rust bytes
-    /// (`crate::chunk::Chunk`): by default it is turned into its JS value first; a request
+    /// ([`Chunk`](crate::chunk::Chunk)): by default it is turned into its JS value first; a request
     /// that never hands the chunk to script (pipeTo's) takes it as it is.
     fn chunk_steps_native(self: Box<Self>, chunk: crate::chunk::Chunk, ctx: &mut Context) {
         let chunk = chunk.into_js(ctx);

@@ -2,7 +2,7 @@
 //! `TransformStreamDefaultController`.
 //!
 //! The writable side's sink algorithms are a [`TransformSink`] (a
-//! [`NativeSink`]: writable/ does not know transform streams) and
+//! [`SinkSteps`](crate::writable::SinkSteps): writable/ does not know transform streams) and
 //! the readable side's source algorithms are [`SourceAlgorithms::Rust`], dispatching to the
 //! `TransformStreamDefaultSink*` / `TransformStreamDefaultSource*` operations below, no
 //! closures. Internal promises (`[[backpressureChangePromise]]`, `[[finishPromise]]`, the

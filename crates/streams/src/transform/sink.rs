@@ -34,7 +34,7 @@ pub struct TransformSink {
 
 impl TransformSink {
     /// The write algorithm for a chunk as the writable queued it (bytes as
-    /// [`NativeSink::write_bytes`] gets them).
+    /// [`NativeSink::write_bytes`](crate::writable::NativeSink::write_bytes) gets them).
     pub(crate) fn write_chunk(&self, chunk: Chunk, ctx: &mut Context) -> Completion {
         let chunk = match chunk {
             Chunk::Bytes(bytes, _) => Chunk::bytes(bytes, ctx),

@@ -28,7 +28,7 @@
 //!   [`WritableStreamSlots::state`] / [`WritableStreamSlots::stored_error`].
 //! - [`writable_stream_default_writer_get_desired_size`] (`None` = null).
 //! - Writer's ready / closed from Rust: [`writable_stream_default_writer_ready_state`],
-//!   [`writable_stream_default_writer_closed_state`] (`None` while pending), and
+//!   the writer's `[[closedPromise]]` slot (`None` while pending), and
 //!   [`writable_stream_default_writer_upon_ready`] / [`writable_stream_default_writer_upon_closed`]
 //!   (register a [`Reaction`] on the current promise, no JS promise allocated).
 //! - [`writable_stream_default_writer_release`].

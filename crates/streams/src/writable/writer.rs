@@ -386,7 +386,7 @@ pub fn writable_stream_default_writer_write(
 }
 
 /// [WritableStreamDefaultWriterWrite](https://streams.spec.whatwg.org/#writable-stream-default-writer-write)
-/// of a chunk that may be Rust bytes (pipeTo's, see [`crate::chunk`]): they stay bytes in the
+/// of a chunk that may be Rust bytes (pipeTo's, see [`Chunk`](crate::chunk::Chunk)): they stay bytes in the
 /// queue unless the strategy's `size()` is a JS function.
 pub(crate) fn writable_stream_default_writer_write_native(
     writer: &WriterRef,
