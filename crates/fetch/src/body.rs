@@ -177,6 +177,28 @@ pub(crate) fn clone_body(holder: &BodyHolder, ctx: &mut Context) -> JsResult<Opt
     }))
 }
 
+/// The body and headers steps of `clone()` on a `Request` or `Response` (`what`: "request"
+/// or "response"): 1. if this is unusable, a TypeError; 2. the clone's holder, with a clone
+/// of the body and a new `Headers` with this's headers' guard and list.
+pub(crate) fn clone_holder(
+    holder: &BodyHolder,
+    what: &str,
+    ctx: &mut Context,
+) -> JsResult<Gc<BodyHolder>> {
+    // 1. If this is unusable, then throw a TypeError.
+    if is_unusable(holder) {
+        return Err(type_error(format!("The {what} body is already used")));
+    }
+    // 2. Let the clone be the result of cloning this's request or response.
+    let body = clone_body(holder, ctx)?;
+    let (list, guard) = {
+        let h = holder.headers.borrow();
+        (h.data().list(), h.data().guard())
+    };
+    let headers_obj = headers::new_headers(guard, list, ctx)?;
+    Ok(Gc::new(BodyHolder::new(body, headers_obj)))
+}
+
 /// What a body-consuming method returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Consume {

@@ -12,7 +12,7 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::body::{
-    body_attribute_rows, body_operation_rows, clone_body, extract, is_body_init_object,
+    body_attribute_rows, body_operation_rows, clone_holder, extract, is_body_init_object,
     is_unusable, Body, BodyHolder, BodyMixin,
 };
 use crate::headers::{self, byte_string_value, is_token_byte, Guard};
@@ -352,17 +352,9 @@ fn clone(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
             d.options.clone(),
         )
     };
-    // 1. If this is unusable, then throw a TypeError.
-    if is_unusable(&holder) {
-        return Err(type_error("The request body is already used"));
-    }
-    // 2. Let clonedRequest be the result of cloning this's request.
-    let body = clone_body(&holder, ctx)?;
-    let (list, guard) = {
-        let h = holder.headers.borrow();
-        (h.data().list(), h.data().guard())
-    };
-    let headers_obj = headers::new_headers(guard, list, ctx)?;
+    // 1-2. If this is unusable, throw a TypeError; let clonedRequest be the result of
+    //      cloning this's request.
+    let holder = clone_holder(&holder, "request", ctx)?;
     // 3. Let clonedSignal be the result of creating a dependent abort signal from « this's
     //    signal ».
     let this_signal = r.borrow().data().signal.clone();
@@ -371,7 +363,7 @@ fn clone(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
     Ok(JsObject::from_proto_and_data(
         Some(proto),
         RequestInterface {
-            holder: Gc::new(BodyHolder::new(body, headers_obj)),
+            holder,
             method,
             url,
             signal,

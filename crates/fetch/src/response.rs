@@ -12,8 +12,8 @@ use boa_engine::{
 use boa_gc::{Finalize, Gc, Trace};
 
 use crate::body::{
-    body_attribute_rows, body_operation_rows, clone_body, extract, is_body_init_object,
-    is_unusable, Body, BodyHolder, BodyMixin,
+    body_attribute_rows, body_operation_rows, clone_holder, extract, is_body_init_object, Body,
+    BodyHolder, BodyMixin,
 };
 use crate::headers::{self, byte_string_value, Guard};
 use boa_webidl::{
@@ -284,24 +284,16 @@ fn clone(this: &JsValue, _: &[JsValue], ctx: &mut Context) -> JsResult<JsValue> 
             d.url_list.clone(),
         )
     };
-    // 1. If this is unusable, then throw a TypeError.
-    if is_unusable(&holder) {
-        return Err(type_error("The response body is already used"));
-    }
-    // 2. Let clonedResponse be the result of cloning this's response.
-    let body = clone_body(&holder, ctx)?;
-    let (list, guard) = {
-        let h = holder.headers.borrow();
-        (h.data().list(), h.data().guard())
-    };
-    let headers_obj = headers::new_headers(guard, list, ctx)?;
+    // 1-2. If this is unusable, throw a TypeError; let clonedResponse be the result of
+    //      cloning this's response.
+    let holder = clone_holder(&holder, "response", ctx)?;
     // 3. Return the result of creating a Response object, given clonedResponse, this's
     //    headers's guard, and this's relevant realm.
     let proto = response_proto(ctx)?;
     Ok(JsObject::from_proto_and_data(
         Some(proto),
         ResponseInterface {
-            holder: Gc::new(BodyHolder::new(body, headers_obj)),
+            holder,
             type_: Cell::new(type_),
             status: Cell::new(status),
             status_text,
