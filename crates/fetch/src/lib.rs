@@ -9,6 +9,18 @@
 //! (read a `Request`, make a network `Response` with its URL list and type).
 //!
 //! `new Response(stream).text()` collects any `ReadableStream` of `Uint8Array`s.
+//!
+//! # Modules
+//!
+//! | module | what |
+//! | --- | --- |
+//! | `body` | a [`Body`] and its [`BodyHolder`]: extracting a `BodyInit`, consuming and cloning a body, the Body mixin's rows |
+//! | [`headers`] | `Headers`: the header list, its guard, validation, sort and combine |
+//! | [`form_data`] | `FormData` on boa_webidl's ordered entry list |
+//! | `request`, `response` | the `Request` and `Response` interfaces (each includes the Body mixin) |
+//! | [`network`] | what `boa_net`'s `fetch()` reads from a `Request` and makes a `Response` with |
+//! | `multipart`, `mime` | the `multipart/form-data` encoder and streaming parser; MIME type parsing |
+//! | `options`, `settings` | `RequestInit`'s enumerations; the realm's API base URL and headers policy |
 
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -31,6 +43,7 @@ pub use options::{RequestCache, RequestCredentials, RequestMode, RequestRedirect
 pub use settings::{
     api_base_url, headers_policy, set_api_base_url, set_headers_policy, HeadersPolicy,
 };
+
 boa_webidl::runtime_extension!(
     /// A boa_runtime `RuntimeExtension` that registers the Fetch Standard (see [`register`]).
     FetchExtension,
