@@ -217,6 +217,51 @@ pub fn create_trusted_event(event_type: &str, context: &mut Context) -> JsResult
     create_event_object(proto, data, context)
 }
 
+/// The conversions an event interface's constructor `new I(type, eventInitDict)` starts
+/// with: require `new`, check that `type` is given, convert it to a `DOMString`, take
+/// `eventInitDict` as the dictionary `dictionary` (an `EventInit` descendant) and convert its
+/// `EventInit` members (which come first: the least derived dictionary's members are converted
+/// first). Returns the type, the dictionary (for the derived members) and `(bubbles,
+/// cancelable, composed)`.
+///
+/// ```
+/// use boa_dom::event_constructor_arguments;
+/// use boa_engine::{js_string, Context, JsObject, JsValue};
+///
+/// let mut context = Context::default();
+/// let new_target = JsValue::from(JsObject::with_null_proto());
+/// let args = [JsValue::from(js_string!("x"))];
+/// let (event_type, _dict, (bubbles, _, _)) =
+///     event_constructor_arguments(&new_target, &args, "Event", "EventInit", &mut context)
+///         .unwrap();
+/// assert_eq!(event_type.to_std_string_escaped(), "x");
+/// assert!(!bubbles);
+/// let Err(error) =
+///     event_constructor_arguments(&new_target, &[], "Event", "EventInit", &mut context)
+/// else {
+///     panic!("a missing type is a TypeError");
+/// };
+/// assert!(error.to_string().contains("Failed to construct 'Event': 1 argument required"));
+/// ```
+pub fn event_constructor_arguments(
+    new_target: &JsValue,
+    args: &[JsValue],
+    interface: &str,
+    dictionary: &'static str,
+    context: &mut Context,
+) -> JsResult<(JsString, Dictionary, (bool, bool, bool))> {
+    webidl::require_new(new_target, interface)?;
+    if args.is_empty() {
+        return Err(webidl::type_error(format!(
+            "Failed to construct '{interface}': 1 argument required, but only 0 present"
+        )));
+    }
+    let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
+    let dict = Dictionary::new(&arg(args, 1), dictionary)?;
+    let init = event_init(&dict, context)?;
+    Ok((event_type, dict, init))
+}
+
 /// Convert the members of an `EventInit` dictionary (bubbles, cancelable, composed: in that
 /// order).
 pub fn event_init(dict: &Dictionary, context: &mut Context) -> JsResult<(bool, bool, bool)> {
@@ -452,15 +497,8 @@ impl Class for EventData {
     ) -> JsResult<JsObject> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
         boa_webidl::limits_catchable((|| -> JsResult<JsObject> {
-            webidl::require_new(new_target, "Event")?;
-            if args.is_empty() {
-                return Err(webidl::type_error(
-                    "Failed to construct 'Event': 1 argument required, but only 0 present",
-                ));
-            }
-            let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-            let dict = Dictionary::new(&arg(args, 1), "EventInit")?;
-            let (bubbles, cancelable, composed) = event_init(&dict, context)?;
+            let (event_type, _, (bubbles, cancelable, composed)) =
+                event_constructor_arguments(new_target, args, "Event", "EventInit", context)?;
             let proto = boa_webidl::prototype_from_new_target::<EventData>(new_target, context)?;
             // The "inner event creation steps": initialized flag set, timeStamp now, members of
             // the dictionary.
@@ -546,15 +584,13 @@ impl Class for CustomEventInterface {
     ) -> JsResult<JsObject> {
         // Engine runtime-limit errors of the user code run here become catchable RangeErrors.
         boa_webidl::limits_catchable((|| -> JsResult<JsObject> {
-            webidl::require_new(new_target, "CustomEvent")?;
-            if args.is_empty() {
-                return Err(webidl::type_error(
-                    "Failed to construct 'CustomEvent': 1 argument required, but only 0 present",
-                ));
-            }
-            let event_type = webidl::to_dom_string(&arg(args, 0), context)?;
-            let dict = Dictionary::new(&arg(args, 1), "CustomEventInit")?;
-            let (bubbles, cancelable, composed) = event_init(&dict, context)?;
+            let (event_type, dict, (bubbles, cancelable, composed)) = event_constructor_arguments(
+                new_target,
+                args,
+                "CustomEvent",
+                "CustomEventInit",
+                context,
+            )?;
             let detail = dict
                 .get(webidl::js_key!("detail"), context)?
                 .unwrap_or(JsValue::null());

@@ -58,7 +58,7 @@ pub use abort::{
 pub use boa_webidl::prototype_from_new_target;
 pub use boa_webidl::{create_dom_exception, DomException};
 pub use event::EventData;
-pub use event::{create_event_object, event_init};
+pub use event::{create_event_object, event_constructor_arguments, event_init};
 pub use event_target::EventTargetData;
 pub use event_target::{
     add_internal_listener, dispatch, event_target_class, event_target_extra, fire_event,

@@ -8,10 +8,10 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, Trace};
 
-use super::event::{create_event_object, event_init, EventData};
+use super::event::{create_event_object, event_constructor_arguments, EventData};
 use super::event_target::{dispatch, EventTargetData, Target};
 use boa_webidl::prototype_from_new_target;
-use boa_webidl::{self as webidl, arg, Dictionary, Member};
+use boa_webidl::{self as webidl, Dictionary, Member};
 
 /// A `ProgressEvent`'s members (the event's `ext` state).
 #[derive(Debug, Clone, Trace, Finalize, JsData)]
@@ -93,16 +93,14 @@ impl Class for ProgressEventInterface {
     /// `new ProgressEvent(type, eventInitDict)`.
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
         webidl::limits_catchable((|| -> JsResult<JsObject> {
-            webidl::require_new(new_target, "ProgressEvent")?;
-            if args.is_empty() {
-                return Err(webidl::type_error(
-                    "Failed to construct 'ProgressEvent': 1 argument required, but only 0 present",
-                ));
-            }
-            let event_type = webidl::to_dom_string(&arg(args, 0), ctx)?;
-            let dict = Dictionary::new(&arg(args, 1), "ProgressEventInit")?;
             // EventInit's members, then ProgressEventInit's in lexicographic order.
-            let (bubbles, cancelable, composed) = event_init(&dict, ctx)?;
+            let (event_type, dict, (bubbles, cancelable, composed)) = event_constructor_arguments(
+                new_target,
+                args,
+                "ProgressEvent",
+                "ProgressEventInit",
+                ctx,
+            )?;
             let length_computable =
                 dict.get_bool(webidl::js_key!("lengthComputable"), false, ctx)?;
             let loaded = dictionary_double(&dict, webidl::js_key!("loaded"), ctx)?;
