@@ -723,15 +723,14 @@ impl Class for MessageEventInterface {
     /// `new MessageEvent(type, eventInitDict)`.
     fn construct(new_target: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<JsObject> {
         webidl::limits_catchable((|| -> JsResult<JsObject> {
-            webidl::require_new(new_target, "MessageEvent")?;
-            if args.is_empty() {
-                return Err(webidl::type_error(
-                    "Failed to construct 'MessageEvent': 1 argument required, but only 0 present",
-                ));
-            }
-            let event_type = webidl::to_dom_string(&arg(args, 0), ctx)?;
-            let dict = Dictionary::new(&arg(args, 1), "MessageEventInit")?;
-            let (bubbles, cancelable, composed) = dom::event_init(&dict, ctx)?;
+            let (event_type, dict, (bubbles, cancelable, composed)) =
+                dom::event_constructor_arguments(
+                    new_target,
+                    args,
+                    "MessageEvent",
+                    "MessageEventInit",
+                    ctx,
+                )?;
             let data = dict
                 .get(webidl::js_key!("data"), ctx)?
                 .unwrap_or(JsValue::null());
