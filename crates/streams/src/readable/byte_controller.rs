@@ -764,69 +764,24 @@ pub fn readable_byte_stream_controller_enqueue(
     }
     // 7. Let transferredBuffer be ? TransferArrayBuffer(buffer).
     let transferred_buffer = transfer_array_buffer(buffer, ctx)?;
-    // 8. If controller.[[pendingPullIntos]] is not empty,
+    // 8. If controller.[[pendingPullIntos]] is not empty, (the first pending pull-into's
+    //    substeps)
     if let Some(first) = data(
         controller,
         ReadableByteStreamController::first_pending_pull_into,
     ) {
-        //   1. Let firstPendingPullInto be controller.[[pendingPullIntos]][0].
-        //   2. If ! IsDetachedBuffer(firstPendingPullInto's buffer) is true, throw a TypeError
-        //      exception.
-        if first.borrow().buffer.is_detached() {
-            return Err(type_error("The pending BYOB request's buffer is detached"));
-        }
-        //   3. Perform ! ReadableByteStreamControllerInvalidateBYOBRequest(controller).
-        readable_byte_stream_controller_invalidate_byob_request(controller);
-        //   4. Set firstPendingPullInto's buffer to ! TransferArrayBuffer(
-        //      firstPendingPullInto's buffer).
-        transfer_pull_into_buffer(&first, ctx)?;
-        //   5. If firstPendingPullInto's reader type is "none", perform ?
-        //      ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(controller,
-        //      firstPendingPullInto).
-        if first.borrow().reader_type == ReaderType::None {
-            readable_byte_stream_controller_enqueue_detached_pull_into_to_queue(
-                controller, &first, ctx,
-            )?;
-        }
+        enqueue_with_first_pending_pull_into(controller, &first, ctx)?;
     }
     // 9. If ! ReadableStreamHasDefaultReader(stream) is true,
     if readable_stream_has_default_reader(&stream) {
-        //   1. Perform ! ReadableByteStreamControllerProcessReadRequestsUsingQueue(controller).
-        readable_byte_stream_controller_process_read_requests_using_queue(controller, ctx);
-        //   2. If ! ReadableStreamGetNumReadRequests(stream) is 0,
-        if readable_stream_get_num_read_requests(&stream) == 0 {
-            //   1. Assert: controller.[[pendingPullIntos]] is empty.
-            //   2. Perform ! ReadableByteStreamControllerEnqueueChunkToQueue(controller,
-            //      transferredBuffer, byteOffset, byteLength).
-            readable_byte_stream_controller_enqueue_chunk_to_queue(
-                controller,
-                transferred_buffer,
-                byte_offset,
-                byte_length,
-            );
-        } else {
-            // 3. Otherwise,
-            //   1. Assert: controller.[[queue]] is empty.
-            //   2. If controller.[[pendingPullIntos]] is not empty,
-            //     1. Assert: controller.[[pendingPullIntos]][0]'s reader type is "default".
-            //     2. Perform ! ReadableByteStreamControllerShiftPendingPullInto(controller).
-            if data(
-                controller,
-                ReadableByteStreamController::has_pending_pull_intos,
-            ) {
-                readable_byte_stream_controller_shift_pending_pull_into(controller);
-            }
-            //   3. Let transferredView be ! Construct(%Uint8Array%, « transferredBuffer,
-            //      byteOffset, byteLength »).
-            let transferred_view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(
-                &transferred_buffer,
-                byte_offset,
-                byte_length,
-                ctx,
-            )?;
-            //   4. Perform ! ReadableStreamFulfillReadRequest(stream, transferredView, false).
-            readable_stream_fulfill_read_request(&stream, transferred_view.into(), false, ctx);
-        }
+        enqueue_for_default_reader(
+            controller,
+            &stream,
+            transferred_buffer,
+            byte_offset,
+            byte_length,
+            ctx,
+        )?;
     } else if readable_stream_has_byob_reader(&stream) {
         // 10. Otherwise, if ! ReadableStreamHasBYOBReader(stream) is true,
         //   1. Perform ! ReadableByteStreamControllerEnqueueChunkToQueue(controller,
@@ -862,6 +817,84 @@ pub fn readable_byte_stream_controller_enqueue(
     }
     // 12. Perform ! ReadableByteStreamControllerCallPullIfNeeded(controller).
     readable_byte_stream_controller_call_pull_if_needed(controller, ctx);
+    Ok(())
+}
+
+/// [ReadableByteStreamControllerEnqueue](https://streams.spec.whatwg.org/#readable-byte-stream-controller-enqueue)
+/// step 8: controller.[[pendingPullIntos]] is not empty, its first entry is `first`.
+fn enqueue_with_first_pending_pull_into(
+    controller: &JsObject<ReadableByteStreamController>,
+    first: &PullInto,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    //   1. Let firstPendingPullInto be controller.[[pendingPullIntos]][0].
+    //   2. If ! IsDetachedBuffer(firstPendingPullInto's buffer) is true, throw a TypeError
+    //      exception.
+    if first.borrow().buffer.is_detached() {
+        return Err(type_error("The pending BYOB request's buffer is detached"));
+    }
+    //   3. Perform ! ReadableByteStreamControllerInvalidateBYOBRequest(controller).
+    readable_byte_stream_controller_invalidate_byob_request(controller);
+    //   4. Set firstPendingPullInto's buffer to ! TransferArrayBuffer(
+    //      firstPendingPullInto's buffer).
+    transfer_pull_into_buffer(first, ctx)?;
+    //   5. If firstPendingPullInto's reader type is "none", perform ?
+    //      ReadableByteStreamControllerEnqueueDetachedPullIntoToQueue(controller,
+    //      firstPendingPullInto).
+    if first.borrow().reader_type == ReaderType::None {
+        readable_byte_stream_controller_enqueue_detached_pull_into_to_queue(
+            controller, first, ctx,
+        )?;
+    }
+    Ok(())
+}
+
+/// [ReadableByteStreamControllerEnqueue](https://streams.spec.whatwg.org/#readable-byte-stream-controller-enqueue)
+/// step 9: ! ReadableStreamHasDefaultReader(stream) is true.
+fn enqueue_for_default_reader(
+    controller: &JsObject<ReadableByteStreamController>,
+    stream: &JsObject<ReadableStream>,
+    transferred_buffer: JsArrayBuffer,
+    byte_offset: u64,
+    byte_length: u64,
+    ctx: &mut Context,
+) -> JsResult<()> {
+    //   1. Perform ! ReadableByteStreamControllerProcessReadRequestsUsingQueue(controller).
+    readable_byte_stream_controller_process_read_requests_using_queue(controller, ctx);
+    //   2. If ! ReadableStreamGetNumReadRequests(stream) is 0,
+    if readable_stream_get_num_read_requests(stream) == 0 {
+        //   1. Assert: controller.[[pendingPullIntos]] is empty.
+        //   2. Perform ! ReadableByteStreamControllerEnqueueChunkToQueue(controller,
+        //      transferredBuffer, byteOffset, byteLength).
+        readable_byte_stream_controller_enqueue_chunk_to_queue(
+            controller,
+            transferred_buffer,
+            byte_offset,
+            byte_length,
+        );
+    } else {
+        // 3. Otherwise,
+        //   1. Assert: controller.[[queue]] is empty.
+        //   2. If controller.[[pendingPullIntos]] is not empty,
+        //     1. Assert: controller.[[pendingPullIntos]][0]'s reader type is "default".
+        //     2. Perform ! ReadableByteStreamControllerShiftPendingPullInto(controller).
+        if data(
+            controller,
+            ReadableByteStreamController::has_pending_pull_intos,
+        ) {
+            readable_byte_stream_controller_shift_pending_pull_into(controller);
+        }
+        //   3. Let transferredView be ! Construct(%Uint8Array%, « transferredBuffer,
+        //      byteOffset, byteLength »).
+        let transferred_view = ViewConstructor::Typed(TypedArrayKind::Uint8).construct_own(
+            &transferred_buffer,
+            byte_offset,
+            byte_length,
+            ctx,
+        )?;
+        //   4. Perform ! ReadableStreamFulfillReadRequest(stream, transferredView, false).
+        readable_stream_fulfill_read_request(stream, transferred_view.into(), false, ctx);
+    }
     Ok(())
 }
 
@@ -1311,6 +1344,58 @@ fn readable_byte_stream_controller_process_read_requests_using_queue(
 }
 
 /// [ReadableByteStreamControllerPullInto](https://streams.spec.whatwg.org/#readable-byte-stream-controller-pull-into)
+/// step 16's substeps (controller.[[queueTotalSize]] > 0): `None` when they settled
+/// `read_into_request` and returned, else the request back for steps 17-19.
+fn pull_into_from_queue(
+    controller: &JsObject<ReadableByteStreamController>,
+    stream: &JsObject<ReadableStream>,
+    pull_into: &PullInto,
+    read_into_request: ReadIntoRequest,
+    ctx: &mut Context,
+) -> Option<ReadIntoRequest> {
+    //   1. If ! ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(controller,
+    //      pullIntoDescriptor) is true,
+    if readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
+        controller, pull_into, ctx,
+    ) {
+        //   1. Let filledView be ! ReadableByteStreamControllerConvertPullIntoDescriptor(
+        //      pullIntoDescriptor).
+        let filled_view =
+            readable_byte_stream_controller_convert_pull_into_descriptor(pull_into, ctx);
+        //   2. Perform ! ReadableByteStreamControllerHandleQueueDrain(controller).
+        readable_byte_stream_controller_handle_queue_drain(controller, ctx);
+        //   3. Perform readIntoRequest's chunk steps, given filledView.
+        match filled_view {
+            Ok(v) => read_into_request.chunk_steps(v.into(), ctx),
+            Err(e) => {
+                let e = webidl::own_error_value(e, ctx);
+                read_into_request.error_steps(e, ctx);
+            }
+        }
+        //   4. Return.
+        return None;
+    }
+    if with_stream(stream, ReadableStream::state) == StreamState::Errored {
+        // The copy check failed and errored the stream.
+        let e = with_stream(stream, ReadableStream::stored_error);
+        read_into_request.error_steps(e, ctx);
+        return None;
+    }
+    //   2. If controller.[[closeRequested]] is true,
+    if data(controller, |c| c.close_requested.get()) {
+        //   1. Let e be a TypeError exception.
+        let e = boa_webidl::type_error_value("The stream closed with a partial element", ctx);
+        //   2. Perform ! ReadableByteStreamControllerError(controller, e).
+        readable_byte_stream_controller_error(controller, e.clone(), ctx);
+        //   3. Perform readIntoRequest's error steps, given e.
+        read_into_request.error_steps(e, ctx);
+        //   4. Return.
+        return None;
+    }
+    Some(read_into_request)
+}
+
+/// [ReadableByteStreamControllerPullInto](https://streams.spec.whatwg.org/#readable-byte-stream-controller-pull-into)
 pub(crate) fn readable_byte_stream_controller_pull_into(
     controller: &JsObject<ReadableByteStreamController>,
     view: &ViewRecord,
@@ -1398,48 +1483,16 @@ pub(crate) fn readable_byte_stream_controller_pull_into(
         //   3. Return.
         return;
     }
-    // 16. If controller.[[queueTotalSize]] > 0,
-    if data(controller, ReadableByteStreamController::queue_total_size) > 0 {
-        //   1. If ! ReadableByteStreamControllerFillPullIntoDescriptorFromQueue(controller,
-        //      pullIntoDescriptor) is true,
-        if readable_byte_stream_controller_fill_pull_into_descriptor_from_queue(
-            controller, &pull_into, ctx,
-        ) {
-            //   1. Let filledView be ! ReadableByteStreamControllerConvertPullIntoDescriptor(
-            //      pullIntoDescriptor).
-            let filled_view =
-                readable_byte_stream_controller_convert_pull_into_descriptor(&pull_into, ctx);
-            //   2. Perform ! ReadableByteStreamControllerHandleQueueDrain(controller).
-            readable_byte_stream_controller_handle_queue_drain(controller, ctx);
-            //   3. Perform readIntoRequest's chunk steps, given filledView.
-            match filled_view {
-                Ok(v) => read_into_request.chunk_steps(v.into(), ctx),
-                Err(e) => {
-                    let e = webidl::own_error_value(e, ctx);
-                    read_into_request.error_steps(e, ctx);
-                }
-            }
-            //   4. Return.
-            return;
+    // 16. If controller.[[queueTotalSize]] > 0, (its substeps)
+    let read_into_request = if data(controller, ReadableByteStreamController::queue_total_size) > 0
+    {
+        match pull_into_from_queue(controller, &stream, &pull_into, read_into_request, ctx) {
+            Some(request) => request,
+            None => return,
         }
-        if with_stream(&stream, ReadableStream::state) == StreamState::Errored {
-            // The copy check failed and errored the stream.
-            let e = with_stream(&stream, ReadableStream::stored_error);
-            read_into_request.error_steps(e, ctx);
-            return;
-        }
-        //   2. If controller.[[closeRequested]] is true,
-        if data(controller, |c| c.close_requested.get()) {
-            //   1. Let e be a TypeError exception.
-            let e = boa_webidl::type_error_value("The stream closed with a partial element", ctx);
-            //   2. Perform ! ReadableByteStreamControllerError(controller, e).
-            readable_byte_stream_controller_error(controller, e.clone(), ctx);
-            //   3. Perform readIntoRequest's error steps, given e.
-            read_into_request.error_steps(e, ctx);
-            //   4. Return.
-            return;
-        }
-    }
+    } else {
+        read_into_request
+    };
     // 17. Append pullIntoDescriptor to controller.[[pendingPullIntos]].
     data(controller, |c| {
         c.pending_pull_intos.borrow_mut().push_back(pull_into)
