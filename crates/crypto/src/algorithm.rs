@@ -105,6 +105,29 @@ pub(crate) enum Generated {
     Pair { public: KeyParts, private: KeyParts },
 }
 
+/// The arguments of the import key operation.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyImport<'a> {
+    /// The key format.
+    pub(crate) format: KeyFormat,
+    /// The key data (bytes, or a JWK's members).
+    pub(crate) data: &'a KeyData,
+    /// Whether the new key is extractable.
+    pub(crate) extractable: bool,
+    /// The new key's usages.
+    pub(crate) usages: Usages,
+}
+
+/// The failure of a generate key operation the algorithm does not have.
+pub(crate) fn no_generate() -> Failure {
+    Failure::not_supported("generateKey is not supported for this algorithm")
+}
+
+/// The failure of an import key operation the algorithm does not have.
+pub(crate) fn no_import() -> Failure {
+    Failure::not_supported("importKey is not supported for this algorithm")
+}
+
 /// The failure of an operation a family does not have for these parameters.
 pub(crate) fn unsupported() -> Failure {
     Failure::not_supported("unsupported operation")
@@ -139,23 +162,12 @@ pub(crate) trait Algorithm: Sync {
         _extractable: bool,
         _usages: Usages,
     ) -> Outcome<Generated> {
-        Err(Failure::not_supported(
-            "generateKey is not supported for this algorithm",
-        ))
+        Err(no_generate())
     }
 
     /// The import key operation.
-    fn import_key(
-        &self,
-        _alg: &Normalized,
-        _format: KeyFormat,
-        _data: &KeyData,
-        _extractable: bool,
-        _usages: Usages,
-    ) -> Outcome<KeyParts> {
-        Err(Failure::not_supported(
-            "importKey is not supported for this algorithm",
-        ))
+    fn import_key(&self, _alg: &Normalized, _request: &KeyImport<'_>) -> Outcome<KeyParts> {
+        Err(no_import())
     }
 
     /// The export key operation, with its [[extractable]] check where the family's steps

@@ -17,7 +17,7 @@ use boa_webidl::{
     INTERFACE_ATTRIBUTES,
 };
 
-use crate::algorithm::Op;
+use crate::algorithm::{KeyImport, Op};
 use crate::convert::{
     buffer_source_bytes, key_parts, optional_length, to_format, to_jwk, to_key, to_usages,
 };
@@ -151,13 +151,14 @@ fn derive_key(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<J
             check_key(&alg, &base, "deriveKey")?;
             let length = length_alg.algorithm.get_key_length(&length_alg)?;
             let secret = alg.algorithm.derive_bits(&alg, &base, length)?;
-            let parts = import.algorithm.import_key(
-                &import,
-                KeyFormat::Raw,
-                &KeyData::Bytes(secret),
+            let data = KeyData::Bytes(secret);
+            let request = KeyImport {
+                format: KeyFormat::Raw,
+                data: &data,
                 extractable,
                 usages,
-            )?;
+            };
+            let parts = import.algorithm.import_key(&import, &request)?;
             require_usages(parts)
         }))
     }))
@@ -208,9 +209,13 @@ fn import_key(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<J
             _ => {}
         }
         Ok(run_in_parallel(ctx, Work::Light, move || {
-            let parts = alg
-                .algorithm
-                .import_key(&alg, format, &key_data, extractable, usages)?;
+            let request = KeyImport {
+                format,
+                data: &key_data,
+                extractable,
+                usages,
+            };
+            let parts = alg.algorithm.import_key(&alg, &request)?;
             require_usages(parts)
         }))
     }))
@@ -280,10 +285,13 @@ fn unwrap_key(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult<J
                 } else {
                     KeyData::Bytes(bytes)
                 };
-                let parts =
-                    import
-                        .algorithm
-                        .import_key(&import, format, &data, extractable, usages)?;
+                let request = KeyImport {
+                    format,
+                    data: &data,
+                    extractable,
+                    usages,
+                };
+                let parts = import.algorithm.import_key(&import, &request)?;
                 require_usages(parts)
             },
         ))

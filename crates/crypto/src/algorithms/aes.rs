@@ -15,7 +15,10 @@ use aes_gcm::{aead::AeadInPlace, AesGcm};
 use boa_engine::{Context, JsResult};
 
 use super::oct::{export_secret, jwk_oct_checks, random_bytes, secret};
-use crate::algorithm::{unsupported, Algorithm, Generated, Members, Normalized, Op, Params, Plain};
+use crate::algorithm::{
+    no_generate, unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op, Params,
+    Plain,
+};
 use crate::convert::{buffer_source_bytes, enforce_range};
 use crate::failure::{Failure, Outcome};
 use crate::jwk::{Exported, KeyData, KeyFormat};
@@ -199,9 +202,7 @@ impl Algorithm for Aes {
         usages: Usages,
     ) -> Outcome<Generated> {
         let Some(&AesParams::Length { mode, length }) = alg.params() else {
-            return Err(Failure::not_supported(
-                "generateKey is not supported for this algorithm",
-            ));
+            return Err(no_generate());
         };
         // 1. If usages contains any entry which is not allowed, then throw a SyntaxError.
         if !usages.within(allowed_usages(mode)) {
@@ -228,14 +229,13 @@ impl Algorithm for Aes {
         )))
     }
 
-    fn import_key(
-        &self,
-        alg: &Normalized,
-        format: KeyFormat,
-        data: &KeyData,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<KeyParts> {
+    fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
+        let KeyImport {
+            format,
+            data,
+            extractable,
+            usages,
+        } = *request;
         let mode = AesMode::from_name(alg.name).unwrap_or(AesMode::Gcm);
         import(mode, format, data, extractable, usages)
     }

@@ -17,7 +17,10 @@ use super::pki::{
     encode_spki, jwk_checks, jwk_member, jwk_object, jwk_use, pair_usages, parse_pkcs8, parse_spki,
     parts, truncate_secret, usages_within,
 };
-use crate::algorithm::{unsupported, Algorithm, Generated, Members, Normalized, Op, Params};
+use crate::algorithm::{
+    no_generate, no_import, unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op,
+    Params,
+};
 use crate::failure::{Failure, Outcome};
 use crate::hash::Hash;
 use crate::jwk::{Exported, Jwk, KeyData, KeyFormat};
@@ -516,26 +519,21 @@ impl Algorithm for Ec {
         usages: Usages,
     ) -> Outcome<Generated> {
         let Some(EcParams::Key { named_curve }) = alg.params() else {
-            return Err(Failure::not_supported(
-                "generateKey is not supported for this algorithm",
-            ));
+            return Err(no_generate());
         };
         let (public, private) = ec_generate(alg.name == "ECDH", named_curve, extractable, usages)?;
         Ok(Generated::Pair { public, private })
     }
 
-    fn import_key(
-        &self,
-        alg: &Normalized,
-        format: KeyFormat,
-        data: &KeyData,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<KeyParts> {
+    fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
+        let KeyImport {
+            format,
+            data,
+            extractable,
+            usages,
+        } = *request;
         let Some(EcParams::Key { named_curve }) = alg.params() else {
-            return Err(Failure::not_supported(
-                "importKey is not supported for this algorithm",
-            ));
+            return Err(no_import());
         };
         ec_import(
             alg.name == "ECDH",

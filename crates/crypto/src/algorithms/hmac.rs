@@ -7,7 +7,9 @@ use sha1::Sha1;
 use sha2::{Sha256, Sha384, Sha512};
 
 use super::oct::{export_secret, jwk_oct_checks, random_bytes, secret, truncate_bits};
-use crate::algorithm::{Algorithm, Generated, Members, Normalized, Op, Params, Plain};
+use crate::algorithm::{
+    no_generate, no_import, Algorithm, Generated, KeyImport, Members, Normalized, Op, Params, Plain,
+};
 use crate::convert::enforce_range;
 use crate::failure::{Failure, Outcome};
 use crate::hash::Hash;
@@ -164,9 +166,7 @@ impl Algorithm for Hmac {
         usages: Usages,
     ) -> Outcome<Generated> {
         let Some(&KeyParams { hash, length }) = alg.params() else {
-            return Err(Failure::not_supported(
-                "generateKey is not supported for this algorithm",
-            ));
+            return Err(no_generate());
         };
         // 1. If usages contains any entry which is not "sign" or "verify", then throw a
         //    SyntaxError.
@@ -191,18 +191,15 @@ impl Algorithm for Hmac {
         )))
     }
 
-    fn import_key(
-        &self,
-        alg: &Normalized,
-        format: KeyFormat,
-        data: &KeyData,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<KeyParts> {
+    fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
+        let KeyImport {
+            format,
+            data,
+            extractable,
+            usages,
+        } = *request;
         let Some(&params) = alg.params() else {
-            return Err(Failure::not_supported(
-                "importKey is not supported for this algorithm",
-            ));
+            return Err(no_import());
         };
         import(params, format, data, extractable, usages)
     }

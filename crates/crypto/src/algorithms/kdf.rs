@@ -8,7 +8,7 @@ use sha1::Sha1;
 use sha2::{Sha256, Sha384, Sha512};
 
 use super::oct::secret;
-use crate::algorithm::{unsupported, Algorithm, Members, Normalized, Op, Params, Plain};
+use crate::algorithm::{unsupported, Algorithm, KeyImport, Members, Normalized, Op, Params, Plain};
 use crate::convert::{buffer_source_bytes, enforce_range};
 use crate::failure::{Failure, Outcome};
 use crate::hash::Hash;
@@ -119,14 +119,13 @@ impl Algorithm for Kdf {
 
     /// [PBKDF2 import key](https://w3c.github.io/webcrypto/#pbkdf2-operations-import-key)
     /// (and HKDF's).
-    fn import_key(
-        &self,
-        alg: &Normalized,
-        format: KeyFormat,
-        data: &KeyData,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<KeyParts> {
+    fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
+        let KeyImport {
+            format,
+            data,
+            extractable,
+            usages,
+        } = *request;
         let name = alg.name;
         // 1. If format is not "raw", throw a NotSupportedError.
         let (KeyFormat::Raw, KeyData::Bytes(bytes)) = (format, data) else {

@@ -20,7 +20,9 @@ use super::pki::{
     encode_spki, jwk_checks, jwk_member, jwk_object, jwk_use, pair_usages, parse_pkcs8, parse_spki,
     parts, truncate_secret, usages_within,
 };
-use crate::algorithm::{unsupported, Algorithm, Generated, Members, Normalized, Op, Params, Plain};
+use crate::algorithm::{
+    unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op, Params, Plain,
+};
 use crate::convert::buffer_source_bytes;
 use crate::failure::{Failure, Outcome};
 use crate::jwk::{Exported, KeyData, KeyFormat};
@@ -551,14 +553,13 @@ impl Algorithm for OkpFamily {
         Ok(Generated::Pair { public, private })
     }
 
-    fn import_key(
-        &self,
-        alg: &Normalized,
-        format: KeyFormat,
-        data: &KeyData,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<KeyParts> {
+    fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
+        let KeyImport {
+            format,
+            data,
+            extractable,
+            usages,
+        } = *request;
         okp_import(okp_of(alg)?, format, data, extractable, usages)
     }
 

@@ -22,7 +22,10 @@ use super::pki::{
     b64, check_extractable, encode_pkcs8, encode_spki, jwk_checks, jwk_member, jwk_object,
     parse_pkcs8, parse_spki, parts, usages_within,
 };
-use crate::algorithm::{unsupported, Algorithm, Generated, Members, Normalized, Op, Params, Plain};
+use crate::algorithm::{
+    no_generate, no_import, unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op,
+    Params, Plain,
+};
 use crate::convert::{big_integer, buffer_source_bytes, enforce_range};
 use crate::failure::{Failure, Outcome};
 use crate::hash::Hash;
@@ -565,9 +568,7 @@ impl Algorithm for Rsa {
             hash,
         }) = alg.params()
         else {
-            return Err(Failure::not_supported(
-                "generateKey is not supported for this algorithm",
-            ));
+            return Err(no_generate());
         };
         let scheme = scheme_of(alg.name)?;
         let e = rsa_generate_check(scheme, *modulus_length, public_exponent, usages)?;
@@ -582,18 +583,15 @@ impl Algorithm for Rsa {
         Ok(Generated::Pair { public, private })
     }
 
-    fn import_key(
-        &self,
-        alg: &Normalized,
-        format: KeyFormat,
-        data: &KeyData,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<KeyParts> {
+    fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
+        let KeyImport {
+            format,
+            data,
+            extractable,
+            usages,
+        } = *request;
         let Some(RsaParams::Import { hash }) = alg.params() else {
-            return Err(Failure::not_supported(
-                "importKey is not supported for this algorithm",
-            ));
+            return Err(no_import());
         };
         rsa_import(
             scheme_of(alg.name)?,
