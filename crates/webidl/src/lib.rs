@@ -68,8 +68,8 @@ pub use convert::*;
 pub use error::*;
 pub use fast_paths::{fast_paths, set_fast_paths};
 pub use interface::*;
-pub use registration::*;
 pub use promise::{promise_from_own_result, promise_from_result, promise_method};
+pub use registration::*;
 pub use resolving::*;
 
 #[cfg(test)]
