@@ -1,7 +1,7 @@
 //! # boa_url
 //!
-//! The URL Standard's [`URL`](https://url.spec.whatwg.org/#url-class) interface (on the `url`
-//! crate, whose parser is the standard's basic URL parser) and
+//! The URL Standard's [`URL`](https://url.spec.whatwg.org/#url-class) interface (on `ada-url`:
+//! ada, the parser Node uses, implements the standard's basic URL parser) and
 //! [`URLSearchParams`](https://url.spec.whatwg.org/#interface-urlsearchparams): a list of
 //! name-value pairs parsed from and serialized to `application/x-www-form-urlencoded`
 //! (through the `form_urlencoded` crate).
