@@ -263,7 +263,7 @@ impl Host {
         // Exceptions thrown by event listeners and abort algorithms are "reported" (HTML):
         // route them into this host's error list.
         boa_web::boa_dom::set_exception_reporter(event_loop::report_listener_exception);
-        // `ErrorEvent` and `PromiseRejectionEvent`, and the functions firing the `error`,
+        // The global's error and rejection event handlers, and the functions firing the `error`,
         // `unhandledrejection` and `rejectionhandled` events at the global.
         let dispatchers = context.eval(Source::from_bytes(ERROR_EVENT_JS))?;
         if let Some(dispatchers) = dispatchers.as_object() {
@@ -904,7 +904,8 @@ fn set_script_args(context: &mut Context, args: &[String]) -> JsResult<()> {
     )
 }
 
-/// Defines `ErrorEvent`; its value is the function firing the global's `error` event.
+/// The global's `onerror`, `onunhandledrejection` and `onrejectionhandled`; its value is the
+/// pair of functions firing the global's `error` and rejection events.
 const ERROR_EVENT_JS: &str = include_str!("error_event.js");
 
 /// The Console Standard's `console` is a WebIDL namespace, whose operations are enumerable

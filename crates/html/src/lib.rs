@@ -4,7 +4,8 @@
 //! workspace need, as native host objects for Boa: structured serialization and
 //! `structuredClone(value, { transfer })` ([`structured_clone`]), channel messaging
 //! (`MessageChannel`, `MessagePort`, `MessageEvent`: [`message`]), `navigator`
-//! ([`navigator`]), `reportError` (`report_error`), `atob`/`btoa` ([`base64`]), and the
+//! ([`navigator`]), `reportError` (`report_error`), `atob`/`btoa` ([`base64`]), `ErrorEvent`
+//! (`error_event`) and `PromiseRejectionEvent` (`promise_rejection_event`), and the
 //! transfer steps of
 //! `ReadableStream`, `WritableStream` and `TransformStream` with the Streams Standard's
 //! cross-realm transforms (`transfer_streams`).
@@ -42,9 +43,11 @@
 use boa_engine::{Context, JsResult};
 
 pub mod base64;
+mod error_event;
 pub mod message;
 pub mod navigator;
 mod owning;
+mod promise_rejection_event;
 mod records;
 mod report_error;
 pub mod structured_clone;
@@ -53,11 +56,11 @@ mod transfer_streams;
 mod transferable;
 
 /// Register `structuredClone` (replacing boa_runtime's), `MessageChannel`, `MessagePort`,
-/// `MessageEvent`, `reportError` and `atob`/`btoa` ([`base64`], replacing boa_runtime's)
-/// (`navigator` is the host's: [`navigator::install_navigator`]) on the context's current
-/// realm, after what they depend on (registered
-/// first if it is not there yet), and install the owning streams' hooks. Registering twice
-/// does nothing the second time.
+/// `MessageEvent`, `ErrorEvent`, `PromiseRejectionEvent`, `reportError` and `atob`/`btoa`
+/// ([`base64`], replacing boa_runtime's) (`navigator` is the host's:
+/// [`navigator::install_navigator`]) on the context's current realm, after what they depend
+/// on (registered first if it is not there yet), and install the owning streams' hooks.
+/// Registering twice does nothing the second time.
 pub fn register(context: &mut Context) -> JsResult<()> {
     if !boa_webidl::first_registration::<Registered>(context) {
         return Ok(());
@@ -67,6 +70,8 @@ pub fn register(context: &mut Context) -> JsResult<()> {
     message::register(context)?;
     transferable::register(context);
     report_error::register(context)?;
+    error_event::register(context)?;
+    promise_rejection_event::register(context)?;
     base64::register(context)?;
     owning::install(context);
     Ok(())
