@@ -61,17 +61,26 @@ pub(crate) struct Plain;
 /// The members of an algorithm dictionary being normalized, read in the order a family asks
 /// for them, and the normalization of its `HashAlgorithmIdentifier` members.
 pub(crate) struct Members<'a> {
+    /// The registered algorithm name the dictionary is normalized for.
+    pub(crate) name: &'static str,
+    /// The operation the dictionary is normalized for.
+    pub(crate) op: Op,
     dict: &'a Dictionary,
     normalize_hash: fn(&JsValue, &mut Context) -> JsResult<Hash>,
 }
 
 impl<'a> Members<'a> {
-    /// The members of `dict`; `normalize_hash` normalizes a hash member for "digest".
+    /// The members of `dict`, normalized for the algorithm `name` and operation `op`;
+    /// `normalize_hash` normalizes a hash member for "digest".
     pub(crate) fn new(
+        name: &'static str,
+        op: Op,
         dict: &'a Dictionary,
         normalize_hash: fn(&JsValue, &mut Context) -> JsResult<Hash>,
     ) -> Self {
         Self {
+            name,
+            op,
             dict,
             normalize_hash,
         }
@@ -118,6 +127,14 @@ pub(crate) struct KeyImport<'a> {
     pub(crate) usages: Usages,
 }
 
+impl KeyImport<'_> {
+    /// The arguments in the order of the import key steps: format, key data,
+    /// extractable, usages.
+    pub(crate) fn parts(&self) -> (KeyFormat, &KeyData, bool, Usages) {
+        (self.format, self.data, self.extractable, self.usages)
+    }
+}
+
 /// The failure of a generate key operation the algorithm does not have.
 pub(crate) fn no_generate() -> Failure {
     Failure::not_supported("generateKey is not supported for this algorithm")
@@ -141,13 +158,7 @@ pub(crate) trait Algorithm: Sync {
     /// [normalize an algorithm](https://w3c.github.io/webcrypto/#algorithm-normalization-normalize-an-algorithm)):
     /// the members in lexicographic order, BufferSource members copied, hash members
     /// normalized.
-    fn normalize(
-        &self,
-        name: &'static str,
-        op: Op,
-        members: &Members<'_>,
-        ctx: &mut Context,
-    ) -> JsResult<Params>;
+    fn normalize(&self, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params>;
 
     /// Whether the operation's steps are heavy enough for a worker thread by the
     /// parameters alone (PBKDF2's iterations, RSA key generation).

@@ -45,10 +45,8 @@ pub(crate) fn normalize(alg: &JsValue, op: Op, ctx: &mut Context) -> JsResult<No
     //    inherited `name` first, then the members in lexicographic order), 7. its name set
     //    to algName, 9-10. BufferSource members copied and hash members normalized.
     let _name_again = required(&dict, "name", "Algorithm", ctx)?.to_string(ctx)?;
-    let members = Members::new(&dict, normalize_hash);
-    let params = registration
-        .algorithm
-        .normalize(registration.name, op, &members, ctx)?;
+    let members = Members::new(registration.name, op, &dict, normalize_hash);
+    let params = registration.algorithm.normalize(&members, ctx)?;
     Ok(Normalized {
         name: registration.name,
         algorithm: registration.algorithm,

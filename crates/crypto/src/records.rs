@@ -164,12 +164,7 @@ impl KeyAlgorithm {
                 )?;
             }
             Self::Hmac { hash, length } => {
-                let h = JsObject::with_object_proto(ctx.intrinsics());
-                h.create_data_property_or_throw(
-                    JsString::from("name"),
-                    JsString::from(hash.name()),
-                    ctx,
-                )?;
+                let h = hash_object(*hash, ctx)?;
                 object.create_data_property_or_throw(JsString::from("hash"), h, ctx)?;
                 object.create_data_property_or_throw(JsString::from("length"), *length, ctx)?;
             }
@@ -202,12 +197,7 @@ impl KeyAlgorithm {
                     exponent,
                     ctx,
                 )?;
-                let h = JsObject::with_object_proto(ctx.intrinsics());
-                h.create_data_property_or_throw(
-                    JsString::from("name"),
-                    JsString::from(hash.name()),
-                    ctx,
-                )?;
+                let h = hash_object(*hash, ctx)?;
                 object.create_data_property_or_throw(JsString::from("hash"), h, ctx)?;
             }
             Self::Pbkdf2 | Self::Hkdf | Self::Ed25519 | Self::X25519 | Self::Ed448 | Self::X448 => {
@@ -229,4 +219,11 @@ pub(crate) struct KeyParts {
     /// Ed448 and X448 the private or public key's bytes (32, 32, 57 and 56 bytes); for RSA
     /// keys the PKCS #1 `RSAPrivateKey` or `RSAPublicKey` DER.
     pub(crate) material: Vec<u8>,
+}
+
+/// A `KeyAlgorithm` dictionary naming `hash` (a `hash` member's value).
+fn hash_object(hash: Hash, ctx: &mut Context) -> JsResult<JsObject> {
+    let h = JsObject::with_object_proto(ctx.intrinsics());
+    h.create_data_property_or_throw(JsString::from("name"), JsString::from(hash.name()), ctx)?;
+    Ok(h)
 }

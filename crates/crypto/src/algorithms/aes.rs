@@ -167,13 +167,8 @@ fn gcm_steps(
 }
 
 impl Algorithm for Aes {
-    fn normalize(
-        &self,
-        name: &'static str,
-        op: Op,
-        members: &Members<'_>,
-        ctx: &mut Context,
-    ) -> JsResult<Params> {
+    fn normalize(&self, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params> {
+        let (name, op) = (members.name, members.op);
         match op {
             Op::GenerateKey | Op::GetKeyLength => {
                 let d = if op == Op::GenerateKey {
@@ -230,12 +225,7 @@ impl Algorithm for Aes {
     }
 
     fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
-        let KeyImport {
-            format,
-            data,
-            extractable,
-            usages,
-        } = *request;
+        let (format, data, extractable, usages) = request.parts();
         let mode = AesMode::from_name(alg.name).unwrap_or(AesMode::Gcm);
         import(mode, format, data, extractable, usages)
     }
@@ -417,24 +407,51 @@ pub(crate) fn aes_ctr(key: &[u8], counter: &[u8], length: u8, data: &[u8]) -> Ou
     with_aes!(key, ctr_apply(key, counter, length, data))
 }
 
-/// The AES-GCM computation with a nonce of `N` bytes and a tag of `T` bytes.
-fn gcm_sized<C, N, T>(
-    key: &[u8],
-    iv: &[u8],
-    aad: &[u8],
-    data: &[u8],
+/// The arguments of one AES-GCM computation.
+#[derive(Clone, Copy)]
+struct GcmInput<'a> {
+    key: &'a [u8],
+    iv: &'a [u8],
+    aad: &'a [u8],
+    tag_bits: u8,
+    data: &'a [u8],
     encrypt: bool,
-) -> Outcome<Vec<u8>>
+}
+
+/// The AES-GCM cipher over `key` with a nonce of `N` bytes and a tag of `T` bytes.
+fn gcm_cipher<C, N, T>(key: &[u8]) -> Outcome<AesGcm<C, N, T>>
 where
     C: BlockCipher + BlockEncrypt + KeyInit + BlockSizeUser<BlockSize = consts::U16>,
     N: aes::cipher::ArrayLength<u8>,
     T: aes_gcm::TagSize,
 {
-    let cipher = AesGcm::<C, N, T>::new_from_slice(key)
-        .map_err(|_| Failure::operation("invalid AES-GCM key length"))?;
+    AesGcm::<C, N, T>::new_from_slice(key)
+        .map_err(|_| Failure::operation("invalid AES-GCM key length"))
+}
+
+/// The ciphertext and the `tag_len`-byte tag that ends `data`.
+fn split_tag(data: &[u8], tag_len: usize) -> Outcome<(&[u8], &[u8])> {
+    // "If the length of ciphertext is less than tagLength, then throw an OperationError."
+    let Some(split) = data.len().checked_sub(tag_len) else {
+        return Err(Failure::operation(
+            "the AES-GCM ciphertext is shorter than the tag",
+        ));
+    };
+    Ok(data.split_at(split))
+}
+
+/// The AES-GCM computation with a nonce of `N` bytes and a tag of `T` bytes.
+fn gcm_sized<C, N, T>(input: &GcmInput<'_>) -> Outcome<Vec<u8>>
+where
+    C: BlockCipher + BlockEncrypt + KeyInit + BlockSizeUser<BlockSize = consts::U16>,
+    N: aes::cipher::ArrayLength<u8>,
+    T: aes_gcm::TagSize,
+{
+    let GcmInput { iv, aad, data, .. } = *input;
+    let cipher = gcm_cipher::<C, N, T>(input.key)?;
     let nonce = GenericArray::from_slice(iv);
     let tag_len = T::to_usize();
-    if encrypt {
+    if input.encrypt {
         // Room for the tag from the start: appending it does not move the ciphertext.
         let mut buffer = Vec::with_capacity(data.len().saturating_add(tag_len));
         buffer.extend_from_slice(data);
@@ -444,13 +461,7 @@ where
         buffer.extend_from_slice(&tag);
         Ok(buffer)
     } else {
-        // "If the length of ciphertext is less than tagLength, then throw an OperationError."
-        let Some(split) = data.len().checked_sub(tag_len) else {
-            return Err(Failure::operation(
-                "the AES-GCM ciphertext is shorter than the tag",
-            ));
-        };
-        let (ciphertext, tag) = data.split_at(split);
+        let (ciphertext, tag) = split_tag(data, tag_len)?;
         let mut buffer = ciphertext.to_vec();
         cipher
             .decrypt_in_place_detached(nonce, aad, &mut buffer, GenericArray::from_slice(tag))
@@ -459,25 +470,18 @@ where
     }
 }
 
-fn gcm_nonce<C, N>(
-    key: &[u8],
-    iv: &[u8],
-    aad: &[u8],
-    tag_bits: u8,
-    data: &[u8],
-    encrypt: bool,
-) -> Outcome<Vec<u8>>
+fn gcm_nonce<C, N>(input: &GcmInput<'_>) -> Outcome<Vec<u8>>
 where
     C: BlockCipher + BlockEncrypt + KeyInit + BlockSizeUser<BlockSize = consts::U16>,
     N: aes::cipher::ArrayLength<u8>,
 {
-    match tag_bits {
-        96 => gcm_sized::<C, N, consts::U12>(key, iv, aad, data, encrypt),
-        104 => gcm_sized::<C, N, consts::U13>(key, iv, aad, data, encrypt),
-        112 => gcm_sized::<C, N, consts::U14>(key, iv, aad, data, encrypt),
-        120 => gcm_sized::<C, N, consts::U15>(key, iv, aad, data, encrypt),
-        128 => gcm_sized::<C, N, consts::U16>(key, iv, aad, data, encrypt),
-        32 | 64 => gcm_short_tag::<C, N>(key, iv, aad, usize::from(tag_bits / 8), data, encrypt),
+    match input.tag_bits {
+        96 => gcm_sized::<C, N, consts::U12>(input),
+        104 => gcm_sized::<C, N, consts::U13>(input),
+        112 => gcm_sized::<C, N, consts::U14>(input),
+        120 => gcm_sized::<C, N, consts::U15>(input),
+        128 => gcm_sized::<C, N, consts::U16>(input),
+        32 | 64 => gcm_short_tag::<C, N>(input, usize::from(input.tag_bits / 8)),
         _ => Err(Failure::operation("invalid AES-GCM tag length")),
     }
 }
@@ -485,23 +489,16 @@ where
 /// AES-GCM with a 32- or 64-bit tag (`tag_len` bytes), which the aes-gcm crate does not
 /// instantiate: the tag is the first `tag_len` bytes of the full 128-bit tag (NIST SP 800-38D
 /// "MSB_t"), computed by the crate.
-fn gcm_short_tag<C, N>(
-    key: &[u8],
-    iv: &[u8],
-    aad: &[u8],
-    tag_len: usize,
-    data: &[u8],
-    encrypt: bool,
-) -> Outcome<Vec<u8>>
+fn gcm_short_tag<C, N>(input: &GcmInput<'_>, tag_len: usize) -> Outcome<Vec<u8>>
 where
     C: BlockCipher + BlockEncrypt + KeyInit + BlockSizeUser<BlockSize = consts::U16>,
     N: aes::cipher::ArrayLength<u8>,
 {
     use subtle::ConstantTimeEq;
-    let cipher = AesGcm::<C, N, consts::U16>::new_from_slice(key)
-        .map_err(|_| Failure::operation("invalid AES-GCM key length"))?;
+    let GcmInput { iv, aad, data, .. } = *input;
+    let cipher = gcm_cipher::<C, N, consts::U16>(input.key)?;
     let nonce = GenericArray::from_slice(iv);
-    if encrypt {
+    if input.encrypt {
         let mut buffer = data.to_vec();
         let tag = cipher
             .encrypt_in_place_detached(nonce, aad, &mut buffer)
@@ -509,12 +506,7 @@ where
         buffer.extend(tag.iter().take(tag_len));
         return Ok(buffer);
     }
-    let Some(split) = data.len().checked_sub(tag_len) else {
-        return Err(Failure::operation(
-            "the AES-GCM ciphertext is shorter than the tag",
-        ));
-    };
-    let (ciphertext, tag) = data.split_at(split);
+    let (ciphertext, tag) = split_tag(data, tag_len)?;
     // GCM's keystream is the same both ways: "encrypting" the ciphertext with the crate gives
     // the candidate plaintext; encrypting that again gives the full tag over the ciphertext.
     let mut plaintext = ciphertext.to_vec();
@@ -532,21 +524,14 @@ where
     Ok(plaintext)
 }
 
-fn gcm<C>(
-    key: &[u8],
-    iv: &[u8],
-    aad: &[u8],
-    tag_bits: u8,
-    data: &[u8],
-    encrypt: bool,
-) -> Outcome<Vec<u8>>
+fn gcm<C>(input: &GcmInput<'_>) -> Outcome<Vec<u8>>
 where
     C: BlockCipher + BlockEncrypt + KeyInit + BlockSizeUser<BlockSize = consts::U16>,
 {
-    match iv.len() {
-        12 => gcm_nonce::<C, consts::U12>(key, iv, aad, tag_bits, data, encrypt),
-        16 => gcm_nonce::<C, consts::U16>(key, iv, aad, tag_bits, data, encrypt),
-        32 => gcm_nonce::<C, consts::U32>(key, iv, aad, tag_bits, data, encrypt),
+    match input.iv.len() {
+        12 => gcm_nonce::<C, consts::U12>(input),
+        16 => gcm_nonce::<C, consts::U16>(input),
+        32 => gcm_nonce::<C, consts::U32>(input),
         // NOTE: other iv lengths are valid GCM but are not instantiated here.
         0 => Err(Failure::operation("the AES-GCM iv must not be empty")),
         _ => Err(Failure::operation(
@@ -566,7 +551,15 @@ pub(crate) fn aes_gcm(
     data: &[u8],
     encrypt: bool,
 ) -> Outcome<Vec<u8>> {
-    with_aes!(key, gcm(key, iv, aad, tag_bits, data, encrypt))
+    let input = GcmInput {
+        key,
+        iv,
+        aad,
+        tag_bits,
+        data,
+        encrypt,
+    };
+    with_aes!(key, gcm(&input))
 }
 
 /// AES-KW with the AES of `key`'s size: wrap (`wrap`) or unwrap `data`; `failed` is the

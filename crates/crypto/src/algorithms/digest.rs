@@ -5,20 +5,15 @@
 use boa_engine::{Context, JsResult};
 use boa_webidl::type_error;
 
-use crate::algorithm::{Algorithm, Members, Op, Params};
+use crate::algorithm::{Algorithm, Members, Params};
 use crate::hash::Hash;
 
 /// The SHA family.
 pub(crate) struct Sha;
 
 impl Algorithm for Sha {
-    fn normalize(
-        &self,
-        name: &'static str,
-        _op: Op,
-        _members: &Members<'_>,
-        _ctx: &mut Context,
-    ) -> JsResult<Params> {
+    fn normalize(&self, members: &Members<'_>, _ctx: &mut Context) -> JsResult<Params> {
+        let name = members.name;
         let hash = Hash::from_name(name)
             .ok_or_else(|| type_error(format!("{name} is not a digest algorithm")))?;
         Ok(Box::new(hash))

@@ -484,13 +484,8 @@ pub(crate) fn export(format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
 }
 
 impl Algorithm for Ec {
-    fn normalize(
-        &self,
-        name: &'static str,
-        op: Op,
-        members: &Members<'_>,
-        ctx: &mut Context,
-    ) -> JsResult<Params> {
+    fn normalize(&self, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params> {
+        let (name, op) = (members.name, members.op);
         Ok(match (op, name) {
             (Op::GenerateKey | Op::ImportKey, _) => {
                 let d = if op == Op::GenerateKey {
@@ -526,12 +521,7 @@ impl Algorithm for Ec {
     }
 
     fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
-        let KeyImport {
-            format,
-            data,
-            extractable,
-            usages,
-        } = *request;
+        let (format, data, extractable, usages) = request.parts();
         let Some(EcParams::Key { named_curve }) = alg.params() else {
             return Err(no_import());
         };

@@ -135,13 +135,8 @@ fn import(
 }
 
 impl Algorithm for Hmac {
-    fn normalize(
-        &self,
-        _name: &'static str,
-        op: Op,
-        members: &Members<'_>,
-        ctx: &mut Context,
-    ) -> JsResult<Params> {
+    fn normalize(&self, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params> {
+        let op = members.op;
         if !matches!(op, Op::GenerateKey | Op::ImportKey | Op::GetKeyLength) {
             return Ok(Box::new(Plain));
         }
@@ -192,12 +187,7 @@ impl Algorithm for Hmac {
     }
 
     fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
-        let KeyImport {
-            format,
-            data,
-            extractable,
-            usages,
-        } = *request;
+        let (format, data, extractable, usages) = request.parts();
         let Some(&params) = alg.params() else {
             return Err(no_import());
         };

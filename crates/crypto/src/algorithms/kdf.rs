@@ -81,13 +81,8 @@ pub(crate) fn hkdf(
 }
 
 impl Algorithm for Kdf {
-    fn normalize(
-        &self,
-        name: &'static str,
-        op: Op,
-        members: &Members<'_>,
-        ctx: &mut Context,
-    ) -> JsResult<Params> {
+    fn normalize(&self, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params> {
+        let (name, op) = (members.name, members.op);
         match (op, name) {
             (Op::DeriveBits, "PBKDF2") => {
                 let hash = members.hash("Pbkdf2Params", ctx)?;
@@ -120,12 +115,7 @@ impl Algorithm for Kdf {
     /// [PBKDF2 import key](https://w3c.github.io/webcrypto/#pbkdf2-operations-import-key)
     /// (and HKDF's).
     fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
-        let KeyImport {
-            format,
-            data,
-            extractable,
-            usages,
-        } = *request;
+        let (format, data, extractable, usages) = request.parts();
         let name = alg.name;
         // 1. If format is not "raw", throw a NotSupportedError.
         let (KeyFormat::Raw, KeyData::Bytes(bytes)) = (format, data) else {

@@ -82,15 +82,7 @@ pub(crate) fn export_secret(
             jwk.insert("alg".into(), Value::String(jwk_alg));
             jwk.insert("ext".into(), Value::Bool(key.extractable));
             jwk.insert("k".into(), Value::String(base64url_encode(&key.material)));
-            jwk.insert(
-                "key_ops".into(),
-                Value::Array(
-                    key.usages
-                        .names()
-                        .map(|u| Value::String(u.into()))
-                        .collect(),
-                ),
-            );
+            jwk.insert("key_ops".into(), jwk_key_ops(key.usages));
             jwk.insert("kty".into(), Value::String("oct".into()));
             Ok(Exported::Jwk(jwk))
         }
@@ -99,4 +91,14 @@ pub(crate) fn export_secret(
             key.algorithm.name()
         ))),
     }
+}
+
+/// A JWK's `key_ops` member: the key's usages, in the recognized order.
+pub(crate) fn jwk_key_ops(usages: Usages) -> serde_json::Value {
+    serde_json::Value::Array(
+        usages
+            .names()
+            .map(|u| serde_json::Value::String(u.into()))
+            .collect(),
+    )
 }

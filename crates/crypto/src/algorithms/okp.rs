@@ -521,13 +521,8 @@ fn okp_of(alg: &Normalized) -> Outcome<Okp> {
 }
 
 impl Algorithm for OkpFamily {
-    fn normalize(
-        &self,
-        name: &'static str,
-        op: Op,
-        members: &Members<'_>,
-        ctx: &mut Context,
-    ) -> JsResult<Params> {
+    fn normalize(&self, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params> {
+        let (name, op) = (members.name, members.op);
         Ok(match (op, name) {
             (Op::Sign | Op::Verify, "Ed448") => {
                 let context = match members.get("context", ctx)? {
@@ -554,12 +549,7 @@ impl Algorithm for OkpFamily {
     }
 
     fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
-        let KeyImport {
-            format,
-            data,
-            extractable,
-            usages,
-        } = *request;
+        let (format, data, extractable, usages) = request.parts();
         okp_import(okp_of(alg)?, format, data, extractable, usages)
     }
 

@@ -8,6 +8,7 @@ use der::{Decode, Encode};
 use serde_json::Value;
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
 
+use super::oct::jwk_key_ops;
 use crate::algorithm::Members;
 use crate::convert::{key_parts, to_key};
 use crate::failure::{Failure, Outcome};
@@ -176,15 +177,7 @@ pub(crate) fn jwk_object(
     let mut jwk = serde_json::Map::new();
     jwk.insert("kty".into(), Value::String(kty.into()));
     jwk.insert("ext".into(), Value::Bool(key.extractable));
-    jwk.insert(
-        "key_ops".into(),
-        Value::Array(
-            key.usages
-                .names()
-                .map(|u| Value::String(u.into()))
-                .collect(),
-        ),
-    );
+    jwk.insert("key_ops".into(), jwk_key_ops(key.usages));
     for (name, value) in members {
         jwk.insert(name.into(), value);
     }

@@ -76,23 +76,16 @@ fn scheme_usages(scheme: RsaScheme) -> (Usages, Usages) {
 /// `$body` with `$d` the hash function's type.
 macro_rules! per_hash {
     ($hash:expr, $d:ident => $body:expr) => {
+        per_hash!(@arms $hash, $d, $body;
+            Sha1 => sha1::Sha1, Sha256 => sha2::Sha256,
+            Sha384 => sha2::Sha384, Sha512 => sha2::Sha512)
+    };
+    (@arms $hash:expr, $d:ident, $body:expr; $($variant:ident => $ty:ty),*) => {
         match $hash {
-            Hash::Sha1 => {
-                type $d = sha1::Sha1;
+            $(Hash::$variant => {
+                type $d = $ty;
                 $body
-            }
-            Hash::Sha256 => {
-                type $d = sha2::Sha256;
-                $body
-            }
-            Hash::Sha384 => {
-                type $d = sha2::Sha384;
-                $body
-            }
-            Hash::Sha512 => {
-                type $d = sha2::Sha512;
-                $body
-            }
+            })*
         }
     };
 }
@@ -510,13 +503,8 @@ pub(crate) fn export(format: KeyFormat, key: &KeyParts) -> Outcome<Exported> {
 }
 
 impl Algorithm for Rsa {
-    fn normalize(
-        &self,
-        name: &'static str,
-        op: Op,
-        members: &Members<'_>,
-        ctx: &mut Context,
-    ) -> JsResult<Params> {
+    fn normalize(&self, members: &Members<'_>, ctx: &mut Context) -> JsResult<Params> {
+        let (name, op) = (members.name, members.op);
         Ok(match (op, name) {
             (Op::GenerateKey, _) => {
                 let d = "RsaHashedKeyGenParams";
@@ -584,12 +572,7 @@ impl Algorithm for Rsa {
     }
 
     fn import_key(&self, alg: &Normalized, request: &KeyImport<'_>) -> Outcome<KeyParts> {
-        let KeyImport {
-            format,
-            data,
-            extractable,
-            usages,
-        } = *request;
+        let (format, data, extractable, usages) = request.parts();
         let Some(RsaParams::Import { hash }) = alg.params() else {
             return Err(no_import());
         };
