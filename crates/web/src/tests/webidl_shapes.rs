@@ -174,6 +174,17 @@ const EXPECTED: &[(&str, &str, &str)] = &[
         "length,name,prototype",
     ),
     (
+        "ErrorEvent",
+        // `constructor` first: the order these had as the host's script-defined classes.
+        "constructor,message,filename,lineno,colno,error,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
+        "PromiseRejectionEvent",
+        "constructor,promise,reason,Symbol(Symbol.toStringTag)",
+        "length,name,prototype",
+    ),
+    (
         "CustomEvent",
         "detail,initCustomEvent,constructor,Symbol(Symbol.toStringTag)",
         "length,name,prototype",
