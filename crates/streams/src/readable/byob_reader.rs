@@ -19,7 +19,7 @@ use super::generic_reader::{
     self, readable_stream_reader_generic_initialize, readable_stream_reader_generic_release,
     GenericReader, GenericReaderClass,
 };
-use super::reader::read_result;
+use super::requests::ReadIntoRequest;
 use super::{
     is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamReader, StreamState,
 };
@@ -28,62 +28,6 @@ use boa_webidl::{
     self as webidl, arg, brand, range_error, to_enforce_range_u64, type_error, Dictionary, Member,
     INTERFACE_ATTRIBUTES,
 };
-
-/// The chunk/close/error steps of a read-into request implemented in Rust (the byte tee,
-/// embedders).
-pub trait ReadIntoRequestSteps: Trace {
-    /// Chunk steps, given `chunk`.
-    fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context);
-    /// Close steps, given `chunk` (a view or undefined).
-    fn close_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context);
-    /// Error steps, given `e`.
-    fn error_steps(self: Box<Self>, e: JsValue, ctx: &mut Context);
-}
-
-/// A [read-into request](https://streams.spec.whatwg.org/#read-into-request).
-#[derive(Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum ReadIntoRequest {
-    /// `reader.read(view)`: the JS promise it returned.
-    Default(PromiseCapability),
-    /// A read-into request whose steps run in Rust.
-    Native(Box<dyn ReadIntoRequestSteps>),
-}
-
-impl ReadIntoRequest {
-    /// Perform the chunk steps, given `chunk`.
-    pub fn chunk_steps(self, chunk: JsValue, ctx: &mut Context) {
-        match self {
-            // 1. Resolve promise with «[ "value" → chunk, "done" → false ]».
-            Self::Default(p) => {
-                let result = read_result(chunk, false, ctx);
-                p.resolve(result, ctx);
-            }
-            Self::Native(s) => s.chunk_steps(chunk, ctx),
-        }
-    }
-
-    /// Perform the close steps, given `chunk`.
-    pub fn close_steps(self, chunk: JsValue, ctx: &mut Context) {
-        match self {
-            // 1. Resolve promise with «[ "value" → chunk, "done" → true ]».
-            Self::Default(p) => {
-                let result = read_result(chunk, true, ctx);
-                p.resolve(result, ctx);
-            }
-            Self::Native(s) => s.close_steps(chunk, ctx),
-        }
-    }
-
-    /// Perform the error steps, given `e`.
-    pub fn error_steps(self, e: JsValue, ctx: &mut Context) {
-        match self {
-            // 1. Reject promise with e.
-            Self::Default(p) => p.reject(e, ctx),
-            Self::Native(s) => s.error_steps(e, ctx),
-        }
-    }
-}
 
 /// A `ReadableStreamBYOBReader`'s internal slots.
 #[derive(Trace, Finalize, JsData)]

@@ -1,77 +1,24 @@
-//! `ReadableStreamBYOBRequest` ([spec](https://streams.spec.whatwg.org/#rs-byob-request-class)).
+//! `ReadableStreamBYOBRequest` ([spec](https://streams.spec.whatwg.org/#rs-byob-request-class)):
+//! the interface. Its slots ([`ReadableStreamBYOBRequest`]) live with the controller that
+//! creates and invalidates it (`byte_controller`).
 
 use boa_engine::{
     class::{Class, ClassBuilder},
     object::builtins::JsArrayBuffer,
     object::builtins::JsTypedArray,
     property::Attribute,
-    Context, JsData, JsObject, JsResult, JsValue,
+    Context, JsObject, JsResult, JsValue,
 };
-use boa_gc::{Finalize, GcRefCell, Trace};
 
 use super::buffers::{is_detached_buffer, to_array_buffer_view};
 use super::byte_controller::{
     readable_byte_stream_controller_respond, readable_byte_stream_controller_respond_with_new_view,
-    ReadableByteStreamController,
+    ReadableStreamBYOBRequest,
 };
 use boa_webidl::{
     self as webidl, arg, brand, illegal_constructor, to_enforce_range_u64, type_error, Member,
     INTERFACE_ATTRIBUTES,
 };
-
-/// A `ReadableStreamBYOBRequest`'s internal slots.
-#[derive(Trace, Finalize, JsData)]
-pub struct ReadableStreamBYOBRequest {
-    controller: GcRefCell<Option<JsObject<ReadableByteStreamController>>>,
-    /// A `Uint8Array`, or null once invalidated.
-    view: GcRefCell<Option<JsObject>>,
-}
-
-impl std::fmt::Debug for ReadableStreamBYOBRequest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ReadableStreamBYOBRequest")
-            .finish_non_exhaustive()
-    }
-}
-
-impl ReadableStreamBYOBRequest {
-    /// `[[controller]]`.
-    pub fn controller(&self) -> Option<JsObject<ReadableByteStreamController>> {
-        self.controller.borrow().clone()
-    }
-
-    /// `[[view]]`.
-    pub fn view(&self) -> Option<JsObject> {
-        self.view.borrow().clone()
-    }
-
-    /// ReadableByteStreamControllerInvalidateBYOBRequest's steps on the request: `[[controller]]`
-    /// ← undefined, `[[view]]` ← null.
-    pub(crate) fn invalidate(&self) {
-        *self.controller.borrow_mut() = None;
-        *self.view.borrow_mut() = None;
-    }
-}
-
-/// A new `ReadableStreamBYOBRequest` with `[[controller]]` and `[[view]]` set.
-pub(crate) fn new_byob_request(
-    controller: &JsObject<ReadableByteStreamController>,
-    view: JsObject,
-    ctx: &mut Context,
-) -> JsResult<JsObject<ReadableStreamBYOBRequest>> {
-    let proto = ctx
-        .get_global_class::<ReadableStreamBYOBRequest>()
-        .ok_or_else(|| type_error("ReadableStreamBYOBRequest is not registered"))?
-        .prototype();
-    Ok(JsObject::new(
-        ctx.root_shape(),
-        proto,
-        ReadableStreamBYOBRequest {
-            controller: GcRefCell::new(Some(controller.clone())),
-            view: GcRefCell::new(Some(view)),
-        },
-    ))
-}
 
 fn view_buffer(view: &JsObject, ctx: &mut Context) -> JsResult<JsArrayBuffer> {
     let ta = JsTypedArray::from_object(view.clone())?;

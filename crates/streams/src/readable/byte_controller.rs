@@ -22,9 +22,8 @@ use super::buffers::{
     transfer_pull_into_buffer, transfer_pull_into_buffer_to_object, PullIntoBuffer,
     PullIntoBufferCell, TypedArrayKind, ViewConstructor, ViewRecord,
 };
-use super::byob_reader::ReadIntoRequest;
-use super::byob_request::ReadableStreamBYOBRequest;
-use super::reader::ReadRequest;
+use super::requests::ReadIntoRequest;
+use super::requests::ReadRequest;
 use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
     readable_stream_add_read_into_request, readable_stream_add_read_request, readable_stream_close,
@@ -1211,7 +1210,7 @@ pub fn readable_byte_stream_controller_get_byob_request(
         //   3. Let byobRequest be a new ReadableStreamBYOBRequest.
         //   4. Set byobRequest.[[controller]] to controller.
         //   5. Set byobRequest.[[view]] to view.
-        let request = super::byob_request::new_byob_request(controller, view, ctx)?;
+        let request = new_byob_request(controller, view, ctx)?;
         //   6. Set controller.[[byobRequest]] to byobRequest.
         data(controller, |c| *c.byob_request.borrow_mut() = Some(request));
     }
@@ -1828,4 +1827,58 @@ fn readable_byte_stream_controller_should_call_pull(
     // 9. If desiredSize > 0, return true.
     // 10. Return false.
     desired_size.is_some_and(|d| d > 0.0)
+}
+
+/// A `ReadableStreamBYOBRequest`'s internal slots.
+#[derive(Trace, Finalize, JsData)]
+pub struct ReadableStreamBYOBRequest {
+    controller: GcRefCell<Option<JsObject<ReadableByteStreamController>>>,
+    /// A `Uint8Array`, or null once invalidated.
+    view: GcRefCell<Option<JsObject>>,
+}
+
+impl std::fmt::Debug for ReadableStreamBYOBRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadableStreamBYOBRequest")
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReadableStreamBYOBRequest {
+    /// `[[controller]]`.
+    pub fn controller(&self) -> Option<JsObject<ReadableByteStreamController>> {
+        self.controller.borrow().clone()
+    }
+
+    /// `[[view]]`.
+    pub fn view(&self) -> Option<JsObject> {
+        self.view.borrow().clone()
+    }
+
+    /// ReadableByteStreamControllerInvalidateBYOBRequest's steps on the request: `[[controller]]`
+    /// ← undefined, `[[view]]` ← null.
+    pub(crate) fn invalidate(&self) {
+        *self.controller.borrow_mut() = None;
+        *self.view.borrow_mut() = None;
+    }
+}
+
+/// A new `ReadableStreamBYOBRequest` with `[[controller]]` and `[[view]]` set.
+pub(crate) fn new_byob_request(
+    controller: &JsObject<ReadableByteStreamController>,
+    view: JsObject,
+    ctx: &mut Context,
+) -> JsResult<JsObject<ReadableStreamBYOBRequest>> {
+    let proto = ctx
+        .get_global_class::<ReadableStreamBYOBRequest>()
+        .ok_or_else(|| type_error("ReadableStreamBYOBRequest is not registered"))?
+        .prototype();
+    Ok(JsObject::new(
+        ctx.root_shape(),
+        proto,
+        ReadableStreamBYOBRequest {
+            controller: GcRefCell::new(Some(controller.clone())),
+            view: GcRefCell::new(Some(view)),
+        },
+    ))
 }

@@ -5,12 +5,12 @@
 use std::cell::Cell;
 
 use boa_engine::{object::builtins::JsArray, Context, JsObject, JsResult, JsValue};
-use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcErased, GcRefCell, Trace};
 
 use super::buffers::{clone_as_uint8_array, to_array_buffer_view};
 use super::byob_reader::{
     acquire_readable_stream_byob_reader, readable_stream_byob_reader_read,
-    readable_stream_byob_reader_release, ReadIntoRequest, ReadIntoRequestSteps,
+    readable_stream_byob_reader_release,
 };
 use super::byte_controller::{
     byte_controller_of, readable_byte_stream_controller_close,
@@ -20,9 +20,10 @@ use super::byte_controller::{
 };
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
+    readable_stream_default_reader_release,
 };
-use super::source::{SourceAlgorithms, StartAlgorithm};
+use super::requests::{ReadIntoRequest, ReadIntoRequestSteps, ReadRequest, ReadRequestSteps};
+use super::source::{HostedSource, SourceAlgorithms, SourceTable, StartAlgorithm};
 use super::{create_readable_byte_stream, readable_stream_cancel, ReadableStream, StreamReader};
 use boa_webidl::promise::{enqueue_microtask, Reaction};
 use boa_webidl::promise::{Completion, RustPromise};
@@ -112,11 +113,35 @@ impl ByteTeeState {
 /// One branch's pull / cancel algorithms.
 #[derive(Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-pub struct ByteTeeBranch {
+struct ByteTeeBranch {
     state: Gc<ByteTeeState>,
     #[unsafe_ignore_trace]
     second: bool,
 }
+
+/// Branch 1's and branch 2's pull / cancel algorithms, as a [`HostedSource`] performs them on
+/// the tee's state.
+static BYTE_TEE_BRANCH1: SourceTable = SourceTable {
+    pull: |state, ctx| {
+        ByteTeeBranch::of(state, false)
+            .map_or_else(Completion::undefined, |b| b.pull_algorithm(ctx))
+    },
+    cancel: |state, reason, ctx| {
+        ByteTeeBranch::of(state, false)
+            .map_or_else(Completion::undefined, |b| b.cancel_algorithm(reason, ctx))
+    },
+};
+
+/// See [`BYTE_TEE_BRANCH1`].
+static BYTE_TEE_BRANCH2: SourceTable = SourceTable {
+    pull: |state, ctx| {
+        ByteTeeBranch::of(state, true).map_or_else(Completion::undefined, |b| b.pull_algorithm(ctx))
+    },
+    cancel: |state, reason, ctx| {
+        ByteTeeBranch::of(state, true)
+            .map_or_else(Completion::undefined, |b| b.cancel_algorithm(reason, ctx))
+    },
+};
 
 /// [ReadableByteStreamTee](https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamtee)
 pub(crate) fn readable_byte_stream_tee(
@@ -150,10 +175,10 @@ pub(crate) fn readable_byte_stream_tee(
     //     cancel1Algorithm).
     let branch1 = create_readable_byte_stream(
         StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::ByteTee(ByteTeeBranch {
-            state: state.clone(),
-            second: false,
-        }),
+        SourceAlgorithms::ByteTee(HostedSource::new(
+            GcErased::new(state.clone()),
+            &BYTE_TEE_BRANCH1,
+        )),
         None,
         None,
         ctx,
@@ -162,10 +187,10 @@ pub(crate) fn readable_byte_stream_tee(
     //     cancel2Algorithm).
     let branch2 = create_readable_byte_stream(
         StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::ByteTee(ByteTeeBranch {
-            state: state.clone(),
-            second: true,
-        }),
+        SourceAlgorithms::ByteTee(HostedSource::new(
+            GcErased::new(state.clone()),
+            &BYTE_TEE_BRANCH2,
+        )),
         None,
         None,
         ctx,
@@ -328,6 +353,16 @@ fn pull_algorithm(state: &Gc<ByteTeeState>, second: bool, ctx: &mut Context) -> 
 }
 
 impl ByteTeeBranch {
+    /// The branch (`second` for branch 2) over the tee's state a [`HostedSource`] carries.
+    fn of(state: &GcErased, second: bool) -> Option<Self> {
+        let state = state.clone().downcast::<ByteTeeState>();
+        debug_assert!(
+            state.is_some(),
+            "a tee branch's source holds the tee's state"
+        );
+        state.map(|state| Self { state, second })
+    }
+
     /// pull1Algorithm / pull2Algorithm.
     pub(crate) fn pull_algorithm(&self, ctx: &mut Context) -> Completion {
         pull_algorithm(&self.state, self.second, ctx)

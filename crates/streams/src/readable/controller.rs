@@ -11,7 +11,7 @@ use boa_engine::{
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use super::reader::ReadRequest;
+use super::requests::ReadRequest;
 use super::source::{JsSource, SourceAlgorithms, StartAlgorithm};
 use super::{
     is_readable_stream_locked, readable_stream_add_read_request, readable_stream_close,

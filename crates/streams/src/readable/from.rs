@@ -11,14 +11,14 @@ use boa_engine::{
     },
     Context, JsData, JsResult, JsSymbol, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcErased, GcRefCell, Trace};
 
 use super::controller::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error,
 };
 use super::create_readable_stream;
-use super::source::{SourceAlgorithms, StartAlgorithm};
+use super::source::{HostedSource, SourceAlgorithms, SourceTable, StartAlgorithm};
 use super::{with_stream, ReadableStream, StreamController};
 use boa_webidl::promise::{
     enqueue_microtask, react, Completion, PromiseCapability, RustPromise, Settlement,
@@ -34,6 +34,20 @@ enum IteratorRecord {
     Async { iterator: JsObject, next: JsValue },
     FromSync { iterator: JsObject, next: JsValue },
 }
+
+/// `ReadableStream.from()`'s pull / cancel algorithms, as a [`HostedSource`] performs them on
+/// its [`FromIterableSource`].
+static FROM_ITERABLE_SOURCE: SourceTable = SourceTable {
+    pull: |state, ctx| {
+        FromIterableSource::of(state).map_or_else(Completion::undefined, |s| {
+            FromIterableSource::pull_algorithm(&s, ctx)
+        })
+    },
+    cancel: |state, reason, ctx| {
+        FromIterableSource::of(state)
+            .map_or_else(Completion::undefined, |s| s.cancel_algorithm(reason, ctx))
+    },
+};
 
 /// `ReadableStream.from()`'s underlying source: the async iterator and the stream.
 #[derive(Trace, Finalize)]
@@ -269,7 +283,10 @@ pub(crate) fn readable_stream_from_iterable(
     // 6. Set stream to ! CreateReadableStream(startAlgorithm, pullAlgorithm, cancelAlgorithm, 0).
     let stream = create_readable_stream(
         StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::FromIterable(source.clone()),
+        SourceAlgorithms::FromIterable(HostedSource::new(
+            GcErased::new(source.clone()),
+            &FROM_ITERABLE_SOURCE,
+        )),
         Some(0.0),
         None,
         ctx,
@@ -501,8 +518,18 @@ impl FromIterableSource {
         }
     }
 
+    /// The source a [`HostedSource`] carries.
+    fn of(state: &GcErased) -> Option<Gc<Self>> {
+        let state = state.clone().downcast::<Self>();
+        debug_assert!(
+            state.is_some(),
+            "ReadableStream.from()'s source holds its state"
+        );
+        state
+    }
+
     /// The pull algorithm.
-    pub(crate) fn pull_algorithm(this: &Gc<Self>, ctx: &mut Context) -> Completion {
+    fn pull_algorithm(this: &Gc<Self>, ctx: &mut Context) -> Completion {
         let out = RustPromise::new();
         if boa_webidl::fast_paths() {
             // 1. Let nextPromise be the result of getting the next value of iterator: steps
@@ -574,7 +601,7 @@ impl FromIterableSource {
     }
 
     /// The cancel algorithm: close the async iterator with `reason`.
-    pub(crate) fn cancel_algorithm(&self, reason: JsValue, ctx: &mut Context) -> Completion {
+    fn cancel_algorithm(&self, reason: JsValue, ctx: &mut Context) -> Completion {
         // WebIDL "close an async iterator":
         let return_result = match &self.record {
             IteratorRecord::Async { iterator, .. } => {

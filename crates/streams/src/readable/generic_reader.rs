@@ -12,8 +12,8 @@ use boa_engine::{class::Class, object::JsObject, Context, JsResult, JsValue};
 use boa_gc::{Finalize, Gc, GcRefCell, Trace};
 
 use super::{
-    byte_controller, controller, readable_stream_cancel, rejected, with_stream, Completion,
-    ReadableStream, StreamController, StreamReader, StreamState,
+    readable_stream_cancel, rejected, with_stream, Completion, ReadableStream, StreamReader,
+    StreamState,
 };
 use boa_webidl::promise::{PromiseSlot, Reaction};
 use boa_webidl::{self as webidl, arg, brand, type_error};
@@ -245,8 +245,7 @@ pub(crate) fn readable_stream_reader_generic_release(reader: &StreamReader, ctx:
     //    `PromiseSlot` is handled.)
     // 7. Perform ! stream.[[controller]].[[ReleaseSteps]]().
     match with_stream(&stream, ReadableStream::controller) {
-        Some(StreamController::Default(c)) => controller::release_steps(&c),
-        Some(StreamController::Byte(c)) => byte_controller::release_steps(&c),
+        Some(c) => c.release_steps(),
         None => debug_assert!(false, "a locked stream has a controller"),
     }
     // 8. Set stream.[[reader]] to undefined.

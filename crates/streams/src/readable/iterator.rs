@@ -9,13 +9,14 @@ use boa_engine::{
     property::PropertyDescriptor,
     Context, JsData, JsResult, JsString, JsSymbol, JsValue, NativeFunction,
 };
-use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcErased, GcRefCell, Trace};
 
 use super::generic_reader::readable_stream_reader_generic_cancel;
 use super::reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, ReadRequest, ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, ReadableStreamDefaultReader,
 };
+use super::requests::{HostedReadRequest, ReadRequest, ReadRequestTable};
 use super::{Completion, ReadableStream, StreamReader};
 use boa_webidl::promise::{
     completion_resolved_with, promise_rejected_with, promise_resolved_with, PromiseCapability,
@@ -211,13 +212,16 @@ fn next_steps(object: &JsObject<ReadableStreamAsyncIterator>, ctx: &mut Context)
         return promise;
     }
     // 3. Let promise be a new promise.
-    let read = Gc::new(GcRefCell::new(NextPromise::Reading(None)));
     // 4. Let readRequest be a new read request (IteratorReadRequest).
-    let request = ReadRequest::AsyncIterator(IteratorReadRequest {
+    let read = Gc::new(IteratorReadRequest {
         iterator: object.clone(),
         capability,
-        read: read.clone(),
+        read: GcRefCell::new(NextPromise::Reading(None)),
     });
+    let request = ReadRequest::AsyncIterator(HostedReadRequest::new(
+        GcErased::new(read.clone()),
+        &ITERATOR_READ_REQUEST,
+    ));
     // 5. Perform ! ReadableStreamDefaultReaderRead(this, readRequest).
     //    (This can run the source's pull() synchronously, and its read request steps with it;
     //    whatever they queue, e.g. the NewPromiseResolveThenableJob for pull's result or the
@@ -226,7 +230,7 @@ fn next_steps(object: &JsObject<ReadableStreamAsyncIterator>, ctx: &mut Context)
     // 6. Return promise.
     // nextSteps: React to nextPromise with fulfillSteps / rejectSteps (now, after the read
     // returned: a promise the read request steps settled gets its reaction queued here).
-    let settled = std::mem::replace(&mut *read.borrow_mut(), NextPromise::Reacted);
+    let settled = std::mem::replace(&mut *read.read.borrow_mut(), NextPromise::Reacted);
     if let NextPromise::Reading(Some((next_promise, reacting))) = settled {
         next_promise.upon(reacting, on_next_promise, ctx);
     }
@@ -246,13 +250,40 @@ enum NextPromise {
 }
 
 /// The async iterator's read request: settles "nextPromise", whose reactions run WebIDL's
-/// fulfillSteps / rejectSteps into nextPromiseCapability.
+/// fulfillSteps / rejectSteps into nextPromiseCapability. One `Gc` per `next()`, shared by the
+/// read request and nextSteps.
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-pub struct IteratorReadRequest {
+struct IteratorReadRequest {
     iterator: JsObject<ReadableStreamAsyncIterator>,
     capability: PromiseCapability,
-    read: Gc<GcRefCell<NextPromise>>,
+    read: GcRefCell<NextPromise>,
+}
+
+/// The async iterator's read request steps, as a [`HostedReadRequest`] performs them on the
+/// `next()` call's [`IteratorReadRequest`].
+static ITERATOR_READ_REQUEST: ReadRequestTable = ReadRequestTable {
+    chunk: iterator_chunk_steps,
+    close: iterator_close_steps,
+    error: iterator_error_steps,
+};
+
+fn iterator_chunk_steps(state: GcErased, chunk: JsValue, ctx: &mut Context) {
+    if let Some(request) = IteratorReadRequest::of(state) {
+        request.chunk_steps(chunk, ctx);
+    }
+}
+
+fn iterator_close_steps(state: GcErased, ctx: &mut Context) {
+    if let Some(request) = IteratorReadRequest::of(state) {
+        request.close_steps(ctx);
+    }
+}
+
+fn iterator_error_steps(state: GcErased, e: JsValue, ctx: &mut Context) {
+    if let Some(request) = IteratorReadRequest::of(state) {
+        request.error_steps(e, ctx);
+    }
 }
 
 #[derive(Clone, Trace, Finalize)]
@@ -295,12 +326,22 @@ fn on_next_promise(r: &Reacting, settlement: Result<JsValue, JsValue>, ctx: &mut
 }
 
 impl IteratorReadRequest {
+    /// The `next()` call's request a [`HostedReadRequest`] carries.
+    fn of(state: GcErased) -> Option<Gc<Self>> {
+        let state = state.downcast::<Self>();
+        debug_assert!(
+            state.is_some(),
+            "an iterator's read request holds its next() state"
+        );
+        state
+    }
+
     /// The promise is settled (`next_promise`): queue nextSteps' reaction to it, now if
     /// nextSteps has reacted already, else when the read returns to nextSteps.
-    fn settled(self, next_promise: Completion, end: bool, ctx: &mut Context) {
+    fn settled(&self, next_promise: Completion, end: bool, ctx: &mut Context) {
         let reacting = Reacting {
-            iterator: self.iterator,
-            capability: self.capability,
+            iterator: self.iterator.clone(),
+            capability: self.capability.clone(),
             end,
         };
         {
@@ -313,13 +354,13 @@ impl IteratorReadRequest {
         next_promise.upon(reacting, on_next_promise, ctx);
     }
 
-    pub(crate) fn chunk_steps(self, chunk: JsValue, ctx: &mut Context) {
+    fn chunk_steps(&self, chunk: JsValue, ctx: &mut Context) {
         // 1. Resolve promise with chunk.
         let next_promise = completion_resolved_with(chunk, ctx);
         self.settled(next_promise, false, ctx);
     }
 
-    pub(crate) fn close_steps(self, ctx: &mut Context) {
+    fn close_steps(&self, ctx: &mut Context) {
         // 1. Perform ! ReadableStreamDefaultReaderRelease(reader).
         let reader = self.iterator.borrow().data().reader.clone();
         readable_stream_default_reader_release(&reader, ctx);
@@ -332,7 +373,7 @@ impl IteratorReadRequest {
         self.settled(next_promise, true, ctx);
     }
 
-    pub(crate) fn error_steps(self, e: JsValue, ctx: &mut Context) {
+    fn error_steps(&self, e: JsValue, ctx: &mut Context) {
         // 1. Perform ! ReadableStreamDefaultReaderRelease(reader).
         let reader = self.iterator.borrow().data().reader.clone();
         readable_stream_default_reader_release(&reader, ctx);

@@ -10,11 +10,12 @@
 //! | `tee.rs`, `byte_tee.rs` | ReadableStreamDefaultTee, ReadableByteStreamTee |
 //! | `pipe.rs`, `pipe/` | ReadableStreamPipeTo, `pipeTo()` / `pipeThrough()` |
 //! | `generic_reader.rs` | the `ReadableStreamGenericReader` mixin (§4.4) and ReadableStreamReaderGeneric* (§4.10.3) |
-//! | `reader.rs` | `ReadableStreamDefaultReader` (§4.5), read requests, its abstract operations |
-//! | `byob_reader.rs` | `ReadableStreamBYOBReader` (§4.6), read-into requests, its abstract operations |
+//! | `requests.rs` | read requests and read-into requests (§4.5, §4.6), `ReadableStreamReadResult`: a leaf every reader, controller and tee names |
+//! | `reader.rs` | `ReadableStreamDefaultReader` (§4.5), its abstract operations |
+//! | `byob_reader.rs` | `ReadableStreamBYOBReader` (§4.6), its abstract operations |
 //! | `controller.rs` | `ReadableStreamDefaultController` (§4.7, §4.10.4) |
-//! | `byte_controller.rs` | `ReadableByteStreamController` (§4.8, §4.10.5), pull-into descriptors |
-//! | `byob_request.rs` | `ReadableStreamBYOBRequest` (§4.9) |
+//! | `byte_controller.rs` | `ReadableByteStreamController` (§4.8, §4.10.5), pull-into descriptors, the BYOB request's slots |
+//! | `byob_request.rs` | the `ReadableStreamBYOBRequest` interface (§4.9) |
 //! | `buffers.rs` | the ECMAScript ArrayBuffer / view operations byte streams use |
 //!
 //! # Internal API for WritableStream / TransformStream / pipeTo
@@ -47,7 +48,7 @@
 //!   [`StreamReader::Byob`]. Default readers (and so pipeTo's [`ReadRequest`]s) work on byte
 //!   streams unchanged. BYOB: [`acquire_readable_stream_byob_reader`],
 //!   [`readable_stream_byob_reader_release`](byob_reader::readable_stream_byob_reader_release), [`readable_stream_reader_generic_cancel`](generic_reader::readable_stream_reader_generic_cancel),
-//!   read-into requests ([`ReadIntoRequest`](byob_reader::ReadIntoRequest), [`ReadIntoRequestSteps`]). Controller:
+//!   read-into requests ([`ReadIntoRequest`](requests::ReadIntoRequest), [`ReadIntoRequestSteps`]). Controller:
 //!   [`readable_byte_stream_controller_enqueue`](byte_controller::readable_byte_stream_controller_enqueue) (takes a [`ViewRecord`](buffers::ViewRecord) from
 //!   [`to_array_buffer_view`]), [`readable_byte_stream_controller_close`](byte_controller::readable_byte_stream_controller_close),
 //!   [`readable_byte_stream_controller_error`](byte_controller::readable_byte_stream_controller_error), [`readable_byte_stream_controller_respond`](byte_controller::readable_byte_stream_controller_respond),
@@ -92,6 +93,7 @@ mod generic_reader;
 mod iterator;
 mod pipe;
 mod reader;
+mod requests;
 mod source;
 mod tee;
 #[cfg(test)]
@@ -112,17 +114,13 @@ pub use crate::strategies::SizeAlgorithm;
 pub use boa_webidl::promise::{Completion, RustPromise};
 pub(crate) use buffers::ViewRecord;
 pub use buffers::{to_array_buffer_view, ViewConstructor};
-pub use byob_reader::{
-    acquire_readable_stream_byob_reader, ReadIntoRequest, ReadIntoRequestSteps,
-    ReadableStreamBYOBReader,
-};
-pub use byob_request::ReadableStreamBYOBRequest;
-pub use byte_controller::ReadableByteStreamController;
+pub use byob_reader::{acquire_readable_stream_byob_reader, ReadableStreamBYOBReader};
 pub(crate) use byte_controller::{
     readable_byte_stream_controller_close, readable_byte_stream_controller_enqueue,
     readable_byte_stream_controller_error, readable_byte_stream_controller_get_desired_size,
     readable_byte_stream_controller_respond,
 };
+pub use byte_controller::{ReadableByteStreamController, ReadableStreamBYOBRequest};
 pub(crate) use controller::readable_stream_default_controller_enqueue_native;
 pub use controller::{
     readable_stream_default_controller_can_close_or_enqueue,
@@ -134,9 +132,9 @@ pub(crate) use generic_reader::readable_stream_reader_generic_cancel;
 pub use pipe::readable_stream_pipe_to;
 pub use reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
-    readable_stream_default_reader_release, ReadRequest, ReadRequestSteps,
-    ReadableStreamDefaultReader,
+    readable_stream_default_reader_release, ReadableStreamDefaultReader,
 };
+pub use requests::{ReadIntoRequest, ReadIntoRequestSteps, ReadRequest, ReadRequestSteps};
 pub use source::{NativeSource, NativeSourceBox, RustSource, SourceAlgorithms, StartAlgorithm};
 
 use crate::strategies::{extract_high_water_mark, extract_size_algorithm};
@@ -191,6 +189,36 @@ impl StreamController {
         match self {
             Self::Default(c) => Some(c),
             Self::Byte(_) => None,
+        }
+    }
+
+    /// `controller.[[CancelSteps]](reason)`: the
+    /// [default controller's](https://streams.spec.whatwg.org/#rs-default-controller-private-cancel)
+    /// or the [byte controller's](https://streams.spec.whatwg.org/#rbs-controller-private-cancel).
+    pub(crate) fn cancel_steps(&self, reason: JsValue, ctx: &mut Context) -> Completion {
+        match self {
+            Self::Default(c) => controller::cancel_steps(c, reason, ctx),
+            Self::Byte(c) => byte_controller::cancel_steps(c, reason, ctx),
+        }
+    }
+
+    /// `controller.[[PullSteps]](readRequest)`: the
+    /// [default controller's](https://streams.spec.whatwg.org/#rs-default-controller-private-pull)
+    /// or the [byte controller's](https://streams.spec.whatwg.org/#rbs-controller-private-pull).
+    pub(crate) fn pull_steps(&self, read_request: ReadRequest, ctx: &mut Context) {
+        match self {
+            Self::Default(c) => controller::pull_steps(c, read_request, ctx),
+            Self::Byte(c) => byte_controller::pull_steps(c, read_request, ctx),
+        }
+    }
+
+    /// `controller.[[ReleaseSteps]]()`: the
+    /// [default controller's](https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaultcontroller-releasesteps)
+    /// or the [byte controller's](https://streams.spec.whatwg.org/#abstract-opdef-readablebytestreamcontroller-releasesteps).
+    pub(crate) fn release_steps(&self) {
+        match self {
+            Self::Default(c) => controller::release_steps(c),
+            Self::Byte(c) => byte_controller::release_steps(c),
         }
     }
 }
@@ -750,8 +778,7 @@ pub fn readable_stream_cancel(
     }
     // 7. Let sourceCancelPromise be ! stream.[[controller]].[[CancelSteps]](reason).
     let source_cancel = match with_stream(stream, ReadableStream::controller) {
-        Some(StreamController::Default(c)) => controller::cancel_steps(&c, reason, ctx),
-        Some(StreamController::Byte(c)) => byte_controller::cancel_steps(&c, reason, ctx),
+        Some(c) => c.cancel_steps(reason, ctx),
         None => {
             debug_assert!(false, "a readable stream has a controller");
             Completion::undefined()

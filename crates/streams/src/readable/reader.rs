@@ -4,141 +4,23 @@
 use std::collections::VecDeque;
 
 use boa_engine::{
-    builtins::object::OrdinaryObject,
     class::{Class, ClassBuilder},
     object::JsObject,
-    property::{Attribute, PropertyDescriptor},
+    property::Attribute,
     Context, JsData, JsResult, JsValue,
 };
 use boa_gc::{Finalize, GcRefCell, Trace};
 
-use super::controller::pull_steps;
 use super::generic_reader::{
     self, readable_stream_reader_generic_initialize, readable_stream_reader_generic_release,
     GenericReader, GenericReaderClass,
 };
-use super::iterator::IteratorReadRequest;
-use super::tee::TeeReadRequest;
+use super::requests::ReadRequest;
 use super::{
-    is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamController,
-    StreamReader, StreamState,
+    is_readable_stream_locked, rejected, with_stream, ReadableStream, StreamReader, StreamState,
 };
 use boa_webidl::promise::PromiseCapability;
 use boa_webidl::{self as webidl, arg, brand, type_error, Member, INTERFACE_ATTRIBUTES};
-
-/// The chunk/close/error steps of a read request implemented in Rust (pipeTo, embedders).
-pub trait ReadRequestSteps: Trace {
-    /// Chunk steps, given `chunk`.
-    fn chunk_steps(self: Box<Self>, chunk: JsValue, ctx: &mut Context);
-    /// Chunk steps, given a queued chunk that may still be Rust bytes
-    /// ([`Chunk`](crate::chunk::Chunk)): by default it is turned into its JS value first; a request
-    /// that never hands the chunk to script (pipeTo's) takes it as it is.
-    fn chunk_steps_native(self: Box<Self>, chunk: crate::chunk::Chunk, ctx: &mut Context) {
-        let chunk = chunk.into_js(ctx);
-        self.chunk_steps(chunk, ctx);
-    }
-    /// Close steps.
-    fn close_steps(self: Box<Self>, ctx: &mut Context);
-    /// Error steps, given `e`.
-    fn error_steps(self: Box<Self>, e: JsValue, ctx: &mut Context);
-}
-
-/// A [read request](https://streams.spec.whatwg.org/#read-request).
-#[derive(Trace, Finalize)]
-#[boa_gc(unsafe_no_drop)]
-pub enum ReadRequest {
-    /// `reader.read()`: the JS promise it returned.
-    Default(PromiseCapability),
-    /// A default tee's read request.
-    Tee(TeeReadRequest),
-    /// The async iterator's `next()` read request.
-    AsyncIterator(IteratorReadRequest),
-    /// pipeTo's read request.
-    Pipe(Box<dyn ReadRequestSteps>),
-    /// An embedder's read request.
-    Native(Box<dyn ReadRequestSteps>),
-}
-
-impl ReadRequest {
-    /// Perform the chunk steps, given `chunk`.
-    pub fn chunk_steps(self, chunk: JsValue, ctx: &mut Context) {
-        match self {
-            // 1. Resolve promise with «[ "value" → chunk, "done" → false ]».
-            Self::Default(p) => {
-                let result = read_result(chunk, false, ctx);
-                p.resolve(result, ctx);
-            }
-            Self::Tee(t) => t.chunk_steps(chunk, ctx),
-            Self::AsyncIterator(i) => i.chunk_steps(chunk, ctx),
-            Self::Pipe(s) | Self::Native(s) => s.chunk_steps(chunk, ctx),
-        }
-    }
-
-    /// Perform the chunk steps, given a queued chunk: pipeTo's read request takes it as it
-    /// is, every other request gets its JS value (`Chunk::into_js`).
-    pub fn chunk_steps_native(self, chunk: crate::chunk::Chunk, ctx: &mut Context) {
-        match self {
-            Self::Pipe(s) => s.chunk_steps_native(chunk, ctx),
-            other => {
-                let chunk = chunk.into_js(ctx);
-                other.chunk_steps(chunk, ctx);
-            }
-        }
-    }
-
-    /// Perform the close steps.
-    pub fn close_steps(self, ctx: &mut Context) {
-        match self {
-            // 1. Resolve promise with «[ "value" → undefined, "done" → true ]».
-            Self::Default(p) => {
-                let result = read_result(JsValue::undefined(), true, ctx);
-                p.resolve(result, ctx);
-            }
-            Self::Tee(t) => t.close_steps(ctx),
-            Self::AsyncIterator(i) => i.close_steps(ctx),
-            Self::Pipe(s) | Self::Native(s) => s.close_steps(ctx),
-        }
-    }
-
-    /// Perform the error steps, given `e`.
-    pub fn error_steps(self, e: JsValue, ctx: &mut Context) {
-        match self {
-            // 1. Reject promise with e.
-            Self::Default(p) => p.reject(e, ctx),
-            Self::Tee(t) => t.error_steps(e, ctx),
-            Self::AsyncIterator(i) => i.error_steps(e, ctx),
-            Self::Pipe(s) | Self::Native(s) => s.error_steps(e, ctx),
-        }
-    }
-}
-
-/// A `ReadableStreamReadResult` dictionary converted to JS: an ordinary object whose members
-/// are created in lexicographic order (WebIDL dictionary → ECMAScript): `done`, then `value`.
-pub(crate) fn read_result(value: JsValue, done: bool, ctx: &mut Context) -> JsValue {
-    // A shared shape (the engine caches the "done" → "value" transitions) instead of the unique
-    // shape `JsObject::with_object_proto` would give.
-    let proto = ctx.intrinsics().constructors().object().prototype();
-    let o = JsObject::new(ctx.root_shape(), proto, OrdinaryObject).upcast();
-    // NOTE: CreateDataProperty on a fresh, extensible ordinary object that lacks the key adds
-    // a writable, enumerable, configurable data property: inserted directly (the same shape
-    // transitions, without [[DefineOwnProperty]]'s validation); no user code can run either way.
-    let data = |v: JsValue| {
-        PropertyDescriptor::builder()
-            .value(v)
-            .writable(true)
-            .enumerable(true)
-            .configurable(true)
-    };
-    if boa_webidl::fast_paths() {
-        o.insert_property(webidl::js_key!("done"), data(done.into()));
-        o.insert_property(webidl::js_key!("value"), data(value));
-    } else {
-        // CreateDataProperty on a fresh ordinary object cannot fail.
-        let _ = o.create_data_property(webidl::js_key!("done"), done, ctx);
-        let _ = o.create_data_property(webidl::js_key!("value"), value, ctx);
-    }
-    o.into()
-}
 
 /// A `ReadableStreamDefaultReader`'s internal slots.
 #[derive(Trace, Finalize, JsData)]
@@ -369,10 +251,7 @@ pub fn readable_stream_default_reader_read(
         //   1. Assert: stream.[[state]] is "readable".
         //   2. Perform ! stream.[[controller]].[[PullSteps]](readRequest).
         StreamState::Readable => match controller {
-            Some(StreamController::Default(c)) => pull_steps(&c, read_request, ctx),
-            Some(StreamController::Byte(c)) => {
-                super::byte_controller::pull_steps(&c, read_request, ctx);
-            }
+            Some(c) => c.pull_steps(read_request, ctx),
             None => debug_assert!(false, "a readable stream has a controller"),
         },
     }

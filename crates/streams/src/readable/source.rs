@@ -14,11 +14,8 @@
 //! `native::ByteController` that fills the pending read in place.
 
 use boa_engine::{Context, JsObject, JsResult, JsValue};
-use boa_gc::{Finalize, Gc, Trace};
+use boa_gc::{Finalize, Gc, GcErased, Trace};
 
-use super::byte_tee::ByteTeeBranch;
-use super::from::FromIterableSource;
-use super::tee::TeeBranch;
 use super::StreamController;
 use boa_webidl::promise::promise_resolved_with;
 use boa_webidl::promise::{completion_resolved_with, invoke_promise_callback, Completion};
@@ -67,6 +64,32 @@ pub struct JsSource {
     pub cancel: Option<JsObject>,
 }
 
+/// The pull and cancel algorithms of a [`HostedSource`], each given the source's state.
+pub(crate) struct SourceTable {
+    /// `[[pullAlgorithm]]`.
+    pub(crate) pull: fn(&GcErased, &mut Context) -> Completion,
+    /// `[[cancelAlgorithm]]`, given `reason`.
+    pub(crate) cancel: fn(&GcErased, JsValue, &mut Context) -> Completion,
+}
+
+/// A source whose algorithms a higher module of `readable` keeps (a tee's branches,
+/// `ReadableStream.from()`'s iterator source): that module's state, type-erased, and a table of
+/// its algorithms.
+#[derive(Clone, Trace, Finalize)]
+#[boa_gc(unsafe_no_drop)]
+pub struct HostedSource {
+    state: GcErased,
+    #[unsafe_ignore_trace]
+    algorithms: &'static SourceTable,
+}
+
+impl HostedSource {
+    /// A source performing `algorithms` on `state`.
+    pub(crate) fn new(state: GcErased, algorithms: &'static SourceTable) -> Self {
+        Self { state, algorithms }
+    }
+}
+
 /// A controller's `[[pullAlgorithm]]` + `[[cancelAlgorithm]]` as one enum (both controller
 /// kinds).
 #[derive(Clone, Trace, Finalize)]
@@ -75,11 +98,11 @@ pub enum SourceAlgorithms {
     /// An underlying source given to the constructor (default or `type: "bytes"`).
     Js(JsSource),
     /// A branch of a default tee.
-    Tee(TeeBranch),
+    Tee(HostedSource),
     /// A branch of a byte tee.
-    ByteTee(ByteTeeBranch),
+    ByteTee(HostedSource),
     /// `ReadableStream.from()`'s iterator source.
-    FromIterable(Gc<FromIterableSource>),
+    FromIterable(HostedSource),
     /// A Rust-side source (TransformStream's readable side).
     Rust(RustSource),
     /// An embedder's native source (behind a default or a byte controller).
@@ -99,9 +122,9 @@ impl SourceAlgorithms {
                 Some(f) => invoke_promise_callback(f, &s.source, &[controller.to_value()], ctx),
                 None => Completion::undefined(),
             },
-            Self::Tee(b) => b.pull_algorithm(ctx),
-            Self::ByteTee(b) => b.pull_algorithm(ctx),
-            Self::FromIterable(s) => FromIterableSource::pull_algorithm(s, ctx),
+            Self::Tee(h) | Self::ByteTee(h) | Self::FromIterable(h) => {
+                (h.algorithms.pull)(&h.state, ctx)
+            }
             Self::Rust(s) => (s.pull)(&s.state, ctx),
             Self::Native(n) => n.0.pull(controller, ctx),
         }
@@ -119,9 +142,9 @@ impl SourceAlgorithms {
                 Some(f) => invoke_promise_callback(f, &s.source, &[reason], ctx),
                 None => Completion::undefined(),
             },
-            Self::Tee(b) => b.cancel_algorithm(reason, ctx),
-            Self::ByteTee(b) => b.cancel_algorithm(reason, ctx),
-            Self::FromIterable(s) => s.cancel_algorithm(reason, ctx),
+            Self::Tee(h) | Self::ByteTee(h) | Self::FromIterable(h) => {
+                (h.algorithms.cancel)(&h.state, reason, ctx)
+            }
             Self::Rust(s) => (s.cancel)(&s.state, reason, ctx),
             Self::Native(n) => n.0.cancel(reason, ctx),
         }

@@ -4,17 +4,18 @@
 use std::cell::Cell;
 
 use boa_engine::{object::builtins::JsArray, Context, JsObject, JsResult, JsValue};
-use boa_gc::{Finalize, Gc, GcRefCell, Trace};
+use boa_gc::{Finalize, Gc, GcErased, GcRefCell, Trace};
 
 use super::controller::{
     readable_stream_default_controller_close, readable_stream_default_controller_enqueue,
     readable_stream_default_controller_error, ReadableStreamDefaultController,
 };
 use super::reader::{
-    acquire_readable_stream_default_reader, readable_stream_default_reader_read, ReadRequest,
+    acquire_readable_stream_default_reader, readable_stream_default_reader_read,
     ReadableStreamDefaultReader,
 };
-use super::source::{SourceAlgorithms, StartAlgorithm};
+use super::requests::{HostedReadRequest, ReadRequest, ReadRequestTable};
+use super::source::{HostedSource, SourceAlgorithms, SourceTable, StartAlgorithm};
 use super::{
     create_readable_stream, readable_stream_cancel, with_stream, ReadableStream, StreamController,
     StreamReader,
@@ -61,17 +62,65 @@ impl TeeState {
 /// One branch's pull / cancel algorithms.
 #[derive(Clone, Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-pub struct TeeBranch {
+struct TeeBranch {
     state: Gc<TeeState>,
     #[unsafe_ignore_trace]
     second: bool,
 }
 
+/// Branch 1's and branch 2's pull / cancel algorithms, as a [`HostedSource`] performs them on
+/// the tee's state.
+static TEE_BRANCH1: SourceTable = SourceTable {
+    pull: |state, ctx| {
+        TeeBranch::of(state, false).map_or_else(Completion::undefined, |b| b.pull_algorithm(ctx))
+    },
+    cancel: |state, reason, ctx| {
+        TeeBranch::of(state, false)
+            .map_or_else(Completion::undefined, |b| b.cancel_algorithm(reason, ctx))
+    },
+};
+
+/// See [`TEE_BRANCH1`].
+static TEE_BRANCH2: SourceTable = SourceTable {
+    pull: |state, ctx| {
+        TeeBranch::of(state, true).map_or_else(Completion::undefined, |b| b.pull_algorithm(ctx))
+    },
+    cancel: |state, reason, ctx| {
+        TeeBranch::of(state, true)
+            .map_or_else(Completion::undefined, |b| b.cancel_algorithm(reason, ctx))
+    },
+};
+
 /// The tee's read request.
 #[derive(Trace, Finalize)]
 #[boa_gc(unsafe_no_drop)]
-pub struct TeeReadRequest {
+struct TeeReadRequest {
     state: Gc<TeeState>,
+}
+
+/// The tee's read request steps, as a [`HostedReadRequest`] performs them on the tee's state.
+static TEE_READ_REQUEST: ReadRequestTable = ReadRequestTable {
+    chunk: tee_chunk_steps,
+    close: tee_close_steps,
+    error: tee_error_steps,
+};
+
+fn tee_chunk_steps(state: GcErased, chunk: JsValue, ctx: &mut Context) {
+    if let Some(request) = TeeReadRequest::of(state) {
+        request.chunk_steps(chunk, ctx);
+    }
+}
+
+fn tee_close_steps(state: GcErased, ctx: &mut Context) {
+    if let Some(request) = TeeReadRequest::of(state) {
+        request.close_steps(ctx);
+    }
+}
+
+fn tee_error_steps(state: GcErased, e: JsValue, ctx: &mut Context) {
+    if let Some(request) = TeeReadRequest::of(state) {
+        request.error_steps(e, ctx);
+    }
 }
 
 /// [ReadableStreamDefaultTee](https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaulttee)
@@ -111,10 +160,10 @@ pub(crate) fn readable_stream_default_tee(
     //     cancel1Algorithm).
     let branch1 = create_readable_stream(
         StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::Tee(TeeBranch {
-            state: state.clone(),
-            second: false,
-        }),
+        SourceAlgorithms::Tee(HostedSource::new(
+            GcErased::new(state.clone()),
+            &TEE_BRANCH1,
+        )),
         None,
         None,
         ctx,
@@ -123,10 +172,10 @@ pub(crate) fn readable_stream_default_tee(
     //     cancel2Algorithm).
     let branch2 = create_readable_stream(
         StartAlgorithm::ReturnUndefined,
-        SourceAlgorithms::Tee(TeeBranch {
-            state: state.clone(),
-            second: true,
-        }),
+        SourceAlgorithms::Tee(HostedSource::new(
+            GcErased::new(state.clone()),
+            &TEE_BRANCH2,
+        )),
         None,
         None,
         ctx,
@@ -162,6 +211,16 @@ pub(crate) fn readable_stream_default_tee(
 }
 
 impl TeeBranch {
+    /// The branch (`second` for branch 2) over the tee's state a [`HostedSource`] carries.
+    fn of(state: &GcErased, second: bool) -> Option<Self> {
+        let state = state.clone().downcast::<TeeState>();
+        debug_assert!(
+            state.is_some(),
+            "a tee branch's source holds the tee's state"
+        );
+        state.map(|state| Self { state, second })
+    }
+
     /// The tee's pullAlgorithm (shared by both branches).
     pub(crate) fn pull_algorithm(&self, ctx: &mut Context) -> Completion {
         let state = &self.state;
@@ -175,9 +234,10 @@ impl TeeBranch {
         // 2. Set reading to true.
         state.reading.set(true);
         // 3. Let readRequest be a read request with the tee's chunk/close/error steps.
-        let request = ReadRequest::Tee(TeeReadRequest {
-            state: state.clone(),
-        });
+        let request = ReadRequest::Tee(HostedReadRequest::new(
+            GcErased::new(state.clone()),
+            &TEE_READ_REQUEST,
+        ));
         // 4. Perform ! ReadableStreamDefaultReaderRead(reader, readRequest).
         let reader = state.reader.clone();
         readable_stream_default_reader_read(&reader, request, ctx);
@@ -219,7 +279,17 @@ impl TeeBranch {
 }
 
 impl TeeReadRequest {
-    pub(crate) fn chunk_steps(self, chunk: JsValue, ctx: &mut Context) {
+    /// The request over the tee's state a [`HostedReadRequest`] carries.
+    fn of(state: GcErased) -> Option<Self> {
+        let state = state.downcast::<TeeState>();
+        debug_assert!(
+            state.is_some(),
+            "a tee's read request holds the tee's state"
+        );
+        state.map(|state| Self { state })
+    }
+
+    fn chunk_steps(self, chunk: JsValue, ctx: &mut Context) {
         // 1. Queue a microtask to perform the following steps:
         let state = self.state;
         enqueue_microtask(ctx, move |ctx| {
@@ -287,7 +357,7 @@ impl TeeReadRequest {
         });
     }
 
-    pub(crate) fn close_steps(self, ctx: &mut Context) {
+    fn close_steps(self, ctx: &mut Context) {
         let state = self.state;
         // 1. Set reading to false.
         state.reading.set(false);
@@ -309,7 +379,7 @@ impl TeeReadRequest {
         }
     }
 
-    pub(crate) fn error_steps(self, _e: JsValue, _ctx: &mut Context) {
+    fn error_steps(self, _e: JsValue, _ctx: &mut Context) {
         // 1. Set reading to false.
         self.state.reading.set(false);
     }
