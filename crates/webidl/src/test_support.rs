@@ -297,6 +297,8 @@ pub const CRATE_GLOBALS: &[(&str, &[&str])] = &[
             "MessageChannel",
             "MessagePort",
             "MessageEvent",
+            "ErrorEvent",
+            "PromiseRejectionEvent",
         ],
     ),
     (
