@@ -114,6 +114,15 @@ pub(crate) enum Generated {
     Pair { public: KeyParts, private: KeyParts },
 }
 
+/// The arguments of the generate key operation beyond the algorithm.
+#[derive(Clone, Copy)]
+pub(crate) struct KeyGeneration {
+    /// Whether the new key (or the private key of a pair) is extractable.
+    pub(crate) extractable: bool,
+    /// The usages asked for.
+    pub(crate) usages: Usages,
+}
+
 /// The arguments of the import key operation.
 #[derive(Clone, Copy)]
 pub(crate) struct KeyImport<'a> {
@@ -167,12 +176,7 @@ pub(crate) trait Algorithm: Sync {
     }
 
     /// The generate key operation.
-    fn generate_key(
-        &self,
-        _alg: &Normalized,
-        _extractable: bool,
-        _usages: Usages,
-    ) -> Outcome<Generated> {
+    fn generate_key(&self, _alg: &Normalized, _request: KeyGeneration) -> Outcome<Generated> {
         Err(no_generate())
     }
 

@@ -17,7 +17,7 @@ use boa_webidl::{
     INTERFACE_ATTRIBUTES,
 };
 
-use crate::algorithm::{KeyImport, Op};
+use crate::algorithm::{KeyGeneration, KeyImport, Op};
 use crate::convert::{
     buffer_source_bytes, key_parts, optional_length, to_format, to_jwk, to_key, to_usages,
 };
@@ -130,7 +130,11 @@ fn generate_key(this: &JsValue, args: &[JsValue], ctx: &mut Context) -> JsResult
         let usages = to_usages(&arg(args, 2), ctx)?;
         let alg = normalize(&arg(args, 0), Op::GenerateKey, ctx)?;
         Ok(run_in_parallel(ctx, Work::of_algorithm(&alg), move || {
-            finish_generate(alg.algorithm.generate_key(&alg, extractable, usages)?)
+            let request = KeyGeneration {
+                extractable,
+                usages,
+            };
+            finish_generate(alg.algorithm.generate_key(&alg, request)?)
         }))
     }))
 }

@@ -16,8 +16,8 @@ use boa_engine::{Context, JsResult};
 
 use super::oct::{export_secret, jwk_oct_checks, random_bytes, secret};
 use crate::algorithm::{
-    no_generate, unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op, Params,
-    Plain,
+    no_generate, unsupported, Algorithm, Generated, KeyGeneration, KeyImport, Members, Normalized,
+    Op, Params, Plain,
 };
 use crate::convert::{buffer_source_bytes, enforce_range};
 use crate::failure::{Failure, Outcome};
@@ -190,12 +190,11 @@ impl Algorithm for Aes {
 
     /// [AES generate key](https://w3c.github.io/webcrypto/#aes-ctr-operations-generate-key)
     /// (and CBC's, GCM's, KW's).
-    fn generate_key(
-        &self,
-        alg: &Normalized,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<Generated> {
+    fn generate_key(&self, alg: &Normalized, request: KeyGeneration) -> Outcome<Generated> {
+        let KeyGeneration {
+            extractable,
+            usages,
+        } = request;
         let Some(&AesParams::Length { mode, length }) = alg.params() else {
             return Err(no_generate());
         };

@@ -18,8 +18,8 @@ use super::pki::{
     parts, truncate_secret, usages_within,
 };
 use crate::algorithm::{
-    no_generate, no_import, unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op,
-    Params,
+    no_generate, no_import, unsupported, Algorithm, Generated, KeyGeneration, KeyImport, Members,
+    Normalized, Op, Params,
 };
 use crate::failure::{Failure, Outcome};
 use crate::hash::Hash;
@@ -507,12 +507,11 @@ impl Algorithm for Ec {
         })
     }
 
-    fn generate_key(
-        &self,
-        alg: &Normalized,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<Generated> {
+    fn generate_key(&self, alg: &Normalized, request: KeyGeneration) -> Outcome<Generated> {
+        let KeyGeneration {
+            extractable,
+            usages,
+        } = request;
         let Some(EcParams::Key { named_curve }) = alg.params() else {
             return Err(no_generate());
         };

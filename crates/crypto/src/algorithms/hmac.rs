@@ -8,7 +8,8 @@ use sha2::{Sha256, Sha384, Sha512};
 
 use super::oct::{export_secret, jwk_oct_checks, random_bytes, secret, truncate_bits};
 use crate::algorithm::{
-    no_generate, no_import, Algorithm, Generated, KeyImport, Members, Normalized, Op, Params, Plain,
+    no_generate, no_import, Algorithm, Generated, KeyGeneration, KeyImport, Members, Normalized,
+    Op, Params, Plain,
 };
 use crate::convert::enforce_range;
 use crate::failure::{Failure, Outcome};
@@ -154,12 +155,11 @@ impl Algorithm for Hmac {
     }
 
     /// [HMAC generate key](https://w3c.github.io/webcrypto/#hmac-operations-generate-key).
-    fn generate_key(
-        &self,
-        alg: &Normalized,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<Generated> {
+    fn generate_key(&self, alg: &Normalized, request: KeyGeneration) -> Outcome<Generated> {
+        let KeyGeneration {
+            extractable,
+            usages,
+        } = request;
         let Some(&KeyParams { hash, length }) = alg.params() else {
             return Err(no_generate());
         };

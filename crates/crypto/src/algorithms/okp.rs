@@ -21,7 +21,8 @@ use super::pki::{
     parts, truncate_secret, usages_within,
 };
 use crate::algorithm::{
-    unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op, Params, Plain,
+    unsupported, Algorithm, Generated, KeyGeneration, KeyImport, Members, Normalized, Op, Params,
+    Plain,
 };
 use crate::convert::buffer_source_bytes;
 use crate::failure::{Failure, Outcome};
@@ -538,12 +539,11 @@ impl Algorithm for OkpFamily {
         })
     }
 
-    fn generate_key(
-        &self,
-        alg: &Normalized,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<Generated> {
+    fn generate_key(&self, alg: &Normalized, request: KeyGeneration) -> Outcome<Generated> {
+        let KeyGeneration {
+            extractable,
+            usages,
+        } = request;
         let (public, private) = okp_generate(okp_of(alg)?, extractable, usages)?;
         Ok(Generated::Pair { public, private })
     }

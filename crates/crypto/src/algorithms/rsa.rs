@@ -23,8 +23,8 @@ use super::pki::{
     parse_pkcs8, parse_spki, parts, usages_within,
 };
 use crate::algorithm::{
-    no_generate, no_import, unsupported, Algorithm, Generated, KeyImport, Members, Normalized, Op,
-    Params, Plain,
+    no_generate, no_import, unsupported, Algorithm, Generated, KeyGeneration, KeyImport, Members,
+    Normalized, Op, Params, Plain,
 };
 use crate::convert::{big_integer, buffer_source_bytes, enforce_range};
 use crate::failure::{Failure, Outcome};
@@ -544,12 +544,11 @@ impl Algorithm for Rsa {
         matches!(alg.params(), Some(RsaParams::Gen { .. }))
     }
 
-    fn generate_key(
-        &self,
-        alg: &Normalized,
-        extractable: bool,
-        usages: Usages,
-    ) -> Outcome<Generated> {
+    fn generate_key(&self, alg: &Normalized, request: KeyGeneration) -> Outcome<Generated> {
+        let KeyGeneration {
+            extractable,
+            usages,
+        } = request;
         let Some(RsaParams::Gen {
             modulus_length,
             public_exponent,
