@@ -291,8 +291,8 @@ pub fn name_argument<T: NativeObject, N>(
     convert: fn(&JsValue, &mut Context) -> JsResult<N>,
     ctx: &mut Context,
 ) -> JsResult<(JsObject<T>, N)> {
-    let object = crate::brand::<T>(this, interface)?;
-    crate::required_arguments(args, required, interface, method)?;
-    let name = convert(&crate::arg(args, 0), ctx)?;
+    let object = crate::interface::brand::<T>(this, interface)?;
+    crate::error::required_arguments(args, required, interface, method)?;
+    let name = convert(&crate::convert::arg(args, 0), ctx)?;
     Ok((object, name))
 }

@@ -41,7 +41,7 @@ use boa_engine::{js_string, Context, JsString, JsValue, NativeFunction, Source};
 /// A context with WebIDL registered and a global `gc()` (this crate's own tests).
 #[cfg(test)]
 pub(crate) fn context() -> Context {
-    context_with(crate::register)
+    context_with(crate::registration::register)
 }
 
 /// A context with `register` run on it and a global `gc()` that forces a collection.
@@ -122,8 +122,8 @@ pub fn run_log_in(mut ctx: Context, script: &str, result: &str) -> String {
 /// setting comes back then, also when the test panics. (Each test runs on its own thread.)
 #[must_use = "the fast paths are restored when the guard drops"]
 pub fn fast_paths_scope(fast: bool) -> FastPathsScope {
-    let scope = FastPathsScope(crate::fast_paths());
-    crate::set_fast_paths(fast);
+    let scope = FastPathsScope(crate::fast_paths::fast_paths());
+    crate::fast_paths::set_fast_paths(fast);
     scope
 }
 
@@ -132,7 +132,7 @@ pub struct FastPathsScope(bool);
 
 impl Drop for FastPathsScope {
     fn drop(&mut self) {
-        crate::set_fast_paths(self.0);
+        crate::fast_paths::set_fast_paths(self.0);
     }
 }
 
