@@ -863,7 +863,7 @@ impl Drop for Host {
 }
 
 impl Host {
-    /// Arms (or with [`Limits::default`] disarms) the hard limits for the scripts this host
+    /// Arms (or with [`Limits::default`](crate::limits::Limits::default) disarms) the hard limits for the scripts this host
     /// runs from now on (see the [module docs](crate::limits)). The CPU-time budget starts
     /// now; calling it again starts a new budget and clears a previous stop.
     ///

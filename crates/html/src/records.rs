@@ -223,7 +223,7 @@ impl PortCore {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The port's id (what a [`PortNotifier`] receives).
+    /// The port's id (what a [`PortNotifier`](crate::message::PortNotifier) receives).
     pub fn id(&self) -> u64 {
         self.id
     }

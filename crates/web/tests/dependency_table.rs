@@ -189,9 +189,12 @@ fn cargo_metadata() -> BTreeMap<String, Package> {
                 fields.next().unwrap_or_default(),
             );
             let manifest = Path::new(manifest);
+            // Canonical, as the root is: the stock-engine check (scripts/test-stock-engine)
+            // runs this in a workspace whose crates/ is a symlink to ours.
             let dir = manifest
                 .parent()
-                .and_then(|dir| dir.strip_prefix(&root).ok())
+                .and_then(|dir| dir.canonicalize().ok())
+                .and_then(|dir| dir.strip_prefix(&root).ok().map(Path::to_path_buf))
                 .map(|dir| dir.to_string_lossy().replace('\\', "/"))
                 .unwrap_or_default();
             let deps = deps
@@ -224,7 +227,11 @@ fn table_errors(rows: &[Row], packages: &BTreeMap<String, Package>) -> Vec<Strin
     for row in rows {
         let at = format!("README.md:{} (row `{}`)", row.line, row.krate);
         let Some(package) = packages.get(&row.krate) else {
-            errors.push(format!("{at}: no workspace crate is named `{}`", row.krate));
+            // scripts/test-stock-engine's workspace leaves out the members that need the
+            // engine patch series (the host); it says so in this variable.
+            if std::env::var_os("BOA_STREAMS_STOCK_WORKSPACE").is_none() {
+                errors.push(format!("{at}: no workspace crate is named `{}`", row.krate));
+            }
             continue;
         };
         if let Some(dir) = &row.dir {

@@ -224,7 +224,7 @@ pub fn arg(args: &[JsValue], index: usize) -> JsValue {
     args.get(index).cloned().unwrap_or_default()
 }
 
-/// A property key for a name known only at run time. For a literal, use [`js_key!`]: this
+/// A property key for a name known only at run time. For a literal, use [`js_key!`](crate::js_key): this
 /// one pays `JsString::from(&str)` (a static-string table lookup, an allocation when the
 /// name is not in it) on every call.
 #[inline]

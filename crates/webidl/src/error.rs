@@ -41,7 +41,7 @@ pub fn range_error(message: impl Into<String>) -> JsError {
 
 /// An exception the library caught from user code, as the JS value that was thrown.
 ///
-/// Only [`catching`] constructs one, so every path that turns an exception of user code
+/// Only [`catching`](crate::catching) constructs one, so every path that turns an exception of user code
 /// into a rejection reason or a stream error goes through it (and so runs the user code
 /// inside the JS trampoline that keeps the engine's operand stack intact). The library's own
 /// errors become values with [`new_error`] / [`type_error_value`], which take a
@@ -94,9 +94,9 @@ pub fn limits_catchable<T>(result: JsResult<T>) -> JsResult<T> {
 /// The value of an error that no user code threw: one the library's own steps raise, one an
 /// engine built-in operation that runs no user code raises (allocating, transferring or
 /// cloning an ArrayBuffer, constructing a view on a buffer the library holds), or an
-/// exception already caught by [`catching`] and propagated as its value. No nested JS frame
+/// exception already caught by [`catching`](crate::catching) and propagated as its value. No nested JS frame
 /// can have thrown it uncaught, so it needs no trampoline. Anything that can run user code (a
-/// getter, `valueOf`/`toString`, a callback) goes through [`catching`] instead.
+/// getter, `valueOf`/`toString`, a callback) goes through [`catching`](crate::catching) instead.
 #[inline]
 pub fn own_error_value(error: JsError, ctx: &mut Context) -> JsValue {
     caught_from_error(error, ctx).into_value()

@@ -7,7 +7,7 @@ use boa_engine::{Context, JsResult, NativeObject};
 
 /// Register what WebIDL itself defines on the context's current realm: `DOMException` (its
 /// prototype chained to `%Error.prototype%`) and the realm's call trampoline (see
-/// [`catching`]). Every web API crate of the workspace registers it first (registering twice
+/// [`catching`](crate::catching)). Every web API crate of the workspace registers it first (registering twice
 /// does nothing the second time).
 pub fn register(context: &mut Context) -> JsResult<()> {
     if first_registration::<Registered>(context) {

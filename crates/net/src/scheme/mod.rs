@@ -1,7 +1,7 @@
 //! [Scheme fetch](https://fetch.spec.whatwg.org/#scheme-fetch): each hop of a `fetch()`
 //! goes to the [`SchemeHandler`] registered for its URL's scheme, after the context's
 //! capabilities allowed it. The built-in handlers are one file each: `http:`/`https:`
-//! ([`http`]), `data:` ([`data`]), `blob:` ([`blob`]) and `file:` ([`file`]); an embedder
+//! ([`http`]), `data:` ([`data`]), `blob:` ([`blob`]) and `file:` ([`file`](mod@file)); an embedder
 //! adds its own schemes (or replaces a built-in one) with [`register_scheme`].
 //!
 //! ```text
